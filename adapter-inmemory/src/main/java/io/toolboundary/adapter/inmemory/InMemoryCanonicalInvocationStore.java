@@ -1,0 +1,218 @@
+package io.toolboundary.adapter.inmemory;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Lifecycle;
+import io.toolboundary.domain.Limits;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolName;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The embedded store: the same semantics as the Redis store, in this JVM's memory.
+ *
+ * <p>{@code begin} and {@code complete} are atomic per run (one lock stripe per run id); {@code find}
+ * takes no lock. Expiry follows the injected clock: a record lives exactly its TTL from creation;
+ * completion keeps the remaining TTL; reads never extend it. Expired entries are dropped when touched
+ * and swept while {@code begin} runs, so no background thread needs managing. Records are lost when
+ * the JVM stops.
+ */
+public final class InMemoryCanonicalInvocationStore implements CanonicalInvocationStore {
+
+    private static final int STRIPES = 64;
+    private static final long SWEEP_EVERY_BEGINS = 1024;
+
+    private final Clock clock;
+    private final long maxRecordBytes;
+    private final Map<InvocationKey, Entry> records = new ConcurrentHashMap<>();
+    private final Map<Counter, Count> counters = new ConcurrentHashMap<>();
+    private final Object[] stripes = new Object[STRIPES];
+    private final AtomicLong begins = new AtomicLong();
+
+    private InMemoryCanonicalInvocationStore(Clock clock, long maxRecordBytes) {
+        this.clock = requireNonNull(clock, "clock is null");
+        if (maxRecordBytes <= 0) {
+            throw new IllegalArgumentException("maxRecordBytes must be positive, was " + maxRecordBytes);
+        }
+        this.maxRecordBytes = maxRecordBytes;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Object();
+        }
+    }
+
+    /** A store on the system UTC clock with the default record limit (1.25 MiB). */
+    public static InMemoryCanonicalInvocationStore create() {
+        return create(Clock.systemUTC());
+    }
+
+    /** A store whose expiry follows {@code clock}, with the default record limit (1.25 MiB). */
+    public static InMemoryCanonicalInvocationStore create(Clock clock) {
+        return create(clock, Limits.DEFAULT_RECORD_BYTES);
+    }
+
+    /** A store whose expiry follows {@code clock} and which refuses records over {@code maxRecordBytes} UTF-8 bytes. */
+    public static InMemoryCanonicalInvocationStore create(Clock clock, long maxRecordBytes) {
+        return new InMemoryCanonicalInvocationStore(clock, maxRecordBytes);
+    }
+
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+        requireNonNull(start, "start is null");
+        CanonicalRecord.Projecting record = start.record();
+        if (record.byteSize() > maxRecordBytes) {
+            return refuse(ErrorCode.RESULT_TOO_LARGE);
+        }
+        sweepNowAndThen();
+        InvocationKey key = record.key();
+        synchronized (stripe(key.runId())) {
+            Instant now = clock.instant();
+            Entry existing = live(key, now);
+            if (existing != null) {
+                if (existing.token().equals(start.token()) && existing.record() instanceof CanonicalRecord.Projecting own) {
+                    return Either.right(own);
+                }
+                return refuse(existing.record().requestFingerprint().equals(record.requestFingerprint())
+                        ? ErrorCode.DUPLICATE_TOOL_CALL
+                        : ErrorCode.TOOL_CALL_ID_REUSED);
+            }
+            Counter runCounter = new Counter(key.runId(), Option.none());
+            Counter toolCounter = new Counter(key.runId(), Option.of(record.tool()));
+            if (used(runCounter, now) >= start.runCallBudget()) {
+                return refuse(ErrorCode.RUN_BUDGET_EXHAUSTED);
+            }
+            if (used(toolCounter, now) >= start.toolCallBudget()) {
+                return refuse(ErrorCode.TOOL_BUDGET_EXHAUSTED);
+            }
+            Instant expiresAt = now.plus(start.ttl());
+            reserve(runCounter, expiresAt, now);
+            reserve(toolCounter, expiresAt, now);
+            records.put(key, new Entry(record, start.token(), expiresAt));
+            return Either.right(record);
+        }
+    }
+
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+        requireNonNull(token, "token is null");
+        requireNonNull(outcome, "outcome is null");
+        InvocationKey key = outcome.key();
+        synchronized (stripe(key.runId())) {
+            Entry current = live(key, clock.instant());
+            if (current == null) {
+                return refuse(ErrorCode.RECORD_EXPIRED);
+            }
+            if (!current.token().equals(token)) {
+                return refuse(ErrorCode.RECORD_CONFLICT);
+            }
+            if (outcome.byteSize() > maxRecordBytes) {
+                return refuse(ErrorCode.RESULT_TOO_LARGE);
+            }
+            Either<BoundaryError, CanonicalRecord.Final> next = Lifecycle.complete(current.record(), outcome);
+            next.forEach(done -> records.put(key, new Entry(done, token, current.expiresAt())));
+            return next;
+        }
+    }
+
+    @Override
+    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+        requireNonNull(key, "key is null");
+        Entry entry = records.get(key);
+        if (entry == null || entry.expiredAt(clock.instant())) {
+            return Either.right(Option.none());
+        }
+        return Either.right(Option.of(entry.record()));
+    }
+
+    /**
+     * The time the record has left, by this store's clock; none when there is no live record. Never
+     * changes it.
+     */
+    public Option<Duration> remainingTtl(InvocationKey key) {
+        requireNonNull(key, "key is null");
+        Entry entry = records.get(key);
+        Instant now = clock.instant();
+        if (entry == null || entry.expiredAt(now)) {
+            return Option.none();
+        }
+        return Option.of(Duration.between(now, entry.expiresAt()));
+    }
+
+    /** How many records and budget counters are held, live or not yet swept. */
+    public int size() {
+        return records.size() + counters.size();
+    }
+
+    /** Drops every expired record and counter now. */
+    public void purgeExpired() {
+        Instant now = clock.instant();
+        records.values().removeIf(entry -> entry.expiredAt(now));
+        counters.values().removeIf(count -> count.expiredAt(now));
+    }
+
+    private Entry live(InvocationKey key, Instant now) {
+        Entry entry = records.get(key);
+        if (entry != null && entry.expiredAt(now)) {
+            records.remove(key, entry);
+            return null;
+        }
+        return entry;
+    }
+
+    private long used(Counter counter, Instant now) {
+        Count count = counters.get(counter);
+        if (count == null || count.expiredAt(now)) {
+            return 0;
+        }
+        return count.used();
+    }
+
+    private void reserve(Counter counter, Instant expiresAt, Instant now) {
+        counters.compute(counter, (c, count) -> count == null || count.expiredAt(now)
+                ? new Count(1, expiresAt)
+                : new Count(count.used() + 1, count.expiresAt()));
+    }
+
+    private void sweepNowAndThen() {
+        if (begins.incrementAndGet() % SWEEP_EVERY_BEGINS == 0) {
+            purgeExpired();
+        }
+    }
+
+    private Object stripe(RunId runId) {
+        return stripes[Math.floorMod(runId.hashCode(), STRIPES)];
+    }
+
+    private static <T> Either<BoundaryError, T> refuse(ErrorCode code) {
+        return Either.left(BoundaryError.of(code));
+    }
+
+    private record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt) {
+        boolean expiredAt(Instant now) {
+            return !now.isBefore(expiresAt);
+        }
+    }
+
+    /** A budget counter: the whole run's (no tool) or one tool's within the run. */
+    private record Counter(RunId runId, Option<ToolName> tool) {
+    }
+
+    private record Count(long used, Instant expiresAt) {
+        boolean expiredAt(Instant now) {
+            return !now.isBefore(expiresAt);
+        }
+    }
+}

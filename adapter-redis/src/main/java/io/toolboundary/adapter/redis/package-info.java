@@ -1,0 +1,2 @@
+/** The production store on Redis and Redis Cluster, through Redisson. */
+package io.toolboundary.adapter.redis;

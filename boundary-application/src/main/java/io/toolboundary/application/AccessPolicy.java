@@ -1,0 +1,46 @@
+package io.toolboundary.application;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.ToolName;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The harness's decision whether a run may call a tool. Never derived from the agent's envelope.
+ */
+@FunctionalInterface
+public interface AccessPolicy {
+
+    /** The outcome of an access decision. */
+    enum Decision {
+        /** The run may call the tool. */
+        GRANTED,
+        /** The run may not call the tool. */
+        DENIED
+    }
+
+    /**
+     * Decides access. Called during preflight, before any record exists. An exception counts as
+     * {@link Decision#DENIED}.
+     *
+     * @param run the run
+     * @param tool a registered tool
+     * @return the decision
+     */
+    Decision decide(RunContext run, ToolName tool);
+
+    /** Grants every registered tool to every run. */
+    static AccessPolicy allowAll() {
+        return (run, tool) -> Decision.GRANTED;
+    }
+
+    /** Grants only the named tools. */
+    static AccessPolicy allowOnly(String... toolNames) {
+        requireNonNull(toolNames, "toolNames is null");
+        Set<String> allowed = Arrays.stream(toolNames).map(ToolName::new).map(ToolName::value)
+                .collect(Collectors.toUnmodifiableSet());
+        return (run, tool) -> allowed.contains(tool.value()) ? Decision.GRANTED : Decision.DENIED;
+    }
+}

@@ -1,0 +1,44 @@
+package io.toolboundary.application;
+
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.ToolName;
+
+/**
+ * Harness-side diagnostics. A listener may see exception types, which the agent never does; it never
+ * receives an exception's message or stack trace. Every method has a no-op default; an exception
+ * thrown by a listener is ignored and changes no outcome.
+ */
+public interface BoundaryListener {
+
+    /** A call was refused before its tool ran (preflight, duplicate, budget or store refusal). */
+    default void onRejected(ToolCallEnvelope envelope, BoundaryError error) {
+    }
+
+    /** The tool threw; the record ends in ERROR/EXECUTION_FAILED. */
+    default void onToolFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
+    }
+
+    /** The projector threw; the record ends in ERROR/PROJECTION_FAILED. */
+    default void onProjectorFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
+    }
+
+    /** The store refused or failed to record a completion; the agent got an error. */
+    default void onStoreFailed(InvocationKey key, BoundaryError error) {
+    }
+
+    /** The boundary itself failed unexpectedly and closed with INTERNAL_ERROR. */
+    default void onUnexpectedFailure(Class<? extends Throwable> failure) {
+    }
+
+    /** A record reached its final state in the store. */
+    default void onCompleted(CanonicalRecord.Final record) {
+    }
+
+    /** A listener that does nothing. */
+    static BoundaryListener noop() {
+        return new BoundaryListener() {
+        };
+    }
+}

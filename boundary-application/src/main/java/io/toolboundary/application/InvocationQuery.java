@@ -1,0 +1,51 @@
+package io.toolboundary.application;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Referencability;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+
+/**
+ * The harness-side reading of canonical records: find one, and say how it may be cited. Never for
+ * the agent: a record holds the complete request and raw response. Reading never extends a record's
+ * life.
+ */
+public final class InvocationQuery {
+
+    private final CanonicalInvocationStore store;
+
+    private InvocationQuery(CanonicalInvocationStore store) {
+        this.store = store;
+    }
+
+    /** A query over a store. */
+    public static InvocationQuery of(CanonicalInvocationStore store) {
+        return new InvocationQuery(requireNonNull(store, "store is null"));
+    }
+
+    /**
+     * Finds a record.
+     *
+     * @param runId the run
+     * @param toolCallId the exact framework tool_call_id
+     * @return the record, none when there is none (or it expired), or a store error
+     */
+    public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
+        return store.find(InvocationKey.of(runId, toolCallId));
+    }
+
+    /**
+     * Says how the record of a call may be cited: as evidence (READY, EVIDENCE_FOUND), only as a
+     * scoped negative observation (READY, NO_EVIDENCE), or not at all (PROJECTING, ERROR, missing).
+     */
+    public Either<BoundaryError, Referencability> referencability(RunId runId, ToolCallId toolCallId) {
+        return find(runId, toolCallId).map(found -> found.map(CanonicalRecord::referencability)
+                .getOrElse(Referencability.NOT_REFERENCABLE));
+    }
+}

@@ -1,0 +1,35 @@
+package io.toolboundary.application;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.CanonicalRecord;
+import java.time.Duration;
+
+/**
+ * What {@link CanonicalInvocationStore#begin} needs: the new record, the attempt's token, the record's
+ * time to live and the two budgets to reserve against.
+ *
+ * @param record the PROJECTING record to create
+ * @param token the attempt's token
+ * @param ttl how long the record lives; set once, at creation
+ * @param runCallBudget how many records the run may create in all
+ * @param toolCallBudget how many records the run may create for this tool
+ */
+public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken token, Duration ttl,
+        int runCallBudget, int toolCallBudget) {
+
+    /**
+     * @throws IllegalArgumentException when the TTL is not positive or a budget is negative
+     */
+    public InvocationStart {
+        requireNonNull(record, "record is null");
+        requireNonNull(token, "token is null");
+        requireNonNull(ttl, "ttl is null");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+        }
+        if (runCallBudget < 0 || toolCallBudget < 0) {
+            throw new IllegalArgumentException("budgets must not be negative");
+        }
+    }
+}

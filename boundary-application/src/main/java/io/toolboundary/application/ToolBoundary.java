@@ -1,0 +1,319 @@
+package io.toolboundary.application;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.internal.JsonArguments;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Limits;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.Utf8;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The one boundary every tool call passes.
+ *
+ * <p>{@link #invoke} checks the call (preflight, no I/O), creates its PROJECTING record in the store
+ * (which refuses duplicates and exhausted budgets), runs the tool, checks the raw response, projects
+ * it, and completes the same record as READY or ERROR. The agent receives only the bounded
+ * {@link AgentResult} or a {@link BoundaryError} from the fixed catalogue; never the raw response,
+ * the request, an exception text or a store key.
+ *
+ * <p>Promises: a call refused in preflight creates no record and runs nothing; a call the store did
+ * not confirm runs nothing; at most one execution per (run id, tool_call_id) while its record exists;
+ * nothing is truncated; every failure after the record exists ends that record in ERROR with a stable
+ * code. A successful call costs exactly two store calls ({@code begin}, {@code complete}).
+ *
+ * <p>Thread-safe; one instance serves all runs.
+ */
+public final class ToolBoundary {
+
+    private final CanonicalInvocationStore store;
+    private final AccessPolicy accessPolicy;
+    private final Clock clock;
+    private final ToolBoundaryConfig config;
+    private final BoundaryListener listener;
+    private final Supplier<AttemptToken> tokens;
+    private final Map<ToolName, ToolBinding> tools;
+    private final JsonArguments json;
+
+    private ToolBoundary(Builder builder) {
+        this.store = requireNonNull(builder.store, "store is not set");
+        this.accessPolicy = requireNonNull(builder.accessPolicy, "accessPolicy is not set");
+        this.clock = builder.clock;
+        this.config = builder.config;
+        this.listener = builder.listener;
+        this.tokens = builder.tokens;
+        this.tools = Map.copyOf(builder.tools);
+        this.json = new JsonArguments(config.maxJsonDepth(), config.maxNumberLength(), config.limits().requestBytes());
+    }
+
+    /** A builder; a store and an access policy are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The harness-side query over this boundary's store. */
+    public InvocationQuery records() {
+        return InvocationQuery.of(store);
+    }
+
+    /**
+     * Runs one tool call through the boundary.
+     *
+     * @param run the harness's trusted facts about the run
+     * @param envelope the call as the agent framework produced it
+     * @return the bounded, evidence-labelled result, or a safe error
+     */
+    public Either<BoundaryError, AgentResult> invoke(RunContext run, ToolCallEnvelope envelope) {
+        requireNonNull(run, "run is null");
+        requireNonNull(envelope, "envelope is null");
+        try {
+            Either<BoundaryError, Admitted> admitted = preflight(run, envelope).flatMap(a -> begin(run, a));
+            if (admitted.isLeft()) {
+                notify(() -> listener.onRejected(envelope, admitted.getLeft()));
+                return Either.left(admitted.getLeft());
+            }
+            return executeAndProject(admitted.get());
+        } catch (RuntimeException | StackOverflowError unexpected) {
+            notify(() -> listener.onUnexpectedFailure(unexpected.getClass()));
+            return Either.left(BoundaryError.of(ErrorCode.INTERNAL_ERROR));
+        }
+    }
+
+    private Either<BoundaryError, Admitted> preflight(RunContext run, ToolCallEnvelope envelope) {
+        Either<BoundaryError, ToolCallId> toolCallId = ToolCallId.of(envelope.toolCallId());
+        if (toolCallId.isLeft()) {
+            return Either.left(toolCallId.getLeft());
+        }
+        Either<BoundaryError, RunId> runId = RunId.of(envelope.runId());
+        if (runId.isLeft()) {
+            return Either.left(runId.getLeft());
+        }
+        if (!runId.get().equals(run.runId())) {
+            return reject(ErrorCode.RUN_MISMATCH);
+        }
+        if (!run.active()) {
+            return reject(ErrorCode.RUN_INACTIVE);
+        }
+        if (!clock.instant().isBefore(run.deadline())) {
+            return reject(ErrorCode.RUN_DEADLINE_EXCEEDED);
+        }
+        Either<BoundaryError, ToolName> toolName = ToolName.of(envelope.toolName());
+        if (toolName.isLeft()) {
+            return Either.left(toolName.getLeft());
+        }
+        ToolBinding binding = tools.get(toolName.get());
+        if (binding == null) {
+            return reject(ErrorCode.TOOL_NOT_REGISTERED);
+        }
+        if (decideAccess(run, binding.name()) != AccessPolicy.Decision.GRANTED) {
+            return reject(ErrorCode.TOOL_NOT_AUTHORIZED);
+        }
+        if (!binding.readOnly()) {
+            return reject(ErrorCode.TOOL_NOT_READ_ONLY);
+        }
+        String arguments = envelope.arguments();
+        if (Utf8.exceeds(arguments, config.limits().requestBytes())) {
+            return reject(ErrorCode.REQUEST_TOO_LARGE);
+        }
+        InvocationKey key = InvocationKey.of(run.runId(), toolCallId.get());
+        return json.fingerprint(arguments).map(fingerprint -> new Admitted(
+                new ToolRequest(key, binding.name(), arguments), binding,
+                new CanonicalRecord.Projecting(key, binding.name(), arguments, fingerprint, clock.instant()),
+                tokens.get()));
+    }
+
+    private AccessPolicy.Decision decideAccess(RunContext run, ToolName tool) {
+        try {
+            return accessPolicy.decide(run, tool);
+        } catch (RuntimeException failure) {
+            return AccessPolicy.Decision.DENIED;
+        }
+    }
+
+    private Either<BoundaryError, Admitted> begin(RunContext run, Admitted admitted) {
+        InvocationStart start = new InvocationStart(admitted.record(), admitted.token(), config.recordTtl(),
+                run.callBudget(), admitted.binding().callBudgetPerRun());
+        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start);
+        if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
+            // The record may exist; end it by token so that it never stays PROJECTING unattended.
+            store.complete(admitted.token(),
+                    admitted.record().fail(ErrorCode.STORE_OUTCOME_UNKNOWN, Option.none(), clock.instant()));
+        }
+        return begun.map(admitted::withRecord);
+    }
+
+    private Either<BoundaryError, AgentResult> executeAndProject(Admitted call) {
+        ToolRequest request = call.request();
+        String raw;
+        try {
+            raw = call.binding().executor().execute(request);
+        } catch (Exception | StackOverflowError failure) {
+            restoreInterrupt(failure);
+            notify(() -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()));
+            return fail(call, ErrorCode.EXECUTION_FAILED, Option.none());
+        }
+        if (raw == null) {
+            return fail(call, ErrorCode.EXECUTION_FAILED, Option.none());
+        }
+        if (!Utf8.isWellFormed(raw)) {
+            return fail(call, ErrorCode.TEXT_NOT_UNICODE, Option.none());
+        }
+        Limits limits = config.limits();
+        if (Utf8.exceeds(raw, limits.rawResponseBytes())) {
+            return fail(call, ErrorCode.RESULT_TOO_LARGE, Option.none());
+        }
+        Option<String> keptRaw = fitsInRecord(call, raw) ? Option.of(raw) : Option.none();
+        if (keptRaw.isEmpty()) {
+            return fail(call, ErrorCode.RESULT_TOO_LARGE, Option.none());
+        }
+        Projection projection;
+        try {
+            projection = call.binding().projector().project(request, raw);
+        } catch (Exception | StackOverflowError failure) {
+            restoreInterrupt(failure);
+            notify(() -> listener.onProjectorFailed(request.key(), request.tool(), failure.getClass()));
+            return fail(call, ErrorCode.PROJECTION_FAILED, keptRaw);
+        }
+        if (projection == null) {
+            return fail(call, ErrorCode.PROJECTION_INVALID, keptRaw);
+        }
+        Either<BoundaryError, CanonicalRecord.Ready> ready = AgentResult.of(projection, limits.agentResultBytes())
+                .flatMap(result -> call.record().ready(raw, result, clock.instant(), limits));
+        if (ready.isLeft()) {
+            return fail(call, ready.getLeft().code(), keptRaw);
+        }
+        return complete(call, ready.get()).map(done -> ready.get().result());
+    }
+
+    private boolean fitsInRecord(Admitted call, String raw) {
+        CanonicalRecord.Failed withRaw = call.record().fail(ErrorCode.RESULT_TOO_LARGE, Option.of(raw), call.record().createdAt());
+        return withRaw.byteSize() <= config.limits().recordBytes();
+    }
+
+    private Either<BoundaryError, AgentResult> fail(Admitted call, ErrorCode code, Option<String> raw) {
+        complete(call, call.record().fail(code, raw, clock.instant()));
+        return Either.left(BoundaryError.of(code));
+    }
+
+    private Either<BoundaryError, CanonicalRecord.Final> complete(Admitted call, CanonicalRecord.Final outcome) {
+        Either<BoundaryError, CanonicalRecord.Final> stored = store.complete(call.token(), outcome);
+        if (stored.isLeft()) {
+            notify(() -> listener.onStoreFailed(call.request().key(), stored.getLeft()));
+        } else {
+            notify(() -> listener.onCompleted(stored.get()));
+        }
+        return stored;
+    }
+
+    private void notify(Runnable event) {
+        try {
+            event.run();
+        } catch (RuntimeException ignored) {
+            // A listener never changes an outcome.
+        }
+    }
+
+    private static void restoreInterrupt(Throwable failure) {
+        if (failure instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Either<BoundaryError, Admitted> reject(ErrorCode code) {
+        return Either.left(BoundaryError.of(code));
+    }
+
+    /** A call that passed preflight, with the record it will create or has created. */
+    private record Admitted(ToolRequest request, ToolBinding binding, CanonicalRecord.Projecting record,
+            AttemptToken token) {
+
+        Admitted withRecord(CanonicalRecord.Projecting stored) {
+            return new Admitted(request, binding, stored, token);
+        }
+    }
+
+    /** Builds a {@link ToolBoundary}. Not thread-safe; the boundary it builds is. */
+    public static final class Builder {
+        private CanonicalInvocationStore store;
+        private AccessPolicy accessPolicy;
+        private Clock clock = Clock.systemUTC();
+        private ToolBoundaryConfig config = ToolBoundaryConfig.ofDefaults();
+        private BoundaryListener listener = BoundaryListener.noop();
+        private Supplier<AttemptToken> tokens = AttemptToken::random;
+        private final Map<ToolName, ToolBinding> tools = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** The store of canonical records. Required. */
+        public Builder store(CanonicalInvocationStore store) {
+            this.store = requireNonNull(store, "store is null");
+            return this;
+        }
+
+        /** The harness's access decisions. Required: there is no default that grants access. */
+        public Builder accessPolicy(AccessPolicy accessPolicy) {
+            this.accessPolicy = requireNonNull(accessPolicy, "accessPolicy is null");
+            return this;
+        }
+
+        /** The clock for deadlines and timestamps; defaults to the system UTC clock. */
+        public Builder clock(Clock clock) {
+            this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        /** Limits and TTL; defaults to {@link ToolBoundaryConfig#ofDefaults()}. */
+        public Builder config(ToolBoundaryConfig config) {
+            this.config = requireNonNull(config, "config is null");
+            return this;
+        }
+
+        /** Harness-side diagnostics; defaults to none. */
+        public Builder listener(BoundaryListener listener) {
+            this.listener = requireNonNull(listener, "listener is null");
+            return this;
+        }
+
+        /** The source of attempt tokens; defaults to random UUIDs. */
+        public Builder tokens(Supplier<AttemptToken> tokens) {
+            this.tokens = requireNonNull(tokens, "tokens is null");
+            return this;
+        }
+
+        /**
+         * Registers a tool.
+         *
+         * @throws IllegalArgumentException when a tool of that name is already registered
+         */
+        public Builder tool(ToolBinding binding) {
+            requireNonNull(binding, "binding is null");
+            if (tools.putIfAbsent(binding.name(), binding) != null) {
+                throw new IllegalArgumentException("tool already registered: " + binding.name());
+            }
+            return this;
+        }
+
+        /**
+         * The boundary.
+         *
+         * @throws NullPointerException when the store or the access policy is not set
+         */
+        public ToolBoundary build() {
+            return new ToolBoundary(this);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.toolboundary.application;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.Limits;
+import java.time.Duration;
+
+/**
+ * The boundary's settings. Immutable; built with {@link #ofDefaults()} or {@link #custom()}, and
+ * validated when built.
+ */
+public final class ToolBoundaryConfig {
+
+    /** Tool arguments: 64 KiB of UTF-8. */
+    public static final long DEFAULT_REQUEST_BYTES = Limits.DEFAULT_REQUEST_BYTES;
+    /** Raw tool response: 1 MiB of UTF-8. */
+    public static final long DEFAULT_RAW_RESPONSE_BYTES = Limits.DEFAULT_RAW_RESPONSE_BYTES;
+    /** Whole canonical record: 1.25 MiB of UTF-8. */
+    public static final long DEFAULT_RECORD_BYTES = Limits.DEFAULT_RECORD_BYTES;
+    /** Agent result (content and scope): 8 KiB of UTF-8. */
+    public static final long DEFAULT_AGENT_RESULT_BYTES = Limits.DEFAULT_AGENT_RESULT_BYTES;
+    /** Record time to live: 24 hours, set once at creation. */
+    public static final Duration DEFAULT_RECORD_TTL = Duration.ofHours(24);
+    /** Deepest nesting of objects and arrays in the arguments: 64 levels. */
+    public static final int DEFAULT_MAX_JSON_DEPTH = 64;
+    /** Longest number literal in the arguments: 100 characters. */
+    public static final int DEFAULT_MAX_NUMBER_LENGTH = 100;
+
+    private static final ToolBoundaryConfig DEFAULTS = custom().build();
+
+    private final Limits limits;
+    private final Duration recordTtl;
+    private final int maxJsonDepth;
+    private final int maxNumberLength;
+
+    private ToolBoundaryConfig(Builder builder) {
+        this.limits = new Limits(builder.requestBytes, builder.rawResponseBytes, builder.recordBytes,
+                builder.agentResultBytes);
+        this.recordTtl = builder.recordTtl;
+        this.maxJsonDepth = builder.maxJsonDepth;
+        this.maxNumberLength = builder.maxNumberLength;
+    }
+
+    /** The documented defaults. */
+    public static ToolBoundaryConfig ofDefaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** The byte limits. */
+    public Limits limits() {
+        return limits;
+    }
+
+    /** How long a record lives after creation. */
+    public Duration recordTtl() {
+        return recordTtl;
+    }
+
+    /** The deepest JSON nesting accepted in arguments. */
+    public int maxJsonDepth() {
+        return maxJsonDepth;
+    }
+
+    /** The longest JSON number literal accepted in arguments, in characters. */
+    public int maxNumberLength() {
+        return maxNumberLength;
+    }
+
+    @Override
+    public String toString() {
+        return "ToolBoundaryConfig[" + limits + ", recordTtl=" + recordTtl + ", maxJsonDepth=" + maxJsonDepth
+                + ", maxNumberLength=" + maxNumberLength + "]";
+    }
+
+    /** Builds a config; each setter rejects an invalid value at once. */
+    public static final class Builder {
+        private long requestBytes = DEFAULT_REQUEST_BYTES;
+        private long rawResponseBytes = DEFAULT_RAW_RESPONSE_BYTES;
+        private long recordBytes = DEFAULT_RECORD_BYTES;
+        private long agentResultBytes = DEFAULT_AGENT_RESULT_BYTES;
+        private Duration recordTtl = DEFAULT_RECORD_TTL;
+        private int maxJsonDepth = DEFAULT_MAX_JSON_DEPTH;
+        private int maxNumberLength = DEFAULT_MAX_NUMBER_LENGTH;
+
+        private Builder() {
+        }
+
+        /** Limit of the arguments, in UTF-8 bytes. */
+        public Builder requestLimitBytes(long bytes) {
+            this.requestBytes = positive(bytes, "requestLimitBytes");
+            return this;
+        }
+
+        /** Limit of the raw tool response, in UTF-8 bytes. */
+        public Builder rawResponseLimitBytes(long bytes) {
+            this.rawResponseBytes = positive(bytes, "rawResponseLimitBytes");
+            return this;
+        }
+
+        /** Limit of the whole record, in UTF-8 bytes. */
+        public Builder recordLimitBytes(long bytes) {
+            this.recordBytes = positive(bytes, "recordLimitBytes");
+            return this;
+        }
+
+        /** Limit of the agent result (content and scope), in UTF-8 bytes. */
+        public Builder agentResultLimitBytes(long bytes) {
+            this.agentResultBytes = positive(bytes, "agentResultLimitBytes");
+            return this;
+        }
+
+        /** Time to live of each record, set once when it is created; at least one millisecond. */
+        public Builder recordTtl(Duration ttl) {
+            requireNonNull(ttl, "recordTtl is null");
+            if (ttl.toMillis() < 1) {
+                throw new IllegalArgumentException("recordTtl must be at least 1 ms, was " + ttl);
+            }
+            this.recordTtl = ttl;
+            return this;
+        }
+
+        /** Deepest nesting of objects and arrays in the arguments, 1 or more. */
+        public Builder maxJsonDepth(int depth) {
+            this.maxJsonDepth = (int) positive(depth, "maxJsonDepth");
+            return this;
+        }
+
+        /** Longest number literal in the arguments, in characters, 1 or more. */
+        public Builder maxNumberLength(int length) {
+            this.maxNumberLength = (int) positive(length, "maxNumberLength");
+            return this;
+        }
+
+        /**
+         * The config.
+         *
+         * @throws IllegalArgumentException when the limits do not nest (request and raw response must
+         *     each fit in the record)
+         */
+        public ToolBoundaryConfig build() {
+            if (requestBytes > recordBytes || rawResponseBytes > recordBytes) {
+                throw new IllegalArgumentException("requestLimitBytes and rawResponseLimitBytes must not exceed recordLimitBytes");
+            }
+            return new ToolBoundaryConfig(this);
+        }
+
+        private static long positive(long value, String field) {
+            if (value <= 0) {
+                throw new IllegalArgumentException(field + " must be positive, was " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.toolboundary.application;
+
+/**
+ * A tool call as the agent framework produced it. Untrusted: every field is checked by the
+ * boundary before anything runs.
+ *
+ * <p>A {@code null} field is read as missing (and so rejected), never replaced.
+ *
+ * @param runId the run the call claims to belong to
+ * @param toolCallId the framework's {@code tool_call_id}
+ * @param toolName the tool the agent asked for
+ * @param arguments the arguments, expected to be exactly one JSON object
+ */
+public record ToolCallEnvelope(String runId, String toolCallId, String toolName, String arguments) {
+
+    public ToolCallEnvelope {
+        runId = runId == null ? "" : runId;
+        toolCallId = toolCallId == null ? "" : toolCallId;
+        toolName = toolName == null ? "" : toolName;
+        arguments = arguments == null ? "" : arguments;
+    }
+
+    /** An envelope; {@code null} fields are read as missing. */
+    public static ToolCallEnvelope of(String runId, String toolCallId, String toolName, String arguments) {
+        return new ToolCallEnvelope(runId, toolCallId, toolName, arguments);
+    }
+}

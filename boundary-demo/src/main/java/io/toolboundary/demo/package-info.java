@@ -1,0 +1,2 @@
+/** A scripted incident-triage agent run through the boundary. */
+package io.toolboundary.demo;

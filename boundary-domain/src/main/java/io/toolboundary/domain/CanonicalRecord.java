@@ -1,0 +1,274 @@
+package io.toolboundary.domain;
+
+import static java.util.Objects.requireNonNull;
+
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Instant;
+
+/**
+ * The one canonical record of an invocation, kept per {@link InvocationKey}: the complete request,
+ * the complete raw response, the agent result, the lifecycle and evidence status, the error code and
+ * the timestamps.
+ *
+ * <p>Each lifecycle state is its own type, so an illegal record cannot be built:
+ * {@link Projecting} may become {@link Ready} or {@link Failed}, and those never change again.
+ */
+public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, CanonicalRecord.Final {
+
+    /** The run and the exact framework tool_call_id. */
+    InvocationKey key();
+
+    /** The tool that was called. */
+    ToolName tool();
+
+    /** The complete arguments JSON, exactly as the framework supplied it. */
+    String request();
+
+    /** A fingerprint of the request's canonical JSON, used to tell a replay from a reused id. */
+    String requestFingerprint();
+
+    /** When the record was created. */
+    Instant createdAt();
+
+    /** When the record last changed. */
+    Instant updatedAt();
+
+    /** The lifecycle status. */
+    InvocationStatus status();
+
+    /** The evidence status; none while PROJECTING. */
+    Option<EvidenceStatus> evidence();
+
+    /** The complete raw response, when one was obtained and kept. Harness-only data. */
+    Option<String> rawResponse();
+
+    /** The bounded result given to the agent; only on READY. */
+    Option<AgentResult> agentResult();
+
+    /** The error code; only on ERROR. */
+    Option<ErrorCode> errorCode();
+
+    /** How this record may be cited. */
+    Referencability referencability();
+
+    /** The record's size in UTF-8 bytes: ids, tool name, request, fingerprint, raw response, agent result. */
+    default long byteSize() {
+        return Utf8.byteLength(key().runId().value())
+                + Utf8.byteLength(key().toolCallId().value())
+                + Utf8.byteLength(tool().value())
+                + Utf8.byteLength(request())
+                + Utf8.byteLength(requestFingerprint())
+                + rawResponse().map(Utf8::byteLength).getOrElse(0L)
+                + agentResult().map(AgentResult::byteSize).getOrElse(0L);
+    }
+
+    /** A record that is READY or ERROR: it never changes again. */
+    sealed interface Final extends CanonicalRecord permits Ready, Failed {
+    }
+
+    /**
+     * Created just before the tool runs. Holds the request, no result yet.
+     *
+     * @param key the canonical key
+     * @param tool the tool
+     * @param request the complete arguments JSON
+     * @param requestFingerprint the fingerprint of the request's canonical JSON
+     * @param createdAt the creation time
+     */
+    record Projecting(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt)
+            implements CanonicalRecord {
+
+        public Projecting {
+            requireNonNull(key, "key is null");
+            requireNonNull(tool, "tool is null");
+            requireNonNull(request, "request is null");
+            requireNonNull(requestFingerprint, "requestFingerprint is null");
+            requireNonNull(createdAt, "createdAt is null");
+        }
+
+        /**
+         * Completes the invocation with its raw response and checked agent result.
+         *
+         * @param rawResponse the complete raw response
+         * @param result the checked agent result
+         * @param at the completion time (never earlier than {@link #createdAt()} in the record)
+         * @param limits the limits; the whole record must fit {@link Limits#recordBytes()}
+         * @return the READY record, or {@link ErrorCode#RESULT_TOO_LARGE} or {@link ErrorCode#TEXT_NOT_UNICODE}
+         */
+        public Either<BoundaryError, Ready> ready(String rawResponse, AgentResult result, Instant at, Limits limits) {
+            requireNonNull(rawResponse, "rawResponse is null");
+            requireNonNull(result, "result is null");
+            requireNonNull(at, "at is null");
+            requireNonNull(limits, "limits is null");
+            if (!Utf8.isWellFormed(rawResponse)) {
+                return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
+            }
+            Ready ready = new Ready(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse, result);
+            return ready.byteSize() > limits.recordBytes()
+                    ? Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE))
+                    : Either.right(ready);
+        }
+
+        /**
+         * Ends the invocation in ERROR, keeping the raw response when there is one.
+         *
+         * @param code the error code
+         * @param rawResponse the raw response, when it was obtained, is Unicode and fits the record limit
+         * @param at the time of failure
+         */
+        public Failed fail(ErrorCode code, Option<String> rawResponse, Instant at) {
+            return new Failed(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse, code);
+        }
+
+        private Instant notBefore(Instant at) {
+            return at.isBefore(createdAt) ? createdAt : at;
+        }
+
+        @Override
+        public Instant updatedAt() {
+            return createdAt;
+        }
+
+        @Override
+        public InvocationStatus status() {
+            return InvocationStatus.PROJECTING;
+        }
+
+        @Override
+        public Option<EvidenceStatus> evidence() {
+            return Option.none();
+        }
+
+        @Override
+        public Option<String> rawResponse() {
+            return Option.none();
+        }
+
+        @Override
+        public Option<AgentResult> agentResult() {
+            return Option.none();
+        }
+
+        @Override
+        public Option<ErrorCode> errorCode() {
+            return Option.none();
+        }
+
+        @Override
+        public Referencability referencability() {
+            return Referencability.NOT_REFERENCABLE;
+        }
+    }
+
+    /**
+     * The tool ran and its bounded projection is stored beside the complete raw response.
+     *
+     * @param key the canonical key
+     * @param tool the tool
+     * @param request the complete arguments JSON
+     * @param requestFingerprint the fingerprint of the request's canonical JSON
+     * @param createdAt the creation time
+     * @param updatedAt the completion time
+     * @param raw the complete raw response
+     * @param result the agent result
+     */
+    record Ready(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt,
+            Instant updatedAt, String raw, AgentResult result) implements Final {
+
+        public Ready {
+            requireNonNull(key, "key is null");
+            requireNonNull(tool, "tool is null");
+            requireNonNull(request, "request is null");
+            requireNonNull(requestFingerprint, "requestFingerprint is null");
+            requireNonNull(createdAt, "createdAt is null");
+            requireNonNull(updatedAt, "updatedAt is null");
+            requireNonNull(raw, "raw is null");
+            requireNonNull(result, "result is null");
+        }
+
+        @Override
+        public InvocationStatus status() {
+            return InvocationStatus.READY;
+        }
+
+        @Override
+        public Option<EvidenceStatus> evidence() {
+            return Option.of(result.evidence());
+        }
+
+        @Override
+        public Option<String> rawResponse() {
+            return Option.of(raw);
+        }
+
+        @Override
+        public Option<AgentResult> agentResult() {
+            return Option.of(result);
+        }
+
+        @Override
+        public Option<ErrorCode> errorCode() {
+            return Option.none();
+        }
+
+        @Override
+        public Referencability referencability() {
+            return result.evidence() == EvidenceStatus.EVIDENCE_FOUND
+                    ? Referencability.CITABLE_EVIDENCE
+                    : Referencability.SCOPED_NEGATIVE_OBSERVATION;
+        }
+    }
+
+    /**
+     * The invocation failed after its record was created. Evidence is ERROR; it is never referencable.
+     *
+     * @param key the canonical key
+     * @param tool the tool
+     * @param request the complete arguments JSON
+     * @param requestFingerprint the fingerprint of the request's canonical JSON
+     * @param createdAt the creation time
+     * @param updatedAt the failure time
+     * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
+     * @param code the error code
+     */
+    record Failed(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt,
+            Instant updatedAt, Option<String> rawResponse, ErrorCode code) implements Final {
+
+        public Failed {
+            requireNonNull(key, "key is null");
+            requireNonNull(tool, "tool is null");
+            requireNonNull(request, "request is null");
+            requireNonNull(requestFingerprint, "requestFingerprint is null");
+            requireNonNull(createdAt, "createdAt is null");
+            requireNonNull(updatedAt, "updatedAt is null");
+            requireNonNull(rawResponse, "rawResponse is null");
+            requireNonNull(code, "code is null");
+        }
+
+        @Override
+        public InvocationStatus status() {
+            return InvocationStatus.ERROR;
+        }
+
+        @Override
+        public Option<EvidenceStatus> evidence() {
+            return Option.of(EvidenceStatus.ERROR);
+        }
+
+        @Override
+        public Option<AgentResult> agentResult() {
+            return Option.none();
+        }
+
+        @Override
+        public Option<ErrorCode> errorCode() {
+            return Option.of(code);
+        }
+
+        @Override
+        public Referencability referencability() {
+            return Referencability.NOT_REFERENCABLE;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.toolboundary.domain;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The canonical key of one invocation: the run and the framework's exact {@code tool_call_id}.
+ * There is at most one canonical record per key.
+ *
+ * @param runId the run, from the harness's {@code RunContext}
+ * @param toolCallId the framework's tool call id, exactly as supplied
+ */
+public record InvocationKey(RunId runId, ToolCallId toolCallId) {
+
+    public InvocationKey {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(toolCallId, "toolCallId is null");
+    }
+
+    /** The key of a tool call in a run. */
+    public static InvocationKey of(RunId runId, ToolCallId toolCallId) {
+        return new InvocationKey(runId, toolCallId);
+    }
+
+    @Override
+    public String toString() {
+        return runId.value() + "/" + toolCallId.value();
+    }
+}
