@@ -1,0 +1,168 @@
+package io.toolboundary.adapter.redis;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.ToolName;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How a record lives in its Redis hash: one UTF-8 string field per value, instants as ISO-8601 text
+ * ({@link Instant#toString()}, exact to the nanosecond). An optional value (raw response, scope) is
+ * present exactly when its field is, so an empty string and "absent" stay different. The Lua scripts
+ * read the fields {@code token}, {@code status}, {@code tool}, {@code fingerprint}, {@code createdAt}
+ * and {@code request} by these names.
+ */
+final class RecordCodec {
+
+    static final String SCHEMA = "schema";
+    static final String RUN_ID = "runId";
+    static final String TOOL_CALL_ID = "toolCallId";
+    static final String TOOL = "tool";
+    static final String REQUEST = "request";
+    static final String FINGERPRINT = "fingerprint";
+    static final String TOKEN = "token";
+    static final String STATUS = "status";
+    static final String CREATED_AT = "createdAt";
+    static final String UPDATED_AT = "updatedAt";
+    static final String EVIDENCE = "evidence";
+    static final String RAW = "raw";
+    static final String CONTENT = "content";
+    static final String SCOPE = "scope";
+    static final String ERROR_CODE = "errorCode";
+
+    /** The version of this layout, stored in every record. */
+    static final String SCHEMA_VERSION = "1";
+
+    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, RUN_ID, TOOL_CALL_ID, TOOL, REQUEST,
+            FINGERPRINT, TOKEN, STATUS, CREATED_AT);
+    private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, CONTENT, SCOPE);
+    private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, ERROR_CODE);
+
+    private RecordCodec() {
+    }
+
+    /** A record as stored, with the token of the attempt that created it. */
+    record Stored(CanonicalRecord record, AttemptToken token) {
+    }
+
+    /** The fields of a new PROJECTING record, as field, value pairs. */
+    static List<Object> projectingFields(CanonicalRecord.Projecting record, AttemptToken token) {
+        List<Object> fields = new ArrayList<>(18);
+        put(fields, SCHEMA, SCHEMA_VERSION);
+        put(fields, RUN_ID, record.key().runId().value());
+        put(fields, TOOL_CALL_ID, record.key().toolCallId().value());
+        put(fields, TOOL, record.tool().value());
+        put(fields, REQUEST, record.request());
+        put(fields, FINGERPRINT, record.requestFingerprint());
+        put(fields, TOKEN, token.value());
+        put(fields, STATUS, InvocationStatus.PROJECTING.name());
+        put(fields, CREATED_AT, record.createdAt().toString());
+        return fields;
+    }
+
+    /** The fields a completion writes over a PROJECTING record, as field, value pairs. */
+    static List<Object> finalFields(CanonicalRecord.Final record) {
+        List<Object> fields = new ArrayList<>(14);
+        put(fields, STATUS, record.status().name());
+        put(fields, UPDATED_AT, record.updatedAt().toString());
+        put(fields, EVIDENCE, record.evidence().get().name());
+        record.rawResponse().forEach(raw -> put(fields, RAW, raw));
+        if (record instanceof CanonicalRecord.Ready ready) {
+            put(fields, CONTENT, ready.result().content());
+            ready.result().scope().forEach(scope -> put(fields, SCOPE, scope));
+        } else if (record instanceof CanonicalRecord.Failed failed) {
+            put(fields, ERROR_CODE, failed.code().name());
+        }
+        return fields;
+    }
+
+    /**
+     * Reads a stored hash.
+     *
+     * @param expected the key the hash was read under; the hash must name the same run and tool call
+     * @param hash the hash's fields
+     * @return the record and token, or {@link ErrorCode#STORE_DATA_INVALID} when the hash is not a record
+     *     this store wrote (missing or unknown field, unknown status, bad instant, broken rule)
+     */
+    static Either<BoundaryError, Stored> decode(InvocationKey expected, Map<String, String> hash) {
+        try {
+            return Either.right(decodeOrThrow(expected, hash));
+        } catch (RuntimeException invalid) {
+            return Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID));
+        }
+    }
+
+    private static Stored decodeOrThrow(InvocationKey expected, Map<String, String> hash) {
+        check(SCHEMA_VERSION.equals(required(hash, SCHEMA)));
+        check(expected.runId().value().equals(required(hash, RUN_ID)));
+        check(expected.toolCallId().value().equals(required(hash, TOOL_CALL_ID)));
+        ToolName tool = new ToolName(required(hash, TOOL));
+        String request = required(hash, REQUEST);
+        String fingerprint = required(hash, FINGERPRINT);
+        AttemptToken token = new AttemptToken(required(hash, TOKEN));
+        InvocationStatus status = InvocationStatus.valueOf(required(hash, STATUS));
+        Instant createdAt = Instant.parse(required(hash, CREATED_AT));
+        CanonicalRecord.Projecting projecting = new CanonicalRecord.Projecting(expected, tool, request, fingerprint,
+                createdAt);
+        CanonicalRecord record = switch (status) {
+            case PROJECTING -> {
+                onlyFields(hash, Set.of());
+                yield projecting;
+            }
+            case READY -> {
+                onlyFields(hash, READY_ONLY_FIELDS);
+                EvidenceStatus evidence = EvidenceStatus.valueOf(required(hash, EVIDENCE));
+                AgentResult result = new AgentResult(required(hash, CONTENT), evidence, Option.of(hash.get(SCOPE)));
+                yield new CanonicalRecord.Ready(expected, tool, request, fingerprint, createdAt,
+                        instant(hash, UPDATED_AT), required(hash, RAW), result);
+            }
+            case ERROR -> {
+                onlyFields(hash, ERROR_ONLY_FIELDS);
+                check(EvidenceStatus.ERROR.name().equals(required(hash, EVIDENCE)));
+                yield new CanonicalRecord.Failed(expected, tool, request, fingerprint, createdAt,
+                        instant(hash, UPDATED_AT), Option.of(hash.get(RAW)),
+                        ErrorCode.valueOf(required(hash, ERROR_CODE)));
+            }
+        };
+        return new Stored(record, token);
+    }
+
+    private static void onlyFields(Map<String, String> hash, Set<String> finalFields) {
+        for (String field : hash.keySet()) {
+            check(PROJECTING_FIELDS.contains(field) || finalFields.contains(field));
+        }
+    }
+
+    private static Instant instant(Map<String, String> hash, String field) {
+        return Instant.parse(required(hash, field));
+    }
+
+    private static String required(Map<String, String> hash, String field) {
+        String value = hash.get(field);
+        check(value != null);
+        return value;
+    }
+
+    private static void check(boolean condition) {
+        if (!condition) {
+            throw new IllegalArgumentException("not a record");
+        }
+    }
+
+    private static void put(List<Object> fields, String field, String value) {
+        fields.add(field);
+        fields.add(value);
+    }
+}

@@ -1,0 +1,126 @@
+package io.toolboundary.adapter.redis;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.Limits;
+
+/**
+ * Settings of the Redis store. Immutable; built with {@link #ofDefaults()} or {@link #custom()} and
+ * validated when set.
+ */
+public final class RedisStoreOptions {
+
+    /** The first segment of every key: {@code toolboundary}. */
+    public static final String DEFAULT_KEY_PREFIX = "toolboundary";
+    /** The largest record the store accepts: 1.25 MiB of UTF-8, {@link Limits#DEFAULT_RECORD_BYTES}. */
+    public static final long DEFAULT_RECORD_LIMIT_BYTES = Limits.DEFAULT_RECORD_BYTES;
+    /** What to do when the server may evict records: refuse to start. */
+    public static final EvictionPolicyCheck DEFAULT_EVICTION_POLICY_CHECK = EvictionPolicyCheck.REFUSE;
+    /** The longest key prefix, in characters. */
+    public static final int MAX_KEY_PREFIX_LENGTH = 64;
+
+    /**
+     * What the factory does when a server's {@code maxmemory-policy} is not {@code noeviction}: under any
+     * other policy Redis may delete live records (every record has a TTL, so even {@code volatile-*}
+     * policies apply to them).
+     */
+    public enum EvictionPolicyCheck {
+        /** Refuse to create the store: the factory throws {@link IllegalStateException}. */
+        REFUSE,
+        /** Create the store and log a warning. */
+        WARN
+    }
+
+    private static final RedisStoreOptions DEFAULTS = custom().build();
+
+    private final String keyPrefix;
+    private final long recordLimitBytes;
+    private final EvictionPolicyCheck evictionPolicyCheck;
+
+    private RedisStoreOptions(Builder builder) {
+        this.keyPrefix = builder.keyPrefix;
+        this.recordLimitBytes = builder.recordLimitBytes;
+        this.evictionPolicyCheck = builder.evictionPolicyCheck;
+    }
+
+    /** Prefix {@code toolboundary}, record limit 1.25 MiB, refuse an evicting server. */
+    public static RedisStoreOptions ofDefaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** The first segment of every key. */
+    public String keyPrefix() {
+        return keyPrefix;
+    }
+
+    /** The largest record the store accepts, in UTF-8 bytes as {@code CanonicalRecord.byteSize()} counts them. */
+    public long recordLimitBytes() {
+        return recordLimitBytes;
+    }
+
+    /** What to do when the server may evict records. */
+    public EvictionPolicyCheck evictionPolicyCheck() {
+        return evictionPolicyCheck;
+    }
+
+    @Override
+    public String toString() {
+        return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordLimitBytes=" + recordLimitBytes
+                + ", evictionPolicyCheck=" + evictionPolicyCheck + "]";
+    }
+
+    /** Builds options; each setter rejects an invalid value at once. */
+    public static final class Builder {
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+        private long recordLimitBytes = DEFAULT_RECORD_LIMIT_BYTES;
+        private EvictionPolicyCheck evictionPolicyCheck = DEFAULT_EVICTION_POLICY_CHECK;
+
+        private Builder() {
+        }
+
+        /**
+         * The first segment of every key: 1 to 64 characters of {@code [A-Za-z0-9_.:-]} (no braces, so
+         * that the run id stays the only hash tag).
+         */
+        public Builder keyPrefix(String prefix) {
+            requireNonNull(prefix, "keyPrefix is null");
+            if (prefix.isEmpty() || prefix.length() > MAX_KEY_PREFIX_LENGTH
+                    || !prefix.chars().allMatch(Builder::allowedInPrefix)) {
+                throw new IllegalArgumentException(
+                        "keyPrefix must be 1 to " + MAX_KEY_PREFIX_LENGTH + " characters of [A-Za-z0-9_.:-]");
+            }
+            this.keyPrefix = prefix;
+            return this;
+        }
+
+        /** The largest record the store accepts, in UTF-8 bytes; positive. */
+        public Builder recordLimitBytes(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("recordLimitBytes must be positive, was " + bytes);
+            }
+            this.recordLimitBytes = bytes;
+            return this;
+        }
+
+        /** What to do when the server's {@code maxmemory-policy} is not {@code noeviction}. */
+        public Builder evictionPolicyCheck(EvictionPolicyCheck check) {
+            this.evictionPolicyCheck = requireNonNull(check, "evictionPolicyCheck is null");
+            return this;
+        }
+
+        /** The options. */
+        public RedisStoreOptions build() {
+            return new RedisStoreOptions(this);
+        }
+
+        private static boolean allowedInPrefix(int c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '_' || c == '.' || c == ':' || c == '-';
+        }
+    }
+}

@@ -1,0 +1,56 @@
+-- begin.lua: create one PROJECTING record and reserve one call of the run's and the tool's budget,
+-- atomically. Every check comes before the first write, so a refusal (or an OOM refusal by Redis)
+-- changes nothing. Safe to run twice with the same token (a client retry).
+--
+-- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
+-- KEYS[2]  the run's budget counter    <prefix>:{<runId>}:budget:run
+-- KEYS[3]  the tool's budget counter   <prefix>:{<runId>}:budget:tool:<toolName>
+-- ARGV[1]  the attempt token
+-- ARGV[2]  the request fingerprint
+-- ARGV[3]  the record's TTL in milliseconds (also a new counter's TTL)
+-- ARGV[4]  the run's call budget
+-- ARGV[5]  the tool's call budget
+-- ARGV[6..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status')
+--
+-- Reply, a list whose first element is the outcome:
+--   {'CREATED'}                               the record was created, both counters incremented
+--   {'ALREADY_CREATED', field, value, ...}    the record exists, PROJECTING, with this token: all its fields
+--   {'DUPLICATE'}                             the record exists with the same request fingerprint
+--   {'REUSED'}                                the record exists with another request fingerprint
+--   {'RUN_BUDGET'} / {'TOOL_BUDGET'}          a budget is used up
+--   {'COUNTER_INVALID'}                       a counter holds something that is not a number
+local record = KEYS[1]
+if redis.call('EXISTS', record) == 1 then
+  local stored = redis.call('HMGET', record, 'token', 'status', 'fingerprint')
+  if stored[1] == ARGV[1] and stored[2] == 'PROJECTING' then
+    local reply = redis.call('HGETALL', record)
+    table.insert(reply, 1, 'ALREADY_CREATED')
+    return reply
+  end
+  if stored[3] == ARGV[2] then
+    return {'DUPLICATE'}
+  end
+  return {'REUSED'}
+end
+
+local runUsed = tonumber(redis.call('GET', KEYS[2]) or '0')
+local toolUsed = tonumber(redis.call('GET', KEYS[3]) or '0')
+if runUsed == nil or toolUsed == nil then
+  return {'COUNTER_INVALID'}
+end
+if runUsed >= tonumber(ARGV[4]) then
+  return {'RUN_BUDGET'}
+end
+if toolUsed >= tonumber(ARGV[5]) then
+  return {'TOOL_BUDGET'}
+end
+
+if redis.call('INCR', KEYS[2]) == 1 then
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+end
+if redis.call('INCR', KEYS[3]) == 1 then
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+end
+redis.call('HSET', record, unpack(ARGV, 6))
+redis.call('PEXPIRE', record, ARGV[3])
+return {'CREATED'}
