@@ -1,0 +1,66 @@
+package io.toolboundary.adapter.redis;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.ToolName;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+/** Test data with defaults: records, starts and tokens, each test on its own run. */
+final class Records {
+
+    static final Instant CREATED = Instant.parse("2030-01-02T03:04:05.123456789Z");
+    static final Instant UPDATED = CREATED.plusMillis(250).plusNanos(7);
+    static final Duration TTL = Duration.ofMinutes(10);
+    static final String TOOL = "search_logs";
+
+    private Records() {
+    }
+
+    static RunId newRun() {
+        return new RunId("run-" + UUID.randomUUID());
+    }
+
+    static InvocationKey key(RunId run, String toolCallId) {
+        return InvocationKey.of(run, new ToolCallId(toolCallId));
+    }
+
+    static CanonicalRecord.Projecting projecting(InvocationKey key, String request) {
+        return projecting(key, TOOL, request);
+    }
+
+    static CanonicalRecord.Projecting projecting(InvocationKey key, String tool, String request) {
+        return new CanonicalRecord.Projecting(key, new ToolName(tool), request, "fp:" + request.hashCode(), CREATED);
+    }
+
+    static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
+        return new InvocationStart(record, token, TTL, 1000, 1000);
+    }
+
+    static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runBudget, int toolBudget) {
+        return new InvocationStart(record, token, TTL, runBudget, toolBudget);
+    }
+
+    static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, String content) {
+        return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(), record.requestFingerprint(),
+                record.createdAt(), UPDATED, raw, new AgentResult(content, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+    }
+
+    static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, AgentResult result) {
+        return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(), record.requestFingerprint(),
+                record.createdAt(), UPDATED, raw, result);
+    }
+
+    static CanonicalRecord.Failed failed(CanonicalRecord.Projecting record, ErrorCode code, Option<String> raw) {
+        return record.fail(code, raw, UPDATED);
+    }
+}

@@ -1,0 +1,362 @@
+package io.toolboundary.adapter.redis;
+
+import static io.toolboundary.adapter.redis.Records.TTL;
+import static io.toolboundary.adapter.redis.Records.failed;
+import static io.toolboundary.adapter.redis.Records.key;
+import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.projecting;
+import static io.toolboundary.adapter.redis.Records.ready;
+import static io.toolboundary.adapter.redis.Records.start;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.testkit.redis.RedisDeployment;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The Redis store's semantics on a real server; run on a standalone server and on a 3-master cluster
+ * by the subclasses.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class RedisStoreBehaviourTest {
+
+    private static final String FOUR_BYTE_TEXT = "\uD83D\uDE00 grinning, \uD834\uDD1E clef, \uD83C\uDDE9\uD83C\uDDEA flag, é ß 漢字";
+
+    private RedisDeployment deployment;
+    private RedisCanonicalInvocationStore store;
+
+    /** The Redis the subclass tests on. */
+    abstract RedisDeployment deployment();
+
+    @BeforeAll
+    void createStore() {
+        deployment = deployment();
+        store = RedisCanonicalInvocationStoreFactory.create(RedisTestServers.client(deployment),
+                RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).build());
+    }
+
+    @AfterAll
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void roundTripsEveryValueByteForByte() {
+        RunId run = newRun();
+        String request = "{\"q\":\"" + FOUR_BYTE_TEXT + "\",\"empty\":\"\"}";
+        CanonicalRecord.Projecting withScope = projecting(key(run, "call-1"), request);
+        CanonicalRecord.Projecting withEmptyRaw = projecting(key(run, "call-2"), "{}");
+        CanonicalRecord.Projecting failedWithRaw = projecting(key(run, "call-3"), "{\"x\":\"\uD83D\uDE00\"}");
+        CanonicalRecord.Projecting failedWithoutRaw = projecting(key(run, "call-4"), "{}");
+        List<CanonicalRecord.Final> outcomes = List.of(
+                ready(withScope, FOUR_BYTE_TEXT + "\r\n\u0000 raw", new AgentResult(FOUR_BYTE_TEXT,
+                        EvidenceStatus.NO_EVIDENCE, Option.of("scope " + FOUR_BYTE_TEXT))),
+                ready(withEmptyRaw, "", new AgentResult("", EvidenceStatus.EVIDENCE_FOUND, Option.of(""))),
+                failed(failedWithRaw, ErrorCode.PROJECTION_FAILED, Option.of("")),
+                failed(failedWithoutRaw, ErrorCode.EXECUTION_FAILED, Option.none()));
+
+        for (CanonicalRecord.Final outcome : outcomes) {
+            CanonicalRecord.Projecting begun = new CanonicalRecord.Projecting(outcome.key(), outcome.tool(),
+                    outcome.request(), outcome.requestFingerprint(), outcome.createdAt());
+            AttemptToken token = AttemptToken.random();
+            assertThat(store.begin(start(begun, token))).isEqualTo(Either.right(begun));
+            assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
+            assertThat(store.complete(token, outcome)).isEqualTo(Either.right(outcome));
+            assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(outcome)));
+        }
+        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), "request")).isEqualTo(request);
+        assertThat(deployment.call("HEXISTS", store.recordKey(withEmptyRaw.key()), "scope")).isEqualTo(1L);
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "raw")).isEqualTo(0L);
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "raw")).isEqualTo(1L);
+    }
+
+    @Test
+    void createsOneProjectingRecordWithTheTtlOfTheStart() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call_1.a:b-c"), "{\"a\":1}");
+
+        assertThat(store.begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
+
+        String recordKey = store.recordKey(record.key());
+        assertThat(recordKey).isEqualTo("tbtest:{" + record.key().runId().value() + "}:call:call_1.a:b-c");
+        assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(TTL.toMillis());
+        assertThat(deployment.call("HGET", recordKey, "toolCallId")).isEqualTo("call_1.a:b-c");
+        assertThat(deployment.call("HGET", recordKey, "status")).isEqualTo("PROJECTING");
+    }
+
+    @Test
+    void refusesADuplicateToolCallWithoutTouchingTheRecordOrTheBudget() {
+        CanonicalRecord.Projecting first = projecting(key(newRun(), "call-1"), "{\"a\":1}");
+        store.begin(start(first, AttemptToken.random()));
+        CanonicalRecord.Projecting again = new CanonicalRecord.Projecting(first.key(), first.tool(), "{ \"a\" : 1 }",
+                first.requestFingerprint(), Records.UPDATED);
+
+        assertThat(store.begin(start(again, AttemptToken.random())))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
+        assertThat(store.find(first.key())).isEqualTo(Either.right(Option.of(first)));
+        assertThat(counter(store.keys().runBudget(first.key().runId()))).isEqualTo("1");
+    }
+
+    @Test
+    void refusesAReusedToolCallIdWithOtherArguments() {
+        CanonicalRecord.Projecting first = projecting(key(newRun(), "call-1"), "{\"a\":1}");
+        store.begin(start(first, AttemptToken.random()));
+
+        assertThat(store.begin(start(projecting(first.key(), "{\"a\":2}"), AttemptToken.random())))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.TOOL_CALL_ID_REUSED)));
+        assertThat(store.find(first.key())).isEqualTo(Either.right(Option.of(first)));
+    }
+
+    @Test
+    void answersARetriedBeginWithTheStoredRecordAndReservesNothingMore() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+
+        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(counter(store.keys().runBudget(record.key().runId()))).isEqualTo("1");
+        assertThat(counter(store.keys().toolBudget(record.key().runId(), record.tool()))).isEqualTo("1");
+    }
+
+    @Test
+    void refusesABeginOnceTheRunBudgetIsUsedUp() {
+        RunId run = newRun();
+        assertThat(store.begin(start(projecting(key(run, "c1"), "tool_a", "{}"), AttemptToken.random(), 2, 10)).isRight()).isTrue();
+        assertThat(store.begin(start(projecting(key(run, "c2"), "tool_b", "{}"), AttemptToken.random(), 2, 10)).isRight()).isTrue();
+
+        CanonicalRecord.Projecting third = projecting(key(run, "c3"), "tool_c", "{}");
+        assertThat(store.begin(start(third, AttemptToken.random(), 2, 10)))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_BUDGET_EXHAUSTED)));
+        assertThat(store.find(third.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(counter(store.keys().toolBudget(run, third.tool()))).isEqualTo("");
+    }
+
+    @Test
+    void refusesABeginOnceTheToolBudgetIsUsedUp() {
+        RunId run = newRun();
+        assertThat(store.begin(start(projecting(key(run, "c1"), "{}"), AttemptToken.random(), 10, 1)).isRight()).isTrue();
+
+        CanonicalRecord.Projecting second = projecting(key(run, "c2"), "{}");
+        assertThat(store.begin(start(second, AttemptToken.random(), 10, 1)))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.TOOL_BUDGET_EXHAUSTED)));
+        assertThat(store.find(second.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(counter(store.keys().runBudget(run))).isEqualTo("1");
+        assertThat(store.begin(start(projecting(key(run, "c3"), "other_tool", "{}"), AttemptToken.random(), 10, 1))
+                .isRight()).isTrue();
+    }
+
+    @Test
+    void givesBudgetCountersTheTtlOfTheRecordThatCreatesThem() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        store.begin(start(record, AttemptToken.random()));
+
+        assertThat(pttl(store.keys().runBudget(record.key().runId()))).isPositive().isLessThanOrEqualTo(TTL.toMillis());
+        assertThat(pttl(store.keys().toolBudget(record.key().runId(), record.tool())))
+                .isPositive().isLessThanOrEqualTo(TTL.toMillis());
+    }
+
+    @Test
+    void refusesARecordOverTheRecordLimitAndCreatesNothing() {
+        RedisCanonicalInvocationStore small = RedisCanonicalInvocationStoreFactory.create(
+                RedisTestServers.client(deployment),
+                RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordLimitBytes(200).build());
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{\"q\":\"" + "\uD83D\uDE00".repeat(40) + "\"}");
+
+        assertThat(small.begin(start(record, AttemptToken.random())))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE)));
+        assertThat(small.find(record.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(counter(small.keys().runBudget(record.key().runId()))).isEqualTo("");
+    }
+
+    @Test
+    void completesToReadyAndKeepsTheRemainingTtl() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+        String recordKey = store.recordKey(record.key());
+        long before = pttl(recordKey);
+
+        CanonicalRecord.Ready done = ready(record, "raw", "result");
+        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+
+        assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(before);
+        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
+    }
+
+    @Test
+    void answersARepeatedCompletionWithTheStoredRecord() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+        CanonicalRecord.Failed done = failed(record, ErrorCode.EXECUTION_FAILED, Option.none());
+        store.complete(token, done);
+
+        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+    }
+
+    @Test
+    void refusesACompletionWithAnotherAttemptsToken() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        store.begin(start(record, AttemptToken.random()));
+
+        assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result")))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(record)));
+    }
+
+    @Test
+    void refusesToChangeAFinalRecord() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+        CanonicalRecord.Ready done = ready(record, "raw", "result");
+        store.complete(token, done);
+
+        assertThat(store.complete(token, failed(record, ErrorCode.PROJECTION_FAILED, Option.none())))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.complete(token, ready(record, "other raw", "result")))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
+    }
+
+    @Test
+    void refusesACompletionOfAnotherInvocation() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{\"a\":1}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+        CanonicalRecord.Projecting other = new CanonicalRecord.Projecting(record.key(), record.tool(), "{\"a\": 1}",
+                record.requestFingerprint(), record.createdAt());
+
+        assertThat(store.complete(token, ready(other, "raw", "result")))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(record)));
+    }
+
+    @Test
+    void reportsAnExpiredRecordAndNeverRecreatesIt() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+        String recordKey = store.recordKey(record.key());
+
+        assertThat(deployment.callLong("PEXPIRE", recordKey, "1")).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(2))
+                .until(() -> deployment.callLong("PTTL", recordKey) == -2L);
+
+        assertThat(store.complete(token, ready(record, "raw", "result")))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+        assertThat(deployment.callLong("EXISTS", recordKey)).isZero();
+        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.none()));
+    }
+
+    @Test
+    void reportsAHashItDidNotWriteAsInvalidData() {
+        RunId run = newRun();
+        CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
+        store.begin(start(record, AttemptToken.random()));
+        String good = store.recordKey(record.key());
+
+        List<List<String>> corruptions = List.of(
+                List.of("HDEL", "fingerprint"),
+                List.of("HSET", "status", "DONE"),
+                List.of("HSET", "createdAt", "yesterday"),
+                List.of("HSET", "runId", "another-run"),
+                List.of("HSET", "status", "READY"),
+                List.of("HSET", "unexpected", "field"),
+                List.of("HSET", "token", "not a token!"));
+        int n = 0;
+        for (List<String> corruption : corruptions) {
+            InvocationKey corruptKey = key(run, "corrupt-" + n++);
+            String target = store.recordKey(corruptKey);
+            copyHash(good, target, corruptKey);
+            List<String> command = new ArrayList<>(List.of(corruption.get(0), target));
+            command.addAll(corruption.subList(1, corruption.size()));
+            deployment.call(command.toArray(String[]::new));
+
+            assertThat(store.find(corruptKey)).as(corruption.toString())
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+        }
+        InvocationKey stringKey = key(run, "a-string");
+        deployment.call("SET", store.recordKey(stringKey), "not a hash", "PX", "60000");
+        assertThat(store.find(stringKey)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+    }
+
+    @Test
+    void letsExactlyOneOf64RacingBeginsWinEachOf200Rounds() throws Exception {
+        int threads = 64;
+        int rounds = 200;
+        RunId run = newRun();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < rounds; round++) {
+                CanonicalRecord.Projecting record = projecting(key(run, "race-" + round), "{}");
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<Either<BoundaryError, CanonicalRecord.Projecting>>> results = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    AttemptToken token = AttemptToken.random();
+                    results.add(pool.submit(() -> {
+                        go.await();
+                        return store.begin(start(record, token, 100_000, 100_000));
+                    }));
+                }
+                go.countDown();
+                int wins = 0;
+                for (Future<Either<BoundaryError, CanonicalRecord.Projecting>> result : results) {
+                    Either<BoundaryError, CanonicalRecord.Projecting> outcome = result.get(30, TimeUnit.SECONDS);
+                    if (outcome.isRight()) {
+                        wins++;
+                    } else {
+                        assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+                    }
+                }
+                assertThat(wins).as("winners of round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(counter(store.keys().runBudget(run))).isEqualTo(Integer.toString(rounds));
+    }
+
+    private long pttl(String key) {
+        return deployment.callLong("PTTL", key);
+    }
+
+    private String counter(String key) {
+        Object value = deployment.call("GET", key);
+        return value instanceof String text ? text : "";
+    }
+
+    /** Copies a record's hash under another key (same run, so the same slot), naming the new tool call. */
+    @SuppressWarnings("unchecked")
+    private void copyHash(String from, String to, InvocationKey toKey) {
+        List<Object> fields = (List<Object>) deployment.call("HGETALL", from);
+        List<String> command = new ArrayList<>(List.of("HSET", to));
+        for (int i = 0; i < fields.size(); i += 2) {
+            command.add((String) fields.get(i));
+            command.add("toolCallId".equals(fields.get(i)) ? toKey.toolCallId().value() : (String) fields.get(i + 1));
+        }
+        deployment.call(command.toArray(String[]::new));
+        deployment.call("PEXPIRE", to, "60000");
+    }
+
+}
