@@ -1,0 +1,164 @@
+package io.toolboundary.adapter.redis;
+
+import static io.toolboundary.adapter.redis.Records.key;
+import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.projecting;
+import static io.toolboundary.adapter.redis.Records.ready;
+import static io.toolboundary.adapter.redis.Records.start;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.vavr.control.Option;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Proof from Redis's own {@code INFO commandstats} (which counts the commands run inside scripts too)
+ * that TTLs are set only at creation and never touched again, and that a call costs two scripts.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisCommandEvidenceTest {
+
+    private static final String PREFIX = "tbproof";
+    /** Commands that set, refresh or remove a TTL, none of which may ever be sent (PEXPIRE is counted apart). */
+    private static final Set<String> NEVER_SENT = Set.of("expire", "expireat", "pexpireat", "getex", "persist",
+            "set", "setex", "psetex", "getset");
+    /** What the scripts call inside. */
+    private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "get", "incr",
+            "pexpire", "hset");
+
+    private RedisDeployment redis;
+    private RedisCanonicalInvocationStore store;
+
+    @BeforeAll
+    void createStoreAndWarmTheScriptCache() {
+        redis = RedisServerFixture.standalone();
+        store = RedisCanonicalInvocationStoreFactory.create(RedisTestServers.standaloneClient(),
+                RedisStoreOptions.custom().keyPrefix(PREFIX).build());
+        CanonicalRecord.Projecting warmUp = projecting(key(newRun(), "warm-up"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(warmUp, token));
+        store.find(warmUp.key());
+        store.complete(token, ready(warmUp, "raw", "result"));
+    }
+
+    @AfterAll
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    @DisplayName("Read does not renew TTL")
+    void readsAndCompletionsNeverSetOrRefreshATtl() {
+        RunId run = newRun();
+        List<CanonicalRecord.Projecting> records = new ArrayList<>();
+        List<AttemptToken> tokens = new ArrayList<>();
+        resetStats();
+
+        for (int i = 0; i < 6; i++) {
+            CanonicalRecord.Projecting record = projecting(key(run, "call-" + i), i % 2 == 0 ? "tool_a" : "tool_b", "{\"i\":" + i + "}");
+            AttemptToken token = AttemptToken.random();
+            assertThat(store.begin(start(record, token)).isRight()).isTrue();
+            records.add(record);
+            tokens.add(token);
+        }
+        assertThat(store.begin(start(records.get(0), AttemptToken.random())).getLeft().code())
+                .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(store.begin(start(projecting(key(run, "over-budget"), "{}"), AttemptToken.random(), 6, 100))
+                .getLeft().code()).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
+
+        String watched = store.recordKey(records.get(0).key());
+        long beforeReads = pttl(watched);
+        for (int read = 0; read < 100; read++) {
+            assertThat(store.find(records.get(read % records.size()).key()).get().isDefined()).isTrue();
+        }
+        long afterReads = pttl(watched);
+        for (int i = 0; i < records.size(); i++) {
+            assertThat(store.complete(tokens.get(i), ready(records.get(i), "raw " + i, "result " + i)).isRight()).isTrue();
+        }
+        long afterCompletion = pttl(watched);
+
+        Map<String, Long> calls = commandCalls();
+        int recordsCreated = 6;
+        int countersCreated = 3; // the run's, tool_a's and tool_b's
+        assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
+        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(recordsCreated + countersCreated);
+        assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L))
+                .isEqualTo(6 + 2 + 100 + 6);
+        assertThat(afterReads).isPositive().isLessThanOrEqualTo(beforeReads);
+        assertThat(afterCompletion).isPositive().isLessThanOrEqualTo(afterReads);
+        assertThat(keysOfRun(run)).hasSize(recordsCreated + countersCreated)
+                .allSatisfy(key -> assertThat(pttl(key)).as("PTTL of %s", key).isPositive());
+        assertThat(store.find(records.get(0).key()).get()).isEqualTo(Option.of(ready(records.get(0), "raw 0", "result 0")));
+    }
+
+    @Test
+    @DisplayName("A successful call costs exactly two store round trips")
+    void costsExactlyTwoScriptCallsForABeginAndACompletion() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        resetStats();
+
+        store.begin(start(record, token));
+        store.complete(token, ready(record, "raw", "result"));
+
+        Map<String, Long> calls = commandCalls();
+        assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)).isEqualTo(2);
+        Set<String> others = new TreeSet<>(calls.keySet());
+        others.removeAll(Set.of("evalsha", "eval", "config", "info"));
+        assertThat(others).isSubsetOf(SCRIPT_INNER_COMMANDS).doesNotContainAnyElementsOf(NEVER_SENT);
+        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(3);
+    }
+
+    private void resetStats() {
+        redis.callOnEveryNode("CONFIG", "RESETSTAT");
+    }
+
+    private long pttl(String key) {
+        return redis.callLong("PTTL", key);
+    }
+
+    /** {@code cmdstat_<name>:calls=N,...} per command, subcommands folded into their command, summed over nodes. */
+    private Map<String, Long> commandCalls() {
+        Map<String, Long> calls = new HashMap<>();
+        for (Object reply : redis.callOnEveryNode("INFO", "commandstats")) {
+            for (String line : ((String) reply).split("\r\n")) {
+                if (!line.startsWith("cmdstat_")) {
+                    continue;
+                }
+                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                String command = name.contains("|") ? name.substring(0, name.indexOf('|')) : name;
+                String count = line.substring(line.indexOf("calls=") + 6, line.indexOf(',', line.indexOf("calls=")));
+                calls.merge(command, Long.parseLong(count), Long::sum);
+            }
+        }
+        return calls;
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> keysOfRun(RunId run) {
+        List<String> keys = new ArrayList<>();
+        String pattern = PREFIX + ":{" + run.value() + "}:*";
+        String cursor = "0";
+        do {
+            List<Object> page = (List<Object>) redis.call("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
+            cursor = (String) page.get(0);
+            ((List<Object>) page.get(1)).forEach(key -> keys.add((String) key));
+        } while (!"0".equals(cursor));
+        return keys;
+    }
+}

@@ -1,0 +1,216 @@
+package io.toolboundary.adapter.redis;
+
+import static io.toolboundary.adapter.redis.Records.key;
+import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.projecting;
+import static io.toolboundary.adapter.redis.Records.ready;
+import static io.toolboundary.adapter.redis.Records.start;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testkit.redis.RespConnection;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.redisson.client.RedisClusterDownException;
+import org.redisson.client.RedisConnectionException;
+import org.redisson.client.RedisException;
+import org.redisson.client.RedisOutOfMemoryException;
+import org.redisson.client.RedisResponseTimeoutException;
+import org.redisson.config.Config;
+
+/** Redis failures become safe codes, nothing escapes as an exception, and an evicting server is refused. */
+class RedisStoreFailureTest {
+
+    private static final RedisStoreOptions OPTIONS = RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).build();
+
+    @Test
+    void reportsARefusedConnectionAsStoreUnavailable() throws IOException {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = probe.getLocalPort();
+        }
+        try (RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(
+                quickFailing("redis://127.0.0.1:" + closedPort), OPTIONS)) {
+            CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+
+            assertThat(store.begin(start(record, AttemptToken.random())))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+            assertThat(store.find(record.key())).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+            assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result")))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+        }
+    }
+
+    @Test
+    void reportsAMissingReplyAsOutcomeUnknown() throws IOException {
+        try (SilentServer silent = new SilentServer();
+                RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(
+                        quickFailing("redis://127.0.0.1:" + silent.port()),
+                        RedisStoreOptions.custom().evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.WARN).build())) {
+            CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+
+            assertThat(store.begin(start(record, AttemptToken.random())))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+        }
+    }
+
+    @Test
+    void reportsAnOutOfMemoryRefusalAsStoreFullAndWritesNothing() {
+        RedisDeployment redis = RedisServerFixture.standalone();
+        RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(
+                RedisTestServers.standaloneClient(), OPTIONS);
+        CanonicalRecord.Projecting begun = projecting(key(newRun(), "c1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(begun, token));
+        CanonicalRecord.Projecting refused = projecting(key(newRun(), "c2"), "{}");
+        Either<BoundaryError, CanonicalRecord.Projecting> begin;
+        Either<BoundaryError, CanonicalRecord.Final> complete;
+        redis.call("CONFIG", "SET", "maxmemory", "1");
+        try {
+            begin = store.begin(start(refused, AttemptToken.random()));
+            complete = store.complete(token, ready(begun, "raw", "result"));
+        } finally {
+            redis.call("CONFIG", "SET", "maxmemory", "0");
+        }
+
+        assertThat(begin).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
+        assertThat(complete).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
+        assertThat(store.find(refused.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(redis.call("EXISTS", store.keys().runBudget(refused.key().runId()))).isEqualTo(0L);
+        assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
+    }
+
+    @Test
+    void refusesToStartOnAServerThatMayEvictRecords() {
+        RedisDeployment redis = RedisServerFixture.standalone();
+        redis.call("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
+        try {
+            assertThatThrownBy(() -> RedisCanonicalInvocationStoreFactory.create(RedisTestServers.standaloneClient(), OPTIONS))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("volatile-lru")
+                    .hasMessageContaining("noeviction");
+            RedisCanonicalInvocationStore warned = RedisCanonicalInvocationStoreFactory.create(
+                    RedisTestServers.standaloneClient(), RedisStoreOptions.custom()
+                            .evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.WARN).build());
+            assertThat(warned.options().evictionPolicyCheck()).isEqualTo(RedisStoreOptions.EvictionPolicyCheck.WARN);
+        } finally {
+            redis.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        }
+    }
+
+    @Test
+    void checksTheEvictionPolicyOfEveryClusterMaster() {
+        RedisDeployment cluster = RedisServerFixture.cluster();
+        try (RespConnection last = RespConnection.open(cluster.nodes().get(cluster.nodes().size() - 1),
+                Duration.ofSeconds(5))) {
+            last.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
+            try {
+                assertThatThrownBy(() -> RedisCanonicalInvocationStoreFactory.create(RedisTestServers.clusterClient(), OPTIONS))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("allkeys-lfu");
+            } finally {
+                last.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
+            }
+        }
+        assertThat(RedisCanonicalInvocationStoreFactory.create(RedisTestServers.clusterClient(), OPTIONS)).isNotNull();
+    }
+
+    @Test
+    void mapsEachKindOfRedisFailureToItsSafeCode() {
+        assertThat(RedisFailures.classify(new RedisConnectionException("Unable to connect")))
+                .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(RedisFailures.classify(new RedisResponseTimeoutException("no reply")))
+                .isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(RedisFailures.classify(new RedisOutOfMemoryException("OOM command not allowed")))
+                .isEqualTo(ErrorCode.STORE_FULL);
+        assertThat(RedisFailures.classify(new RedisException("OOM command not allowed when used memory")))
+                .isEqualTo(ErrorCode.STORE_FULL);
+        assertThat(RedisFailures.classify(new RedisClusterDownException("CLUSTERDOWN The cluster is down")))
+                .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(RedisFailures.classify(new RedisException("WRONGTYPE Operation against a key")))
+                .isEqualTo(ErrorCode.STORE_DATA_INVALID);
+        assertThat(RedisFailures.classify(new CompletionException(
+                new RedisResponseTimeoutException("no reply"))))
+                .isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(RedisFailures.classify(new ClassCastException("unexpected reply"))).isEqualTo(ErrorCode.STORE_DATA_INVALID);
+    }
+
+    /** A config that fails fast: no retries, short timeouts, connecting on first use. */
+    private static Config quickFailing(String address) {
+        Config config = new Config().setLazyInitialization(true);
+        config.useSingleServer().setAddress(address).setRetryAttempts(0).setConnectTimeout(300).setTimeout(300)
+                .setPingConnectionInterval(0).setConnectionMinimumIdleSize(1).setConnectionPoolSize(2);
+        return config;
+    }
+
+    /** A loopback server that accepts connections and reads everything but never answers. */
+    private static final class SilentServer implements AutoCloseable {
+        private final ServerSocket server;
+        private final List<Socket> clients = new ArrayList<>();
+        private final Thread acceptor;
+
+        SilentServer() throws IOException {
+            server = new ServerSocket();
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            acceptor = new Thread(this::acceptForever, "silent-redis");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        private void acceptForever() {
+            while (!server.isClosed()) {
+                try {
+                    Socket client = server.accept();
+                    synchronized (clients) {
+                        clients.add(client);
+                    }
+                    Thread reader = new Thread(() -> drain(client), "silent-redis-reader");
+                    reader.setDaemon(true);
+                    reader.start();
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        }
+
+        private static void drain(Socket client) {
+            try (InputStream in = client.getInputStream()) {
+                in.transferTo(OutputStream.nullOutputStream());
+            } catch (IOException closed) {
+                // The client went away.
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            synchronized (clients) {
+                for (Socket client : clients) {
+                    client.close();
+                }
+            }
+        }
+    }
+}
