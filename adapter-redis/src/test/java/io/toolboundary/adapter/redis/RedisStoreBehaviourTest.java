@@ -8,7 +8,6 @@ import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.AgentResult;
@@ -21,7 +20,6 @@ import io.toolboundary.domain.RunId;
 import io.toolboundary.testkit.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -45,6 +43,7 @@ abstract class RedisStoreBehaviourTest {
 
     private RedisDeployment deployment;
     private RedisCanonicalInvocationStore store;
+    private RecordLife life;
 
     /** The Redis the subclass tests on. */
     abstract RedisDeployment deployment();
@@ -54,6 +53,7 @@ abstract class RedisStoreBehaviourTest {
         deployment = deployment();
         store = RedisCanonicalInvocationStoreFactory.create(RedisTestServers.client(deployment),
                 RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).build());
+        life = new RecordLife(deployment, store);
     }
 
     @AfterAll
@@ -99,7 +99,7 @@ abstract class RedisStoreBehaviourTest {
 
         String recordKey = store.recordKey(record.key());
         assertThat(recordKey).isEqualTo("tbtest:{" + record.key().runId().value() + "}:call:call_1.a:b-c");
-        assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(TTL.toMillis());
+        assertThat(life.remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(TTL);
         assertThat(deployment.call("HGET", recordKey, "toolCallId")).isEqualTo("call_1.a:b-c");
         assertThat(deployment.call("HGET", recordKey, "status")).isEqualTo("PROJECTING");
     }
@@ -258,10 +258,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         String recordKey = store.recordKey(record.key());
-
-        assertThat(deployment.callLong("PEXPIRE", recordKey, "1")).isEqualTo(1L);
-        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(2))
-                .until(() -> deployment.callLong("PTTL", recordKey) == -2L);
+        life.expire(record.key());
 
         assertThat(store.complete(token, ready(record, "raw", "result")))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));

@@ -1,0 +1,42 @@
+package io.toolboundary.adapter.redis;
+
+import static java.util.Objects.requireNonNull;
+import static org.awaitility.Awaitility.await;
+
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.testkit.redis.RedisDeployment;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * A record's time to live as Redis itself sees it, read and ended from the test's own connection: what
+ * the store contract suite's {@code remainingTtl} and {@code expire} hooks need.
+ */
+final class RecordLife {
+
+    private final RedisDeployment redis;
+    private final RedisCanonicalInvocationStore store;
+
+    RecordLife(RedisDeployment redis, RedisCanonicalInvocationStore store) {
+        this.redis = requireNonNull(redis, "redis is null");
+        this.store = requireNonNull(store, "store is null");
+    }
+
+    /** {@code PTTL}: none when the record is gone; {@link ChronoUnit#FOREVER} when it has no TTL (a bug). */
+    Option<Duration> remainingTtl(InvocationKey key) {
+        long millis = redis.callLong("PTTL", store.recordKey(key));
+        if (millis == -2) {
+            return Option.none();
+        }
+        return Option.of(millis == -1 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(millis));
+    }
+
+    /** Ends the record's life the way its TTL would: {@code PEXPIRE key 1}, then waits until Redis reports it gone. */
+    void expire(InvocationKey key) {
+        String recordKey = store.recordKey(key);
+        redis.callLong("PEXPIRE", recordKey, "1");
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(2))
+                .until(() -> redis.callLong("PTTL", recordKey) == -2L);
+    }
+}
