@@ -29,6 +29,7 @@ import java.util.HexFormat;
 public final class JsonArguments {
 
     private final JsonFactory factory;
+    private final int maxNumberLength;
 
     /**
      * @param maxDepth deepest nesting of objects and arrays
@@ -37,6 +38,7 @@ public final class JsonArguments {
      */
     public JsonArguments(int maxDepth, int maxNumberLength, long maxLength) {
         int length = (int) Math.min(Integer.MAX_VALUE, maxLength);
+        this.maxNumberLength = maxNumberLength;
         this.factory = JsonFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(StreamReadConstraints.builder()
@@ -67,7 +69,7 @@ public final class JsonArguments {
                 return invalid();
             }
             for (JsonToken token = JsonToken.START_OBJECT; token != null; token = parser.nextToken()) {
-                if (!copy(parser, token, canonical)) {
+                if (!copy(parser, token, canonical, maxNumberLength)) {
                     return invalid();
                 }
                 if (parser.getParsingContext().inRoot() && token == JsonToken.END_OBJECT) {
@@ -84,7 +86,12 @@ public final class JsonArguments {
         return Either.right(HexFormat.of().formatHex(sha256.digest()));
     }
 
-    private static boolean copy(JsonParser parser, JsonToken token, JsonGenerator out) throws IOException {
+    private static boolean copy(JsonParser parser, JsonToken token, JsonGenerator out, int maxNumberLength)
+            throws IOException {
+        if (token.isNumeric() && parser.getTextLength() > maxNumberLength) {
+            // The parser's own bound counts digits only; the limit is on the whole literal.
+            return false;
+        }
         switch (token) {
             case START_OBJECT -> out.writeStartObject();
             case END_OBJECT -> out.writeEndObject();
