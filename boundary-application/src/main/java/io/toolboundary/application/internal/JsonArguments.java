@@ -23,8 +23,9 @@ import java.util.HexFormat;
  * insignificant whitespace and with strings escaped one way, hashed with SHA-256.
  *
  * <p>Rejected: any other top-level value, trailing content, duplicate keys, nesting deeper than the
- * limit, number literals longer than the limit, numbers that overflow a double, lone surrogates in the
- * text or in an escaped string.
+ * limit, number literals longer than the limit, numbers that overflow a double. A lone surrogate
+ * character in the text is {@code TEXT_NOT_UNICODE}; an escaped one (a {@code &#92;ud800} escape) decodes to
+ * text that is not Unicode and is {@code ARGUMENTS_INVALID}.
  */
 public final class JsonArguments {
 
@@ -55,8 +56,8 @@ public final class JsonArguments {
      * Checks the arguments and fingerprints them.
      *
      * @param json the arguments text, already within the request byte limit
-     * @return the fingerprint (64 hex characters), {@link ErrorCode#TEXT_NOT_UNICODE} for lone
-     *     surrogates, else {@link ErrorCode#ARGUMENTS_INVALID} for anything that is not one valid object
+     * @return the fingerprint (64 hex characters), {@link ErrorCode#TEXT_NOT_UNICODE} for a lone
+     *     surrogate character in the text, else {@link ErrorCode#ARGUMENTS_INVALID} for anything that is not one valid object
      */
     public Either<BoundaryError, String> fingerprint(String json) {
         if (!Utf8.isWellFormed(json)) {
