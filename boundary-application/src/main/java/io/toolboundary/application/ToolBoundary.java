@@ -221,7 +221,7 @@ public final class ToolBoundary {
     private void notify(Runnable event) {
         try {
             event.run();
-        } catch (RuntimeException ignored) {
+        } catch (Exception | LinkageError | AssertionError | StackOverflowError ignored) {
             // A listener never changes an outcome.
         }
     }
@@ -288,7 +288,10 @@ public final class ToolBoundary {
             return this;
         }
 
-        /** The source of attempt tokens; defaults to random UUIDs. */
+        /**
+         * The source of attempt tokens; defaults to random UUIDs. Every call must get a token no other
+         * call has: a repeated token makes a concurrent duplicate look like a retry of the same attempt.
+         */
         public Builder tokens(Supplier<AttemptToken> tokens) {
             this.tokens = requireNonNull(tokens, "tokens is null");
             return this;

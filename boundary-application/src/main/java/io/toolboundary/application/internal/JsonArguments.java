@@ -23,12 +23,14 @@ import java.util.HexFormat;
  * insignificant whitespace and with strings escaped one way, hashed with SHA-256.
  *
  * <p>Rejected: any other top-level value, trailing content, duplicate keys, nesting deeper than the
- * limit, number literals longer than the limit, numbers that overflow a double, lone surrogates in the
- * text or in an escaped string.
+ * limit, number literals longer than the limit, numbers that overflow a double. A lone surrogate
+ * character in the text is {@code TEXT_NOT_UNICODE}; an escaped one (a {@code &#92;ud800} escape) decodes to
+ * text that is not Unicode and is {@code ARGUMENTS_INVALID}.
  */
 public final class JsonArguments {
 
     private final JsonFactory factory;
+    private final int maxNumberLength;
 
     /**
      * @param maxDepth deepest nesting of objects and arrays
@@ -37,6 +39,7 @@ public final class JsonArguments {
      */
     public JsonArguments(int maxDepth, int maxNumberLength, long maxLength) {
         int length = (int) Math.min(Integer.MAX_VALUE, maxLength);
+        this.maxNumberLength = maxNumberLength;
         this.factory = JsonFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(StreamReadConstraints.builder()
@@ -53,8 +56,8 @@ public final class JsonArguments {
      * Checks the arguments and fingerprints them.
      *
      * @param json the arguments text, already within the request byte limit
-     * @return the fingerprint (64 hex characters), {@link ErrorCode#TEXT_NOT_UNICODE} for lone
-     *     surrogates, else {@link ErrorCode#ARGUMENTS_INVALID} for anything that is not one valid object
+     * @return the fingerprint (64 hex characters), {@link ErrorCode#TEXT_NOT_UNICODE} for a lone
+     *     surrogate character in the text, else {@link ErrorCode#ARGUMENTS_INVALID} for anything that is not one valid object
      */
     public Either<BoundaryError, String> fingerprint(String json) {
         if (!Utf8.isWellFormed(json)) {
@@ -67,7 +70,7 @@ public final class JsonArguments {
                 return invalid();
             }
             for (JsonToken token = JsonToken.START_OBJECT; token != null; token = parser.nextToken()) {
-                if (!copy(parser, token, canonical)) {
+                if (!copy(parser, token, canonical, maxNumberLength)) {
                     return invalid();
                 }
                 if (parser.getParsingContext().inRoot() && token == JsonToken.END_OBJECT) {
@@ -84,7 +87,12 @@ public final class JsonArguments {
         return Either.right(HexFormat.of().formatHex(sha256.digest()));
     }
 
-    private static boolean copy(JsonParser parser, JsonToken token, JsonGenerator out) throws IOException {
+    private static boolean copy(JsonParser parser, JsonToken token, JsonGenerator out, int maxNumberLength)
+            throws IOException {
+        if (token.isNumeric() && parser.getTextLength() > maxNumberLength) {
+            // The parser's own bound counts digits only; the limit is on the whole literal.
+            return false;
+        }
         switch (token) {
             case START_OBJECT -> out.writeStartObject();
             case END_OBJECT -> out.writeEndObject();

@@ -1,0 +1,1082 @@
+package io.toolboundary.adapter.inmemory.scenarios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verifyNoInteractions;
+
+import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.ToolRequest;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.Referencability;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.testkit.CountingExecutor;
+import io.toolboundary.testkit.CountingProjector;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.toolboundary.testkit.ScriptedRun;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every Requirement and Scenario of the canonical tool invocation store, run through
+ * {@link ToolBoundary} on {@link InMemoryCanonicalInvocationStore}. Display names are the exact titles
+ * of the requirement text.
+ */
+class CanonicalToolInvocationStoreSpecTest {
+
+    private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
+    private static final String RAW = "2030-01-01T00:00:01Z ERROR checkout: timeout after 30000 ms";
+    private static final String RESULT = "1 timeout in checkout";
+    private static final Duration TTL = ToolBoundaryConfig.DEFAULT_RECORD_TTL;
+
+    private final ManualClock clock = new ManualClock(START);
+    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
+    private final RunContext run = Fixtures.anyRunContext();
+    private final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
+    private final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
+
+    private ToolBoundary boundary() {
+        return boundaryWith(logSearch(executor, projector));
+    }
+
+    private ToolBoundary boundaryWith(ToolBinding... tools) {
+        return boundaryWith(ToolBoundaryConfig.ofDefaults(), tools);
+    }
+
+    private ToolBoundary boundaryWith(ToolBoundaryConfig config, ToolBinding... tools) {
+        return builder(config, tools).build();
+    }
+
+    private ToolBoundary.Builder builder(ToolBoundaryConfig config, ToolBinding... tools) {
+        ToolBoundary.Builder builder = ToolBoundary.builder()
+                .store(store)
+                .accessPolicy(AccessPolicy.allowAll())
+                .clock(clock)
+                .config(config);
+        for (ToolBinding tool : tools) {
+            builder.tool(tool);
+        }
+        return builder;
+    }
+
+    private static ToolBinding logSearch(ToolExecutor executor, Projector projector) {
+        return ToolBinding.readOnly("log-search", executor, projector);
+    }
+
+    private ToolCallEnvelope envelope() {
+        return Fixtures.envelope(run).build();
+    }
+
+    private InvocationKey keyOf(ToolCallEnvelope envelope) {
+        return InvocationKey.of(run.runId(), new ToolCallId(envelope.toolCallId()));
+    }
+
+    private Option<CanonicalRecord> find(ToolBoundary boundary, ToolCallEnvelope envelope) {
+        return boundary.records().find(run.runId(), new ToolCallId(envelope.toolCallId())).get();
+    }
+
+    private CanonicalRecord recordOf(ToolBoundary boundary, ToolCallEnvelope envelope) {
+        return find(boundary, envelope).getOrElseThrow(() -> new AssertionError("no record for " + envelope));
+    }
+
+    /** The call was refused before anything happened: the code, no execution, no projection, nothing stored. */
+    private void assertRefusedBeforeExecution(Either<BoundaryError, AgentResult> result, ErrorCode code) {
+        assertThat(result.isLeft()).as("refused").isTrue();
+        assertThat(result.getLeft().code()).isEqualTo(code);
+        assertThat(executor.executions()).as("executions").isZero();
+        assertThat(projector.projections()).as("projections").isZero();
+        assertThat(store.size()).as("records and budget counters in the store").isZero();
+    }
+
+    private static ErrorCode codeOf(Either<BoundaryError, AgentResult> result) {
+        assertThat(result.isLeft()).as("the call failed").isTrue();
+        return result.getLeft().code();
+    }
+
+    private static void assertFailed(CanonicalRecord record, ErrorCode code) {
+        assertThat(record.status()).isEqualTo(InvocationStatus.ERROR);
+        assertThat(record.evidence()).containsExactly(EvidenceStatus.ERROR);
+        assertThat(record.errorCode()).containsExactly(code);
+        assertThat(record.agentResult()).isEmpty();
+        assertThat(record.referencability()).isEqualTo(Referencability.NOT_REFERENCABLE);
+    }
+
+    @Nested
+    @DisplayName("ToolBoundary SHALL enforce explicit preflight before execution")
+    class ExplicitPreflight {
+
+        @Test
+        void rejectsMissingToolCallId() {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolCallId(null).build()),
+                    ErrorCode.TOOL_CALL_ID_MISSING);
+        }
+
+        @Test
+        void rejectsBlankToolCallId() {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolCallId("  \t").build()),
+                    ErrorCode.TOOL_CALL_ID_MISSING);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"call*1", "call 1", "call/1", "{run}:call", "call\u00e91", "call\n1"})
+        void rejectsToolCallIdWithUnsafeCharacter(String unsafe) {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolCallId(unsafe).build()),
+                    ErrorCode.TOOL_CALL_ID_UNSAFE);
+        }
+
+        @Test
+        void rejectsToolCallIdOf129Characters() {
+            assertRefusedBeforeExecution(
+                    boundary().invoke(run, Fixtures.envelope(run).withToolCallId("a".repeat(129)).build()),
+                    ErrorCode.TOOL_CALL_ID_UNSAFE);
+        }
+
+        @Test
+        void acceptsToolCallIdOf128Characters() {
+            ToolCallEnvelope envelope = Fixtures.envelope(run).withToolCallId("a".repeat(128)).build();
+
+            assertThat(boundary().invoke(run, envelope).isRight()).isTrue();
+            assertThat(executor.executions()).isEqualTo(1);
+        }
+
+        @Test
+        @DisplayName("Cross-Run Tool Call is rejected")
+        void rejectsCrossRunCall() {
+            RunContext other = Fixtures.anyRunContext();
+            ToolCallEnvelope envelope = Fixtures.envelope(other).build();
+            ToolBoundary boundary = boundary();
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertRefusedBeforeExecution(result, ErrorCode.RUN_MISMATCH);
+            assertThat(boundary.records().find(other.runId(), new ToolCallId(envelope.toolCallId())).get()).isEmpty();
+            assertThat(find(boundary, envelope)).isEmpty();
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", " ", "run*1", "run 1", "{run-1}"})
+        void rejectsInvalidRunId(String runId) {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withRunId(runId).build()),
+                    ErrorCode.RUN_ID_INVALID);
+        }
+
+        @Test
+        void rejectsCallOfInactiveRun() {
+            assertRefusedBeforeExecution(boundary().invoke(run.deactivated(), envelope()), ErrorCode.RUN_INACTIVE);
+        }
+
+        @Test
+        void rejectsCallAfterTheDeadline() {
+            Instant deadline = START.minusSeconds(1);
+            RunContext late = RunContext.active(run.runId(), deadline, RunContext.UNLIMITED);
+            ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector))
+                    .clock(Clock.fixed(deadline.plusMillis(1), ZoneOffset.UTC))
+                    .build();
+
+            assertRefusedBeforeExecution(boundary.invoke(late, envelope()), ErrorCode.RUN_DEADLINE_EXCEEDED);
+        }
+
+        @Test
+        void rejectsCallAtTheDeadlineInstant() {
+            RunContext due = RunContext.active(run.runId(), START, RunContext.UNLIMITED);
+
+            assertRefusedBeforeExecution(boundary().invoke(due, envelope()), ErrorCode.RUN_DEADLINE_EXCEEDED);
+        }
+
+        @Test
+        void rejectsUnknownTool() {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolName("rm-rf").build()),
+                    ErrorCode.TOOL_NOT_REGISTERED);
+        }
+
+        @Test
+        void rejectsMissingOrUnsafeToolName() {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolName(null).build()),
+                    ErrorCode.TOOL_NAME_INVALID);
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolName("log search").build()),
+                    ErrorCode.TOOL_NAME_INVALID);
+        }
+
+        @Nested
+        @DisplayName("Unauthorized or writable Tool is rejected")
+        class UnauthorizedOrWritable {
+
+            private final ToolCallEnvelope envelope = Fixtures.envelope(run)
+                    .withArguments("{\"query\":\"SECRET-REQUEST-TEXT\"}").build();
+
+            @Test
+            void rejectsToolTheAccessPolicyDenies() {
+                ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector))
+                        .accessPolicy(AccessPolicy.allowOnly("sql-query"))
+                        .build();
+
+                Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+                assertRefusedBeforeExecution(result, ErrorCode.TOOL_NOT_AUTHORIZED);
+                assertThat(result.getLeft().toString()).doesNotContain("SECRET-REQUEST-TEXT");
+            }
+
+            @Test
+            void rejectsToolWhenTheAccessPolicyFails() {
+                ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector))
+                        .accessPolicy((r, tool) -> {
+                            throw new IllegalStateException("policy down");
+                        })
+                        .build();
+
+                assertRefusedBeforeExecution(boundary.invoke(run, envelope), ErrorCode.TOOL_NOT_AUTHORIZED);
+            }
+
+            @Test
+            void rejectsWritableTool() {
+                ToolBoundary boundary = boundaryWith(ToolBinding.writable("log-search", executor, projector));
+
+                Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+                assertRefusedBeforeExecution(result, ErrorCode.TOOL_NOT_READ_ONLY);
+                assertThat(result.getLeft().toString()).doesNotContain("SECRET-REQUEST-TEXT");
+            }
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "null", "42", "\"query\"", "[{\"query\":\"timeout\"}]", "{\"query\":", "{query:1}"})
+        void rejectsArgumentsThatAreNotOneJsonObject(String arguments) {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(arguments).build()),
+                    ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"a\":1} {\"b\":2}", "{\"a\":1}x", "{\"a\":1}]", "{\"a\":1} null"})
+        void rejectsArgumentsWithTrailingContent(String arguments) {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(arguments).build()),
+                    ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @Test
+        void acceptsArgumentsWithTrailingWhitespace() {
+            assertThat(boundary().invoke(run, Fixtures.envelope(run).withArguments("{\"a\":1}\n  ").build()).isRight())
+                    .isTrue();
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"a\":1,\"a\":2}", "{\"outer\":{\"a\":1,\"a\":1}}"})
+        void rejectsArgumentsWithDuplicateKeys(String arguments) {
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(arguments).build()),
+                    ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @Test
+        void rejectsArgumentsNestedTooDeep() {
+            String deep = "{\"a\":".repeat(ToolBoundaryConfig.DEFAULT_MAX_JSON_DEPTH + 1) + "1"
+                    + "}".repeat(ToolBoundaryConfig.DEFAULT_MAX_JSON_DEPTH + 1);
+
+            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(deep).build()),
+                    ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @Test
+        void acceptsArgumentsNestedWithinTheLimit() {
+            String nested = "{\"a\":".repeat(10) + "1" + "}".repeat(10);
+
+            assertThat(boundary().invoke(run, Fixtures.envelope(run).withArguments(nested).build()).isRight()).isTrue();
+        }
+
+        @Test
+        void rejectsArgumentsOverTheRequestLimitCountedInUtf8Bytes() {
+            ToolBoundary boundary = boundaryWith(ToolBoundaryConfig.custom().requestLimitBytes(64).build(),
+                    logSearch(executor, projector));
+            String overBytes = "{\"q\":\"" + "\u00e9".repeat(29) + "\"}"; // 37 chars, 66 bytes
+
+            assertRefusedBeforeExecution(boundary.invoke(run, Fixtures.envelope(run).withArguments(overBytes).build()),
+                    ErrorCode.REQUEST_TOO_LARGE);
+        }
+
+        @Test
+        void acceptsArgumentsOfExactlyTheRequestLimit() {
+            ToolBoundary boundary = boundaryWith(ToolBoundaryConfig.custom().requestLimitBytes(64).build(),
+                    logSearch(executor, projector));
+            String atLimit = "{\"q\":\"" + "\u00e9".repeat(28) + "\"}"; // 64 bytes
+
+            assertThat(boundary.invoke(run, Fixtures.envelope(run).withArguments(atLimit).build()).isRight()).isTrue();
+        }
+
+        @Test
+        void rejectsArgumentsThatAreNotUnicode() {
+            assertRefusedBeforeExecution(
+                    boundary().invoke(run, Fixtures.envelope(run).withArguments("{\"q\":\"\ud800\"}").build()),
+                    ErrorCode.TEXT_NOT_UNICODE);
+        }
+
+        @Test
+        void rejectsCallWhenTheRunBudgetIsExhausted() {
+            RunContext budgeted = RunContext.active(run.runId(), Fixtures.FAR_FUTURE, 2);
+            ToolBoundary boundary = boundary();
+            boundary.invoke(budgeted, envelope());
+            boundary.invoke(budgeted, envelope());
+            ToolCallEnvelope third = envelope();
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(budgeted, third);
+
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
+            assertThat(executor.executions()).isEqualTo(2);
+            assertThat(find(boundary, third)).isEmpty();
+        }
+
+        @Test
+        void rejectsCallWhenTheToolBudgetIsExhaustedButLetsOtherToolsRun() {
+            CountingExecutor sql = FakeTools.counting(FakeTools.returning("1 row"));
+            ToolBoundary boundary = boundaryWith(logSearch(executor, projector).withCallBudgetPerRun(1),
+                    ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound("1 row")));
+            boundary.invoke(run, envelope());
+            ToolCallEnvelope second = envelope();
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, second);
+            Either<BoundaryError, AgentResult> other = boundary.invoke(run,
+                    Fixtures.envelope(run).withToolName("sql-query").build());
+
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.TOOL_BUDGET_EXHAUSTED);
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(find(boundary, second)).isEmpty();
+            assertThat(other.isRight()).isTrue();
+            assertThat(sql.executions()).isEqualTo(1);
+        }
+    }
+
+    @Nested
+    @DisplayName("Canonical invocation SHALL keep complete data in one record")
+    class CompleteDataInOneRecord {
+
+        @Test
+        @DisplayName("Tool begins execution")
+        void createsProjectingRecordBeforeTheToolRuns() {
+            String arguments = "{ \"query\" : \"timeout\",\n  \"limit\": 5.0 }";
+            ToolCallEnvelope envelope = Fixtures.envelope(run).withToolCallId("call_AbC-1.2:3").withArguments(arguments)
+                    .build();
+            AtomicReference<Option<CanonicalRecord>> seenByTool = new AtomicReference<>();
+            ToolBoundary boundary = boundaryWith(logSearch(request -> {
+                seenByTool.set(store.find(request.key()).get());
+                return RAW;
+            }, projector));
+
+            boundary.invoke(run, envelope);
+
+            CanonicalRecord during = seenByTool.get().getOrElseThrow(() -> new AssertionError("no record while running"));
+            assertThat(during.status()).isEqualTo(InvocationStatus.PROJECTING);
+            assertThat(during.request()).isEqualTo(arguments);
+            assertThat(during.key().toolCallId().value()).isEqualTo("call_AbC-1.2:3");
+            assertThat(during.key().runId()).isEqualTo(run.runId());
+            assertThat(during.tool().value()).isEqualTo("log-search");
+            assertThat(during.createdAt()).isEqualTo(START);
+            assertThat(during.agentResult()).isEmpty();
+            assertThat(during.rawResponse()).isEmpty();
+            assertThat(during.evidence()).isEmpty();
+            assertThat(during.errorCode()).isEmpty();
+            assertThat(during.referencability()).isEqualTo(Referencability.NOT_REFERENCABLE);
+        }
+
+        @Test
+        @DisplayName("Projector succeeds")
+        void completesTheSameRecordReadyAndReturnsOnlyTheBoundedResult() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundary();
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertThat(result.isRight()).isTrue();
+            assertThat(result.get()).isEqualTo(new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+            assertThat(result.get().content()).doesNotContain(RAW);
+            CanonicalRecord record = recordOf(boundary, envelope);
+            assertThat(record.status()).isEqualTo(InvocationStatus.READY);
+            assertThat(record.rawResponse()).containsExactly(RAW);
+            assertThat(record.agentResult()).containsExactly(result.get());
+            assertThat(record.request()).isEqualTo(envelope.arguments());
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(projector.projections()).isEqualTo(1);
+        }
+
+        @Test
+        void keepsEveryFieldOfTheInvocationInOneRecord() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundaryWith(logSearch(request -> {
+                clock.advance(Duration.ofSeconds(5));
+                return RAW;
+            }, projector));
+
+            boundary.invoke(run, envelope);
+
+            CanonicalRecord record = recordOf(boundary, envelope);
+            assertThat(record.key()).isEqualTo(keyOf(envelope));
+            assertThat(record.tool().value()).isEqualTo("log-search");
+            assertThat(record.request()).isEqualTo(envelope.arguments());
+            assertThat(record.rawResponse()).containsExactly(RAW);
+            assertThat(record.agentResult().map(AgentResult::content)).containsExactly(RESULT);
+            assertThat(record.status()).isEqualTo(InvocationStatus.READY);
+            assertThat(record.evidence()).containsExactly(EvidenceStatus.EVIDENCE_FOUND);
+            assertThat(record.errorCode()).isEmpty();
+            assertThat(record.createdAt()).isEqualTo(START);
+            assertThat(record.updatedAt()).isEqualTo(START.plusSeconds(5));
+        }
+
+        @Test
+        void keepsTheCompleteRawResponseNeverAPreview() {
+            String raw = Fixtures.textOfUtf8Bytes(500_000);
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundaryWith(logSearch(FakeTools.returning(raw), projector));
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertThat(result.get().content()).isEqualTo(RESULT);
+            assertThat(recordOf(boundary, envelope).rawResponse().get()).isEqualTo(raw);
+        }
+
+        @Test
+        void keepsTheErrorCodeInTheRecordOfAFailedCall() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundaryWith(logSearch(FakeTools.throwing("down"), projector));
+
+            boundary.invoke(run, envelope);
+
+            CanonicalRecord record = recordOf(boundary, envelope);
+            assertFailed(record, ErrorCode.EXECUTION_FAILED);
+            assertThat(record.request()).isEqualTo(envelope.arguments());
+        }
+    }
+
+    @Nested
+    @DisplayName("Invocation lifecycle and evidence semantics SHALL be enforced centrally")
+    class LifecycleAndEvidence {
+
+        @Test
+        @DisplayName("No evidence projection completes")
+        void completesNoEvidenceAsScopedNegativeObservation() {
+            ToolCallEnvelope envelope = envelope();
+            String scope = "service checkout, logs 10:00-10:15 UTC";
+            ToolBoundary boundary = boundaryWith(logSearch(executor, FakeProjectors.noEvidence("no timeouts", scope)));
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertThat(result.get().evidence()).isEqualTo(EvidenceStatus.NO_EVIDENCE);
+            assertThat(result.get().scope()).containsExactly(scope);
+            CanonicalRecord record = recordOf(boundary, envelope);
+            assertThat(record.status()).isEqualTo(InvocationStatus.READY);
+            assertThat(record.evidence()).containsExactly(EvidenceStatus.NO_EVIDENCE);
+            assertThat(record.agentResult().flatMap(AgentResult::scope)).containsExactly(scope);
+            assertThat(record.referencability()).isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
+            assertThat(boundary.records().referencability(run.runId(), record.key().toolCallId()).get())
+                    .isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
+        }
+
+        @Test
+        void neverRetriesOrUpgradesNoEvidence() {
+            ToolCallEnvelope envelope = envelope();
+            CountingProjector nothing = FakeProjectors.counting(FakeProjectors.noEvidence("no timeouts", "checkout logs"));
+            ToolBoundary boundary = boundaryWith(logSearch(executor, nothing));
+            boundary.invoke(run, envelope);
+            CanonicalRecord first = recordOf(boundary, envelope);
+
+            Either<BoundaryError, AgentResult> again = boundary.invoke(run, envelope);
+
+            assertThat(codeOf(again)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(nothing.projections()).isEqualTo(1);
+            assertThat(recordOf(boundary, envelope)).isEqualTo(first);
+            assertThat(first.evidence()).containsExactly(EvidenceStatus.NO_EVIDENCE);
+        }
+
+        @Test
+        void labelsEvidenceFoundAsCitable() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundary();
+
+            boundary.invoke(run, envelope);
+
+            assertThat(boundary.records().referencability(run.runId(), new ToolCallId(envelope.toolCallId())).get())
+                    .isEqualTo(Referencability.CITABLE_EVIDENCE);
+        }
+
+        @Nested
+        @DisplayName("Projection fails")
+        class ProjectionFails {
+
+            private final ToolCallEnvelope envelope = envelope();
+
+            private void assertProjectionEndedInError(Projector broken, ErrorCode code) {
+                ToolBoundary boundary = boundaryWith(logSearch(executor, broken));
+
+                Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+                assertThat(codeOf(result)).isEqualTo(code);
+                CanonicalRecord record = recordOf(boundary, envelope);
+                assertFailed(record, code);
+                assertThat(record.rawResponse()).as("raw kept for the harness").containsExactly(RAW);
+                assertThat(boundary.records().referencability(run.runId(), record.key().toolCallId()).get())
+                        .isEqualTo(Referencability.NOT_REFERENCABLE);
+            }
+
+            @Test
+            void endsInProjectionFailedWhenTheProjectorThrows() {
+                assertProjectionEndedInError(FakeProjectors.throwing("parser broke"), ErrorCode.PROJECTION_FAILED);
+            }
+
+            @Test
+            void endsInProjectionInvalidForAnErrorEvidenceStatus() {
+                assertProjectionEndedInError(FakeProjectors.invalidEvidenceStatus(), ErrorCode.PROJECTION_INVALID);
+            }
+
+            @Test
+            void endsInProjectionInvalidForNoEvidenceWithoutScope() {
+                assertProjectionEndedInError(FakeProjectors.noEvidenceWithBlankScope(), ErrorCode.PROJECTION_INVALID);
+            }
+
+            @Test
+            void endsInProjectionInvalidWhenTheProjectorReturnsNull() {
+                assertProjectionEndedInError(FakeProjectors.returningNull(), ErrorCode.PROJECTION_INVALID);
+            }
+
+            @Test
+            void endsInTextNotUnicodeForALoneSurrogate() {
+                assertProjectionEndedInError(FakeProjectors.evidenceFound("broken \udc00"), ErrorCode.TEXT_NOT_UNICODE);
+            }
+        }
+
+        @Test
+        void refusesToMoveAReadyRecordAgain() {
+            AttemptToken token = AttemptToken.random();
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector))
+                    .tokens(() -> token).build();
+            boundary.invoke(run, envelope);
+            CanonicalRecord ready = recordOf(boundary, envelope);
+            CanonicalRecord.Failed overwrite = new CanonicalRecord.Failed(ready.key(), ready.tool(), ready.request(),
+                    ready.requestFingerprint(), ready.createdAt(), START.plusSeconds(1), Option.none(),
+                    ErrorCode.EXECUTION_FAILED);
+
+            Either<BoundaryError, CanonicalRecord.Final> refused = store.complete(token, overwrite);
+
+            assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+            assertThat(recordOf(boundary, envelope)).isEqualTo(ready);
+        }
+
+        @Test
+        void refusesToMoveAnErrorRecordToReady() {
+            AttemptToken token = AttemptToken.random();
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(),
+                    logSearch(FakeTools.throwing("down"), projector)).tokens(() -> token).build();
+            boundary.invoke(run, envelope);
+            CanonicalRecord failed = recordOf(boundary, envelope);
+            CanonicalRecord.Ready upgrade = new CanonicalRecord.Ready(failed.key(), failed.tool(), failed.request(),
+                    failed.requestFingerprint(), failed.createdAt(), START.plusSeconds(1), RAW,
+                    new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+
+            Either<BoundaryError, CanonicalRecord.Final> refused = store.complete(token, upgrade);
+
+            assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+            assertThat(recordOf(boundary, envelope)).isEqualTo(failed);
+        }
+    }
+
+    @Nested
+    @DisplayName("Tool Call ID and Run ownership SHALL be preserved")
+    class ToolCallIdAndRunOwnership {
+
+        @Nested
+        @DisplayName("Duplicate Tool Call ID is submitted")
+        class DuplicateToolCallId {
+
+            @Test
+            void refusesARepeatWithTheSameArgumentsWithoutRunningTheTool() {
+                ToolCallEnvelope envelope = envelope();
+                ToolBoundary boundary = boundary();
+                boundary.invoke(run, envelope);
+                CanonicalRecord first = recordOf(boundary, envelope);
+                clock.advance(Duration.ofMinutes(1));
+
+                Either<BoundaryError, AgentResult> second = boundary.invoke(run, envelope);
+
+                assertThat(codeOf(second)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+                assertThat(executor.executions()).isEqualTo(1);
+                assertThat(projector.projections()).isEqualTo(1);
+                assertThat(recordOf(boundary, envelope)).isEqualTo(first);
+            }
+
+            @Test
+            void readsArgumentsThatDifferOnlyInWhitespaceAsTheSame() {
+                ToolBoundary boundary = boundary();
+                ToolCallEnvelope compact = Fixtures.envelope(run).withArguments("{\"query\":\"timeout\"}").build();
+                boundary.invoke(run, compact);
+
+                Either<BoundaryError, AgentResult> spaced = boundary.invoke(run,
+                        Fixtures.envelope(run).withToolCallId(compact.toolCallId())
+                                .withArguments(" { \"query\" : \"timeout\" } ").build());
+
+                assertThat(codeOf(spaced)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+                assertThat(executor.executions()).isEqualTo(1);
+            }
+
+            @Test
+            void refusesAReuseWithOtherArgumentsWithoutRunningTheTool() {
+                ToolCallEnvelope envelope = envelope();
+                ToolBoundary boundary = boundary();
+                boundary.invoke(run, envelope);
+                CanonicalRecord first = recordOf(boundary, envelope);
+
+                Either<BoundaryError, AgentResult> reused = boundary.invoke(run,
+                        Fixtures.envelope(run).withToolCallId(envelope.toolCallId())
+                                .withArguments("{\"query\":\"out of memory\"}").build());
+
+                assertThat(codeOf(reused)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
+                assertThat(executor.executions()).isEqualTo(1);
+                assertThat(recordOf(boundary, envelope)).isEqualTo(first);
+            }
+
+            @Test
+            void refusesARepeatWhileTheFirstCallIsStillRunning() {
+                ToolCallEnvelope envelope = envelope();
+                AtomicReference<ToolBoundary> self = new AtomicReference<>();
+                AtomicReference<Either<BoundaryError, AgentResult>> nested = new AtomicReference<>();
+                CountingExecutor reentrant = FakeTools.counting(request -> {
+                    nested.set(self.get().invoke(run, envelope));
+                    return RAW;
+                });
+                self.set(boundaryWith(logSearch(reentrant, projector)));
+
+                Either<BoundaryError, AgentResult> first = self.get().invoke(run, envelope);
+
+                assertThat(codeOf(nested.get())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+                assertThat(reentrant.executions()).isEqualTo(1);
+                assertThat(first.isRight()).isTrue();
+                assertThat(recordOf(self.get(), envelope).status()).isEqualTo(InvocationStatus.READY);
+            }
+
+            @Test
+            void refusesARepeatOfAFailedCall() {
+                ToolCallEnvelope envelope = envelope();
+                CountingExecutor failing = FakeTools.counting(FakeTools.throwing("down"));
+                ToolBoundary boundary = boundaryWith(logSearch(failing, projector));
+                boundary.invoke(run, envelope);
+
+                Either<BoundaryError, AgentResult> retry = boundary.invoke(run, envelope);
+
+                assertThat(codeOf(retry)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+                assertThat(failing.executions()).isEqualTo(1);
+                assertFailed(recordOf(boundary, envelope), ErrorCode.EXECUTION_FAILED);
+            }
+        }
+
+        @Test
+        @DisplayName("Framework ID is preserved")
+        void keepsTheExactFrameworkToolCallId() {
+            String frameworkId = "call_AbC-1.2:3";
+            ToolCallEnvelope envelope = Fixtures.envelope(run).withToolCallId(frameworkId).build();
+            AtomicReference<InvocationKey> keySeenByTool = new AtomicReference<>();
+            ToolBoundary boundary = boundaryWith(logSearch(request -> {
+                keySeenByTool.set(request.key());
+                return RAW;
+            }, projector));
+
+            boundary.invoke(run, envelope);
+
+            assertThat(keySeenByTool.get()).isEqualTo(InvocationKey.of(run.runId(), new ToolCallId(frameworkId)));
+            CanonicalRecord record = boundary.records().find(run.runId(), new ToolCallId(frameworkId)).get()
+                    .getOrElseThrow(() -> new AssertionError("no record under the exact id"));
+            assertThat(record.key().toolCallId().value()).isEqualTo(frameworkId);
+            assertThat(record.key().runId()).isEqualTo(run.runId());
+            assertThat(boundary.records().find(run.runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
+        }
+
+        @Test
+        void keysTheRecordByTheRunContextSoTwoRunsKeepTheirOwnRecords() {
+            RunContext otherRun = Fixtures.anyRunContext();
+            ToolBoundary boundary = boundary();
+
+            Either<BoundaryError, AgentResult> inFirst = boundary.invoke(run,
+                    Fixtures.envelope(run).withToolCallId("call_1").build());
+            Either<BoundaryError, AgentResult> inSecond = boundary.invoke(otherRun,
+                    Fixtures.envelope(otherRun).withToolCallId("call_1").build());
+
+            assertThat(inFirst.isRight()).isTrue();
+            assertThat(inSecond.isRight()).isTrue();
+            assertThat(executor.executions()).isEqualTo(2);
+            assertThat(boundary.records().find(run.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+            assertThat(boundary.records().find(otherRun.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+        }
+
+        @Test
+        void neverGeneratesAFallbackIdForAMissingOne() {
+            ToolBoundary boundary = boundary();
+
+            assertRefusedBeforeExecution(boundary.invoke(run, Fixtures.envelope(run).withToolCallId("").build()),
+                    ErrorCode.TOOL_CALL_ID_MISSING);
+        }
+    }
+
+    @Nested
+    @DisplayName("TTL and size limits SHALL fail closed")
+    class TtlAndSizeLimits {
+
+        @Test
+        @DisplayName("Read does not renew TTL")
+        void readsNeverExtendTheRecordsLife() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundary();
+            boundary.invoke(run, envelope);
+            InvocationKey key = keyOf(envelope);
+            clock.advance(Duration.ofHours(1));
+            Duration before = store.remainingTtl(key).get();
+
+            for (int i = 0; i < 3; i++) {
+                boundary.records().find(run.runId(), key.toolCallId());
+                boundary.records().referencability(run.runId(), key.toolCallId());
+                store.find(key);
+            }
+
+            assertThat(store.remainingTtl(key)).containsExactly(before);
+            assertThat(before).isEqualTo(TTL.minusHours(1));
+            clock.advance(before.minusMillis(1));
+            assertThat(find(boundary, envelope)).isNotEmpty();
+            clock.advance(Duration.ofMillis(1));
+            assertThat(find(boundary, envelope)).as("expired at the original expiry").isEmpty();
+        }
+
+        @Test
+        void setsTheTtlAtCreationAndKeepsOnlyTheRemainderOnCompletion() {
+            ToolCallEnvelope envelope = envelope();
+            AtomicReference<Option<Duration>> ttlWhileRunning = new AtomicReference<>();
+            ToolBoundary boundary = boundaryWith(logSearch(request -> {
+                ttlWhileRunning.set(store.remainingTtl(request.key()));
+                clock.advance(Duration.ofMinutes(10));
+                return RAW;
+            }, projector));
+
+            boundary.invoke(run, envelope);
+
+            assertThat(ttlWhileRunning.get()).containsExactly(TTL);
+            assertThat(store.remainingTtl(keyOf(envelope))).containsExactly(TTL.minusMinutes(10));
+        }
+
+        @Test
+        void neverRecreatesARecordThatExpiredWhileTheToolRan() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundaryWith(logSearch(request -> {
+                clock.advance(TTL);
+                return RAW;
+            }, projector));
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.RECORD_EXPIRED);
+            assertThat(find(boundary, envelope)).isEmpty();
+            assertThat(store.remainingTtl(keyOf(envelope))).isEmpty();
+        }
+
+        @Nested
+        @DisplayName("Raw response is too large")
+        class RawResponseTooLarge {
+
+            private static final int RAW_LIMIT = 1024;
+
+            private final ToolBoundaryConfig config = ToolBoundaryConfig.custom().rawResponseLimitBytes(RAW_LIMIT).build();
+
+            @Test
+            void endsInResultTooLargeWithoutTruncatingOrProjecting() {
+                Projector neverCalled = mock(Projector.class);
+                ToolCallEnvelope envelope = envelope();
+                ToolBoundary boundary = boundaryWith(config,
+                        logSearch(FakeTools.returningBytes(RAW_LIMIT + 1), neverCalled));
+
+                Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+                assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+                CanonicalRecord record = recordOf(boundary, envelope);
+                assertFailed(record, ErrorCode.RESULT_TOO_LARGE);
+                assertThat(record.rawResponse()).as("no truncated raw").isEmpty();
+                verifyNoInteractions(neverCalled);
+            }
+
+            @Test
+            void acceptsARawResponseOfExactlyTheLimit() {
+                ToolCallEnvelope envelope = envelope();
+                ToolBoundary boundary = boundaryWith(config,
+                        logSearch(FakeTools.returningBytes(RAW_LIMIT), projector));
+
+                assertThat(boundary.invoke(run, envelope).isRight()).isTrue();
+                assertThat(recordOf(boundary, envelope).rawResponse().get()).isEqualTo(Fixtures.textOfUtf8Bytes(RAW_LIMIT));
+            }
+
+            @Test
+            void endsInResultTooLargeWhenTheRawWouldNotFitTheRecord() {
+                ToolBoundaryConfig tight = ToolBoundaryConfig.custom()
+                        .requestLimitBytes(256).rawResponseLimitBytes(2048).recordLimitBytes(2048).build();
+                ToolCallEnvelope envelope = envelope();
+                ToolBoundary boundary = boundaryWith(tight, logSearch(FakeTools.returningBytes(2040), projector));
+
+                Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+                assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+                assertFailed(recordOf(boundary, envelope), ErrorCode.RESULT_TOO_LARGE);
+                assertThat(recordOf(boundary, envelope).rawResponse()).isEmpty();
+                assertThat(projector.projections()).isZero();
+            }
+        }
+
+        @Nested
+        @DisplayName("Agent result is too large")
+        class AgentResultTooLarge {
+
+            @Test
+            void endsInResultTooLargeAndReturnsNothingOfTheResult() {
+                ToolCallEnvelope envelope = envelope();
+                int limit = (int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
+                ToolBoundary boundary = boundaryWith(logSearch(executor, FakeProjectors.returningBytes(limit + 1)));
+
+                Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+                assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+                CanonicalRecord record = recordOf(boundary, envelope);
+                assertFailed(record, ErrorCode.RESULT_TOO_LARGE);
+                assertThat(record.rawResponse()).containsExactly(RAW);
+            }
+
+            @Test
+            void countsContentAndScopeTogether() {
+                ToolBoundary boundary = boundaryWith(ToolBoundaryConfig.custom().agentResultLimitBytes(10).build(),
+                        logSearch(executor, FakeProjectors.noEvidence("123456", "abcde")));
+
+                assertThat(codeOf(boundary.invoke(run, envelope()))).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+            }
+
+            @Test
+            void boundsAProjectorThatEchoesTheRawResponse() {
+                ToolCallEnvelope envelope = envelope();
+                String raw = Fixtures.textOfUtf8Bytes((int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES + 1);
+                ToolBoundary boundary = boundaryWith(logSearch(FakeTools.returning(raw), FakeProjectors.echoingRaw()));
+
+                Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+                assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+                assertThat(recordOf(boundary, envelope).rawResponse()).containsExactly(raw);
+            }
+
+            @Test
+            void acceptsAResultOfExactlyTheLimit() {
+                int limit = (int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
+                ToolBoundary boundary = boundaryWith(logSearch(executor, FakeProjectors.returningBytes(limit)));
+
+                assertThat(boundary.invoke(run, envelope()).get().byteSize()).isEqualTo(limit);
+            }
+        }
+    }
+
+    @Nested
+    @DisplayName("Tool and store failures SHALL return safe errors")
+    class SafeErrors {
+
+        @Test
+        @DisplayName("Tool execution throws")
+        void endsInExecutionFailedAndReturnsNoRawResponse() {
+            ToolCallEnvelope envelope = envelope();
+            CountingProjector notCalled = FakeProjectors.counting(projector);
+            ToolBoundary boundary = boundaryWith(logSearch(FakeTools.throwing("connection reset: " + RAW), notCalled));
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.EXECUTION_FAILED);
+            assertThat(result.getLeft().toString()).doesNotContain(RAW).doesNotContain("connection reset");
+            CanonicalRecord record = recordOf(boundary, envelope);
+            assertFailed(record, ErrorCode.EXECUTION_FAILED);
+            assertThat(record.rawResponse()).isEmpty();
+            assertThat(notCalled.projections()).isZero();
+        }
+
+        @Test
+        void endsInExecutionFailedWhenTheToolAnswersNothing() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundaryWith(logSearch(request -> null, projector));
+
+            assertThat(codeOf(boundary.invoke(run, envelope))).isEqualTo(ErrorCode.EXECUTION_FAILED);
+            assertFailed(recordOf(boundary, envelope), ErrorCode.EXECUTION_FAILED);
+        }
+
+        @Test
+        void endsInTextNotUnicodeWhenTheRawResponseHasALoneSurrogate() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundaryWith(logSearch(FakeTools.returning("bad \ud800 raw"), projector));
+
+            assertThat(codeOf(boundary.invoke(run, envelope))).isEqualTo(ErrorCode.TEXT_NOT_UNICODE);
+            assertFailed(recordOf(boundary, envelope), ErrorCode.TEXT_NOT_UNICODE);
+            assertThat(recordOf(boundary, envelope).rawResponse()).isEmpty();
+            assertThat(projector.projections()).isZero();
+        }
+
+        @Test
+        void keepsTheRawResponseForTheHarnessWhenProjectionFails() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundaryWith(logSearch(executor, FakeProjectors.throwing("bad format")));
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.PROJECTION_FAILED);
+            assertThat(result.getLeft().toString()).doesNotContain(RAW);
+            assertThat(recordOf(boundary, envelope).rawResponse()).containsExactly(RAW);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"STORE_UNAVAILABLE", "STORE_OUTCOME_UNKNOWN", "STORE_FULL", "STORE_DATA_INVALID"})
+        void runsNothingWhenTheStoreRefusesToBegin(ErrorCode code) {
+            ToolBoundary boundary = ToolBoundary.builder().store(FailingStore.refusingBegin(store, code))
+                    .accessPolicy(AccessPolicy.allowAll()).clock(clock).tool(logSearch(executor, projector)).build();
+            ToolCallEnvelope envelope = envelope();
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
+
+            assertThat(codeOf(result)).isEqualTo(code);
+            assertThat(executor.executions()).isZero();
+            assertThat(find(boundary, envelope)).isEmpty();
+        }
+
+        @Test
+        void returnsTheStoreErrorWhenTheCompletionIsRefused() {
+            ToolBoundary boundary = ToolBoundary.builder()
+                    .store(FailingStore.refusingComplete(store, ErrorCode.STORE_UNAVAILABLE))
+                    .accessPolicy(AccessPolicy.allowAll()).clock(clock).tool(logSearch(executor, projector)).build();
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope());
+
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+            assertThat(executor.executions()).isEqualTo(1);
+        }
+
+        @Test
+        void closesWithInternalErrorWhenTheStoreCrashes() {
+            ToolBoundary boundary = ToolBoundary.builder()
+                    .store(FailingStore.crashingOnBegin(store, "pool exhausted at redis://10.0.0.1"))
+                    .accessPolicy(AccessPolicy.allowAll()).clock(clock).tool(logSearch(executor, projector)).build();
+
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope());
+
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.INTERNAL_ERROR);
+            assertThat(result.getLeft().toString()).doesNotContain("redis");
+            assertThat(executor.executions()).isZero();
+        }
+    }
+
+    @Nested
+    @DisplayName("Stage 3A SHALL remain reusable and independent from legacy audit")
+    class ReusableAndIndependent {
+
+        private static final int SQL_RAW_LIMIT = 4096;
+
+        /** A second tool with its own executor and projector, plugged in by registration only. */
+        private final CountingExecutor sql = FakeTools.counting(request -> {
+            String arguments = request.arguments();
+            if (arguments.contains("broken")) {
+                throw new SQLException("relation does not exist");
+            }
+            if (arguments.contains("huge")) {
+                return Fixtures.textOfUtf8Bytes(SQL_RAW_LIMIT + 1);
+            }
+            return arguments.contains("orders") ? "id,total\n1,10.00\n2,12.50\n" : "id,total\n";
+        });
+        private final Projector rows = (ToolRequest request, String raw) -> {
+            long count = raw.lines().count() - 1;
+            return count > 0
+                    ? Projection.evidenceFound(count + " rows", "the queried table")
+                    : Projection.noEvidence("0 rows", "the queried table");
+        };
+
+        @Test
+        @DisplayName("Fake projector tests pass")
+        void aSecondToolPlugsInWithoutAnyStoreOrLifecycleCode() {
+            ToolBoundary boundary = boundaryWith(
+                    ToolBoundaryConfig.custom().rawResponseLimitBytes(SQL_RAW_LIMIT).build(),
+                    logSearch(executor, projector),
+                    ToolBinding.readOnly("sql-query", sql, rows));
+
+            List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, run)
+                    .call("sql-query", "{\"table\":\"orders\"}").withToolCallId("q1")
+                    .call("sql-query", "{\"table\":\"refunds\"}").withToolCallId("q2")
+                    .call("sql-query", "{\"table\":\"broken\"}").withToolCallId("q3")
+                    .call("sql-query", "{\"table\":\"orders\"}").withToolCallId("q1")
+                    .call("sql-query", "{\"table\":\"huge\"}").withToolCallId("q4")
+                    .call("log-search", "{\"query\":\"timeout\"}").withToolCallId("l1")
+                    .play();
+
+            assertThat(steps.get(0).agentResult().map(AgentResult::content)).containsExactly("2 rows");
+            assertThat(steps.get(1).agentResult().map(AgentResult::evidence)).containsExactly(EvidenceStatus.NO_EVIDENCE);
+            assertThat(steps.get(2).error()).containsExactly(ErrorCode.EXECUTION_FAILED);
+            assertThat(steps.get(3).error()).containsExactly(ErrorCode.DUPLICATE_TOOL_CALL);
+            assertThat(steps.get(4).error()).containsExactly(ErrorCode.RESULT_TOO_LARGE);
+            assertThat(steps.get(5).agentResult().map(AgentResult::content)).containsExactly(RESULT);
+            assertThat(sql.executions()).isEqualTo(4);
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(statusOf(boundary, "q1")).isEqualTo(Referencability.CITABLE_EVIDENCE);
+            assertThat(statusOf(boundary, "q2")).isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
+            assertThat(statusOf(boundary, "q3")).isEqualTo(Referencability.NOT_REFERENCABLE);
+            InvocationKey q1 = InvocationKey.of(run.runId(), new ToolCallId("q1"));
+            assertThat(store.remainingTtl(q1)).containsExactly(TTL);
+            clock.advance(TTL);
+            assertThat(boundary.records().find(run.runId(), new ToolCallId("q1")).get()).isEmpty();
+        }
+
+        @Test
+        void refusesACrossRunStepOfAScriptedRun() {
+            List<ScriptedRun.Step> steps = ScriptedRun.on(boundaryWith(ToolBinding.readOnly("sql-query", sql, rows)), run)
+                    .call("sql-query", "{\"table\":\"orders\"}").withRunId(Fixtures.anyRunId())
+                    .play();
+
+            assertThat(steps.get(0).error()).containsExactly(ErrorCode.RUN_MISMATCH);
+            assertThat(sql.executions()).isZero();
+        }
+
+        @Test
+        void hidesTheStoreBehindTheAgentFacingCall() throws NoSuchMethodException {
+            Type returned = ToolBoundary.class.getMethod("invoke", RunContext.class, ToolCallEnvelope.class)
+                    .getGenericReturnType();
+
+            assertThat(returned).isInstanceOf(ParameterizedType.class);
+            ParameterizedType either = (ParameterizedType) returned;
+            assertThat(either.getRawType()).isEqualTo(Either.class);
+            assertThat(either.getActualTypeArguments()).containsExactly(BoundaryError.class, AgentResult.class);
+            assertThat(AgentResult.class.getRecordComponents())
+                    .extracting(component -> component.getType().getPackageName())
+                    .allMatch(name -> name.equals("java.lang") || name.equals("io.vavr.control")
+                            || name.equals("io.toolboundary.domain"));
+        }
+
+        private Referencability statusOf(ToolBoundary boundary, String toolCallId) {
+            return boundary.records().referencability(run.runId(), new ToolCallId(toolCallId)).get();
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package io.toolboundary.application.bad;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+/** Breaks the application rule: Jackson beyond jackson-core (here an annotation). */
+public final class ApplicationServiceUsingJacksonAnnotations {
+
+    @JsonIgnore
+    private final String secret = "hidden";
+
+    String secret() {
+        return secret;
+    }
+}

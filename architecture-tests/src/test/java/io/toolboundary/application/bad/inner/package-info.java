@@ -1,0 +1,2 @@
+/** The inner half of a package cycle that stays inside one top-level package. */
+package io.toolboundary.application.bad.inner;

@@ -1,0 +1,2 @@
+/** Domain classes that break the architecture rules on purpose, and well-behaved ones for contrast. */
+package io.toolboundary.domain.bad;

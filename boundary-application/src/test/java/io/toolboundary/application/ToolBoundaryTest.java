@@ -1,0 +1,463 @@
+package io.toolboundary.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verifyNoInteractions;
+
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Lifecycle;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.Utf8;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ToolBoundaryTest {
+
+    static final Instant NOW = Instant.parse("2025-03-01T10:00:00Z");
+    static final String RUN = "run-1";
+    static final String CALL = "call-1";
+    static final String ARGUMENTS = "{\"q\":\"checkout\"}";
+    static final long REQUEST_LIMIT = 64;
+    static final AttemptToken TOKEN = new AttemptToken("attempt-1");
+
+    final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    final CanonicalInvocationStore store = mock(CanonicalInvocationStore.class);
+    final ToolExecutor executor = mock(ToolExecutor.class);
+    final Projector projector = mock(Projector.class);
+    final ToolExecutor writableExecutor = mock(ToolExecutor.class);
+    final Projector writableProjector = mock(Projector.class);
+
+    static RunContext run() {
+        return RunContext.active(new RunId(RUN), NOW.plusSeconds(60), 10);
+    }
+
+    static ToolCallEnvelope envelope() {
+        return ToolCallEnvelope.of(RUN, CALL, "search", ARGUMENTS);
+    }
+
+    /** A boundary with a read-only "search" and a writable "delete" tool, both backed by mocks. */
+    ToolBoundary.Builder boundary(CanonicalInvocationStore store, AccessPolicy policy) {
+        return ToolBoundary.builder()
+                .store(store)
+                .accessPolicy(policy)
+                .clock(clock)
+                .tokens(() -> TOKEN)
+                .config(ToolBoundaryConfig.custom().requestLimitBytes(REQUEST_LIMIT).build())
+                .tool(ToolBinding.readOnly("search", executor, projector))
+                .tool(ToolBinding.writable("delete", writableExecutor, writableProjector));
+    }
+
+    /** The arguments {@code {"q":"…"}} taking exactly {@code bytes} in UTF-8, ending in a character of {@code lastWidth} bytes. */
+    static String argumentsOf(long bytes, int lastWidth) {
+        String last = switch (lastWidth) {
+            case 1 -> "x";
+            case 2 -> "\u00e9";
+            case 3 -> "\u20ac";
+            case 4 -> "\ud83d\ude00";
+            default -> throw new IllegalArgumentException("lastWidth must be 1 to 4, was " + lastWidth);
+        };
+        String text = "{\"q\":\"" + "x".repeat((int) bytes - 8 - lastWidth) + last + "\"}";
+        assertThat(Utf8.byteLength(text)).isEqualTo(bytes);
+        return text;
+    }
+
+    record Preflight(String name, RunContext run, ToolCallEnvelope envelope, AccessPolicy policy, ErrorCode expected) {
+        @Override
+        public String toString() {
+            return name + " -> " + expected;
+        }
+    }
+
+    static Preflight rejected(String name, ToolCallEnvelope envelope, ErrorCode expected) {
+        return new Preflight(name, run(), envelope, AccessPolicy.allowAll(), expected);
+    }
+
+    static Stream<Preflight> preflightRejections() {
+        AccessPolicy throwing = (run, tool) -> {
+            throw new IllegalStateException("policy backend down");
+        };
+        return Stream.of(
+                rejected("no tool_call_id", ToolCallEnvelope.of(RUN, null, "search", ARGUMENTS), ErrorCode.TOOL_CALL_ID_MISSING),
+                rejected("blank tool_call_id", ToolCallEnvelope.of(RUN, " \t", "search", ARGUMENTS), ErrorCode.TOOL_CALL_ID_MISSING),
+                rejected("tool_call_id with a space", ToolCallEnvelope.of(RUN, "call 1", "search", ARGUMENTS), ErrorCode.TOOL_CALL_ID_UNSAFE),
+                rejected("tool_call_id with CR LF", ToolCallEnvelope.of(RUN, "call-1\r\n", "search", ARGUMENTS), ErrorCode.TOOL_CALL_ID_UNSAFE),
+                rejected("tool_call_id with a hash tag brace", ToolCallEnvelope.of(RUN, "{call-1}", "search", ARGUMENTS), ErrorCode.TOOL_CALL_ID_UNSAFE),
+                rejected("tool_call_id of 129 chars", ToolCallEnvelope.of(RUN, "c".repeat(129), "search", ARGUMENTS), ErrorCode.TOOL_CALL_ID_UNSAFE),
+                rejected("no run id", ToolCallEnvelope.of(null, CALL, "search", ARGUMENTS), ErrorCode.RUN_ID_INVALID),
+                rejected("unsafe run id", ToolCallEnvelope.of("run*", CALL, "search", ARGUMENTS), ErrorCode.RUN_ID_INVALID),
+                rejected("another run", ToolCallEnvelope.of("run-2", CALL, "search", ARGUMENTS), ErrorCode.RUN_MISMATCH),
+                rejected("run id differing only in case", ToolCallEnvelope.of("RUN-1", CALL, "search", ARGUMENTS), ErrorCode.RUN_MISMATCH),
+                new Preflight("inactive run", run().deactivated(), envelope(), AccessPolicy.allowAll(), ErrorCode.RUN_INACTIVE),
+                new Preflight("deadline now", RunContext.active(new RunId(RUN), NOW, 10), envelope(), AccessPolicy.allowAll(),
+                        ErrorCode.RUN_DEADLINE_EXCEEDED),
+                new Preflight("deadline passed", RunContext.active(new RunId(RUN), NOW.minusMillis(1), 10), envelope(),
+                        AccessPolicy.allowAll(), ErrorCode.RUN_DEADLINE_EXCEEDED),
+                rejected("no tool name", ToolCallEnvelope.of(RUN, CALL, null, ARGUMENTS), ErrorCode.TOOL_NAME_INVALID),
+                rejected("unsafe tool name", ToolCallEnvelope.of(RUN, CALL, "search?", ARGUMENTS), ErrorCode.TOOL_NAME_INVALID),
+                rejected("unknown tool", ToolCallEnvelope.of(RUN, CALL, "Search", ARGUMENTS), ErrorCode.TOOL_NOT_REGISTERED),
+                new Preflight("policy denies", run(), envelope(), AccessPolicy.allowOnly("delete"), ErrorCode.TOOL_NOT_AUTHORIZED),
+                new Preflight("policy throws", run(), envelope(), throwing, ErrorCode.TOOL_NOT_AUTHORIZED),
+                new Preflight("policy answers null", run(), envelope(), (r, t) -> null, ErrorCode.TOOL_NOT_AUTHORIZED),
+                rejected("writable tool", ToolCallEnvelope.of(RUN, CALL, "delete", ARGUMENTS), ErrorCode.TOOL_NOT_READ_ONLY),
+                rejected("arguments one byte over, ending in 1 byte", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 1)),
+                        ErrorCode.REQUEST_TOO_LARGE),
+                rejected("arguments one byte over, ending in 2 bytes", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 2)),
+                        ErrorCode.REQUEST_TOO_LARGE),
+                rejected("arguments one byte over, ending in 3 bytes", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 3)),
+                        ErrorCode.REQUEST_TOO_LARGE),
+                rejected("arguments one byte over, ending in 4 bytes", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 4)),
+                        ErrorCode.REQUEST_TOO_LARGE),
+                rejected("no arguments", ToolCallEnvelope.of(RUN, CALL, "search", null), ErrorCode.ARGUMENTS_INVALID),
+                rejected("array arguments", ToolCallEnvelope.of(RUN, CALL, "search", "[]"), ErrorCode.ARGUMENTS_INVALID),
+                rejected("duplicate keys", ToolCallEnvelope.of(RUN, CALL, "search", "{\"q\":1,\"q\":2}"), ErrorCode.ARGUMENTS_INVALID),
+                rejected("trailing content", ToolCallEnvelope.of(RUN, CALL, "search", "{}{}"), ErrorCode.ARGUMENTS_INVALID),
+                rejected("lone surrogate in arguments", ToolCallEnvelope.of(RUN, CALL, "search", "{\"q\":\"\uD800\"}"),
+                        ErrorCode.TEXT_NOT_UNICODE));
+    }
+
+    @Nested
+    class Preflighting {
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("io.toolboundary.application.ToolBoundaryTest#preflightRejections")
+        void rejectsWithoutTouchingStoreExecutorOrProjector(Preflight call) {
+            ToolBoundary boundary = boundary(store, call.policy()).build();
+
+            Either<BoundaryError, AgentResult> outcome = boundary.invoke(call.run(), call.envelope());
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(call.expected())));
+            verifyNoInteractions(store, executor, projector, writableExecutor, writableProjector);
+        }
+
+        @Test
+        @DisplayName("Cross-Run Tool Call is rejected")
+        void rejectsCrossRunCall() {
+            ToolBoundary boundary = boundary(store, AccessPolicy.allowAll()).build();
+
+            Either<BoundaryError, AgentResult> outcome = boundary.invoke(run(), ToolCallEnvelope.of("run-2", CALL, "search", ARGUMENTS));
+
+            assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RUN_MISMATCH);
+            verifyNoInteractions(store, executor, projector);
+        }
+
+        @Test
+        @DisplayName("Unauthorized or writable Tool is rejected")
+        void rejectsUnauthorizedOrWritableTool() {
+            ToolBoundary denying = boundary(store, AccessPolicy.allowOnly("delete")).build();
+            ToolBoundary granting = boundary(store, AccessPolicy.allowAll()).build();
+
+            assertThat(denying.invoke(run(), envelope()).getLeft().code()).isEqualTo(ErrorCode.TOOL_NOT_AUTHORIZED);
+            assertThat(granting.invoke(run(), ToolCallEnvelope.of(RUN, CALL, "delete", ARGUMENTS)).getLeft().code())
+                    .isEqualTo(ErrorCode.TOOL_NOT_READ_ONLY);
+            verifyNoInteractions(store, executor, projector, writableExecutor, writableProjector);
+        }
+
+        @ParameterizedTest(name = "ending in a {0}-byte character")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void passesArgumentsOfExactlyTheRequestLimitToTheStore(int lastWidth) {
+            ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.RUN_BUDGET_EXHAUSTED));
+            String arguments = argumentsOf(REQUEST_LIMIT, lastWidth);
+
+            Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).build()
+                    .invoke(run(), ToolCallEnvelope.of(RUN, CALL, "search", arguments));
+
+            assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
+            assertThat(scripted.begins).singleElement()
+                    .satisfies(start -> assertThat(start.record().request()).isSameAs(arguments));
+        }
+
+        @Test
+        void passesARunWhoseDeadlineIsOneNanosecondAway() {
+            ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+
+            boundary(scripted, AccessPolicy.allowAll()).build()
+                    .invoke(RunContext.active(new RunId(RUN), NOW.plusNanos(1), 10), envelope());
+
+            assertThat(scripted.begins).hasSize(1);
+        }
+
+        @Test
+        void beginsWithTheExactIdsRequestTtlAndBudgets() {
+            ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+            ToolBoundary boundary = ToolBoundary.builder().store(scripted).accessPolicy(AccessPolicy.allowAll()).clock(clock)
+                    .tokens(() -> TOKEN)
+                    .tool(ToolBinding.readOnly("search", executor, projector).withCallBudgetPerRun(3))
+                    .build();
+
+            boundary.invoke(RunContext.active(new RunId(RUN), NOW.plusSeconds(1), 7),
+                    ToolCallEnvelope.of(RUN, "Call_01:x.Y-z", "search", ARGUMENTS));
+
+            InvocationStart start = scripted.begins.get(0);
+            assertThat(start.record().key()).isEqualTo(InvocationKey.of(new RunId(RUN), new ToolCallId("Call_01:x.Y-z")));
+            assertThat(start.record().key().toolCallId().value()).isEqualTo("Call_01:x.Y-z");
+            assertThat(start.record().tool()).isEqualTo(new ToolName("search"));
+            assertThat(start.record().request()).isEqualTo(ARGUMENTS);
+            assertThat(start.record().requestFingerprint()).matches("[0-9a-f]{64}");
+            assertThat(start.record().createdAt()).isEqualTo(NOW);
+            assertThat(start.token()).isEqualTo(TOKEN);
+            assertThat(start.ttl()).isEqualTo(ToolBoundaryConfig.DEFAULT_RECORD_TTL);
+            assertThat(start.runCallBudget()).isEqualTo(7);
+            assertThat(start.toolCallBudget()).isEqualTo(3);
+            verifyNoInteractions(executor, projector);
+        }
+    }
+
+    @Nested
+    class StoreRefusal {
+
+        @ParameterizedTest
+        @EnumSource(value = ErrorCode.class, names = {"DUPLICATE_TOOL_CALL", "TOOL_CALL_ID_REUSED", "RUN_BUDGET_EXHAUSTED",
+            "TOOL_BUDGET_EXHAUSTED", "RESULT_TOO_LARGE", "STORE_UNAVAILABLE", "STORE_FULL", "STORE_DATA_INVALID",
+            "RECORD_CONFLICT"})
+        void neverExecutesWhenBeginIsRefused(ErrorCode refusal) {
+            ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(refusal));
+
+            Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).build()
+                    .invoke(run(), envelope());
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(refusal)));
+            assertThat(scripted.begins).hasSize(1);
+            assertThat(scripted.completions).isEmpty();
+            verifyNoInteractions(executor, projector);
+        }
+
+        @Test
+        void endsItsOwnRecordInErrorOnceWhenTheBeginOutcomeIsUnknown() {
+            ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+
+            Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).build()
+                    .invoke(run(), envelope());
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+            assertEndedOwnRecordOnce(scripted);
+            verifyNoInteractions(executor, projector);
+        }
+
+        @ParameterizedTest
+        @EnumSource(value = ErrorCode.class, names = {"RECORD_EXPIRED", "RECORD_CONFLICT", "STORE_OUTCOME_UNKNOWN",
+            "STORE_UNAVAILABLE"})
+        void triesToEndItsOwnRecordOnlyOnceEvenWhenThatFails(ErrorCode completeRefusal) {
+            ScriptedStore scripted = ScriptedStore.refusing(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN),
+                    BoundaryError.of(completeRefusal));
+
+            Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).build()
+                    .invoke(run(), envelope());
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+            assertEndedOwnRecordOnce(scripted);
+            verifyNoInteractions(executor, projector);
+        }
+
+        private void assertEndedOwnRecordOnce(ScriptedStore scripted) {
+            assertThat(scripted.begins).hasSize(1);
+            CanonicalRecord.Projecting begun = scripted.begins.get(0).record();
+            assertThat(scripted.completions).singleElement().satisfies(completion -> {
+                assertThat(completion.token()).isEqualTo(TOKEN).isEqualTo(scripted.begins.get(0).token());
+                CanonicalRecord.Final ended = completion.outcome();
+                assertThat(ended).isInstanceOf(CanonicalRecord.Failed.class);
+                assertThat(ended.status()).isEqualTo(InvocationStatus.ERROR);
+                assertThat(ended.evidence()).isEqualTo(Option.of(EvidenceStatus.ERROR));
+                assertThat(ended.errorCode()).isEqualTo(Option.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+                assertThat(ended.rawResponse()).isEmpty();
+                assertThat(ended.key()).isEqualTo(InvocationKey.of(new RunId(RUN), new ToolCallId(CALL)));
+                assertThat(Lifecycle.complete(begun, ended).isRight()).as("completes the record it began").isTrue();
+            });
+        }
+    }
+
+    @Nested
+    class Listener {
+
+        /** A listener that counts its calls and throws from every one of them. */
+        static final class ThrowingListener implements BoundaryListener {
+            final AtomicInteger calls = new AtomicInteger();
+
+            private void boom() {
+                calls.incrementAndGet();
+                throw new IllegalStateException("listener failed");
+            }
+
+            @Override
+            public void onRejected(ToolCallEnvelope envelope, BoundaryError error) {
+                boom();
+            }
+
+            @Override
+            public void onToolFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
+                boom();
+            }
+
+            @Override
+            public void onProjectorFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
+                boom();
+            }
+
+            @Override
+            public void onStoreFailed(InvocationKey key, BoundaryError error) {
+                boom();
+            }
+
+            @Override
+            public void onUnexpectedFailure(Class<? extends Throwable> failure) {
+                boom();
+            }
+
+            @Override
+            public void onCompleted(CanonicalRecord.Final record) {
+                boom();
+            }
+        }
+
+        enum Scenario {
+            SUCCESS, NO_EVIDENCE, PREFLIGHT_REJECTED, BEGIN_REFUSED, TOOL_THROWS, PROJECTOR_THROWS, COMPLETE_REFUSED,
+            STORE_THROWS
+        }
+
+        record Observed(Either<BoundaryError, AgentResult> outcome, java.util.List<ScriptedStore.Completion> completions) {
+        }
+
+        private Observed run(Scenario scenario, BoundaryListener listener) {
+            ScriptedStore scripted = switch (scenario) {
+                case BEGIN_REFUSED -> ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL));
+                case COMPLETE_REFUSED -> ScriptedStore.refusingComplete(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
+                default -> ScriptedStore.confirming();
+            };
+            CanonicalInvocationStore chosen = scenario == Scenario.STORE_THROWS ? throwingStore() : scripted;
+            ToolExecutor tool = scenario == Scenario.TOOL_THROWS
+                    ? request -> {
+                        throw new IOException("secret connection string");
+                    }
+                    : request -> "raw rows";
+            Projector projection = switch (scenario) {
+                case PROJECTOR_THROWS -> (request, raw) -> {
+                    throw new IllegalStateException("secret");
+                };
+                case NO_EVIDENCE -> (request, raw) -> Projection.noEvidence("nothing", "logs 10:00-10:15");
+                default -> (request, raw) -> Projection.evidenceFound("2 rows");
+            };
+            ToolBoundary boundary = ToolBoundary.builder().store(chosen).accessPolicy(AccessPolicy.allowAll()).clock(clock)
+                    .tokens(() -> TOKEN).listener(listener)
+                    .tool(ToolBinding.readOnly("search", tool, projection))
+                    .build();
+            ToolCallEnvelope call = scenario == Scenario.PREFLIGHT_REJECTED
+                    ? ToolCallEnvelope.of("run-2", CALL, "search", ARGUMENTS)
+                    : envelope();
+            return new Observed(boundary.invoke(ToolBoundaryTest.run(), call), scripted.completions);
+        }
+
+        private static CanonicalInvocationStore throwingStore() {
+            return new CanonicalInvocationStore() {
+                @Override
+                public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+                    throw new IllegalStateException("store bug");
+                }
+
+                @Override
+                public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+                    throw new IllegalStateException("store bug");
+                }
+
+                @Override
+                public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+                    throw new IllegalStateException("store bug");
+                }
+            };
+        }
+
+        @ParameterizedTest
+        @EnumSource(Scenario.class)
+        void aThrowingListenerChangesNoOutcome(Scenario scenario) {
+            ThrowingListener throwing = new ThrowingListener();
+
+            Observed quiet = run(scenario, BoundaryListener.noop());
+            Observed loud = run(scenario, throwing);
+
+            assertThat(throwing.calls).as("the listener was called").hasPositiveValue();
+            assertThat(loud).isEqualTo(quiet);
+        }
+
+        @Test
+        void outcomesOfTheScenariosAreTheExpectedOnes() {
+            BoundaryListener noop = BoundaryListener.noop();
+
+            assertThat(run(Scenario.SUCCESS, noop).outcome().get()).isEqualTo(
+                    new AgentResult("2 rows", EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+            assertThat(run(Scenario.NO_EVIDENCE, noop).outcome().get()).isEqualTo(
+                    new AgentResult("nothing", EvidenceStatus.NO_EVIDENCE, Option.of("logs 10:00-10:15")));
+            assertThat(run(Scenario.PREFLIGHT_REJECTED, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.RUN_MISMATCH);
+            assertThat(run(Scenario.BEGIN_REFUSED, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+            assertThat(run(Scenario.TOOL_THROWS, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.EXECUTION_FAILED);
+            assertThat(run(Scenario.PROJECTOR_THROWS, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.PROJECTION_FAILED);
+            assertThat(run(Scenario.COMPLETE_REFUSED, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+            assertThat(run(Scenario.STORE_THROWS, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
+        }
+    }
+
+    @Nested
+    class Building {
+
+        @Test
+        void refusesToBuildWithoutAStore() {
+            ToolBoundary.Builder builder = ToolBoundary.builder().accessPolicy(AccessPolicy.allowAll());
+
+            assertThatNullPointerException().isThrownBy(builder::build).withMessageContaining("store");
+        }
+
+        @Test
+        void refusesToBuildWithoutAnAccessPolicy() {
+            ToolBoundary.Builder builder = ToolBoundary.builder().store(store);
+
+            assertThatNullPointerException().isThrownBy(builder::build).withMessageContaining("accessPolicy");
+            verifyNoInteractions(store);
+        }
+
+        @Test
+        void refusesToRegisterAToolTwice() {
+            ToolBoundary.Builder builder = ToolBoundary.builder().tool(ToolBinding.readOnly("search", executor, projector));
+
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> builder.tool(ToolBinding.readOnly("search", executor, projector)))
+                    .withMessageContaining("search");
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> builder.tool(ToolBinding.writable("search", writableExecutor, writableProjector)));
+            verifyNoInteractions(executor, projector, writableExecutor, writableProjector);
+        }
+
+        @Test
+        void keepsTheFirstRegistrationWhenASecondIsRefused() {
+            ScriptedStore scripted = ScriptedStore.confirming();
+            ToolBoundary.Builder builder = ToolBoundary.builder().store(scripted).accessPolicy(AccessPolicy.allowAll())
+                    .clock(clock)
+                    .tool(ToolBinding.readOnly("search", request -> "raw", (request, raw) -> Projection.evidenceFound("first")));
+            assertThatIllegalArgumentException().isThrownBy(() -> builder.tool(
+                    ToolBinding.writable("search", writableExecutor, writableProjector)));
+
+            assertThat(builder.build().invoke(run(), envelope()).get().content()).isEqualTo("first");
+            verifyNoInteractions(writableExecutor, writableProjector);
+        }
+    }
+}

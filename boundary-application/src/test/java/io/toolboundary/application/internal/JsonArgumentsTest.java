@@ -1,0 +1,286 @@
+package io.toolboundary.application.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.ErrorCode;
+import io.vavr.control.Either;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JsonArgumentsTest {
+
+    private static final int DEPTH = 64;
+    private static final int NUMBER_LENGTH = 100;
+
+    private final JsonArguments json = new JsonArguments(DEPTH, NUMBER_LENGTH, 65_536);
+
+    private Either<BoundaryError, String> check(String text) {
+        return json.fingerprint(text);
+    }
+
+    private void assertAccepted(String text) {
+        Either<BoundaryError, String> checked = check(text);
+        assertThat(checked.isRight()).as("accepts %s, got %s", abbreviate(text), checked).isTrue();
+        assertThat(checked.get()).matches("[0-9a-f]{64}");
+    }
+
+    private void assertRejected(String text, ErrorCode code) {
+        Either<BoundaryError, String> checked = check(text);
+        assertThat(checked.isLeft()).as("rejects %s", abbreviate(text)).isTrue();
+        assertThat(checked.getLeft().code()).isEqualTo(code);
+    }
+
+    /** An object holding objects, {@code depth} levels in all. */
+    static String nestedObjects(int depth) {
+        return "{\"a\":".repeat(depth - 1) + "{}" + "}".repeat(depth - 1);
+    }
+
+    /** An object holding arrays, {@code depth} levels in all. */
+    static String nestedArrays(int depth) {
+        return "{\"a\":" + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}";
+    }
+
+    /** Objects and arrays alternating, {@code depth} levels in all, with a value at the bottom. */
+    static String nestedMixed(int depth) {
+        StringBuilder open = new StringBuilder();
+        StringBuilder close = new StringBuilder();
+        for (int level = 1; level <= depth; level++) {
+            boolean object = level % 2 == 1;
+            open.append(object ? "{\"k\":" : "[");
+            close.insert(0, object ? "}" : "]");
+        }
+        return open + "1" + close;
+    }
+
+    @Nested
+    class Accepts {
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+            "{}", " {} ", "\n\t{ }\r\n", "{\"a\":1}", "{\"a\":-0.5e-3,\"b\":\"x\",\"c\":true,\"d\":false,\"e\":null}",
+            "{\"a\":[],\"b\":{},\"c\":[1,\"2\",[3],{\"d\":4}]}", "{\"\":\"\"}", "{\"a\":\"\\ud83d\\ude00\"}",
+            "{\"caf\u00e9\":\"\u20ac\ud83d\ude00\"}", "{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0000\"}",
+            "{\"a\":1,\"A\":2}", "{\"o\":{\"a\":1},\"p\":{\"a\":1}}"
+        })
+        void oneWellFormedObject(String text) {
+            assertAccepted(text);
+        }
+
+        @Test
+        void nestingOfExactlyTheDepthLimit() {
+            assertAccepted(nestedObjects(DEPTH));
+            assertAccepted(nestedArrays(DEPTH));
+            assertAccepted(nestedMixed(DEPTH));
+        }
+
+        @Test
+        void numbersOfExactlyTheLengthLimit() {
+            assertAccepted("{\"n\":" + "9".repeat(NUMBER_LENGTH) + "}");
+            assertAccepted("{\"n\":1." + "5".repeat(NUMBER_LENGTH - 2) + "}");
+            assertAccepted("{\"n\":[" + "1".repeat(NUMBER_LENGTH) + "]}");
+            assertAccepted("{\"n\":-" + "9".repeat(NUMBER_LENGTH - 1) + "}");
+            assertAccepted("{\"n\":-1." + "5".repeat(NUMBER_LENGTH - 7) + "e-12}");
+        }
+
+        @Test
+        void theLargestFiniteDoubles() {
+            assertAccepted("{\"n\":1e308}");
+            assertAccepted("{\"n\":-1.7976931348623157e308}");
+            assertAccepted("{\"n\":1e-999999}");
+        }
+    }
+
+    @Nested
+    class Rejects {
+
+        @Test
+        void nestingOneLevelDeeperThanTheLimit() {
+            assertRejected(nestedObjects(DEPTH + 1), ErrorCode.ARGUMENTS_INVALID);
+            assertRejected(nestedArrays(DEPTH + 1), ErrorCode.ARGUMENTS_INVALID);
+            assertRejected(nestedMixed(DEPTH + 1), ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @Test
+        void nestingAtTheLimitOfASmallerConfiguredDepth() {
+            JsonArguments shallow = new JsonArguments(2, NUMBER_LENGTH, 65_536);
+
+            assertThat(shallow.fingerprint("{\"a\":[]}").isRight()).isTrue();
+            assertThat(shallow.fingerprint("{\"a\":{}}").isRight()).isTrue();
+            assertThat(shallow.fingerprint("{\"a\":[[]]}").getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+            assertThat(shallow.fingerprint("{\"a\":{\"b\":{}}}").getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"[]", "[{}]", "\"x\"", "\"{}\"", "1", "-1", "1.5", "null", "true", "false", "", " ", "\n\t\r "})
+        void anythingButAnObjectAtTheTop(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{} {}", "{}{}", "{}x", "{}]", "{}}", "{},", "{} 1", "{} null", "{}\"", "{} /", "{}\u0000"})
+        void trailingContent(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{", "{\"a\"", "{\"a\":", "{\"a\":1", "{\"a\":1,", "{\"a\":[1", "{\"a\":\"x", "{\"a\":1,}",
+            "{\"a\":[1,]}", "{,}", "{\"a\" 1}", "{\"a\":1 \"b\":2}"})
+        void truncatedOrMalformedObjects(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"a\":1,\"a\":2}", "{\"a\":1,\"a\":1}", "{\"o\":{\"b\":1,\"b\":1}}",
+            "{\"l\":[{\"k\":1},{\"k\":2,\"k\":3}]}", "{\"a\":1,\"\\u0061\":2}", "{\"\":1,\"\":2}"})
+        void duplicateKeysAtAnyLevel(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{/* c */}", "{\"a\":1 // c\n}", "# c\n{}", "{}// c", "{} /* c */"})
+        void comments(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{'a':1}", "{\"a\":'x'}", "{a:1}", "{\"a\":x}"})
+        void singleQuotesAndUnquotedText(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"n\":NaN}", "{\"n\":Infinity}", "{\"n\":-Infinity}", "{\"n\":+Infinity}",
+            "{\"n\":+1}", "{\"n\":01}", "{\"n\":.5}", "{\"n\":1.}", "{\"n\":0x10}"})
+        void nonStandardNumbers(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @Test
+        void numbersLongerThanTheLimit() {
+            assertRejected("{\"n\":" + "9".repeat(NUMBER_LENGTH + 1) + "}", ErrorCode.ARGUMENTS_INVALID);
+            assertRejected("{\"n\":1." + "5".repeat(NUMBER_LENGTH - 1) + "}", ErrorCode.ARGUMENTS_INVALID);
+            assertRejected("{\"n\":[" + "1".repeat(NUMBER_LENGTH + 1) + "]}", ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @Test
+        void numbersLongerThanTheLimitCountingSignPointAndExponent() {
+            assertRejected("{\"n\":-" + "9".repeat(NUMBER_LENGTH) + "}", ErrorCode.ARGUMENTS_INVALID);
+            assertRejected("{\"n\":-1." + "5".repeat(NUMBER_LENGTH - 6) + "e-12}", ErrorCode.ARGUMENTS_INVALID);
+            assertRejected("{\"n\":1e-" + "1".repeat(NUMBER_LENGTH - 2) + "}", ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"n\":1e999999}", "{\"n\":-1e999999}", "{\"n\":1e309}", "{\"n\":[1E400]}",
+            "{\"n\":1.8e308}"})
+        void numbersThatOverflowADouble(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"x\\ud83dy\"}",
+            "{\"a\":\"\\ude00\\ud83d\"}", "{\"a\":\"\\ud83d\\u0041\"}", "{\"a\":\"\\ud83d\\ud83d\\ude00\"}",
+            "{\"a\":[\"\\ud800\"]}", "{\"o\":{\"a\":\"\\udfff\"}}"})
+        void unpairedSurrogateEscapesInValues(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"\\ud800\":1}", "{\"\\udc00\":1}", "{\"a\\ud83d\":1}", "{\"o\":{\"\\ud800x\":1}}"})
+        void unpairedSurrogateEscapesInNames(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"\uFEFF{}", "\uFEFF {\"a\":1}"})
+        void aLeadingByteOrderMark(String text) {
+            assertRejected(text, ErrorCode.ARGUMENTS_INVALID);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"a\":\"\uD800\"}", "{\"\uDC00\":1}", "{\"a\":\"x\uD83D\"}", "{}\uD800",
+            "\uDE00{}", "{\"a\":\"\uDE00\uD83D\"}"})
+        void loneSurrogateCharactersInTheText(String text) {
+            assertRejected(text, ErrorCode.TEXT_NOT_UNICODE);
+        }
+
+        @Test
+        void tenThousandOpeningBracketsWithoutOverflowingTheStack() {
+            AtomicReference<Either<BoundaryError, String>> checked = new AtomicReference<>();
+            String brackets = "[".repeat(10_000);
+
+            assertThatCode(() -> checked.set(check(brackets))).doesNotThrowAnyException();
+            assertThat(checked.get().getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+
+            for (String text : new String[] {
+                "{\"a\":" + brackets, "{\"a\":" + brackets + "]".repeat(10_000) + "}", "{\"a\":".repeat(10_000)}) {
+                assertThatCode(() -> checked.set(check(text))).doesNotThrowAnyException();
+                assertThat(checked.get().getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+            }
+        }
+
+        @Test
+        void tenThousandOpeningBracketsEvenWithoutADepthLimit() {
+            JsonArguments unlimited = new JsonArguments(Integer.MAX_VALUE, NUMBER_LENGTH, 65_536);
+            String deep = "{\"a\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}";
+
+            assertThatCode(() -> unlimited.fingerprint(deep)).doesNotThrowAnyException();
+            assertThat(unlimited.fingerprint("{\"a\":" + "[".repeat(10_000)).getLeft().code())
+                    .isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+        }
+    }
+
+    @Nested
+    class Fingerprint {
+
+        @Test
+        void isSixtyFourLowercaseHexCharacters() {
+            assertThat(check("{}").get()).hasSize(64).matches("[0-9a-f]{64}");
+        }
+
+        @Test
+        void isStableForTheSameText() {
+            assertThat(check("{\"a\":1}").get()).isEqualTo(check("{\"a\":1}").get());
+        }
+
+        @Test
+        void ignoresInsignificantWhitespaceAndEscaping() {
+            assertThat(check("{ \"a\" : 1 , \"b\" : \"\\u0078\" }").get()).isEqualTo(check("{\"a\":1,\"b\":\"x\"}").get());
+            assertThat(check("{\"a\":\"\\u00e9\\/\"}").get()).isEqualTo(check("{\"a\":\"\u00e9/\"}").get());
+            assertThat(check("{\"\\u0061\":[ 1 ,\t2 ]}").get()).isEqualTo(check("{\"a\":[1,2]}").get());
+        }
+
+        @Test
+        void differsWhenAValueDiffers() {
+            String base = check("{\"a\":1,\"b\":\"x\"}").get();
+
+            assertThat(check("{\"a\":2,\"b\":\"x\"}").get()).isNotEqualTo(base);
+            assertThat(check("{\"a\":1,\"b\":\"y\"}").get()).isNotEqualTo(base);
+            assertThat(check("{\"a\":\"1\",\"b\":\"x\"}").get()).isNotEqualTo(base);
+            assertThat(check("{\"a\":[1],\"b\":\"x\"}").get()).isNotEqualTo(base);
+        }
+
+        @Test
+        void differsWhenKeyOrderDiffers() {
+            assertThat(check("{\"b\":\"x\",\"a\":1}").get()).isNotEqualTo(check("{\"a\":1,\"b\":\"x\"}").get());
+        }
+
+        @Test
+        void differsWhenAKeyDiffers() {
+            assertThat(check("{\"a\":1}").get()).isNotEqualTo(check("{\"A\":1}").get());
+        }
+
+        @Test
+        void tellsStringBoundariesApart() {
+            assertThat(check("{\"a\":\"b\",\"c\":\"d\"}").get()).isNotEqualTo(check("{\"a\":\"b\\\",\\\"c\\\":\\\"d\"}").get());
+        }
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "... (" + text.length() + " chars)";
+    }
+}

@@ -1,0 +1,97 @@
+package io.toolboundary.demo;
+
+import static java.util.Objects.requireNonNull;
+
+import io.vavr.control.Either;
+
+/**
+ * The demo's parsed command line: show the usage, or play the run on a chosen store.
+ *
+ * @param help true when the usage was asked for
+ * @param store the store to play the run on
+ */
+record CommandLine(boolean help, StoreOption store) {
+
+    /** What {@code --help} prints, and what a usage error prints after its reason. */
+    static final String USAGE = String.join(System.lineSeparator(),
+            "Usage: java -jar boundary-demo.jar [--in-memory | --redis redis://HOST:PORT"
+                    + " | --redis-cluster redis://HOST:PORT]",
+            "",
+            "Plays a scripted incident-triage agent run through the tool boundary and prints, for each",
+            "step, what the agent sent, what it got back and the canonical record the harness keeps.",
+            "",
+            "  --in-memory                          the embedded in-memory store (default)",
+            "  --redis redis://HOST:PORT            a standalone Redis server",
+            "  --redis-cluster redis://HOST:PORT    a Redis Cluster, reached through one of its nodes",
+            "  -h, --help                           this text",
+            "",
+            "Exit codes: 0 every step ended as scripted, 1 a step did not, 2 bad options or store unavailable.",
+            "");
+
+    CommandLine {
+        requireNonNull(store, "store is null");
+    }
+
+    /** Where the canonical records are kept. */
+    sealed interface StoreOption {
+
+        /** The embedded store, in this process's memory. */
+        record InMemory() implements StoreOption {
+        }
+
+        /** A standalone Redis server. */
+        record Redis(String uri) implements StoreOption {
+            public Redis {
+                requireNonNull(uri, "uri is null");
+            }
+        }
+
+        /** A Redis Cluster, reached through one of its nodes. */
+        record RedisCluster(String uri) implements StoreOption {
+            public RedisCluster {
+                requireNonNull(uri, "uri is null");
+            }
+        }
+    }
+
+    /**
+     * Parses the arguments.
+     *
+     * @return the command line, or the reason it is not one
+     */
+    static Either<String, CommandLine> parse(String[] args) {
+        requireNonNull(args, "args is null");
+        boolean help = false;
+        StoreOption store = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            StoreOption chosen;
+            switch (arg) {
+                case "-h", "--help" -> {
+                    help = true;
+                    continue;
+                }
+                case "--in-memory" -> chosen = new StoreOption.InMemory();
+                case "--redis", "--redis-cluster" -> {
+                    if (i + 1 >= args.length || !isRedisUri(args[i + 1])) {
+                        return Either.left(arg + " needs a redis://HOST:PORT address");
+                    }
+                    String uri = args[++i];
+                    chosen = arg.equals("--redis") ? new StoreOption.Redis(uri) : new StoreOption.RedisCluster(uri);
+                }
+                default -> {
+                    return Either.left("unknown option: " + arg);
+                }
+            }
+            if (store != null) {
+                return Either.left("choose one store: --in-memory, --redis or --redis-cluster");
+            }
+            store = chosen;
+        }
+        return Either.right(new CommandLine(help, store == null ? new StoreOption.InMemory() : store));
+    }
+
+    private static boolean isRedisUri(String value) {
+        return (value.startsWith("redis://") || value.startsWith("rediss://")) && value.indexOf("://") + 3 < value.length();
+    }
+}

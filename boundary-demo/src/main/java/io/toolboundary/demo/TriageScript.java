@@ -1,0 +1,349 @@
+package io.toolboundary.demo;
+
+import static io.toolboundary.demo.DemoTools.LOG_EXPORT;
+import static io.toolboundary.demo.DemoTools.LOG_SEARCH;
+import static io.toolboundary.demo.DemoTools.METRICS_QUERY;
+import static io.toolboundary.demo.DemoTools.MYSQL_READ;
+import static io.toolboundary.demo.DemoTools.MYSQL_WRITE;
+import static io.toolboundary.demo.DemoTools.PAGER_ESCALATE;
+import static io.toolboundary.demo.DemoTools.RAG_LOOKUP;
+import static io.toolboundary.demo.DemoTools.TRACE_FETCH;
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationQuery;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Limits;
+import io.toolboundary.domain.Referencability;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Utf8;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A scripted incident-triage run: the calls an agent would make while looking into failing checkout
+ * payments, sent one by one through a {@link ToolBoundary}. For each step it prints what the agent
+ * sent, what the agent got back, and the canonical record as the harness reads it, then a summary.
+ */
+final class TriageScript {
+
+    /** The run a cross-run envelope claims to belong to; never the run being played. */
+    static final String OTHER_RUN_ID = "triage-previous-shift";
+
+    private static final Duration RUN_TIME = Duration.ofMinutes(15);
+    private static final int RUN_CALL_BUDGET = 20;
+    private static final int MAX_ARGUMENT_CHARS = 160;
+    private static final int MAX_CONTENT_CHARS = 480;
+    private static final int SUMMARY_INDENT = 9;
+
+    private final ToolBoundary boundary;
+    private final DemoTools tools;
+    private final RunContext run;
+    private final String storeName;
+    private final ToolBoundaryConfig config;
+
+    private TriageScript(ToolBoundary boundary, DemoTools tools, RunContext run, String storeName,
+            ToolBoundaryConfig config) {
+        this.boundary = boundary;
+        this.tools = tools;
+        this.run = run;
+        this.storeName = storeName;
+        this.config = config;
+    }
+
+    /**
+     * A script over a store.
+     *
+     * @param store the canonical store the boundary writes to
+     * @param storeName how the store is named in the output
+     * @param runId the run to play; should be fresh for every play
+     * @param clock the clock of the boundary and of the run's deadline
+     */
+    static TriageScript create(CanonicalInvocationStore store, String storeName, RunId runId, Clock clock) {
+        requireNonNull(store, "store is null");
+        requireNonNull(storeName, "storeName is null");
+        requireNonNull(runId, "runId is null");
+        requireNonNull(clock, "clock is null");
+        DemoTools tools = new DemoTools();
+        ToolBoundaryConfig config = ToolBoundaryConfig.ofDefaults();
+        ToolBoundary.Builder builder = ToolBoundary.builder()
+                .store(store)
+                .accessPolicy(triageAccess())
+                .clock(clock)
+                .config(config);
+        tools.bindings().forEach(builder::tool);
+        RunContext run = RunContext.active(runId, clock.instant().plus(RUN_TIME), RUN_CALL_BUDGET);
+        return new TriageScript(builder.build(), tools, run, storeName, config);
+    }
+
+    /** The harness grants a triage run every tool but the pager. */
+    private static AccessPolicy triageAccess() {
+        return AccessPolicy.allowOnly(LOG_SEARCH, RAG_LOOKUP, MYSQL_READ, MYSQL_WRITE, LOG_EXPORT, TRACE_FETCH,
+                METRICS_QUERY);
+    }
+
+    /**
+     * Plays every step, printing a table for each and a summary line.
+     *
+     * @return true when every step ended as scripted
+     */
+    boolean play(PrintStream out) {
+        requireNonNull(out, "out is null");
+        printHeader(out);
+        List<Step> steps = steps();
+        Tally tally = new Tally();
+        Map<InvocationKey, Integer> createdIn = new HashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            int number = i + 1;
+            Step step = steps.get(i);
+            Table table = new Table()
+                    .title("Step " + number + " of " + steps.size() + ": " + step.title())
+                    .title("Expected: " + step.expectation());
+            Outcome outcome = playStep(step, number, table, createdIn);
+            tally.add(outcome);
+            table.lines().forEach(out::println);
+            out.println();
+        }
+        tally.printSummary(out, steps.size(), tools);
+        return tally.unexpected == 0;
+    }
+
+    private List<Step> steps() {
+        return List.of(
+                new Step("Normal call: ERROR logs of the checkout service",
+                        "EVIDENCE_FOUND; the tool runs once; one READY record, citable as evidence",
+                        call("call_01", LOG_SEARCH, "{\"service\":\"checkout\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
+                        "EVIDENCE_FOUND"),
+                new Step("No evidence: ERROR logs of the inventory service",
+                        "NO_EVIDENCE with its scope; a READY record, only a scoped negative observation",
+                        call("call_02", LOG_SEARCH, "{\"service\":\"inventory\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
+                        "NO_EVIDENCE"),
+                new Step("Runbook lookup for the symptom (long arguments)",
+                        "EVIDENCE_FOUND: the two best runbook passages, without index internals",
+                        call("call_03", RAG_LOOKUP, "{\"query\":\"checkout payment-gateway timeouts, circuit breaker open\","
+                                + "\"top_k\":2,\"context\":\"INC-4711. Since 10:02Z checkout requests to the payment gateway "
+                                + "time out after 3000 ms; the breaker opened at 10:06Z; orders stay PAYMENT_PENDING; "
+                                + "inventory looks healthy; no deploy since yesterday 16:40Z; provider status page "
+                                + "not yet checked.\"}"),
+                        "EVIDENCE_FOUND"),
+                new Step("Read-only SQL: orders stuck in PAYMENT_PENDING",
+                        "EVIDENCE_FOUND: the rows, without connection details",
+                        call("call_04", MYSQL_READ, "{\"sql\":\"SELECT order_id, status, gateway, updated_at FROM orders "
+                                + "WHERE status = 'PAYMENT_PENDING' ORDER BY updated_at DESC LIMIT 3\"}"),
+                        "EVIDENCE_FOUND"),
+                new Step("Duplicate tool_call_id: call_01 again, same arguments",
+                        "DUPLICATE_TOOL_CALL; the tool does not run again; the record of step 1 is unchanged",
+                        call("call_01", LOG_SEARCH, "{\"service\":\"checkout\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
+                        error(ErrorCode.DUPLICATE_TOOL_CALL)),
+                new Step("Reused tool_call_id: call_01 again, other arguments",
+                        "TOOL_CALL_ID_REUSED; nothing runs; the record of step 1 is unchanged",
+                        call("call_01", LOG_SEARCH, "{\"service\":\"payments\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
+                        error(ErrorCode.TOOL_CALL_ID_REUSED)),
+                new Step("Unsafe tool_call_id",
+                        "TOOL_CALL_ID_UNSAFE in preflight; no id is made up in its place; no record",
+                        call("call_07/../x", LOG_SEARCH, "{\"service\":\"checkout\"}"),
+                        error(ErrorCode.TOOL_CALL_ID_UNSAFE)),
+                new Step("Cross-run call: the envelope names another run",
+                        "RUN_MISMATCH in preflight; nothing runs; no record",
+                        ToolCallEnvelope.of(OTHER_RUN_ID, "call_08", LOG_SEARCH, "{\"service\":\"checkout\"}"),
+                        error(ErrorCode.RUN_MISMATCH)),
+                new Step("Unauthorized tool: pager-escalate",
+                        "TOOL_NOT_AUTHORIZED in preflight (the harness denies it to triage runs); no record",
+                        call("call_09", PAGER_ESCALATE, "{\"team\":\"payments-oncall\",\"message\":\"checkout payments failing\"}"),
+                        error(ErrorCode.TOOL_NOT_AUTHORIZED)),
+                new Step("Writable tool: mysql-write",
+                        "TOOL_NOT_READ_ONLY in preflight; the write never runs; no record",
+                        call("call_10", MYSQL_WRITE, "{\"sql\":\"UPDATE orders SET status = 'CANCELLED' "
+                                + "WHERE status = 'PAYMENT_PENDING'\"}"),
+                        error(ErrorCode.TOOL_NOT_READ_ONLY)),
+                new Step("Oversized raw response: a full log export (over 1 MiB)",
+                        "RESULT_TOO_LARGE; ERROR record without raw (never truncated); the projector does not run",
+                        call("call_11", LOG_EXPORT, "{\"service\":\"checkout\",\"window\":\"09:00Z-10:15Z\"}"),
+                        error(ErrorCode.RESULT_TOO_LARGE)),
+                new Step("Oversized projection: a projector that copies every span (over 8 KiB)",
+                        "RESULT_TOO_LARGE; ERROR record keeps the raw response for the harness; agent gets nothing",
+                        call("call_12", TRACE_FETCH, "{\"trace_id\":\"9f2c61d0\"}"),
+                        error(ErrorCode.RESULT_TOO_LARGE)),
+                new Step("Failing projector: metrics it cannot read",
+                        "PROJECTION_FAILED; ERROR record keeps the raw response; the exception text stays out",
+                        call("call_13", METRICS_QUERY, "{\"metric\":\"payment_gateway_latency_ms\",\"quantile\":\"0.99\"}"),
+                        error(ErrorCode.PROJECTION_FAILED)));
+    }
+
+    private ToolCallEnvelope call(String toolCallId, String tool, String arguments) {
+        return ToolCallEnvelope.of(run.runId().value(), toolCallId, tool, arguments);
+    }
+
+    private static String error(ErrorCode code) {
+        return "ERROR " + code.name();
+    }
+
+    private Outcome playStep(Step step, int number, Table table, Map<InvocationKey, Integer> createdIn) {
+        ToolCallEnvelope envelope = step.envelope();
+        table.group("agent sent")
+                .row("run id", envelope.runId())
+                .row("tool", envelope.toolName())
+                .row("tool_call_id", envelope.toolCallId())
+                .row("arguments", Table.abbreviate(envelope.arguments(), MAX_ARGUMENT_CHARS));
+
+        Option<InvocationKey> key = ToolCallId.of(envelope.toolCallId()).toOption()
+                .map(id -> InvocationKey.of(run.runId(), id));
+        Option<CanonicalRecord> before = key.flatMap(this::find);
+        int executionsBefore = tools.executions();
+        int projectionsBefore = tools.projections();
+
+        Either<BoundaryError, AgentResult> got = boundary.invoke(run, envelope);
+
+        boolean executed = tools.executions() > executionsBefore;
+        boolean projected = tools.projections() > projectionsBefore;
+        Option<CanonicalRecord> after = key.flatMap(this::find);
+        String result = got.fold(e -> error(e.code()), r -> r.evidence().name());
+        boolean asScripted = result.equals(step.expectedResult());
+
+        table.group("agent got back");
+        got.peekLeft(e -> table.row("result", result).row("message", e.message()));
+        got.peek(r -> {
+            table.row("result", result).row("content", Table.abbreviate(r.content(), MAX_CONTENT_CHARS));
+            r.scope().forEach(scope -> table.row("scope", scope));
+        });
+        if (!asScripted) {
+            table.row("NOT AS SCRIPTED", "expected " + step.expectedResult());
+        }
+
+        boolean created = before.isEmpty() && after.isDefined();
+        if (created) {
+            createdIn.put(key.get(), number);
+        }
+        table.group("harness record");
+        recordRows(table, key, before, after, createdIn);
+        table.row("tool / projector", (executed ? "tool ran (" + tools.lastRawBytes() + " raw bytes)" : "tool not run")
+                + ", " + (projected ? "projector ran" : "projector not run"));
+
+        return new Outcome(got.swap().toOption().map(BoundaryError::code), created ? after : Option.none(), asScripted);
+    }
+
+    private void recordRows(Table table, Option<InvocationKey> key, Option<CanonicalRecord> before,
+            Option<CanonicalRecord> after, Map<InvocationKey, Integer> createdIn) {
+        if (after.isEmpty()) {
+            table.row("record", "no record (nothing was stored)");
+            return;
+        }
+        CanonicalRecord record = after.get();
+        String origin;
+        if (before.isEmpty()) {
+            origin = "created by this step";
+        } else {
+            String step = "the record of step " + createdIn.getOrDefault(key.get(), 0);
+            origin = before.get().equals(record) ? step + ", unchanged" : step + ", CHANGED";
+        }
+        table.row("record", origin + " (" + key.get() + ")")
+                .row("status", record.status().name())
+                .row("evidence", record.evidence().map(Enum::name).getOrElse("-"))
+                .row("error code", record.errorCode().map(Enum::name).getOrElse("-"))
+                .row("request bytes", String.valueOf(Utf8.byteLength(record.request())))
+                .row("raw bytes", record.rawResponse().map(raw -> String.valueOf(Utf8.byteLength(raw)))
+                        .getOrElse(record.status() == InvocationStatus.PROJECTING ? "-" : "none kept"))
+                .row("agent result bytes", record.agentResult().map(r -> String.valueOf(r.byteSize())).getOrElse("-"))
+                .row("referencable", describe(referencability(key.get())));
+    }
+
+    private Option<CanonicalRecord> find(InvocationKey key) {
+        Either<BoundaryError, Option<CanonicalRecord>> found = boundary.records().find(key.runId(), key.toolCallId());
+        return found.getOrElseThrow(error -> new IllegalStateException("the store failed: " + error.code()));
+    }
+
+    private Either<BoundaryError, Referencability> referencability(InvocationKey key) {
+        InvocationQuery records = boundary.records();
+        return records.referencability(key.runId(), key.toolCallId());
+    }
+
+    private static String describe(Either<BoundaryError, Referencability> referencability) {
+        return referencability.fold(error -> "unknown (" + error.code() + ")", r -> switch (r) {
+            case CITABLE_EVIDENCE -> "yes, as evidence";
+            case SCOPED_NEGATIVE_OBSERVATION -> "only as a negative observation within its scope";
+            case NOT_REFERENCABLE -> "no";
+        });
+    }
+
+    private void printHeader(PrintStream out) {
+        Limits limits = config.limits();
+        out.println("Tool Boundary demo: a scripted incident-triage run (no LLM; every step is scripted)");
+        out.println("  incident  INC-4711: checkout payments failing since 10:02Z");
+        out.println("  run id    " + run.runId().value() + " (deadline in " + RUN_TIME.toMinutes() + " min, budget "
+                + RUN_CALL_BUDGET + " calls)");
+        out.println("  store     " + storeName);
+        out.println("  limits    request " + size(limits.requestBytes()) + ", raw response " + size(limits.rawResponseBytes())
+                + ", record " + size(limits.recordBytes()) + ", agent result " + size(limits.agentResultBytes())
+                + " (UTF-8)");
+        out.println("  tools     granted:  " + String.join(", ", LOG_SEARCH, RAG_LOOKUP, MYSQL_READ, LOG_EXPORT,
+                TRACE_FETCH, METRICS_QUERY));
+        out.println("            writable: " + MYSQL_WRITE + " (granted, but the boundary runs read-only tools only)");
+        out.println("            denied:   " + PAGER_ESCALATE + " (registered, not authorized for triage runs)");
+        out.println();
+    }
+
+    private static String size(long bytes) {
+        if (bytes % (1024 * 1024) == 0) {
+            return bytes / (1024 * 1024) + " MiB";
+        }
+        return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
+    }
+
+    /** One scripted call: what it shows, what should come of it, and the envelope the agent sends. */
+    private record Step(String title, String expectation, ToolCallEnvelope envelope, String expectedResult) {
+    }
+
+    /** What one step produced: its error, the record it created, whether it ended as scripted. */
+    private record Outcome(Option<ErrorCode> error, Option<CanonicalRecord> created, boolean asScripted) {
+    }
+
+    /** The counts behind the summary line. */
+    private static final class Tally {
+        private final Map<ErrorCode, Integer> errors = new EnumMap<>(ErrorCode.class);
+        private final Map<InvocationStatus, Integer> created = new EnumMap<>(InvocationStatus.class);
+        private int unexpected;
+
+        void add(Outcome outcome) {
+            outcome.error().forEach(code -> errors.merge(code, 1, Integer::sum));
+            outcome.created().forEach(record -> created.merge(record.status(), 1, Integer::sum));
+            if (!outcome.asScripted()) {
+                unexpected++;
+            }
+        }
+
+        void printSummary(PrintStream out, int steps, DemoTools tools) {
+            int records = created.values().stream().mapToInt(Integer::intValue).sum();
+            int errorCount = errors.values().stream().mapToInt(Integer::intValue).sum();
+            String byStatus = created.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+                    .collect(Collectors.joining(", "));
+            String byCode = errors.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                    .collect(Collectors.joining(", "));
+            String summary = "Summary: " + steps + " steps, " + records + " records created (" + byStatus + "), "
+                    + tools.executions() + " tool executions, " + tools.projections() + " projector runs, "
+                    + errorCount + " errors: " + byCode
+                    + (unexpected == 0 ? "" : "; " + unexpected + " steps NOT AS SCRIPTED");
+            List<String> lines = Table.wrap(summary, Table.WIDTH - SUMMARY_INDENT);
+            out.println(lines.get(0));
+            lines.subList(1, lines.size()).forEach(line -> out.println(" ".repeat(SUMMARY_INDENT) + line));
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package io.toolboundary.domain;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class Utf8Test {
+
+    private static final String HIGH = "\uD83D";
+    private static final String LOW = "\uDE00";
+
+    @Nested
+    class ByteLength {
+
+        @Test
+        void countsNothingForEmptyText() {
+            assertThat(Utf8.byteLength("")).isZero();
+        }
+
+        @Test
+        void countsOneBytePerAsciiCharacter() {
+            assertThat(Utf8.byteLength("abc")).isEqualTo(3);
+            assertThat(Utf8.byteLength("\u0000")).isEqualTo(1);
+            assertThat(Utf8.byteLength("\u007F")).isEqualTo(1);
+        }
+
+        @Test
+        void countsTwoBytesFromU0080ToU07FF() {
+            assertThat(Utf8.byteLength("é")).isEqualTo(2);
+            assertThat(Utf8.byteLength("\u0080")).isEqualTo(2);
+            assertThat(Utf8.byteLength("\u07FF")).isEqualTo(2);
+        }
+
+        @Test
+        void countsThreeBytesFromU0800ToUFFFF() {
+            assertThat(Utf8.byteLength("€")).isEqualTo(3);
+            assertThat(Utf8.byteLength("\u0800")).isEqualTo(3);
+            assertThat(Utf8.byteLength("\uD7FF")).isEqualTo(3);
+            assertThat(Utf8.byteLength("\uE000")).isEqualTo(3);
+            assertThat(Utf8.byteLength("\uFFFF")).isEqualTo(3);
+        }
+
+        @Test
+        void countsFourBytesForASurrogatePair() {
+            assertThat(Utf8.byteLength("😀")).isEqualTo(4);
+            assertThat(Utf8.byteLength(new String(Character.toChars(0x10000)))).isEqualTo(4);
+            assertThat(Utf8.byteLength(new String(Character.toChars(0x10FFFF)))).isEqualTo(4);
+        }
+
+        @Test
+        void countsMixedTextAsItsEncodedLength() {
+            String mixed = "a\u00e9\u20ac😀b😀\u20ac\u00e9a";
+            assertThat(Utf8.byteLength(mixed)).isEqualTo(21).isEqualTo(mixed.getBytes(UTF_8).length);
+        }
+
+        @Test
+        void countsLoneHighSurrogateAsReplacementCharacter() {
+            assertThat(Utf8.byteLength(HIGH)).isEqualTo(3);
+            assertThat(Utf8.byteLength("a" + HIGH + "b")).isEqualTo(5);
+        }
+
+        @Test
+        void countsLoneLowSurrogateAsReplacementCharacter() {
+            assertThat(Utf8.byteLength(LOW)).isEqualTo(3);
+            assertThat(Utf8.byteLength("a" + LOW + "b")).isEqualTo(5);
+        }
+
+        @Test
+        void countsHighSurrogateAtTheEndAsReplacementCharacter() {
+            assertThat(Utf8.byteLength("ab" + HIGH)).isEqualTo(5);
+            assertThat(Utf8.byteLength("😀" + HIGH)).isEqualTo(7);
+        }
+
+        @Test
+        void countsReversedPairAsTwoReplacementCharacters() {
+            assertThat(Utf8.byteLength(LOW + HIGH)).isEqualTo(6);
+        }
+
+        @Test
+        void countsTwoHighSurrogatesBeforeALowOneAsReplacementAndPair() {
+            assertThat(Utf8.byteLength(HIGH + HIGH + LOW)).isEqualTo(7);
+        }
+
+        @Test
+        void acceptsAnyCharSequence() {
+            assertThat(Utf8.byteLength(new StringBuilder("é😀"))).isEqualTo(6);
+        }
+
+        @Test
+        void rejectsNullText() {
+            assertThatNullPointerException().isThrownBy(() -> Utf8.byteLength(null)).withMessage("text is null");
+        }
+    }
+
+    @Nested
+    class Exceeds {
+
+        @ParameterizedTest(name = "last character of {0} bytes")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void isFalseForTextOfExactlyTheLimit(int lastWidth) {
+            long limit = 16;
+            String text = "a".repeat((int) limit - lastWidth) + charOfWidth(lastWidth);
+
+            assertThat(Utf8.byteLength(text)).isEqualTo(limit);
+            assertThat(Utf8.exceeds(text, limit)).isFalse();
+        }
+
+        @ParameterizedTest(name = "last character of {0} bytes")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void isTrueForTextOfOneByteOverTheLimit(int lastWidth) {
+            long limit = 16;
+            String text = "a".repeat((int) limit - lastWidth + 1) + charOfWidth(lastWidth);
+
+            assertThat(Utf8.byteLength(text)).isEqualTo(limit + 1);
+            assertThat(Utf8.exceeds(text, limit)).isTrue();
+        }
+
+        @ParameterizedTest(name = "last character of {0} bytes")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void countsTheWholeLastCharacterEvenWhenOnlyItsFirstBytesFit(int lastWidth) {
+            long limit = 16;
+            String text = "a".repeat((int) limit - 1) + charOfWidth(lastWidth);
+
+            assertThat(Utf8.exceeds(text, limit)).isEqualTo(lastWidth > 1);
+            assertThat(Utf8.exceeds(text, limit - 1 + lastWidth)).isFalse();
+            assertThat(Utf8.exceeds(text, limit - 2 + lastWidth)).isTrue();
+        }
+
+        @Test
+        void countsALoneHighSurrogateAtTheEndAsThreeBytes() {
+            String text = "a".repeat(13) + HIGH;
+
+            assertThat(Utf8.exceeds(text, 16)).isFalse();
+            assertThat(Utf8.exceeds(text, 15)).isTrue();
+        }
+
+        @Test
+        void isFalseForEmptyTextAtZero() {
+            assertThat(Utf8.exceeds("", 0)).isFalse();
+            assertThat(Utf8.exceeds("a", 0)).isTrue();
+        }
+
+        @Test
+        void answersForVeryLongTextWithASmallLimit() {
+            String text = "€".repeat(1_000_000);
+
+            assertThat(Utf8.exceeds(text, 10)).isTrue();
+            assertThat(Utf8.exceeds(text, 3_000_000)).isFalse();
+            assertThat(Utf8.exceeds(text, 2_999_999)).isTrue();
+        }
+
+        @Test
+        void rejectsNullText() {
+            assertThatNullPointerException().isThrownBy(() -> Utf8.exceeds(null, 1)).withMessage("text is null");
+        }
+    }
+
+    @Nested
+    class IsWellFormed {
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "abc", "é€", "😀", "a😀b😀", "\uFFFD", "\uFEFF"})
+        void acceptsTextWithoutLoneSurrogates(String text) {
+            assertThat(Utf8.isWellFormed(text)).isTrue();
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"\uD83D", "\uDE00", "a\uD83Db", "a\uDE00b", "ab\uD83D", "\uDE00\uD83D",
+                "😀\uDE00", "\uD83D\uD83D\uDE00", "\uDBFF"})
+        void rejectsTextWithALoneSurrogate(String text) {
+            assertThat(Utf8.isWellFormed(text)).isFalse();
+        }
+
+        @Test
+        void rejectsNullText() {
+            assertThatNullPointerException().isThrownBy(() -> Utf8.isWellFormed(null)).withMessage("text is null");
+        }
+
+        @ParameterizedTest(name = "[{0}, {1}) of a😀b -> {2}")
+        @CsvSource({
+            "0, 4, true",
+            "0, 0, true",
+            "1, 3, true",
+            "3, 4, true",
+            "1, 2, false",
+            "2, 3, false",
+            "2, 4, false",
+            "0, 2, false"
+        })
+        void checksOnlyTheGivenRange(int from, int to, boolean wellFormed) {
+            assertThat(Utf8.isWellFormed("a😀b", from, to)).isEqualTo(wellFormed);
+        }
+
+        @Test
+        void ignoresLoneSurrogatesOutsideTheRange() {
+            String text = HIGH + "abc" + LOW;
+
+            assertThat(Utf8.isWellFormed(text, 1, 4)).isTrue();
+            assertThat(Utf8.isWellFormed(text, 0, 4)).isFalse();
+            assertThat(Utf8.isWellFormed(text, 1, 5)).isFalse();
+        }
+    }
+
+    static String charOfWidth(int width) {
+        return switch (width) {
+            case 1 -> "a";
+            case 2 -> "é";
+            case 3 -> "€";
+            case 4 -> "😀";
+            default -> throw new IllegalArgumentException("width must be 1 to 4, was " + width);
+        };
+    }
+}

@@ -1,0 +1,123 @@
+package io.toolboundary.testkit;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.RunId;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * Test data with sensible defaults: run contexts, envelopes and texts of a known UTF-8 size. Every
+ * fresh id is random and safe, so tests never share a run or a tool call by accident.
+ */
+public final class Fixtures {
+
+    /** The deadline of the runs built here: far enough ahead that no clock reaches it. */
+    public static final Instant FAR_FUTURE = Instant.parse("9999-12-31T23:59:59Z");
+    /** The default tool name of envelopes. */
+    public static final String DEFAULT_TOOL_NAME = "log-search";
+    /** The default arguments of envelopes. */
+    public static final String DEFAULT_ARGUMENTS = "{\"query\":\"timeout\"}";
+
+    private Fixtures() {
+    }
+
+    /** An active run with a fresh random id, a deadline far ahead and an unlimited call budget. */
+    public static RunContext anyRunContext() {
+        return runContext(anyRunId());
+    }
+
+    /**
+     * An active run with the given id, a deadline far ahead and an unlimited call budget.
+     *
+     * @throws IllegalArgumentException when {@code runId} is not a safe identifier
+     */
+    public static RunContext runContext(String runId) {
+        return RunContext.active(new RunId(runId), FAR_FUTURE, RunContext.UNLIMITED);
+    }
+
+    /** A fresh random safe run id. */
+    public static String anyRunId() {
+        return "run-" + UUID.randomUUID();
+    }
+
+    /** A fresh random safe tool call id. */
+    public static String anyToolCallId() {
+        return "call_" + UUID.randomUUID().toString().replace("-", "");
+    }
+
+    /** An envelope builder for a fresh run id. */
+    public static EnvelopeBuilder envelope() {
+        return new EnvelopeBuilder(anyRunId(), anyToolCallId(), DEFAULT_TOOL_NAME, DEFAULT_ARGUMENTS);
+    }
+
+    /** An envelope builder for the run of {@code run}. */
+    public static EnvelopeBuilder envelope(RunContext run) {
+        requireNonNull(run, "run is null");
+        return envelope().withRunId(run.runId().value());
+    }
+
+    /**
+     * A text of exactly {@code utf8Bytes} UTF-8 bytes made mostly of two-byte characters, so that a
+     * limit counted in characters instead of bytes is caught.
+     *
+     * @throws IllegalArgumentException when {@code utf8Bytes} is negative
+     */
+    public static String textOfUtf8Bytes(int utf8Bytes) {
+        if (utf8Bytes < 0) {
+            throw new IllegalArgumentException("utf8Bytes must not be negative, was " + utf8Bytes);
+        }
+        StringBuilder text = new StringBuilder(utf8Bytes / 2 + 1);
+        text.append("\u00e9".repeat(utf8Bytes / 2));
+        if (utf8Bytes % 2 == 1) {
+            text.append('x');
+        }
+        return text.toString();
+    }
+
+    /**
+     * Builds a {@link ToolCallEnvelope}. Immutable: each {@code with…} returns a new builder. Values
+     * are passed through as given, unsafe ones included, so that tests can build what an agent
+     * framework might send.
+     */
+    public static final class EnvelopeBuilder {
+        private final String runId;
+        private final String toolCallId;
+        private final String toolName;
+        private final String arguments;
+
+        private EnvelopeBuilder(String runId, String toolCallId, String toolName, String arguments) {
+            this.runId = runId;
+            this.toolCallId = toolCallId;
+            this.toolName = toolName;
+            this.arguments = arguments;
+        }
+
+        /** The framework tool_call_id; {@code null} means missing. */
+        public EnvelopeBuilder withToolCallId(String toolCallId) {
+            return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
+        }
+
+        /** The run id the envelope claims; {@code null} means missing. */
+        public EnvelopeBuilder withRunId(String runId) {
+            return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
+        }
+
+        /** The tool the agent asks for; {@code null} means missing. */
+        public EnvelopeBuilder withToolName(String toolName) {
+            return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
+        }
+
+        /** The arguments text; {@code null} means missing. */
+        public EnvelopeBuilder withArguments(String arguments) {
+            return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
+        }
+
+        /** The envelope. */
+        public ToolCallEnvelope build() {
+            return ToolCallEnvelope.of(runId, toolCallId, toolName, arguments);
+        }
+    }
+}

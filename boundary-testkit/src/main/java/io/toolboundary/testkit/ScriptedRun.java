@@ -1,0 +1,115 @@
+package io.toolboundary.testkit;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.ErrorCode;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A scripted agent run against a {@link ToolBoundary}: a list of tool calls, each with a fresh tool
+ * call id unless one is given, played in order by {@link #play()}.
+ *
+ * <pre>{@code
+ * List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, run)
+ *         .call("log-search", "{\"query\":\"timeout\"}").withToolCallId("c1")
+ *         .call("log-search", "{\"query\":\"timeout\"}").withToolCallId("c1")
+ *         .play();
+ * // steps.get(1).error() is DUPLICATE_TOOL_CALL
+ * }</pre>
+ *
+ * <p>Not thread-safe. Each {@link #play()} invokes every call again.
+ */
+public final class ScriptedRun {
+
+    private final ToolBoundary boundary;
+    private final RunContext run;
+    private final List<Fixtures.EnvelopeBuilder> calls = new ArrayList<>();
+
+    private ScriptedRun(ToolBoundary boundary, RunContext run) {
+        this.boundary = requireNonNull(boundary, "boundary is null");
+        this.run = requireNonNull(run, "run is null");
+    }
+
+    /** An empty script for {@code run} against {@code boundary}. */
+    public static ScriptedRun on(ToolBoundary boundary, RunContext run) {
+        return new ScriptedRun(boundary, run);
+    }
+
+    /** Adds a call of {@code toolName} with {@code arguments}, in this run, with a fresh tool call id. */
+    public ScriptedRun call(String toolName, String arguments) {
+        calls.add(Fixtures.envelope(run).withToolName(toolName).withArguments(arguments));
+        return this;
+    }
+
+    /**
+     * Gives the last call this tool call id.
+     *
+     * @throws IllegalStateException when no call was added yet
+     */
+    public ScriptedRun withToolCallId(String toolCallId) {
+        return replaceLast(calls.get(lastIndex()).withToolCallId(toolCallId));
+    }
+
+    /**
+     * Makes the last call claim another run id, as a confused or malicious agent might.
+     *
+     * @throws IllegalStateException when no call was added yet
+     */
+    public ScriptedRun withRunId(String runId) {
+        return replaceLast(calls.get(lastIndex()).withRunId(runId));
+    }
+
+    /** Invokes every call in order and returns one step per call. */
+    public List<Step> play() {
+        List<Step> steps = new ArrayList<>(calls.size());
+        for (Fixtures.EnvelopeBuilder call : calls) {
+            ToolCallEnvelope envelope = call.build();
+            steps.add(new Step(envelope, boundary.invoke(run, envelope)));
+        }
+        return List.copyOf(steps);
+    }
+
+    private ScriptedRun replaceLast(Fixtures.EnvelopeBuilder replacement) {
+        calls.set(lastIndex(), replacement);
+        return this;
+    }
+
+    private int lastIndex() {
+        if (calls.isEmpty()) {
+            throw new IllegalStateException("add a call first");
+        }
+        return calls.size() - 1;
+    }
+
+    /**
+     * One played call: what was sent and what the agent received.
+     *
+     * @param envelope the envelope sent
+     * @param result what the boundary returned
+     */
+    public record Step(ToolCallEnvelope envelope, Either<BoundaryError, AgentResult> result) {
+
+        public Step {
+            requireNonNull(envelope, "envelope is null");
+            requireNonNull(result, "result is null");
+        }
+
+        /** The error code, when the call failed. */
+        public Option<ErrorCode> error() {
+            return result.isLeft() ? Option.of(result.getLeft().code()) : Option.none();
+        }
+
+        /** The agent result, when the call succeeded. */
+        public Option<AgentResult> agentResult() {
+            return result.toOption();
+        }
+    }
+}
