@@ -25,8 +25,9 @@ public interface CanonicalInvocationStore {
      * with this key exists with the same request fingerprint, {@code TOOL_CALL_ID_REUSED} when it exists
      * with another, {@code RUN_BUDGET_EXHAUSTED} or {@code TOOL_BUDGET_EXHAUSTED} when a budget is
      * used up, {@code RESULT_TOO_LARGE} when the record is over the store's record limit. A begin
-     * repeated with the same token (a client retry) returns the stored record and reserves nothing
-     * more. The record's TTL is set here and nowhere else. A budget counter gets the TTL of the record
+     * repeated with the same token while the record is still PROJECTING (a client retry) returns the
+     * stored record and reserves nothing more; once the record is final it is a duplicate like any
+     * other. Refusals are checked in this order: record size, existing key, run budget, tool budget. The record's TTL is set here and nowhere else. A budget counter gets the TTL of the record
      * that creates it, once, so a run's budget holds for one TTL from its first call.
      *
      * @param start the record, token, TTL and budgets

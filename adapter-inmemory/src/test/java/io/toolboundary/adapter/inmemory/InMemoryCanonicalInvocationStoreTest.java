@@ -1,0 +1,134 @@
+package io.toolboundary.adapter.inmemory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.testkit.CanonicalInvocationStoreContract;
+import io.toolboundary.testkit.MutableClock;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContract {
+
+    private static final long MAX_RECORD_BYTES = 4096;
+
+    private final MutableClock clock = MutableClock.at(Instant.parse("2030-01-01T00:00:00Z"));
+    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock, MAX_RECORD_BYTES);
+
+    @Override
+    protected CanonicalInvocationStore store() {
+        return store;
+    }
+
+    @Override
+    protected Option<Duration> remainingTtl(InvocationKey key) {
+        return store.remainingTtl(key);
+    }
+
+    @Override
+    protected void expire(InvocationKey key) {
+        store.remainingTtl(key).forEach(clock::advance);
+    }
+
+    @Override
+    protected long maxRecordBytes() {
+        return MAX_RECORD_BYTES;
+    }
+
+    @Nested
+    class Sweeping {
+
+        @Test
+        void keepsExpiredEntriesUntilSwept() {
+            RunId run = freshRunId();
+            beginAll(run, 3, TTL);
+
+            clock.advance(TTL);
+
+            assertThat(store.find(InvocationKey.of(run, callId(0))).get()).isEmpty();
+            assertThat(store.size()).isEqualTo(3 + 2);
+        }
+
+        @Test
+        void dropsExpiredRecordsAndCountersOnPurge() {
+            RunId run = freshRunId();
+            beginAll(run, 3, TTL);
+            clock.advance(TTL);
+
+            store.purgeExpired();
+
+            assertThat(store.size()).isZero();
+        }
+
+        @Test
+        void keepsLiveRecordsAndCountersOnPurge() {
+            RunId expiring = freshRunId();
+            RunId living = freshRunId();
+            beginAll(expiring, 3, TTL);
+            beginAll(living, 2, TTL.multipliedBy(3));
+            clock.advance(TTL);
+
+            store.purgeExpired();
+
+            assertThat(store.size()).isEqualTo(2 + 2);
+            assertThat(store.find(InvocationKey.of(living, callId(1))).get()).isNotEmpty();
+        }
+
+        @Test
+        void sweepsExpiredRecordsWhileBeginningWithoutBeingAsked() {
+            beginAll(freshRunId(), 10, TTL);
+            clock.advance(TTL);
+            RunId later = freshRunId();
+
+            int begins = 0;
+            boolean swept = false;
+            while (!swept && begins < 10_000) {
+                store.begin(start(projecting(later, "call_" + begins), AttemptToken.random()));
+                begins++;
+                swept = store.size() == begins + 2;
+            }
+
+            assertThat(swept).as("expired entries swept within %s begins", begins).isTrue();
+        }
+
+        @Test
+        void startsNoThread() {
+            Set<Thread> before = Thread.getAllStackTraces().keySet();
+            InMemoryCanonicalInvocationStore fresh = InMemoryCanonicalInvocationStore.create(clock, MAX_RECORD_BYTES);
+            RunId run = freshRunId();
+            for (int i = 0; i < 2_000; i++) {
+                fresh.begin(start(projecting(run, "call_" + i), AttemptToken.random()));
+            }
+            clock.advance(TTL);
+            fresh.purgeExpired();
+
+            Set<Thread> started = new HashSet<>(Thread.getAllStackTraces().keySet());
+            started.removeAll(before);
+            assertThat(started).isEmpty();
+            assertThat(fresh.size()).isZero();
+        }
+
+        private void beginAll(RunId run, int count, Duration ttl) {
+            for (int i = 0; i < count; i++) {
+                CanonicalRecord.Projecting record = projecting(run, callId(i).value());
+                assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), ttl, GENEROUS_BUDGET,
+                        GENEROUS_BUDGET))).containsExactly(record);
+            }
+        }
+
+        private ToolCallId callId(int i) {
+            return new ToolCallId("call_" + i);
+        }
+    }
+}
