@@ -1,0 +1,47 @@
+package io.toolboundary.adapter.redis;
+
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.testkit.CanonicalInvocationStoreContract;
+import io.toolboundary.testkit.redis.RedisDeployment;
+import io.vavr.control.Option;
+import java.time.Duration;
+
+/**
+ * The whole store contract on a real Redis; the subclasses choose standalone or cluster. One store per
+ * deployment, shared by the suite's tests (each test uses its own run id).
+ */
+abstract class RedisStoreContractTest extends CanonicalInvocationStoreContract {
+
+    /** Small enough that the size-limit tests stay fast, large enough for every other record. */
+    private static final long RECORD_LIMIT_BYTES = 4096;
+
+    private final RedisCanonicalInvocationStore store;
+    private final RecordLife life;
+
+    RedisStoreContractTest(RedisDeployment deployment) {
+        this.store = RedisCanonicalInvocationStoreFactory.create(RedisTestServers.client(deployment),
+                RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordLimitBytes(RECORD_LIMIT_BYTES).build());
+        this.life = new RecordLife(deployment, store);
+    }
+
+    @Override
+    protected CanonicalInvocationStore store() {
+        return store;
+    }
+
+    @Override
+    protected Option<Duration> remainingTtl(InvocationKey key) {
+        return life.remainingTtl(key);
+    }
+
+    @Override
+    protected void expire(InvocationKey key) {
+        life.expire(key);
+    }
+
+    @Override
+    protected long maxRecordBytes() {
+        return RECORD_LIMIT_BYTES;
+    }
+}
