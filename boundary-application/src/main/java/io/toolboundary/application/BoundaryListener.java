@@ -11,7 +11,7 @@ import java.time.Duration;
  * receives an exception's message or stack trace. Every method has a no-op default; an exception
  * thrown by a listener is ignored and changes no outcome.
  *
- * <p>Each call to {@link ToolBoundary#invoke} ends with exactly one of {@link #onRejected},
+ * <p>Each call that returns from {@link ToolBoundary#invoke} ends with exactly one of {@link #onRejected},
  * {@link #onCompleted}, {@link #onStoreFailed} or {@link #onUnexpectedFailure}. A call that reached its
  * tool also reports {@link #onExecuted} and, when the projector ran, {@link #onProjected}, before it
  * ends.
