@@ -4,11 +4,17 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolName;
+import java.time.Duration;
 
 /**
  * Harness-side diagnostics. A listener may see exception types, which the agent never does; it never
  * receives an exception's message or stack trace. Every method has a no-op default; an exception
  * thrown by a listener is ignored and changes no outcome.
+ *
+ * <p>Each call that returns from {@link ToolBoundary#invoke} ends with exactly one of {@link #onRejected},
+ * {@link #onCompleted}, {@link #onStoreFailed} or {@link #onUnexpectedFailure}. A call that reached its
+ * tool also reports {@link #onExecuted} and, when the projector ran, {@link #onProjected}, before it
+ * ends.
  */
 public interface BoundaryListener {
 
@@ -34,6 +40,29 @@ public interface BoundaryListener {
 
     /** A record reached its final state in the store. */
     default void onCompleted(CanonicalRecord.Final record) {
+    }
+
+    /**
+     * The tool's executor returned or threw. Reported for every execution, before {@link #onToolFailed}
+     * when it threw.
+     *
+     * @param key the call
+     * @param tool the registered tool
+     * @param elapsed how long the executor ran, measured by the boundary's ticker; never negative
+     */
+    default void onExecuted(InvocationKey key, ToolName tool, Duration elapsed) {
+    }
+
+    /**
+     * The projector returned or threw. Reported for every projection, before {@link #onProjectorFailed}
+     * when it threw; not reported when the projector was not called (for example a raw response over its
+     * limit).
+     *
+     * @param key the call
+     * @param tool the registered tool
+     * @param elapsed how long the projector ran, measured by the boundary's ticker; never negative
+     */
+    default void onProjected(InvocationKey key, ToolName tool, Duration elapsed) {
     }
 
     /** A listener that does nothing. */

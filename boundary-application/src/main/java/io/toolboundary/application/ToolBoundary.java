@@ -17,8 +17,12 @@ import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -45,6 +49,7 @@ public final class ToolBoundary {
     private final ToolBoundaryConfig config;
     private final BoundaryListener listener;
     private final Supplier<AttemptToken> tokens;
+    private final LongSupplier ticker;
     private final Map<ToolName, ToolBinding> tools;
     private final JsonArguments json;
 
@@ -55,6 +60,7 @@ public final class ToolBoundary {
         this.config = builder.config;
         this.listener = builder.listener;
         this.tokens = builder.tokens;
+        this.ticker = builder.ticker;
         this.tools = Map.copyOf(builder.tools);
         this.json = new JsonArguments(config.maxJsonDepth(), config.maxNumberLength(), config.limits().requestBytes());
     }
@@ -158,13 +164,16 @@ public final class ToolBoundary {
     private Either<BoundaryError, AgentResult> executeAndProject(Admitted call) {
         ToolRequest request = call.request();
         String raw;
+        OptionalLong executionStarted = tick();
         try {
             raw = call.binding().executor().execute(request);
         } catch (Exception | StackOverflowError failure) {
+            reportElapsed(executionStarted, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
             restoreInterrupt(failure);
             notify(() -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()));
             return fail(call, ErrorCode.EXECUTION_FAILED, Option.none());
         }
+        reportElapsed(executionStarted, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
         if (raw == null) {
             return fail(call, ErrorCode.EXECUTION_FAILED, Option.none());
         }
@@ -180,13 +189,16 @@ public final class ToolBoundary {
             return fail(call, ErrorCode.RESULT_TOO_LARGE, Option.none());
         }
         Projection projection;
+        OptionalLong projectionStarted = tick();
         try {
             projection = call.binding().projector().project(request, raw);
         } catch (Exception | StackOverflowError failure) {
+            reportElapsed(projectionStarted, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
             restoreInterrupt(failure);
             notify(() -> listener.onProjectorFailed(request.key(), request.tool(), failure.getClass()));
             return fail(call, ErrorCode.PROJECTION_FAILED, keptRaw);
         }
+        reportElapsed(projectionStarted, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
         if (projection == null) {
             return fail(call, ErrorCode.PROJECTION_INVALID, keptRaw);
         }
@@ -216,6 +228,23 @@ public final class ToolBoundary {
             notify(() -> listener.onCompleted(stored.get()));
         }
         return stored;
+    }
+
+    /** The ticker's reading, or none when the ticker failed: timing never changes an outcome. */
+    private OptionalLong tick() {
+        try {
+            return OptionalLong.of(ticker.getAsLong());
+        } catch (RuntimeException failure) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private void reportElapsed(OptionalLong started, Consumer<Duration> event) {
+        OptionalLong ended = tick();
+        if (started.isPresent() && ended.isPresent()) {
+            Duration elapsed = Duration.ofNanos(Math.max(0L, ended.getAsLong() - started.getAsLong()));
+            notify(() -> event.accept(elapsed));
+        }
     }
 
     private void notify(Runnable event) {
@@ -253,6 +282,7 @@ public final class ToolBoundary {
         private ToolBoundaryConfig config = ToolBoundaryConfig.ofDefaults();
         private BoundaryListener listener = BoundaryListener.noop();
         private Supplier<AttemptToken> tokens = AttemptToken::random;
+        private LongSupplier ticker = System::nanoTime;
         private final Map<ToolName, ToolBinding> tools = new LinkedHashMap<>();
 
         private Builder() {
@@ -294,6 +324,18 @@ public final class ToolBoundary {
          */
         public Builder tokens(Supplier<AttemptToken> tokens) {
             this.tokens = requireNonNull(tokens, "tokens is null");
+            return this;
+        }
+
+        /**
+         * The source of nanosecond readings for the durations reported to {@link BoundaryListener#onExecuted}
+         * and {@link BoundaryListener#onProjected}; defaults to {@link System#nanoTime()}. Only differences
+         * between two readings are used, so it need not relate to wall-clock time; a reading that goes
+         * backwards is reported as zero, and a ticker that throws suppresses that report and changes no
+         * outcome.
+         */
+        public Builder ticker(LongSupplier ticker) {
+            this.ticker = requireNonNull(ticker, "ticker is null");
             return this;
         }
 

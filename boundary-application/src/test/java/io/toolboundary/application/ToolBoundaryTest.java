@@ -330,6 +330,16 @@ class ToolBoundaryTest {
             public void onCompleted(CanonicalRecord.Final record) {
                 boom();
             }
+
+            @Override
+            public void onExecuted(InvocationKey key, ToolName tool, java.time.Duration elapsed) {
+                boom();
+            }
+
+            @Override
+            public void onProjected(InvocationKey key, ToolName tool, java.time.Duration elapsed) {
+                boom();
+            }
         }
 
         enum Scenario {

@@ -1,0 +1,55 @@
+package io.toolboundary.langchain4j;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.vavr.control.Either;
+
+/**
+ * The text a model receives as the result of a tool call: the bounded, evidence-labelled result or the
+ * safe error, and nothing else.
+ *
+ * <p>The format is small and fixed:
+ * <pre>
+ * EVIDENCE_FOUND
+ * &lt;content&gt;
+ *
+ * EVIDENCE_FOUND (scope: &lt;scope&gt;)
+ * &lt;content&gt;
+ *
+ * NO_EVIDENCE (scope: &lt;scope&gt;)
+ * &lt;content&gt;
+ *
+ * ERROR &lt;CODE&gt;: &lt;safe message&gt;
+ * </pre>
+ * The first line is the label: the evidence status with the scope of the observation when there is one
+ * (always for NO_EVIDENCE), or {@code ERROR} with the stable {@link io.toolboundary.domain.ErrorCode}
+ * name and its fixed catalogue message. The content follows on the next lines exactly as the projector
+ * returned it; an error has no further lines. Nothing in the text comes from a raw response, an
+ * exception, the request or a store key.
+ */
+public final class AgentText {
+
+    private AgentText() {
+    }
+
+    /** The text of a boundary outcome. */
+    public static String of(Either<BoundaryError, AgentResult> outcome) {
+        requireNonNull(outcome, "outcome is null");
+        return outcome.fold(AgentText::of, AgentText::of);
+    }
+
+    /** The text of a bounded result: its label line, then its content. */
+    public static String of(AgentResult result) {
+        requireNonNull(result, "result is null");
+        String label = result.evidence().name() + result.scope().map(scope -> " (scope: " + scope + ")").getOrElse("");
+        return label + "\n" + result.content();
+    }
+
+    /** The text of a safe error: {@code ERROR <CODE>: <safe message>}. */
+    public static String of(BoundaryError error) {
+        requireNonNull(error, "error is null");
+        return "ERROR " + error.code().name() + ": " + error.message();
+    }
+}

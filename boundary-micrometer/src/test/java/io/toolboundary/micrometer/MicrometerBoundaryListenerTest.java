@@ -1,0 +1,288 @@
+package io.toolboundary.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The meters a real {@link ToolBoundary} on the in-memory store produces through the listener. */
+class MicrometerBoundaryListenerTest {
+
+    static final Set<String> CALL_TAG_KEYS = Set.of("tool", "outcome", "evidence", "error.code");
+
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    /** The boundary's ticker; the fake tools move it to take a known time. */
+    final AtomicLong nanos = new AtomicLong();
+    final RunContext run = Fixtures.anyRunContext();
+
+    ToolBoundary boundary(MicrometerBoundaryListener listener, CanonicalInvocationStore store) {
+        return ToolBoundary.builder()
+                .store(store)
+                .accessPolicy(AccessPolicy.allowAll())
+                .listener(listener)
+                .ticker(nanos::get)
+                .tool(ToolBinding.readOnly("log-search",
+                        request -> {
+                            nanos.addAndGet(Duration.ofMillis(120).toNanos());
+                            return "raw rows";
+                        },
+                        (request, raw) -> {
+                            nanos.addAndGet(Duration.ofMillis(3).toNanos());
+                            return Projection.evidenceFound("2 rows");
+                        }))
+                .tool(ToolBinding.readOnly("metrics", FakeTools.returning("raw"),
+                        FakeProjectors.noEvidence("no breach", "p99 10:00-10:15")))
+                .tool(ToolBinding.readOnly("flaky", FakeTools.throwing("secret"), FakeProjectors.evidenceFound("never")))
+                .tool(ToolBinding.readOnly("bad-projector", FakeTools.returning("raw"), FakeProjectors.throwing("secret")))
+                .build();
+    }
+
+    ToolBoundary boundary() {
+        return boundary(MicrometerBoundaryListener.of(registry), InMemoryCanonicalInvocationStore.create());
+    }
+
+    Either<BoundaryError, ?> call(ToolBoundary boundary, String tool, String toolCallId) {
+        return boundary.invoke(run, Fixtures.envelope(run).withToolName(tool).withToolCallId(toolCallId).build());
+    }
+
+    double calls(String tool, String outcome, String evidence, String errorCode) {
+        Counter counter = registry.find(MicrometerBoundaryListener.CALLS)
+                .tags("tool", tool, "outcome", outcome, "evidence", evidence, "error.code", errorCode)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    double totalCalls() {
+        return registry.find(MicrometerBoundaryListener.CALLS).counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    @Test
+    void countsAReadyCallWithItsEvidenceAndTimesExecutionAndProjection() {
+        call(boundary(), "log-search", "call_1");
+
+        assertThat(calls("log-search", "ready", "EVIDENCE_FOUND", "none")).isEqualTo(1);
+        Timer execution = registry.get(MicrometerBoundaryListener.EXECUTION).tag("tool", "log-search").timer();
+        assertThat(execution.count()).isEqualTo(1);
+        assertThat(execution.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(120);
+        Timer projection = registry.get(MicrometerBoundaryListener.PROJECTION).tag("tool", "log-search").timer();
+        assertThat(projection.count()).isEqualTo(1);
+        assertThat(projection.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3);
+    }
+
+    @Test
+    void countsANoEvidenceCallApartFromEvidence() {
+        ToolBoundary boundary = boundary();
+
+        call(boundary, "metrics", "call_1");
+        call(boundary, "log-search", "call_2");
+
+        assertThat(calls("metrics", "ready", "NO_EVIDENCE", "none")).isEqualTo(1);
+        assertThat(calls("log-search", "ready", "EVIDENCE_FOUND", "none")).isEqualTo(1);
+        assertThat(totalCalls()).isEqualTo(2);
+    }
+
+    @Test
+    void countsAFailingToolAsAnErrorRecordAndStillTimesItsExecution() {
+        call(boundary(), "flaky", "call_1");
+
+        assertThat(calls("flaky", "error", "ERROR", "EXECUTION_FAILED")).isEqualTo(1);
+        assertThat(registry.get(MicrometerBoundaryListener.EXECUTION).tag("tool", "flaky").timer().count()).isEqualTo(1);
+        assertThat(registry.find(MicrometerBoundaryListener.PROJECTION).tag("tool", "flaky").timer())
+                .as("the projector never ran").isNull();
+    }
+
+    @Test
+    void countsAFailingProjectorAsAnErrorRecordAndTimesTheProjection() {
+        call(boundary(), "bad-projector", "call_1");
+
+        assertThat(calls("bad-projector", "error", "ERROR", "PROJECTION_FAILED")).isEqualTo(1);
+        assertThat(registry.get(MicrometerBoundaryListener.PROJECTION).tag("tool", "bad-projector").timer().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void countsADuplicateAsRejectedWithAnUnknownToolByDefault() {
+        ToolBoundary boundary = boundary();
+
+        call(boundary, "log-search", "call_1");
+        call(boundary, "log-search", "call_1");
+
+        assertThat(calls("log-search", "ready", "EVIDENCE_FOUND", "none")).isEqualTo(1);
+        assertThat(calls("unknown", "rejected", "none", "DUPLICATE_TOOL_CALL")).isEqualTo(1);
+        assertThat(registry.get(MicrometerBoundaryListener.EXECUTION).timer().count()).as("ran once").isEqualTo(1);
+    }
+
+    @Test
+    void namesTheToolOfARejectionWhenTheHarnessListedItAsRegistered() {
+        MicrometerBoundaryListener listener = MicrometerBoundaryListener.of(registry, List.of("log-search", "metrics"));
+        ToolBoundary boundary = boundary(listener, InMemoryCanonicalInvocationStore.create());
+
+        call(boundary, "log-search", "call_1");
+        call(boundary, "log-search", "call_1");
+        call(boundary, "drop-database", "call_2");
+
+        assertThat(calls("log-search", "rejected", "none", "DUPLICATE_TOOL_CALL")).isEqualTo(1);
+        assertThat(calls("unknown", "rejected", "none", "TOOL_NOT_REGISTERED")).isEqualTo(1);
+    }
+
+    @Test
+    void countsAMissingToolCallIdAsRejected() {
+        call(boundary(), "log-search", null);
+
+        assertThat(calls("unknown", "rejected", "none", "TOOL_CALL_ID_MISSING")).isEqualTo(1);
+        assertThat(registry.find(MicrometerBoundaryListener.EXECUTION).timer()).isNull();
+    }
+
+    @Test
+    void keepsTagsBoundedWhateverToolNamesAndIdsTheAgentSends() {
+        ToolBoundary boundary = boundary();
+        Random random = new Random(20250301L);
+
+        for (int i = 0; i < 200; i++) {
+            String tool = random.nextInt(4) == 0 ? "log-search" : "invented-" + random.nextInt(1_000_000);
+            call(boundary, tool, "call_" + random.nextLong());
+        }
+
+        Set<String> tools = registry.getMeters().stream().map(meter -> meter.getId().getTag("tool"))
+                .collect(Collectors.toSet());
+        assertThat(tools).containsExactlyInAnyOrder("log-search", "unknown");
+        assertThat(registry.getMeters()).hasSizeLessThanOrEqualTo(4);
+        assertThat(totalCalls()).isEqualTo(200);
+    }
+
+    @Test
+    void neverTagsARunIdToolCallIdOrPayload() {
+        ToolBoundary boundary = boundary();
+        String toolCallId = "call_" + "x".repeat(20);
+
+        call(boundary, "log-search", toolCallId);
+        call(boundary, "flaky", "call_2");
+        call(boundary, "log-search", toolCallId);
+
+        List<String> values = registry.getMeters().stream()
+                .flatMap(meter -> meter.getId().getTags().stream()).map(Tag::getValue).toList();
+        assertThat(values).isNotEmpty().noneMatch(value -> value.contains(run.runId().value())
+                || value.contains("call_") || value.contains("raw") || value.contains("secret")
+                || value.contains(Fixtures.DEFAULT_ARGUMENTS));
+    }
+
+    @Test
+    void givesEveryCallCounterTheSameTagKeys() {
+        ToolBoundary boundary = boundary();
+        call(boundary, "log-search", "call_1");
+        call(boundary, "log-search", "call_1");
+        call(boundary, "flaky", "call_2");
+        call(boundary, "nope", "call_3");
+
+        List<Meter> counters = registry.find(MicrometerBoundaryListener.CALLS).meters().stream().toList();
+        assertThat(counters).hasSize(4).allSatisfy(meter -> assertThat(meter.getId().getTags())
+                .extracting(Tag::getKey).containsExactlyInAnyOrderElementsOf(CALL_TAG_KEYS));
+    }
+
+    @Test
+    void countsACompletionTheStoreRefusedAsStoreFailed() {
+        InMemoryCanonicalInvocationStore memory = InMemoryCanonicalInvocationStore.create();
+        CanonicalInvocationStore refusingCompletion = new CanonicalInvocationStore() {
+            @Override
+            public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+                return memory.begin(start);
+            }
+
+            @Override
+            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+                return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+            }
+
+            @Override
+            public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+                return memory.find(key);
+            }
+        };
+
+        call(boundary(MicrometerBoundaryListener.of(registry), refusingCompletion), "log-search", "call_1");
+
+        assertThat(calls("unknown", "store_failed", "none", "STORE_UNAVAILABLE")).isEqualTo(1);
+        assertThat(totalCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void countsAnUnexpectedFailureAsInternalError() {
+        CanonicalInvocationStore broken = new CanonicalInvocationStore() {
+            @Override
+            public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+                throw new IllegalStateException("store bug");
+            }
+
+            @Override
+            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+                throw new IllegalStateException("store bug");
+            }
+
+            @Override
+            public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+                throw new IllegalStateException("store bug");
+            }
+        };
+
+        Either<BoundaryError, ?> outcome = call(boundary(MicrometerBoundaryListener.of(registry), broken), "log-search", "call_1");
+
+        assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
+        assertThat(calls("unknown", "internal_error", "none", "INTERNAL_ERROR")).isEqualTo(1);
+    }
+
+    @Test
+    void refusesARegisteredToolNameThatIsNotASafeToolName() {
+        assertThatIllegalArgumentException().isThrownBy(() -> MicrometerBoundaryListener.of(registry, List.of("log search")));
+    }
+
+    @Test
+    void countsEachCallOnceWhateverItsEnd() {
+        ToolBoundary boundary = boundary();
+        List<ToolCallEnvelope> envelopes = List.of(
+                Fixtures.envelope(run).withToolName("log-search").withToolCallId("c1").build(),
+                Fixtures.envelope(run).withToolName("metrics").withToolCallId("c2").build(),
+                Fixtures.envelope(run).withToolName("flaky").withToolCallId("c3").build(),
+                Fixtures.envelope(run).withToolName("bad-projector").withToolCallId("c4").build(),
+                Fixtures.envelope(run).withToolName("log-search").withToolCallId("c1").build(),
+                Fixtures.envelope(run).withToolName("log-search").withToolCallId("").build(),
+                Fixtures.envelope(run).withToolName("log-search").withToolCallId("c5").withArguments("[]").build(),
+                Fixtures.envelope().withToolName("log-search").withToolCallId("c6").build());
+
+        envelopes.forEach(envelope -> boundary.invoke(run, envelope));
+
+        assertThat(totalCalls()).isEqualTo(envelopes.size());
+        assertThat(calls("unknown", "rejected", "none", "ARGUMENTS_INVALID")).isEqualTo(1);
+        assertThat(calls("unknown", "rejected", "none", "RUN_MISMATCH")).isEqualTo(1);
+    }
+}
