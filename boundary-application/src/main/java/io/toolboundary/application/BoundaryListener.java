@@ -66,6 +66,18 @@ public interface BoundaryListener {
     }
 
     /** A listener that does nothing. */
+    /**
+     * One listener that forwards every event to each of {@code listeners} in order, for example metrics
+     * and the harness's own diagnostics. A listener that throws does not keep the others from the event.
+     */
+    static BoundaryListener composite(BoundaryListener... listeners) {
+        java.util.Objects.requireNonNull(listeners, "listeners is null");
+        for (BoundaryListener listener : listeners) {
+            java.util.Objects.requireNonNull(listener, "a listener is null");
+        }
+        return new io.toolboundary.application.internal.CompositeListener(java.util.List.of(listeners));
+    }
+
     static BoundaryListener noop() {
         return new BoundaryListener() {
         };
