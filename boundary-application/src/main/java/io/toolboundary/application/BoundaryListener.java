@@ -75,7 +75,7 @@ public interface BoundaryListener {
         for (BoundaryListener listener : listeners) {
             java.util.Objects.requireNonNull(listener, "a listener is null");
         }
-        return new io.toolboundary.application.internal.CompositeListener(java.util.List.of(listeners));
+        return new CompositeListener(java.util.List.of(listeners));
     }
 
     static BoundaryListener noop() {

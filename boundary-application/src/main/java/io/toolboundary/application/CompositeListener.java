@@ -1,7 +1,5 @@
-package io.toolboundary.application.internal;
+package io.toolboundary.application;
 
-import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
@@ -11,11 +9,11 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /** Forwards every event to each listener in order; one listener's failure never stops the next. */
-public final class CompositeListener implements BoundaryListener {
+final class CompositeListener implements BoundaryListener {
 
     private final List<BoundaryListener> listeners;
 
-    public CompositeListener(List<BoundaryListener> listeners) {
+    CompositeListener(List<BoundaryListener> listeners) {
         this.listeners = List.copyOf(listeners);
     }
 
