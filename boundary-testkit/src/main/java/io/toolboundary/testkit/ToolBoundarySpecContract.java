@@ -1,12 +1,10 @@
-package io.toolboundary.adapter.inmemory.scenarios;
+package io.toolboundary.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.verifyNoInteractions;
 
-import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
@@ -24,13 +22,8 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.Referencability;
+import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.testkit.CountingExecutor;
-import io.toolboundary.testkit.CountingProjector;
-import io.toolboundary.testkit.FakeProjectors;
-import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testkit.ScriptedRun;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.ParameterizedType;
@@ -50,21 +43,85 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every Requirement and Scenario of the canonical tool invocation store, run through
- * {@link ToolBoundary} on {@link InMemoryCanonicalInvocationStore}. Display names are the exact titles
- * of the requirement text.
+ * {@link ToolBoundary} on the store a subclass supplies. The nested classes are the Requirements and
+ * carry their exact titles; a test or nested class named after a Scenario carries its exact title.
+ *
+ * <p>A store adapter runs all of it by extending this class and implementing four hooks: the store
+ * under test, a record's remaining TTL, ending a record's life now, and whether the store's expiry
+ * follows this suite's {@link #clock()}. Every test works in a run of its own, so a subclass may hand
+ * all tests one shared store on one shared server.
+ *
+ * <p>Time: the boundary reads {@link #clock()}, a {@link MutableClock} standing at {@link #START}
+ * that the suite owns (a new one for each test) and moves where a scenario needs time to pass; it
+ * decides deadlines and the records' timestamps. The store's expiry is the adapter's business: an
+ * embedded store may follow {@link #clock()}, then TTL assertions are exact; a server keeps its own
+ * time, then they are bounds (a TTL never grows on a read or at completion, never exceeds the TTL
+ * given at creation) and {@link #expire(InvocationKey)} stands for time running out.
  */
-class CanonicalToolInvocationStoreSpecTest {
+public abstract class ToolBoundarySpecContract {
 
-    private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
+    /** Where {@link #clock()} stands when a test begins. */
+    public static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
+
+    /** The time to live the boundaries of this suite give each record: the boundary's default. */
+    public static final Duration TTL = ToolBoundaryConfig.DEFAULT_RECORD_TTL;
+
     private static final String RAW = "2030-01-01T00:00:01Z ERROR checkout: timeout after 30000 ms";
     private static final String RESULT = "1 timeout in checkout";
-    private static final Duration TTL = ToolBoundaryConfig.DEFAULT_RECORD_TTL;
+    /** How far the store's own time must move before a TTL reading that a renewal must not exceed. */
+    private static final Duration STORE_TIME_STEP = Duration.ofMillis(5);
+    /** The longest wait for the store's own time to move that far. */
+    private static final Duration STORE_TIME_PATIENCE = Duration.ofSeconds(10);
 
-    private final ManualClock clock = new ManualClock(START);
-    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
+    private final MutableClock clock = MutableClock.at(START);
     private final RunContext run = Fixtures.anyRunContext();
     private final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
     private final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
+    /** Runs the later calls that prove a refused call reserved no budget. */
+    private final CountingExecutor budgetProbe = FakeTools.counting(FakeTools.returning(RAW));
+
+    // ---------------------------------------------------------------------------------------------
+    // Hooks
+    // ---------------------------------------------------------------------------------------------
+
+    /**
+     * The store under test; may be the same instance for every test. Called after this class's fields
+     * are set, so a subclass may build it on {@link #clock()} in a field initializer.
+     */
+    protected abstract CanonicalInvocationStore store();
+
+    /**
+     * The time the record under {@code key} has left, read without changing it.
+     *
+     * @return none when there is no live record under the key
+     */
+    protected abstract Option<Duration> remainingTtl(InvocationKey key);
+
+    /**
+     * Ends the life of the record under {@code key} now, as if its time to live had run out. May be
+     * called from inside a tool, while the boundary waits for it.
+     */
+    protected abstract void expire(InvocationKey key);
+
+    /**
+     * Whether the store measures its records' lives on {@link #clock()}: then a record created at
+     * {@link #START} has exactly {@link #TTL} left until the clock moves, and dies when the clock
+     * reaches its expiry.
+     */
+    protected abstract boolean storeExpiresOnTheSuiteClock();
+
+    // ---------------------------------------------------------------------------------------------
+    // What subclasses may use
+    // ---------------------------------------------------------------------------------------------
+
+    /** The clock of this test's boundaries; a new one for each test, standing at {@link #START}. */
+    protected final MutableClock clock() {
+        return clock;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Helpers
+    // ---------------------------------------------------------------------------------------------
 
     private ToolBoundary boundary() {
         return boundaryWith(logSearch(executor, projector));
@@ -79,6 +136,11 @@ class CanonicalToolInvocationStoreSpecTest {
     }
 
     private ToolBoundary.Builder builder(ToolBoundaryConfig config, ToolBinding... tools) {
+        return builderOn(store(), config, tools);
+    }
+
+    private ToolBoundary.Builder builderOn(CanonicalInvocationStore store, ToolBoundaryConfig config,
+            ToolBinding... tools) {
         ToolBoundary.Builder builder = ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
@@ -110,13 +172,44 @@ class CanonicalToolInvocationStoreSpecTest {
         return find(boundary, envelope).getOrElseThrow(() -> new AssertionError("no record for " + envelope));
     }
 
-    /** The call was refused before anything happened: the code, no execution, no projection, nothing stored. */
-    private void assertRefusedBeforeExecution(Either<BoundaryError, AgentResult> result, ErrorCode code) {
+    private void assertRefusedBeforeExecution(ToolBoundary boundary, RunContext context, ToolCallEnvelope envelope,
+            ErrorCode code) {
+        assertRefusedBeforeExecution(boundary.invoke(context, envelope), envelope, code);
+    }
+
+    /**
+     * The call was refused before anything happened: the code, no execution, no projection, no record
+     * under its key (in this test's run or the run the envelope claims), and no budget reserved.
+     */
+    private void assertRefusedBeforeExecution(Either<BoundaryError, AgentResult> result, ToolCallEnvelope envelope,
+            ErrorCode code) {
         assertThat(result.isLeft()).as("refused").isTrue();
         assertThat(result.getLeft().code()).isEqualTo(code);
         assertThat(executor.executions()).as("executions").isZero();
         assertThat(projector.projections()).as("projections").isZero();
-        assertThat(store.size()).as("records and budget counters in the store").isZero();
+        ToolCallId.of(envelope.toolCallId()).forEach(toolCallId -> {
+            assertThat(store().find(InvocationKey.of(run.runId(), toolCallId)).get())
+                    .as("record under the run's key").isEmpty();
+            RunId.of(envelope.runId()).forEach(claimed -> assertThat(
+                    store().find(InvocationKey.of(claimed, toolCallId)).get())
+                    .as("record under the claimed run's key").isEmpty());
+        });
+        assertNoBudgetReserved();
+    }
+
+    /**
+     * A later call of this test's run still runs when the run and the tool allow exactly one call more
+     * than the probes before it: nothing else used their budgets.
+     */
+    private void assertNoBudgetReserved() {
+        int allowed = budgetProbe.executions() + 1;
+        ToolBoundary probing = boundaryWith(
+                logSearch(budgetProbe, FakeProjectors.evidenceFound(RESULT)).withCallBudgetPerRun(allowed));
+
+        Either<BoundaryError, AgentResult> later = probing.invoke(
+                RunContext.active(run.runId(), Fixtures.FAR_FUTURE, allowed), envelope());
+
+        assertThat(later.isRight()).as("a later call within the budget left, got %s", later).isTrue();
     }
 
     private static ErrorCode codeOf(Either<BoundaryError, AgentResult> result) {
@@ -132,33 +225,62 @@ class CanonicalToolInvocationStoreSpecTest {
         assertThat(record.referencability()).isEqualTo(Referencability.NOT_REFERENCABLE);
     }
 
+    /**
+     * The record's remaining TTL once the store's own time has moved {@link #STORE_TIME_STEP} past its
+     * creation, so that a renewal would show as a larger TTL: at once on a store that follows the clock
+     * the test has moved; on a server, after polling it for a few milliseconds of its own time.
+     */
+    private Duration ttlOnceStoreTimeMoved(InvocationKey key) {
+        Duration movedOn = TTL.minus(STORE_TIME_STEP);
+        long giveUpAt = System.nanoTime() + STORE_TIME_PATIENCE.toNanos();
+        while (true) {
+            Duration left = remainingTtl(key).getOrElseThrow(() -> new AssertionError("no live record under " + key));
+            if (left.compareTo(movedOn) <= 0) {
+                return left;
+            }
+            assertThat(System.nanoTime() - giveUpAt).as("the store's time moved within %s", STORE_TIME_PATIENCE)
+                    .isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The record is live with at most {@code bySuiteClock} left, exactly that when the store follows the clock. */
+    private void assertTtlLeft(InvocationKey key, Duration bySuiteClock) {
+        Option<Duration> left = remainingTtl(key);
+        assertThat(left).as("remaining TTL of a live record").isNotEmpty();
+        assertThat(left.get()).isPositive().isLessThanOrEqualTo(TTL);
+        if (storeExpiresOnTheSuiteClock()) {
+            assertThat(left.get()).isEqualTo(bySuiteClock);
+        }
+    }
+
     @Nested
     @DisplayName("ToolBoundary SHALL enforce explicit preflight before execution")
     class ExplicitPreflight {
 
         @Test
         void rejectsMissingToolCallId() {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolCallId(null).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withToolCallId(null).build(),
                     ErrorCode.TOOL_CALL_ID_MISSING);
         }
 
         @Test
         void rejectsBlankToolCallId() {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolCallId("  \t").build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withToolCallId("  \t").build(),
                     ErrorCode.TOOL_CALL_ID_MISSING);
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"call*1", "call 1", "call/1", "{run}:call", "call\u00e91", "call\n1"})
         void rejectsToolCallIdWithUnsafeCharacter(String unsafe) {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolCallId(unsafe).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withToolCallId(unsafe).build(),
                     ErrorCode.TOOL_CALL_ID_UNSAFE);
         }
 
         @Test
         void rejectsToolCallIdOf129Characters() {
-            assertRefusedBeforeExecution(
-                    boundary().invoke(run, Fixtures.envelope(run).withToolCallId("a".repeat(129)).build()),
+            assertRefusedBeforeExecution(boundary(), run,
+                    Fixtures.envelope(run).withToolCallId("a".repeat(129)).build(),
                     ErrorCode.TOOL_CALL_ID_UNSAFE);
         }
 
@@ -179,7 +301,7 @@ class CanonicalToolInvocationStoreSpecTest {
 
             Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
 
-            assertRefusedBeforeExecution(result, ErrorCode.RUN_MISMATCH);
+            assertRefusedBeforeExecution(result, envelope, ErrorCode.RUN_MISMATCH);
             assertThat(boundary.records().find(other.runId(), new ToolCallId(envelope.toolCallId())).get()).isEmpty();
             assertThat(find(boundary, envelope)).isEmpty();
         }
@@ -187,13 +309,13 @@ class CanonicalToolInvocationStoreSpecTest {
         @ParameterizedTest
         @ValueSource(strings = {"", " ", "run*1", "run 1", "{run-1}"})
         void rejectsInvalidRunId(String runId) {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withRunId(runId).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withRunId(runId).build(),
                     ErrorCode.RUN_ID_INVALID);
         }
 
         @Test
         void rejectsCallOfInactiveRun() {
-            assertRefusedBeforeExecution(boundary().invoke(run.deactivated(), envelope()), ErrorCode.RUN_INACTIVE);
+            assertRefusedBeforeExecution(boundary(), run.deactivated(), envelope(), ErrorCode.RUN_INACTIVE);
         }
 
         @Test
@@ -204,27 +326,27 @@ class CanonicalToolInvocationStoreSpecTest {
                     .clock(Clock.fixed(deadline.plusMillis(1), ZoneOffset.UTC))
                     .build();
 
-            assertRefusedBeforeExecution(boundary.invoke(late, envelope()), ErrorCode.RUN_DEADLINE_EXCEEDED);
+            assertRefusedBeforeExecution(boundary, late, envelope(), ErrorCode.RUN_DEADLINE_EXCEEDED);
         }
 
         @Test
         void rejectsCallAtTheDeadlineInstant() {
             RunContext due = RunContext.active(run.runId(), START, RunContext.UNLIMITED);
 
-            assertRefusedBeforeExecution(boundary().invoke(due, envelope()), ErrorCode.RUN_DEADLINE_EXCEEDED);
+            assertRefusedBeforeExecution(boundary(), due, envelope(), ErrorCode.RUN_DEADLINE_EXCEEDED);
         }
 
         @Test
         void rejectsUnknownTool() {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolName("rm-rf").build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withToolName("rm-rf").build(),
                     ErrorCode.TOOL_NOT_REGISTERED);
         }
 
         @Test
         void rejectsMissingOrUnsafeToolName() {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolName(null).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withToolName(null).build(),
                     ErrorCode.TOOL_NAME_INVALID);
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withToolName("log search").build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withToolName("log search").build(),
                     ErrorCode.TOOL_NAME_INVALID);
         }
 
@@ -243,7 +365,7 @@ class CanonicalToolInvocationStoreSpecTest {
 
                 Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
 
-                assertRefusedBeforeExecution(result, ErrorCode.TOOL_NOT_AUTHORIZED);
+                assertRefusedBeforeExecution(result, envelope, ErrorCode.TOOL_NOT_AUTHORIZED);
                 assertThat(result.getLeft().toString()).doesNotContain("SECRET-REQUEST-TEXT");
             }
 
@@ -255,7 +377,7 @@ class CanonicalToolInvocationStoreSpecTest {
                         })
                         .build();
 
-                assertRefusedBeforeExecution(boundary.invoke(run, envelope), ErrorCode.TOOL_NOT_AUTHORIZED);
+                assertRefusedBeforeExecution(boundary, run, envelope, ErrorCode.TOOL_NOT_AUTHORIZED);
             }
 
             @Test
@@ -264,7 +386,7 @@ class CanonicalToolInvocationStoreSpecTest {
 
                 Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
 
-                assertRefusedBeforeExecution(result, ErrorCode.TOOL_NOT_READ_ONLY);
+                assertRefusedBeforeExecution(result, envelope, ErrorCode.TOOL_NOT_READ_ONLY);
                 assertThat(result.getLeft().toString()).doesNotContain("SECRET-REQUEST-TEXT");
             }
         }
@@ -272,14 +394,14 @@ class CanonicalToolInvocationStoreSpecTest {
         @ParameterizedTest
         @ValueSource(strings = {"", "null", "42", "\"query\"", "[{\"query\":\"timeout\"}]", "{\"query\":", "{query:1}"})
         void rejectsArgumentsThatAreNotOneJsonObject(String arguments) {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(arguments).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withArguments(arguments).build(),
                     ErrorCode.ARGUMENTS_INVALID);
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"{\"a\":1} {\"b\":2}", "{\"a\":1}x", "{\"a\":1}]", "{\"a\":1} null"})
         void rejectsArgumentsWithTrailingContent(String arguments) {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(arguments).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withArguments(arguments).build(),
                     ErrorCode.ARGUMENTS_INVALID);
         }
 
@@ -292,7 +414,7 @@ class CanonicalToolInvocationStoreSpecTest {
         @ParameterizedTest
         @ValueSource(strings = {"{\"a\":1,\"a\":2}", "{\"outer\":{\"a\":1,\"a\":1}}"})
         void rejectsArgumentsWithDuplicateKeys(String arguments) {
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(arguments).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withArguments(arguments).build(),
                     ErrorCode.ARGUMENTS_INVALID);
         }
 
@@ -301,7 +423,7 @@ class CanonicalToolInvocationStoreSpecTest {
             String deep = "{\"a\":".repeat(ToolBoundaryConfig.DEFAULT_MAX_JSON_DEPTH + 1) + "1"
                     + "}".repeat(ToolBoundaryConfig.DEFAULT_MAX_JSON_DEPTH + 1);
 
-            assertRefusedBeforeExecution(boundary().invoke(run, Fixtures.envelope(run).withArguments(deep).build()),
+            assertRefusedBeforeExecution(boundary(), run, Fixtures.envelope(run).withArguments(deep).build(),
                     ErrorCode.ARGUMENTS_INVALID);
         }
 
@@ -318,7 +440,7 @@ class CanonicalToolInvocationStoreSpecTest {
                     logSearch(executor, projector));
             String overBytes = "{\"q\":\"" + "\u00e9".repeat(29) + "\"}"; // 37 chars, 66 bytes
 
-            assertRefusedBeforeExecution(boundary.invoke(run, Fixtures.envelope(run).withArguments(overBytes).build()),
+            assertRefusedBeforeExecution(boundary, run, Fixtures.envelope(run).withArguments(overBytes).build(),
                     ErrorCode.REQUEST_TOO_LARGE);
         }
 
@@ -333,8 +455,8 @@ class CanonicalToolInvocationStoreSpecTest {
 
         @Test
         void rejectsArgumentsThatAreNotUnicode() {
-            assertRefusedBeforeExecution(
-                    boundary().invoke(run, Fixtures.envelope(run).withArguments("{\"q\":\"\ud800\"}").build()),
+            assertRefusedBeforeExecution(boundary(), run,
+                    Fixtures.envelope(run).withArguments("{\"q\":\"\ud800\"}").build(),
                     ErrorCode.TEXT_NOT_UNICODE);
         }
 
@@ -385,7 +507,7 @@ class CanonicalToolInvocationStoreSpecTest {
                     .build();
             AtomicReference<Option<CanonicalRecord>> seenByTool = new AtomicReference<>();
             ToolBoundary boundary = boundaryWith(logSearch(request -> {
-                seenByTool.set(store.find(request.key()).get());
+                seenByTool.set(store().find(request.key()).get());
                 return RAW;
             }, projector));
 
@@ -582,7 +704,7 @@ class CanonicalToolInvocationStoreSpecTest {
                     ready.requestFingerprint(), ready.createdAt(), START.plusSeconds(1), Option.none(),
                     ErrorCode.EXECUTION_FAILED);
 
-            Either<BoundaryError, CanonicalRecord.Final> refused = store.complete(token, overwrite);
+            Either<BoundaryError, CanonicalRecord.Final> refused = store().complete(token, overwrite);
 
             assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
             assertThat(recordOf(boundary, envelope)).isEqualTo(ready);
@@ -600,7 +722,7 @@ class CanonicalToolInvocationStoreSpecTest {
                     failed.requestFingerprint(), failed.createdAt(), START.plusSeconds(1), RAW,
                     new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
 
-            Either<BoundaryError, CanonicalRecord.Final> refused = store.complete(token, upgrade);
+            Either<BoundaryError, CanonicalRecord.Final> refused = store().complete(token, upgrade);
 
             assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
             assertThat(recordOf(boundary, envelope)).isEqualTo(failed);
@@ -737,7 +859,7 @@ class CanonicalToolInvocationStoreSpecTest {
         void neverGeneratesAFallbackIdForAMissingOne() {
             ToolBoundary boundary = boundary();
 
-            assertRefusedBeforeExecution(boundary.invoke(run, Fixtures.envelope(run).withToolCallId("").build()),
+            assertRefusedBeforeExecution(boundary, run, Fixtures.envelope(run).withToolCallId("").build(),
                     ErrorCode.TOOL_CALL_ID_MISSING);
         }
     }
@@ -754,43 +876,49 @@ class CanonicalToolInvocationStoreSpecTest {
             boundary.invoke(run, envelope);
             InvocationKey key = keyOf(envelope);
             clock.advance(Duration.ofHours(1));
-            Duration before = store.remainingTtl(key).get();
+            assertTtlLeft(key, TTL.minusHours(1));
+            Duration before = ttlOnceStoreTimeMoved(key);
 
             for (int i = 0; i < 3; i++) {
                 boundary.records().find(run.runId(), key.toolCallId());
                 boundary.records().referencability(run.runId(), key.toolCallId());
-                store.find(key);
+                store().find(key);
             }
 
-            assertThat(store.remainingTtl(key)).containsExactly(before);
-            assertThat(before).isEqualTo(TTL.minusHours(1));
-            clock.advance(before.minusMillis(1));
-            assertThat(find(boundary, envelope)).isNotEmpty();
-            clock.advance(Duration.ofMillis(1));
-            assertThat(find(boundary, envelope)).as("expired at the original expiry").isEmpty();
+            assertThat(remainingTtl(key)).as("still live").isNotEmpty();
+            assertThat(remainingTtl(key).get()).as("not renewed").isLessThanOrEqualTo(before);
+            if (storeExpiresOnTheSuiteClock()) {
+                assertThat(remainingTtl(key)).containsExactly(before);
+                clock.advance(before.minusMillis(1));
+                assertThat(find(boundary, envelope)).isNotEmpty();
+                clock.advance(Duration.ofMillis(1));
+                assertThat(find(boundary, envelope)).as("expired at the original expiry").isEmpty();
+            }
         }
 
         @Test
         void setsTheTtlAtCreationAndKeepsOnlyTheRemainderOnCompletion() {
             ToolCallEnvelope envelope = envelope();
-            AtomicReference<Option<Duration>> ttlWhileRunning = new AtomicReference<>();
+            AtomicReference<Duration> ttlBeforeCompletion = new AtomicReference<>();
             ToolBoundary boundary = boundaryWith(logSearch(request -> {
-                ttlWhileRunning.set(store.remainingTtl(request.key()));
+                assertTtlLeft(request.key(), TTL);
                 clock.advance(Duration.ofMinutes(10));
+                ttlBeforeCompletion.set(ttlOnceStoreTimeMoved(request.key()));
                 return RAW;
             }, projector));
 
-            boundary.invoke(run, envelope);
+            assertThat(boundary.invoke(run, envelope).isRight()).isTrue();
 
-            assertThat(ttlWhileRunning.get()).containsExactly(TTL);
-            assertThat(store.remainingTtl(keyOf(envelope))).containsExactly(TTL.minusMinutes(10));
+            assertTtlLeft(keyOf(envelope), TTL.minusMinutes(10));
+            assertThat(remainingTtl(keyOf(envelope)).get()).as("not renewed at completion")
+                    .isLessThanOrEqualTo(ttlBeforeCompletion.get());
         }
 
         @Test
         void neverRecreatesARecordThatExpiredWhileTheToolRan() {
             ToolCallEnvelope envelope = envelope();
             ToolBoundary boundary = boundaryWith(logSearch(request -> {
-                clock.advance(TTL);
+                expire(request.key());
                 return RAW;
             }, projector));
 
@@ -798,7 +926,7 @@ class CanonicalToolInvocationStoreSpecTest {
 
             assertThat(codeOf(result)).isEqualTo(ErrorCode.RECORD_EXPIRED);
             assertThat(find(boundary, envelope)).isEmpty();
-            assertThat(store.remainingTtl(keyOf(envelope))).isEmpty();
+            assertThat(remainingTtl(keyOf(envelope))).isEmpty();
         }
 
         @Nested
@@ -811,7 +939,7 @@ class CanonicalToolInvocationStoreSpecTest {
 
             @Test
             void endsInResultTooLargeWithoutTruncatingOrProjecting() {
-                Projector neverCalled = mock(Projector.class);
+                CountingProjector neverCalled = FakeProjectors.counting(projector);
                 ToolCallEnvelope envelope = envelope();
                 ToolBoundary boundary = boundaryWith(config,
                         logSearch(FakeTools.returningBytes(RAW_LIMIT + 1), neverCalled));
@@ -822,7 +950,7 @@ class CanonicalToolInvocationStoreSpecTest {
                 CanonicalRecord record = recordOf(boundary, envelope);
                 assertFailed(record, ErrorCode.RESULT_TOO_LARGE);
                 assertThat(record.rawResponse()).as("no truncated raw").isEmpty();
-                verifyNoInteractions(neverCalled);
+                assertThat(neverCalled.projections()).as("projections").isZero();
             }
 
             @Test
@@ -955,8 +1083,8 @@ class CanonicalToolInvocationStoreSpecTest {
         @ParameterizedTest
         @ValueSource(strings = {"STORE_UNAVAILABLE", "STORE_OUTCOME_UNKNOWN", "STORE_FULL", "STORE_DATA_INVALID"})
         void runsNothingWhenTheStoreRefusesToBegin(ErrorCode code) {
-            ToolBoundary boundary = ToolBoundary.builder().store(FailingStore.refusingBegin(store, code))
-                    .accessPolicy(AccessPolicy.allowAll()).clock(clock).tool(logSearch(executor, projector)).build();
+            ToolBoundary boundary = builderOn(FaultyStores.refusingBegin(store(), code),
+                    ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector)).build();
             ToolCallEnvelope envelope = envelope();
 
             Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope);
@@ -968,9 +1096,8 @@ class CanonicalToolInvocationStoreSpecTest {
 
         @Test
         void returnsTheStoreErrorWhenTheCompletionIsRefused() {
-            ToolBoundary boundary = ToolBoundary.builder()
-                    .store(FailingStore.refusingComplete(store, ErrorCode.STORE_UNAVAILABLE))
-                    .accessPolicy(AccessPolicy.allowAll()).clock(clock).tool(logSearch(executor, projector)).build();
+            ToolBoundary boundary = builderOn(FaultyStores.refusingComplete(store(), ErrorCode.STORE_UNAVAILABLE),
+                    ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector)).build();
 
             Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope());
 
@@ -980,9 +1107,9 @@ class CanonicalToolInvocationStoreSpecTest {
 
         @Test
         void closesWithInternalErrorWhenTheStoreCrashes() {
-            ToolBoundary boundary = ToolBoundary.builder()
-                    .store(FailingStore.crashingOnBegin(store, "pool exhausted at redis://10.0.0.1"))
-                    .accessPolicy(AccessPolicy.allowAll()).clock(clock).tool(logSearch(executor, projector)).build();
+            ToolBoundary boundary = builderOn(
+                    FaultyStores.crashingOnBegin(store(), "pool exhausted at redis://10.0.0.1"),
+                    ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector)).build();
 
             Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope());
 
@@ -1045,8 +1172,8 @@ class CanonicalToolInvocationStoreSpecTest {
             assertThat(statusOf(boundary, "q2")).isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
             assertThat(statusOf(boundary, "q3")).isEqualTo(Referencability.NOT_REFERENCABLE);
             InvocationKey q1 = InvocationKey.of(run.runId(), new ToolCallId("q1"));
-            assertThat(store.remainingTtl(q1)).containsExactly(TTL);
-            clock.advance(TTL);
+            assertTtlLeft(q1, TTL);
+            expire(q1);
             assertThat(boundary.records().find(run.runId(), new ToolCallId("q1")).get()).isEmpty();
         }
 

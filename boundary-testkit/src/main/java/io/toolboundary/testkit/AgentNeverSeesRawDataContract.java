@@ -1,8 +1,7 @@
-package io.toolboundary.adapter.inmemory.scenarios;
+package io.toolboundary.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
@@ -20,21 +19,17 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.testkit.FakeProjectors;
-import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -46,45 +41,89 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Nothing the agent receives carries a raw response, an exception text, a credential, the request, the
  * canonical key or a stack trace: on every error path the boundary can take (one case per
- * {@link ErrorCode}, store refusals included) and on the success path.
+ * {@link ErrorCode}, store refusals included) and on the success path, with the store a subclass
+ * supplies.
+ *
+ * <p>A store adapter runs all of it by extending this class and implementing three hooks: the store
+ * under test, ending a record's life now, and the store's record limit. Every case works in a run of
+ * its own, so a subclass may hand all cases one shared store on one shared server. The boundary reads
+ * {@link #clock()}, a {@link MutableClock} standing at {@link #START} that the suite owns (a new one
+ * for each test); store failures are switched in with {@link FaultyStores} around the real store.
  */
-class AgentNeverSeesRawDataTest {
+public abstract class AgentNeverSeesRawDataContract {
+
+    /** Where {@link #clock()} stands when a test begins. */
+    public static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
 
     private static final String CREDENTIAL = "password=hunter2-MARKER";
-    private static final String RUN_ID = "run-KEYMARKER-7";
     private static final String TOOL_CALL_ID = "call_KEYMARKER-7";
     private static final String ARGUMENTS = "{\"query\":\"ARGS-MARKER\",\"auth\":\"" + CREDENTIAL + "\"}";
     private static final String RAW = "RAW-MARKER 10:00 ERROR checkout timeout; " + CREDENTIAL;
     private static final String EXCEPTION_TEXT = "EXCEPTION-MARKER failed reading " + RAW;
     private static final String SAFE_CONTENT = "1 timeout in checkout";
     private static final String SAFE_SCOPE = "service checkout, last 15 minutes";
-    private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
 
-    /** Text that must never reach the agent. */
+    /** Text that must never reach the agent, besides each case's own run id and key. */
     private static final List<String> FORBIDDEN = List.of(
-            "MARKER", "hunter2", "password=", ARGUMENTS, RUN_ID + "/" + TOOL_CALL_ID, RUN_ID, TOOL_CALL_ID,
+            "MARKER", "hunter2", "password=", ARGUMENTS, TOOL_CALL_ID,
             "Exception", "at io.", "\tat ", "Caused by", "java.", "io.toolboundary", "redis");
 
+    private final MutableClock clock = MutableClock.at(START);
+
+    // ---------------------------------------------------------------------------------------------
+    // Hooks
+    // ---------------------------------------------------------------------------------------------
+
+    /**
+     * The store under test; may be the same instance for every test. Called after this class's fields
+     * are set, so a subclass may build it on {@link #clock()} in a field initializer.
+     */
+    protected abstract CanonicalInvocationStore store();
+
+    /**
+     * Ends the life of the record under {@code key} now, as if its time to live had run out. Called
+     * from inside a tool, while the boundary waits for it.
+     */
+    protected abstract void expire(InvocationKey key);
+
+    /** The record limit, in UTF-8 bytes, that the store under test was built with. */
+    protected abstract long maxRecordBytes();
+
+    /** The clock of this test's boundaries; a new one for each test, standing at {@link #START}. */
+    protected final MutableClock clock() {
+        return clock;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Cases
+    // ---------------------------------------------------------------------------------------------
+
     /** One way to call the boundary, with the code the agent must get. */
-    private record Case(String name, ErrorCode expected, Function<BoundaryListener, Either<BoundaryError, AgentResult>> call) {
+    private record Case(String name, ErrorCode expected,
+            Function<World, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> call) {
         @Override
         public String toString() {
             return name;
         }
     }
 
-    /** Everything a case needs: a store and clock of its own, the run and the envelope. */
-    private static final class World {
-        final ManualClock clock = new ManualClock(START);
-        final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
-        final RunContext run = Fixtures.runContext(RUN_ID);
-        final ToolCallEnvelope envelope = ToolCallEnvelope.of(RUN_ID, TOOL_CALL_ID, "log-search", ARGUMENTS);
+    /** Everything a case needs: a run of its own, its envelope, the tool and projector it changes. */
+    private final class World {
+        final String runId = "run-KEYMARKER-" + UUID.randomUUID();
+        final RunContext run = Fixtures.runContext(runId);
+        final MutableClock clock = AgentNeverSeesRawDataContract.this.clock;
+        final ToolCallEnvelope envelope = ToolCallEnvelope.of(runId, TOOL_CALL_ID, "log-search", ARGUMENTS);
         ToolExecutor executor = FakeTools.returning(RAW);
         Projector projector = FakeProjectors.evidenceFound(SAFE_CONTENT);
 
         ToolBoundary.Builder builder(BoundaryListener listener) {
-            return ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll()).clock(clock)
+            return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).clock(clock)
                     .listener(listener).tool(ToolBinding.readOnly("log-search", executor, projector));
+        }
+
+        Fixtures.EnvelopeBuilder envelopeBuilder() {
+            return Fixtures.envelope().withRunId(envelope.runId()).withToolCallId(envelope.toolCallId())
+                    .withToolName(envelope.toolName()).withArguments(envelope.arguments());
         }
 
         Either<BoundaryError, AgentResult> invoke(BoundaryListener listener) {
@@ -104,20 +143,36 @@ class AgentNeverSeesRawDataTest {
         Either<BoundaryError, AgentResult> invokeOn(BoundaryListener listener, CanonicalInvocationStore other) {
             return builder(listener).store(other).build().invoke(run, envelope);
         }
+
+        /** A request whose record is over the store's limit, with boundary limits that let it through. */
+        Either<BoundaryError, AgentResult> invokeOverTheStoresRecordLimit(BoundaryListener listener) {
+            String arguments = "{\"query\":\"ARGS-MARKER " + "a".repeat(Math.toIntExact(maxRecordBytes())) + "\"}";
+            long requestBytes = arguments.length();
+            ToolBoundaryConfig roomy = ToolBoundaryConfig.custom().requestLimitBytes(requestBytes)
+                    .recordLimitBytes(requestBytes + ToolBoundaryConfig.DEFAULT_RECORD_BYTES).build();
+            return builder(listener).config(roomy).build()
+                    .invoke(run, ToolCallEnvelope.of(runId, TOOL_CALL_ID, "log-search", arguments));
+        }
+
+        CanonicalInvocationStore store() {
+            return AgentNeverSeesRawDataContract.this.store();
+        }
+
+        void expire(InvocationKey key) {
+            AgentNeverSeesRawDataContract.this.expire(key);
+        }
     }
 
     private static Case preflight(String name, ErrorCode expected, UnaryOperator<Fixtures.EnvelopeBuilder> change) {
-        ToolCallEnvelope base = ToolCallEnvelope.of(RUN_ID, TOOL_CALL_ID, "log-search", ARGUMENTS);
-        Fixtures.EnvelopeBuilder builder = Fixtures.envelope().withRunId(base.runId()).withToolCallId(base.toolCallId())
-                .withToolName(base.toolName()).withArguments(base.arguments());
-        return new Case(name, expected, listener -> new World().invoke(listener, change.apply(builder).build()));
+        return new Case(name, expected, w -> l -> w.invoke(l, change.apply(w.envelopeBuilder()).build()));
     }
 
-    private static Case after(String name, ErrorCode expected, Function<World, Function<BoundaryListener,
-            Either<BoundaryError, AgentResult>>> setUp) {
-        return new Case(name, expected, listener -> setUp.apply(new World()).apply(listener));
+    private static Case after(String name, ErrorCode expected,
+            Function<World, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> setUp) {
+        return new Case(name, expected, setUp);
     }
 
+    /** One case per way the boundary can fail, covering every {@link ErrorCode}. */
     static Stream<Case> errorPaths() {
         return Stream.of(
                 preflight("missing tool call id", ErrorCode.TOOL_CALL_ID_MISSING, e -> e.withToolCallId(null)),
@@ -129,7 +184,7 @@ class AgentNeverSeesRawDataTest {
                         w -> l -> w.builder(l).build().invoke(w.run.deactivated(), w.envelope)),
                 after("deadline passed", ErrorCode.RUN_DEADLINE_EXCEEDED,
                         w -> l -> w.builder(l).build().invoke(
-                                RunContext.active(new RunId(RUN_ID), START, RunContext.UNLIMITED), w.envelope)),
+                                RunContext.active(w.run.runId(), START, RunContext.UNLIMITED), w.envelope)),
                 preflight("unsafe tool name", ErrorCode.TOOL_NAME_INVALID, e -> e.withToolName("tool*MARKER")),
                 preflight("unknown tool", ErrorCode.TOOL_NOT_REGISTERED, e -> e.withToolName("unknown-MARKER")),
                 after("access policy throws", ErrorCode.TOOL_NOT_AUTHORIZED,
@@ -137,7 +192,7 @@ class AgentNeverSeesRawDataTest {
                             throw new IllegalStateException(EXCEPTION_TEXT);
                         }).build().invoke(w.run, w.envelope)),
                 after("writable tool", ErrorCode.TOOL_NOT_READ_ONLY,
-                        w -> l -> ToolBoundary.builder().store(w.store).accessPolicy(AccessPolicy.allowAll())
+                        w -> l -> ToolBoundary.builder().store(w.store()).accessPolicy(AccessPolicy.allowAll())
                                 .clock(w.clock).listener(l)
                                 .tool(ToolBinding.writable("log-search", w.executor, w.projector)).build()
                                 .invoke(w.run, w.envelope)),
@@ -152,11 +207,11 @@ class AgentNeverSeesRawDataTest {
                 }),
                 after("duplicate call", ErrorCode.DUPLICATE_TOOL_CALL, w -> l -> w.invokeTwice(l, w.envelope)),
                 after("reused tool call id", ErrorCode.TOOL_CALL_ID_REUSED, w -> l -> w.invokeTwice(l,
-                        ToolCallEnvelope.of(RUN_ID, TOOL_CALL_ID, "log-search", "{\"query\":\"OTHER-MARKER\"}"))),
+                        w.envelopeBuilder().withArguments("{\"query\":\"OTHER-MARKER\"}").build())),
                 after("run budget exhausted", ErrorCode.RUN_BUDGET_EXHAUSTED, w -> l -> w.builder(l).build()
-                        .invoke(RunContext.active(new RunId(RUN_ID), Fixtures.FAR_FUTURE, 0), w.envelope)),
+                        .invoke(RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0), w.envelope)),
                 after("tool budget exhausted", ErrorCode.TOOL_BUDGET_EXHAUSTED,
-                        w -> l -> ToolBoundary.builder().store(w.store).accessPolicy(AccessPolicy.allowAll())
+                        w -> l -> ToolBoundary.builder().store(w.store()).accessPolicy(AccessPolicy.allowAll())
                                 .clock(w.clock).listener(l)
                                 .tool(ToolBinding.readOnly("log-search", w.executor, w.projector).withCallBudgetPerRun(0))
                                 .build().invoke(w.run, w.envelope)),
@@ -176,7 +231,7 @@ class AgentNeverSeesRawDataTest {
                     return w::invoke;
                 }),
                 after("store refuses an oversize record", ErrorCode.RESULT_TOO_LARGE,
-                        w -> l -> w.invokeOn(l, InMemoryCanonicalInvocationStore.create(w.clock, 64))),
+                        w -> w::invokeOverTheStoresRecordLimit),
                 after("projector throws", ErrorCode.PROJECTION_FAILED, w -> {
                     w.projector = FakeProjectors.throwing(EXCEPTION_TEXT);
                     return w::invoke;
@@ -185,40 +240,41 @@ class AgentNeverSeesRawDataTest {
                     w.projector = (request, raw) -> new Projection(raw, EvidenceStatus.ERROR, Option.of(raw));
                     return w::invoke;
                 }),
-                after("store unavailable", ErrorCode.STORE_UNAVAILABLE,
-                        w -> l -> w.invokeOn(l, FailingStore.refusingBegin(w.store, ErrorCode.STORE_UNAVAILABLE))),
-                after("store outcome unknown", ErrorCode.STORE_OUTCOME_UNKNOWN,
-                        w -> l -> w.invokeOn(l, FailingStore.refusingBegin(w.store, ErrorCode.STORE_OUTCOME_UNKNOWN))),
-                after("store full", ErrorCode.STORE_FULL,
-                        w -> l -> w.invokeOn(l, FailingStore.refusingBegin(w.store, ErrorCode.STORE_FULL))),
-                after("store data invalid", ErrorCode.STORE_DATA_INVALID,
-                        w -> l -> w.invokeOn(l, FailingStore.refusingBegin(w.store, ErrorCode.STORE_DATA_INVALID))),
+                after("store unavailable", ErrorCode.STORE_UNAVAILABLE, w -> l -> w.invokeOn(l,
+                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_UNAVAILABLE))),
+                after("store outcome unknown", ErrorCode.STORE_OUTCOME_UNKNOWN, w -> l -> w.invokeOn(l,
+                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_OUTCOME_UNKNOWN))),
+                after("store full", ErrorCode.STORE_FULL, w -> l -> w.invokeOn(l,
+                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_FULL))),
+                after("store data invalid", ErrorCode.STORE_DATA_INVALID, w -> l -> w.invokeOn(l,
+                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_DATA_INVALID))),
                 after("record expired while the tool ran", ErrorCode.RECORD_EXPIRED, w -> {
                     w.executor = request -> {
-                        w.clock.advance(ToolBoundaryConfig.DEFAULT_RECORD_TTL.plus(Duration.ofSeconds(1)));
+                        w.expire(request.key());
                         return RAW;
                     };
                     return w::invoke;
                 }),
-                after("store refuses the completion", ErrorCode.RECORD_CONFLICT,
-                        w -> l -> w.invokeOn(l, FailingStore.refusingComplete(w.store, ErrorCode.RECORD_CONFLICT))),
+                after("store refuses the completion", ErrorCode.RECORD_CONFLICT, w -> l -> w.invokeOn(l,
+                        FaultyStores.refusingComplete(w.store(), ErrorCode.RECORD_CONFLICT))),
                 after("store crashes", ErrorCode.INTERNAL_ERROR,
-                        w -> l -> w.invokeOn(l, FailingStore.crashingOnBegin(w.store, EXCEPTION_TEXT))));
+                        w -> l -> w.invokeOn(l, FaultyStores.crashingOnBegin(w.store(), EXCEPTION_TEXT))));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("errorPaths")
     void agentSeesOnlyTheSafeCodeOnEveryErrorPath(Case path) {
+        World world = new World();
         RecordingListener listener = new RecordingListener();
 
-        Either<BoundaryError, AgentResult> result = path.call().apply(listener);
+        Either<BoundaryError, AgentResult> result = path.call().apply(world).apply(listener);
 
         assertThat(result.isLeft()).as("failed").isTrue();
         BoundaryError error = result.getLeft();
         assertThat(error.code()).isEqualTo(path.expected());
-        assertNothingForbiddenIn(error.toString(), error.message(), error.code().name());
+        assertNothingForbiddenIn(world, error.toString(), error.message(), error.code().name());
         assertThat(error.message()).isEqualTo(path.expected().safeMessage());
-        listener.errors.forEach(seen -> assertNothingForbiddenIn(seen.toString()));
+        listener.errors.forEach(seen -> assertNothingForbiddenIn(world, seen.toString()));
     }
 
     @Test
@@ -240,7 +296,7 @@ class AgentNeverSeesRawDataTest {
 
         assertThat(result.get()).isEqualTo(new AgentResult(SAFE_CONTENT, EvidenceStatus.EVIDENCE_FOUND,
                 Option.of(SAFE_SCOPE)));
-        assertNothingForbiddenIn(result.get().content(), result.get().scope().get(), result.get().toString());
+        assertNothingForbiddenIn(world, result.get().content(), result.get().scope().get(), result.get().toString());
     }
 
     @Test
@@ -250,7 +306,7 @@ class AgentNeverSeesRawDataTest {
 
         AgentResult result = world.invoke(new RecordingListener()).get();
 
-        assertNothingForbiddenIn(result.content(), result.scope().get(), result.toString());
+        assertNothingForbiddenIn(world, result.content(), result.scope().get(), result.toString());
     }
 
     @Test
@@ -269,10 +325,13 @@ class AgentNeverSeesRawDataTest {
         assertThat(parameterTypes).noneMatch(Throwable.class::isAssignableFrom).doesNotContain(String.class);
     }
 
-    private static void assertNothingForbiddenIn(String... agentVisible) {
+    private static void assertNothingForbiddenIn(World world, String... agentVisible) {
+        List<String> forbidden = new ArrayList<>(FORBIDDEN);
+        forbidden.add(world.runId);
+        forbidden.add(world.runId + "/" + TOOL_CALL_ID);
         for (String text : agentVisible) {
-            for (String forbidden : FORBIDDEN) {
-                assertThat(text).as("agent-visible text").doesNotContain(forbidden);
+            for (String word : forbidden) {
+                assertThat(text).as("agent-visible text").doesNotContain(word);
             }
         }
     }

@@ -1,0 +1,11 @@
+package io.toolboundary.adapter.redis;
+
+import io.toolboundary.testkit.redis.RedisServerFixture;
+
+/** The requirement text through the boundary on one standalone Redis server. */
+class RedisStandaloneToolBoundarySpecTest extends RedisToolBoundarySpecTest {
+
+    RedisStandaloneToolBoundarySpecTest() {
+        super(RedisServerFixture.standalone());
+    }
+}
