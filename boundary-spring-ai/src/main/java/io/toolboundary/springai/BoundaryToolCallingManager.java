@@ -1,0 +1,118 @@
+package io.toolboundary.springai;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.vavr.control.Either;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.DefaultToolCallingManager;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import org.springframework.ai.model.tool.ToolCallingManager;
+import org.springframework.ai.model.tool.ToolExecutionResult;
+import org.springframework.ai.tool.definition.ToolDefinition;
+
+/**
+ * A Spring AI {@link ToolCallingManager} that runs every tool call the model requests through
+ * {@link ToolBoundary#invoke}.
+ *
+ * <p>Spring AI gives a tool call's id only to the tool calling manager (a {@code ToolCallback} sees the
+ * arguments alone), so this is where the boundary sits. For each {@link AssistantMessage.ToolCall} of the
+ * model's response, in order and one after the other, it builds a {@link ToolCallEnvelope} with
+ * <ul>
+ *   <li>the run id of the chat's {@link RunContext} (see {@link BoundaryToolContext}),</li>
+ *   <li>the framework's tool call id exactly as the model's response carries it: a missing or empty id is
+ *       passed on as missing, so the boundary answers {@code TOOL_CALL_ID_MISSING}; no id is ever made up,</li>
+ *   <li>the tool name and the arguments text exactly as given (empty arguments are not replaced by
+ *       {@code {}}: the boundary requires one JSON object),</li>
+ * </ul>
+ * and answers with a {@link ToolResponseMessage.ToolResponse} carrying the same id and name and the
+ * {@link ToolResultText} of the outcome. The model therefore sees only bounded results and safe errors; a
+ * duplicate id, an unknown tool or a refused call is an error text for that call, never an exception, and
+ * the other calls of the same response still run.
+ *
+ * <p>The tools that run are the boundary's {@code ToolBinding}s, found by name. Tool definitions sent to
+ * the model are resolved by a delegate manager (by default Spring AI's own, from the chat's
+ * {@code ToolCallback}s and tool names); a definition without a binding is answered with
+ * {@code TOOL_NOT_REGISTERED}. {@link ToolExecutionResult#returnDirect()} is always false: results always
+ * go back to the model.
+ *
+ * <p>Thread-safe.
+ */
+public final class BoundaryToolCallingManager implements ToolCallingManager {
+
+    private final ToolBoundary boundary;
+    private final ToolCallingManager definitions;
+
+    private BoundaryToolCallingManager(ToolBoundary boundary, ToolCallingManager definitions) {
+        this.boundary = requireNonNull(boundary, "boundary is null");
+        this.definitions = requireNonNull(definitions, "definitions is null");
+    }
+
+    /** A manager over {@code boundary} that resolves tool definitions as Spring AI's default manager does. */
+    public static BoundaryToolCallingManager of(ToolBoundary boundary) {
+        return of(boundary, DefaultToolCallingManager.builder().build());
+    }
+
+    /**
+     * A manager over {@code boundary} that asks {@code definitions} for the tool definitions sent to the
+     * model. {@code definitions} never executes a tool call.
+     */
+    public static BoundaryToolCallingManager of(ToolBoundary boundary, ToolCallingManager definitions) {
+        return new BoundaryToolCallingManager(boundary, definitions);
+    }
+
+    @Override
+    public List<ToolDefinition> resolveToolDefinitions(ToolCallingChatOptions chatOptions) {
+        requireNonNull(chatOptions, "chatOptions is null");
+        return definitions.resolveToolDefinitions(chatOptions);
+    }
+
+    /**
+     * Runs the tool calls of the first generation that has any through the boundary.
+     *
+     * @return the prompt's messages, then the model's tool call message, then one tool response per call
+     * @throws IllegalStateException when the response requests no tool call, or the prompt's tool context
+     *     holds no {@link RunContext} (a harness error: nothing runs and no record is created)
+     */
+    @Override
+    public ToolExecutionResult executeToolCalls(Prompt prompt, ChatResponse chatResponse) {
+        requireNonNull(prompt, "prompt is null");
+        requireNonNull(chatResponse, "chatResponse is null");
+        AssistantMessage request = chatResponse.getResults().stream()
+                .map(Generation::getOutput)
+                .filter(AssistantMessage::hasToolCalls)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("the chat response requests no tool call"));
+        RunContext run = runOf(prompt);
+        List<ToolResponseMessage.ToolResponse> responses = new ArrayList<>();
+        for (AssistantMessage.ToolCall call : request.getToolCalls()) {
+            ToolCallEnvelope envelope = ToolCallEnvelope.of(run.runId().value(), call.id(), call.name(),
+                    call.arguments());
+            Either<BoundaryError, AgentResult> outcome = boundary.invoke(run, envelope);
+            responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), ToolResultText.of(outcome)));
+        }
+        List<Message> history = new ArrayList<>(prompt.getInstructions());
+        history.add(request);
+        history.add(ToolResponseMessage.builder().responses(responses).build());
+        return ToolExecutionResult.builder().conversationHistory(history).returnDirect(false).build();
+    }
+
+    private static RunContext runOf(Prompt prompt) {
+        Map<String, Object> toolContext = prompt.getOptions() instanceof ToolCallingChatOptions options
+                && options.getToolContext() != null ? options.getToolContext() : Map.of();
+        return BoundaryToolContext.runContext(toolContext).getOrElseThrow(() -> new IllegalStateException(
+                "the prompt's tool context holds no RunContext; pass BoundaryToolContext.of(run) as the tool context"));
+    }
+}

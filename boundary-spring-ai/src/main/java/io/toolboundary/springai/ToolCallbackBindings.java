@@ -1,0 +1,62 @@
+package io.toolboundary.springai;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolExecutor;
+import java.util.Map;
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.ai.tool.ToolCallback;
+
+/**
+ * Registers Spring AI {@link ToolCallback}s with the boundary, so that one callback both describes the
+ * tool to the model (its definition) and does the work (as the binding's executor), while the boundary
+ * checks, records and projects every call.
+ *
+ * <p>The callback runs with a tool context holding the run id and the framework tool call id under
+ * {@link #RUN_ID_KEY} and {@link #TOOL_CALL_ID_KEY}. Whatever it returns is the raw response: it stays in
+ * the canonical record and only the projector's bounded result reaches the model. Whether a tool only
+ * reads is the harness's statement, made by choosing {@link #readOnly} or {@link #writable}.
+ */
+public final class ToolCallbackBindings {
+
+    /** The tool context key of the run id given to the callback. */
+    public static final String RUN_ID_KEY = "io.toolboundary.runId";
+    /** The tool context key of the framework tool call id given to the callback. */
+    public static final String TOOL_CALL_ID_KEY = "io.toolboundary.toolCallId";
+
+    private ToolCallbackBindings() {
+    }
+
+    /**
+     * A read-only tool with an unlimited per-run budget, named as the callback's definition.
+     *
+     * @throws IllegalArgumentException when the definition's name is not a safe identifier
+     */
+    public static ToolBinding readOnly(ToolCallback callback, Projector projector) {
+        return ToolBinding.readOnly(nameOf(callback), executor(callback), projector);
+    }
+
+    /**
+     * A tool that writes: registered so that calls to it get a clear error, never run.
+     *
+     * @throws IllegalArgumentException when the definition's name is not a safe identifier
+     */
+    public static ToolBinding writable(ToolCallback callback, Projector projector) {
+        return ToolBinding.writable(nameOf(callback), executor(callback), projector);
+    }
+
+    /** An executor that calls {@code callback} with the request's arguments exactly as given. */
+    public static ToolExecutor executor(ToolCallback callback) {
+        requireNonNull(callback, "callback is null");
+        return request -> callback.call(request.arguments(), new ToolContext(Map.of(
+                RUN_ID_KEY, request.key().runId().value(),
+                TOOL_CALL_ID_KEY, request.key().toolCallId().value())));
+    }
+
+    private static String nameOf(ToolCallback callback) {
+        requireNonNull(callback, "callback is null");
+        return callback.getToolDefinition().name();
+    }
+}

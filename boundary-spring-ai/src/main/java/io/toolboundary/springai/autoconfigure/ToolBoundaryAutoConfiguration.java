@@ -1,0 +1,97 @@
+package io.toolboundary.springai.autoconfigure;
+
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.BoundaryListener;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.springai.BoundaryToolCallingManager;
+import java.time.Clock;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.ai.model.tool.DefaultToolCallingManager;
+import org.springframework.ai.model.tool.ToolCallingManager;
+import org.springframework.ai.tool.resolution.ToolCallbackResolver;
+
+/**
+ * Auto-configures the tool boundary for a Spring AI application. Every bean backs off when the context
+ * already has one of its type.
+ *
+ * <ul>
+ *   <li>a {@link ToolBoundaryConfig} from the {@code toolboundary.*} properties ({@link ToolBoundaryProperties});</li>
+ *   <li>a {@link CanonicalInvocationStore}: the Redis store on the context's {@code RedissonClient} when
+ *       there is one and {@code adapter-redis} is on the class path, else the in-memory store;</li>
+ *   <li>a {@link ToolBoundary} over that store, with every {@link ToolBinding} bean as a tool, the
+ *       context's {@link AccessPolicy}, its {@link BoundaryListener} beans (in order) and its {@link Clock}
+ *       when it has exactly one (else the system UTC clock);</li>
+ *   <li>a {@link BoundaryToolCallingManager} as the {@link ToolCallingManager}, so that the chat models
+ *       and {@code ToolCallAdvisor}s that use the context's manager run every tool call through the boundary.
+ *       It takes its place before Spring AI's own tool calling auto-configuration, whose manager then backs
+ *       off; tool definitions are still resolved by Spring AI's {@code ToolCallbackResolver} when the
+ *       context has one.</li>
+ * </ul>
+ *
+ * <p><b>An {@link AccessPolicy} bean is required.</b> Access is the harness's decision and there is no
+ * default that grants it: without an {@code AccessPolicy} bean neither the {@link ToolBoundary} nor the
+ * {@link BoundaryToolCallingManager} is created. Spring AI's own manager then remains in place, and it
+ * runs tools without the boundary.
+ */
+@AutoConfiguration(beforeName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration")
+@ConditionalOnClass({ToolBoundary.class, ToolCallingManager.class})
+@EnableConfigurationProperties(ToolBoundaryProperties.class)
+@Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class})
+public class ToolBoundaryAutoConfiguration {
+
+    /** The boundary's settings, from the {@code toolboundary.*} properties. */
+    @Bean
+    @ConditionalOnMissingBean
+    public ToolBoundaryConfig toolBoundaryConfig(ToolBoundaryProperties properties) {
+        return properties.toConfig();
+    }
+
+    /** The boundary; only when the context has an {@link AccessPolicy}. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean({AccessPolicy.class, CanonicalInvocationStore.class})
+    public ToolBoundary toolBoundary(CanonicalInvocationStore store, AccessPolicy accessPolicy,
+            ToolBoundaryConfig config, ObjectProvider<ToolBinding> tools, ObjectProvider<BoundaryListener> listeners,
+            ObjectProvider<Clock> clock) {
+        ToolBoundary.Builder builder = ToolBoundary.builder()
+                .store(store)
+                .accessPolicy(accessPolicy)
+                .config(config)
+                .clock(clock.getIfUnique(Clock::systemUTC))
+                .listener(allOf(listeners.orderedStream().toList()));
+        tools.orderedStream().forEach(builder::tool);
+        return builder.build();
+    }
+
+    /** The Spring AI tool calling manager that routes every tool call through the boundary. */
+    @Bean
+    @ConditionalOnMissingBean(ToolCallingManager.class)
+    @ConditionalOnBean(ToolBoundary.class)
+    public BoundaryToolCallingManager toolCallingManager(ToolBoundary boundary,
+            ObjectProvider<ToolCallbackResolver> resolver) {
+        DefaultToolCallingManager.Builder definitions = DefaultToolCallingManager.builder();
+        resolver.ifUnique(definitions::toolCallbackResolver);
+        return BoundaryToolCallingManager.of(boundary, definitions.build());
+    }
+
+    private static BoundaryListener allOf(List<BoundaryListener> listeners) {
+        if (listeners.isEmpty()) {
+            return BoundaryListener.noop();
+        }
+        if (listeners.size() == 1) {
+            return listeners.get(0);
+        }
+        return new CompositeListener(listeners);
+    }
+}

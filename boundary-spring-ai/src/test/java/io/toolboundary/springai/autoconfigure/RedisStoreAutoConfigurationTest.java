@@ -1,0 +1,74 @@
+package io.toolboundary.springai.autoconfigure;
+
+import static io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfigurationTest.execute;
+import static io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfigurationTest.onlyResponse;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testkit.redis.RedisServerFixture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** The Redis branch of the auto-configuration, on a real Redis server. */
+class RedisStoreAutoConfigurationTest {
+
+    private static RedisDeployment redis;
+    private static RedissonClient client;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ToolBoundaryAutoConfiguration.class))
+            .withBean(AccessPolicy.class, AccessPolicy::allowAll)
+            .withBean(ToolBinding.class, () -> ToolBinding.readOnly("log-search", FakeTools.returning("raw logs"),
+                    FakeProjectors.evidenceFound("bounded logs")));
+
+    @BeforeAll
+    static void connect() {
+        redis = RedisServerFixture.standalone();
+        Config config = new Config();
+        config.useSingleServer().setAddress(redis.nodes().get(0).uri());
+        client = Redisson.create(config);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        client.shutdown();
+    }
+
+    @Test
+    void usesTheRedisStoreOnTheContextsRedissonClientWithTheConfiguredPrefix() {
+        runner.withBean(RedissonClient.class, () -> client)
+                .withPropertyValues("toolboundary.redis.key-prefix=spring-ai-test")
+                .run(context -> {
+                    assertThat(context.getBean(CanonicalInvocationStore.class))
+                            .isInstanceOf(RedisCanonicalInvocationStore.class);
+                    RunContext run = Fixtures.anyRunContext();
+
+                    assertThat(onlyResponse(execute(context, run, "call_r1", "{}"))).isEqualTo("EVIDENCE_FOUND\nbounded logs");
+
+                    String key = "spring-ai-test:{" + run.runId().value() + "}:call:call_r1";
+                    assertThat(redis.callLong("EXISTS", key)).isEqualTo(1);
+                    assertThat(redis.callLong("PTTL", key)).isPositive();
+                });
+        assertThat(client.isShutdown()).isFalse();
+    }
+
+    @Test
+    void usesTheInMemoryStoreWithoutARedissonClientBean() {
+        runner.run(context -> assertThat(context.getBean(CanonicalInvocationStore.class))
+                .isNotInstanceOf(RedisCanonicalInvocationStore.class));
+    }
+}

@@ -1,0 +1,269 @@
+package io.toolboundary.springai.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.adapter.redis.RedisStoreOptions;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.BoundaryListener;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.springai.BoundaryToolCallingManager;
+import io.toolboundary.springai.BoundaryToolContext;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.toolboundary.testkit.MutableClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.DefaultToolCallingManager;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import org.springframework.ai.model.tool.ToolCallingManager;
+import org.springframework.ai.model.tool.ToolExecutionResult;
+import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+
+class ToolBoundaryAutoConfigurationTest {
+
+    private static final String TOOL = "log-search";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ToolBoundaryAutoConfiguration.class));
+
+    private final ApplicationContextRunner withPolicy = runner
+            .withBean(AccessPolicy.class, AccessPolicy::allowAll);
+
+    @Test
+    void isRegisteredAsASpringBootAutoConfiguration() {
+        List<String> candidates = ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+                .getCandidates();
+
+        assertThat(candidates).contains(ToolBoundaryAutoConfiguration.class.getName());
+    }
+
+    @Test
+    void createsConfigInMemoryStoreBoundaryAndManagerWithTheDocumentedDefaults() {
+        withPolicy.run(context -> {
+            assertThat(context).hasNotFailed()
+                    .hasSingleBean(ToolBoundaryConfig.class)
+                    .hasSingleBean(ToolBoundary.class)
+                    .hasSingleBean(ToolCallingManager.class);
+            ToolBoundaryConfig config = context.getBean(ToolBoundaryConfig.class);
+            ToolBoundaryConfig defaults = ToolBoundaryConfig.ofDefaults();
+            assertThat(config.limits()).isEqualTo(defaults.limits());
+            assertThat(config.recordTtl()).isEqualTo(defaults.recordTtl());
+            assertThat(config.maxJsonDepth()).isEqualTo(defaults.maxJsonDepth());
+            assertThat(config.maxNumberLength()).isEqualTo(defaults.maxNumberLength());
+            assertThat(context.getBean(CanonicalInvocationStore.class)).isInstanceOf(InMemoryCanonicalInvocationStore.class);
+            assertThat(context.getBean(ToolCallingManager.class)).isInstanceOf(BoundaryToolCallingManager.class);
+        });
+    }
+
+    @Test
+    void bindsSizesWithTheirUnitsPlainNumbersAsBytesAndTheTtlAsADuration() {
+        withPolicy.withPropertyValues(
+                        "toolboundary.limits.request=32KB",
+                        "toolboundary.limits.raw-response=2MB",
+                        "toolboundary.limits.record=3MB",
+                        "toolboundary.limits.agent-result=4096",
+                        "toolboundary.record-ttl=30m",
+                        "toolboundary.json.max-depth=8",
+                        "toolboundary.json.max-number-length=20")
+                .run(context -> {
+                    ToolBoundaryConfig config = context.getBean(ToolBoundaryConfig.class);
+                    assertThat(config.limits().requestBytes()).isEqualTo(32L * 1024);
+                    assertThat(config.limits().rawResponseBytes()).isEqualTo(2L * 1024 * 1024);
+                    assertThat(config.limits().recordBytes()).isEqualTo(3L * 1024 * 1024);
+                    assertThat(config.limits().agentResultBytes()).isEqualTo(4096);
+                    assertThat(config.recordTtl()).isEqualTo(Duration.ofMinutes(30));
+                    assertThat(config.maxJsonDepth()).isEqualTo(8);
+                    assertThat(config.maxNumberLength()).isEqualTo(20);
+                });
+    }
+
+    @Test
+    void appliesTheBoundPropertiesToCalls() {
+        withPolicy.withPropertyValues("toolboundary.limits.request=16")
+                .withBean(ToolBinding.class, () -> ToolBinding.readOnly(TOOL, FakeTools.returning("raw"),
+                        FakeProjectors.evidenceFound("bounded")))
+                .run(context -> {
+                    RunContext run = Fixtures.anyRunContext();
+                    String answer = onlyResponse(execute(context, run, "call_big", "{\"query\":\"far too long\"}"));
+                    assertThat(answer).startsWith("ERROR REQUEST_TOO_LARGE:");
+                });
+    }
+
+    @Test
+    void refusesToStartWithAnInvalidProperty() {
+        withPolicy.withPropertyValues("toolboundary.record-ttl=0s")
+                .run(context -> assertThat(context).hasFailed());
+        withPolicy.withPropertyValues("toolboundary.limits.request=2MB", "toolboundary.limits.record=1MB")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
+    void createsNoBoundaryAndNoManagerWithoutAnAccessPolicy() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed()
+                    .doesNotHaveBean(ToolBoundary.class)
+                    .doesNotHaveBean(BoundaryToolCallingManager.class);
+        });
+    }
+
+    @Test
+    void leavesSpringAisOwnManagerInPlaceWithoutAnAccessPolicy() {
+        runner.withConfiguration(AutoConfigurations.of(ToolCallingAutoConfiguration.class))
+                .run(context -> assertThat(context.getBean(ToolCallingManager.class))
+                        .isInstanceOf(DefaultToolCallingManager.class));
+    }
+
+    @Test
+    void takesThePlaceOfSpringAisManagerAndResolvesToolNamesWithItsResolver() {
+        withPolicy.withConfiguration(AutoConfigurations.of(ToolCallingAutoConfiguration.class))
+                .withBean("logSearchCallback", ToolCallback.class, ToolBoundaryAutoConfigurationTest::logSearchCallback)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ToolCallingManager.class);
+                    ToolCallingManager manager = context.getBean(ToolCallingManager.class);
+                    assertThat(manager).isInstanceOf(BoundaryToolCallingManager.class);
+                    assertThat(manager.resolveToolDefinitions(ToolCallingChatOptions.builder().toolNames(TOOL).build()))
+                            .extracting(ToolDefinition::name).containsExactly(TOOL);
+                });
+    }
+
+    @Test
+    void runsEveryToolBindingBeanThroughTheBoundaryOnTheContextsClockAndStore() {
+        MutableClock clock = MutableClock.at(Instant.parse("2026-03-01T08:00:00Z"));
+        withPolicy.withBean(Clock.class, () -> clock)
+                .withBean("logs", ToolBinding.class, () -> ToolBinding.readOnly(TOOL, FakeTools.returning("raw logs"),
+                        FakeProjectors.evidenceFound("bounded logs")))
+                .withBean("metrics", ToolBinding.class, () -> ToolBinding.readOnly("metrics", FakeTools.returning("raw"),
+                        FakeProjectors.noEvidence("no spikes", "cpu, last hour")))
+                .run(context -> {
+                    RunContext run = Fixtures.anyRunContext();
+                    assertThat(onlyResponse(execute(context, run, "call_logs", "{}"))).isEqualTo("EVIDENCE_FOUND\nbounded logs");
+                    assertThat(onlyResponse(execute(context, run, "call_metrics", "{}", "metrics")))
+                            .isEqualTo("NO_EVIDENCE (scope: cpu, last hour)\nno spikes");
+                    CanonicalRecord record = context.getBean(CanonicalInvocationStore.class)
+                            .find(InvocationKey.of(run.runId(), new ToolCallId("call_logs"))).get().get();
+                    assertThat(record.createdAt()).isEqualTo(clock.instant());
+                    assertThat(record.rawResponse().get()).isEqualTo("raw logs");
+                });
+    }
+
+    @Test
+    void tellsEveryListenerBean() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        withPolicy.withBean(ToolBinding.class, () -> ToolBinding.readOnly(TOOL, FakeTools.returning("raw"),
+                        FakeProjectors.evidenceFound("bounded")))
+                .withBean("first", BoundaryListener.class, () -> listener("first", heard))
+                .withBean("second", BoundaryListener.class, () -> listener("second", heard))
+                .run(context -> {
+                    execute(context, Fixtures.anyRunContext(), "call_l", "{}");
+                    assertThat(heard).containsExactlyInAnyOrder("first", "second");
+                });
+    }
+
+    @Test
+    void userDefinedBeansWin() {
+        ToolBoundaryConfig config = ToolBoundaryConfig.custom().maxJsonDepth(3).build();
+        CanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create();
+        ToolCallingManager manager = DefaultToolCallingManager.builder().build();
+        withPolicy.withBean(ToolBoundaryConfig.class, () -> config)
+                .withBean(CanonicalInvocationStore.class, () -> store)
+                .withBean(ToolCallingManager.class, () -> manager)
+                .withPropertyValues("toolboundary.json.max-depth=50")
+                .run(context -> {
+                    assertThat(context.getBean(ToolBoundaryConfig.class)).isSameAs(config);
+                    assertThat(context.getBean(CanonicalInvocationStore.class)).isSameAs(store);
+                    assertThat(context.getBean(ToolCallingManager.class)).isSameAs(manager);
+                    assertThat(context).hasSingleBean(ToolBoundary.class);
+                });
+        ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll()).build();
+        withPolicy.withBean(ToolBoundary.class, () -> boundary)
+                .run(context -> {
+                    assertThat(context.getBean(ToolBoundary.class)).isSameAs(boundary);
+                    assertThat(context).hasSingleBean(BoundaryToolCallingManager.class);
+                });
+    }
+
+    @Test
+    void usesTheInMemoryStoreWhenRedissonIsNotOnTheClassPath() {
+        withPolicy.withClassLoader(new FilteredClassLoader(RedissonClient.class))
+                .run(context -> assertThat(context.getBean(CanonicalInvocationStore.class))
+                        .isInstanceOf(InMemoryCanonicalInvocationStore.class));
+    }
+
+    @Test
+    void defaultRedisKeyPrefixIsTheStoresOwnDefault() {
+        assertThat(new ToolBoundaryProperties().getRedis().getKeyPrefix()).isEqualTo(RedisStoreOptions.DEFAULT_KEY_PREFIX);
+    }
+
+    static ToolExecutionResult execute(ApplicationContext context, RunContext run, String toolCallId, String arguments) {
+        return execute(context, run, toolCallId, arguments, TOOL);
+    }
+
+    static ToolExecutionResult execute(ApplicationContext context, RunContext run, String toolCallId, String arguments,
+            String tool) {
+        Prompt prompt = new Prompt(List.of(new UserMessage("q")),
+                ToolCallingChatOptions.builder().toolContext(BoundaryToolContext.of(run)).build());
+        ChatResponse response = new ChatResponse(List.of(new Generation(AssistantMessage.builder()
+                .content("")
+                .toolCalls(List.of(new AssistantMessage.ToolCall(toolCallId, "function", tool, arguments)))
+                .build())));
+        return context.getBean(ToolCallingManager.class).executeToolCalls(prompt, response);
+    }
+
+    static String onlyResponse(ToolExecutionResult result) {
+        ToolResponseMessage last = (ToolResponseMessage) result.conversationHistory()
+                .get(result.conversationHistory().size() - 1);
+        assertThat(last.getResponses()).hasSize(1);
+        return last.getResponses().get(0).responseData();
+    }
+
+    private static BoundaryListener listener(String name, List<String> heard) {
+        return new BoundaryListener() {
+            @Override
+            public void onCompleted(CanonicalRecord.Final record) {
+                heard.add(name);
+            }
+        };
+    }
+
+    private static ToolCallback logSearchCallback() {
+        return new ToolCallback() {
+            @Override
+            public ToolDefinition getToolDefinition() {
+                return ToolDefinition.builder().name(TOOL).description("Searches logs").inputSchema("{}").build();
+            }
+
+            @Override
+            public String call(String toolInput) {
+                return "raw";
+            }
+        };
+    }
+}
