@@ -34,6 +34,7 @@ import java.util.Calendar;
 import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import com.tngtech.archunit.library.dependencies.Slice;
 
 /**
  * The dependency and design rules of the project, checked on the production classes of every
@@ -51,6 +52,10 @@ class ArchitectureTest {
     static final String REDIS_ADAPTER = "io.toolboundary.adapter.redis..";
     static final String TESTKIT = "io.toolboundary.testkit..";
     static final String DEMO = "io.toolboundary.demo..";
+    /** Framework integrations: LangChain4j, Spring AI, Micrometer. */
+    static final String[] INTEGRATIONS = {"io.toolboundary.langchain4j..", "io.toolboundary.springai..", "io.toolboundary.micrometer.."};
+    /** The Spring Boot auto-configuration, the one integration package that chooses and builds a store. */
+    static final String SPRING_AUTOCONFIGURE = "io.toolboundary.springai.autoconfigure..";
 
     /** Redisson and the Redis client libraries it could be swapped for. */
     static final String[] REDIS_CLIENTS = {"org.redisson..", "io.lettuce..", "redis.clients.."};
@@ -78,9 +83,10 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule only_the_redis_adapter_uses_redisson_or_a_redis_client =
-            noClasses().that().resideInAPackage(PROJECT).and().resideOutsideOfPackage(REDIS_ADAPTER)
+            noClasses().that().resideInAPackage(PROJECT).and().resideOutsideOfPackages(REDIS_ADAPTER, SPRING_AUTOCONFIGURE)
                     .should().dependOnClassesThat().resideInAnyPackage(REDIS_CLIENTS)
-                    .because("Redis is one adapter behind the store port; nothing else may name its client");
+                    .because("Redis is one adapter behind the store port; nothing else may name its client,"
+                            + " except the Spring Boot auto-configuration, which hands the application's client to the factory");
 
     @ArchTest
     static final ArchRule no_public_signature_exposes_a_redis_type_except_a_factory_of_the_redis_adapter =
@@ -118,9 +124,22 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule nothing_but_the_adapters_and_the_demo_depends_on_an_adapter =
-            noClasses().that().resideInAPackage(PROJECT).and().resideOutsideOfPackages(ADAPTERS, DEMO)
+            noClasses().that().resideInAPackage(PROJECT).and().resideOutsideOfPackages(ADAPTERS, DEMO, SPRING_AUTOCONFIGURE)
                     .should().dependOnClassesThat().resideInAPackage(ADAPTERS)
-                    .because("the domain, the application and the testkit see a store only through its port");
+                    .because("the domain, the application, the testkit and the integrations see a store only through its port");
+
+    @ArchTest
+    static final ArchRule integrations_depend_on_the_application_and_their_framework_only =
+            noClasses().that().resideInAnyPackage(INTEGRATIONS)
+                    .should().dependOnClassesThat().resideInAnyPackage("io.toolboundary.testkit..", "io.toolboundary.demo..")
+                    .orShould().dependOnClassesThat(adapterInternals())
+                    .because("an integration plugs a framework into ToolBoundary; it reaches a store only through"
+                            + " an adapter's public factory, never its internals");
+
+    @ArchTest
+    static final ArchRule integrations_never_depend_on_each_other =
+            slices().matching("io.toolboundary.(*)..").that(integrationSlices()).should().notDependOnEachOther()
+                    .because("each integration is an optional module a user adds alone");
 
     @ArchTest
     static final ArchRule testkit_depends_only_on_application_domain_java_vavr_junit_assertj_and_testcontainers =
@@ -150,6 +169,16 @@ class ArchitectureTest {
                     .because("ports are named by what they are in the domain's words (CanonicalInvocationStore, Projector)");
 
     private ArchitectureTest() {
+    }
+
+    private static DescribedPredicate<Slice> integrationSlices() {
+        Set<String> integrations = Set.of("langchain4j", "springai", "micrometer");
+        return DescribedPredicate.describe("are integrations", slice -> integrations.contains(slice.getNamePart(1)));
+    }
+
+    private static DescribedPredicate<JavaClass> adapterInternals() {
+        return resideInAPackage(ADAPTERS).and(resideInAPackage("..internal..").or(not(modifier(PUBLIC))))
+                .as("internals of an adapter (package-private or in an internal package)");
     }
 
     private static DescribedPredicate<JavaClass> aFactoryOfTheRedisAdapter() {

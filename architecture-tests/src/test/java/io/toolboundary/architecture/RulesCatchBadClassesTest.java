@@ -39,6 +39,13 @@ import io.toolboundary.domain.bad.MutableDomainValue;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingJUnitAssertJAndTestcontainers;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingRedisson;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingTheInMemoryStore;
+import io.toolboundary.langchain4j.AgentText;
+import io.toolboundary.langchain4j.LangChain4jToolBoundary;
+import io.toolboundary.langchain4j.bad.ToolProviderUsingTheTestkit;
+import io.toolboundary.micrometer.MicrometerBoundaryListener;
+import io.toolboundary.micrometer.bad.MetricsUsingTheLangChain4jIntegration;
+import io.toolboundary.springai.BoundaryToolCallingManager;
+import io.toolboundary.springai.bad.AutoConfigurationReachingAdapterInternals;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -208,6 +215,40 @@ class RulesCatchBadClassesTest {
         @Test
         void acceptsARecord() {
             assertAccepts(rule, DomainValueOfPlainJavaAndVavr.class);
+        }
+    }
+
+    @Nested
+    class Integrations {
+
+        @Test
+        void catchesAnIntegrationUsingTheTestkit() {
+            assertCatches(ArchitectureTest.integrations_depend_on_the_application_and_their_framework_only,
+                    ToolProviderUsingTheTestkit.class);
+        }
+
+        @Test
+        void catchesAnIntegrationReachingAnAdaptersInternals() {
+            assertCatches(ArchitectureTest.integrations_depend_on_the_application_and_their_framework_only,
+                    AutoConfigurationReachingAdapterInternals.class);
+        }
+
+        @Test
+        void acceptsTheIntegrationsAsTheyAre() {
+            assertAccepts(ArchitectureTest.integrations_depend_on_the_application_and_their_framework_only,
+                    LangChain4jToolBoundary.class, MicrometerBoundaryListener.class, BoundaryToolCallingManager.class);
+        }
+
+        @Test
+        void catchesAnIntegrationUsingAnother() {
+            assertCatches(ArchitectureTest.integrations_never_depend_on_each_other,
+                    MetricsUsingTheLangChain4jIntegration.class, AgentText.class);
+        }
+
+        @Test
+        void acceptsIntegrationsThatStandAlone() {
+            assertAccepts(ArchitectureTest.integrations_never_depend_on_each_other,
+                    LangChain4jToolBoundary.class, MicrometerBoundaryListener.class);
         }
     }
 

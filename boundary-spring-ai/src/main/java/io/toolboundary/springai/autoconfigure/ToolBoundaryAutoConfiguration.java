@@ -92,6 +92,6 @@ public class ToolBoundaryAutoConfiguration {
         if (listeners.size() == 1) {
             return listeners.get(0);
         }
-        return new CompositeListener(listeners);
+        return BoundaryListener.composite(listeners.toArray(BoundaryListener[]::new));
     }
 }

@@ -1,0 +1,2 @@
+/** Micrometer integration classes that break the integration rules on purpose. */
+package io.toolboundary.micrometer.bad;

@@ -1,0 +1,2 @@
+/** Spring AI integration classes that break the integration rules on purpose. */
+package io.toolboundary.springai.bad;
