@@ -9,13 +9,15 @@ import io.vavr.control.Either;
  *
  * @param help true when the usage was asked for
  * @param store the store to play the run on
+ * @param allowEviction true when a Redis store may run on a server whose {@code maxmemory-policy} is
+ *     not {@code noeviction}
  */
-record CommandLine(boolean help, StoreOption store) {
+record CommandLine(boolean help, StoreOption store, boolean allowEviction) {
 
     /** What {@code --help} prints, and what a usage error prints after its reason. */
     static final String USAGE = String.join(System.lineSeparator(),
             "Usage: java -jar boundary-demo.jar [--in-memory | --redis redis://HOST:PORT"
-                    + " | --redis-cluster redis://HOST:PORT]",
+                    + " | --redis-cluster redis://HOST:PORT] [--allow-eviction]",
             "",
             "Plays a scripted incident-triage agent run through the tool boundary and prints, for each",
             "step, what the agent sent, what it got back and the canonical record the harness keeps.",
@@ -23,9 +25,23 @@ record CommandLine(boolean help, StoreOption store) {
             "  --in-memory                          the embedded in-memory store (default)",
             "  --redis redis://HOST:PORT            a standalone Redis server",
             "  --redis-cluster redis://HOST:PORT    a Redis Cluster, reached through one of its nodes",
+            "                                       (several seeds: separate them with commas)",
+            "  --allow-eviction                     run on a Redis whose maxmemory-policy is not",
+            "                                       noeviction, with a warning (else the demo refuses)",
             "  -h, --help                           this text",
             "",
-            "Exit codes: 0 every step ended as scripted, 1 a step did not, 2 bad options or store unavailable.",
+            "Addresses may carry credentials (redis://:PASSWORD@HOST:PORT, redis://USER:PASSWORD@HOST:PORT)",
+            "and use TLS (rediss://); credentials are never printed. Each run uses a fresh run id; on Redis",
+            "its records stay after the run (they expire 24 h after creation) and the demo prints the key",
+            "prefix, the run id and a redis-cli command to inspect them.",
+            "",
+            "Redis must run with maxmemory-policy noeviction: under any other policy it may delete live",
+            "records (each has a TTL, so volatile-* policies apply too). The demo checks every master and",
+            "refuses to run otherwise; set it with 'redis-cli CONFIG SET maxmemory-policy noeviction', or",
+            "pass --allow-eviction to run anyway.",
+            "",
+            "Exit codes: 0 every step ended as scripted; 1 the store could not be opened or failed, or a",
+            "step did not end as scripted; 2 bad options.",
             "");
 
     CommandLine {
@@ -46,7 +62,7 @@ record CommandLine(boolean help, StoreOption store) {
             }
         }
 
-        /** A Redis Cluster, reached through one of its nodes. */
+        /** A Redis Cluster, reached through one of its nodes (or several, separated by commas). */
         record RedisCluster(String uri) implements StoreOption {
             public RedisCluster {
                 requireNonNull(uri, "uri is null");
@@ -62,6 +78,7 @@ record CommandLine(boolean help, StoreOption store) {
     static Either<String, CommandLine> parse(String[] args) {
         requireNonNull(args, "args is null");
         boolean help = false;
+        boolean allowEviction = false;
         StoreOption store = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -69,6 +86,10 @@ record CommandLine(boolean help, StoreOption store) {
             switch (arg) {
                 case "-h", "--help" -> {
                     help = true;
+                    continue;
+                }
+                case "--allow-eviction" -> {
+                    allowEviction = true;
                     continue;
                 }
                 case "--in-memory" -> chosen = new StoreOption.InMemory();
@@ -88,7 +109,11 @@ record CommandLine(boolean help, StoreOption store) {
             }
             store = chosen;
         }
-        return Either.right(new CommandLine(help, store == null ? new StoreOption.InMemory() : store));
+        StoreOption chosen = store == null ? new StoreOption.InMemory() : store;
+        if (!help && allowEviction && chosen instanceof StoreOption.InMemory) {
+            return Either.left("--allow-eviction applies to --redis and --redis-cluster only");
+        }
+        return Either.right(new CommandLine(help, chosen, allowEviction));
     }
 
     private static boolean isRedisUri(String value) {

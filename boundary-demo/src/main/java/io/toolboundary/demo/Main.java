@@ -3,30 +3,40 @@ package io.toolboundary.demo;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
+import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
+import io.toolboundary.adapter.redis.RedisStoreOptions;
+import io.toolboundary.adapter.redis.RedisStoreOptions.EvictionPolicyCheck;
+import io.toolboundary.adapter.redis.RedisStoreUnavailableException;
 import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.demo.CommandLine.StoreOption;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
+import io.vavr.control.Option;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * The demo's entry point: parses the command line, opens the store, plays the scripted triage run on a
- * fresh run id, and answers with an exit code: {@value #EXIT_OK} when every step ended as scripted,
- * {@value #EXIT_NOT_AS_SCRIPTED} when one did not, {@value #EXIT_USAGE} for bad options or a store this
- * build cannot open.
+ * fresh run id, closes the store, and answers with an exit code: {@value #EXIT_OK} when every step ended
+ * as scripted, {@value #EXIT_FAILED} when the store could not be opened or failed or a step did not end
+ * as scripted, {@value #EXIT_USAGE} for bad options. Failures are reported as one line on standard
+ * error, never as a stack trace.
  */
 public final class Main {
 
     /** Every step ended as scripted. */
     public static final int EXIT_OK = 0;
-    /** At least one step ended otherwise than scripted. */
-    public static final int EXIT_NOT_AS_SCRIPTED = 1;
-    /** Bad options, or a store that is not available. */
+    /** The store could not be opened or failed during the run, or a step ended otherwise than scripted. */
+    public static final int EXIT_FAILED = 1;
+    /** Bad options. */
     public static final int EXIT_USAGE = 2;
 
     private static final String NAME = "boundary-demo";
@@ -49,7 +59,7 @@ public final class Main {
      *
      * @param args the command line
      * @param out where the run is printed
-     * @param err where usage errors are printed
+     * @param err where usage errors and failures are printed
      * @return the exit code
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -68,32 +78,77 @@ public final class Main {
             return EXIT_OK;
         }
         Clock clock = Clock.systemUTC();
-        Either<String, NamedStore> store = openStore(commandLine.store(), clock);
-        if (store.isLeft()) {
-            err.println(NAME + ": " + store.getLeft());
-            return EXIT_USAGE;
+        Either<String, OpenedStore> opened = openStore(commandLine, clock);
+        if (opened.isLeft()) {
+            err.println(NAME + ": " + opened.getLeft());
+            return EXIT_FAILED;
         }
-        TriageScript script = TriageScript.create(store.get().store(), store.get().name(), freshRunId(), clock);
-        return script.play(out) ? EXIT_OK : EXIT_NOT_AS_SCRIPTED;
+        try (OpenedStore store = opened.get()) {
+            RunId runId = freshRunId();
+            TriageScript script = TriageScript.create(store.store(), store.name(), runId, clock);
+            boolean asScripted;
+            try {
+                asScripted = script.play(out);
+            } catch (StoreFailed failed) {
+                out.println();
+                err.println(NAME + ": " + failed.getMessage());
+                return EXIT_FAILED;
+            }
+            store.inspection().forEach(inspection -> {
+                out.println();
+                inspection.lines(runId).forEach(out::println);
+            });
+            return asScripted ? EXIT_OK : EXIT_FAILED;
+        }
     }
 
     /**
      * The one place a store is made from the command line.
      *
-     * @return the store and its name for the output, or why this build cannot open it
+     * @return the opened store, or one line saying why it could not be opened
      */
-    static Either<String, NamedStore> openStore(StoreOption option, Clock clock) {
-        requireNonNull(option, "option is null");
+    static Either<String, OpenedStore> openStore(CommandLine commandLine, Clock clock) {
+        requireNonNull(commandLine, "commandLine is null");
         requireNonNull(clock, "clock is null");
-        if (option instanceof StoreOption.Redis) {
-            return Either.left("--redis: the Redis store is not available in this build (use --in-memory)");
+        StoreOption option = commandLine.store();
+        if (option instanceof StoreOption.Redis redis) {
+            return openRedis(commandLine, "--redis", redis.uri(), false);
         }
-        if (option instanceof StoreOption.RedisCluster) {
-            return Either.left("--redis-cluster: the Redis Cluster store is not available in this build"
-                    + " (use --in-memory)");
+        if (option instanceof StoreOption.RedisCluster cluster) {
+            return openRedis(commandLine, "--redis-cluster", cluster.uri(), true);
         }
-        return Either.right(new NamedStore(InMemoryCanonicalInvocationStore.create(clock),
-                "in-memory (InMemoryCanonicalInvocationStore, records lost when the process ends)"));
+        return Either.right(new OpenedStore(InMemoryCanonicalInvocationStore.create(clock),
+                "in-memory (InMemoryCanonicalInvocationStore, records lost when the process ends)", Option.none(),
+                () -> { }));
+    }
+
+    private static Either<String, OpenedStore> openRedis(CommandLine commandLine, String option, String urls,
+            boolean cluster) {
+        RedisStoreOptions options = RedisStoreOptions.custom()
+                .evictionPolicyCheck(commandLine.allowEviction() ? EvictionPolicyCheck.WARN : EvictionPolicyCheck.REFUSE)
+                .build();
+        List<String> seeds = List.of(urls.split(",", -1));
+        RedisCanonicalInvocationStore store;
+        try {
+            store = cluster
+                    ? RedisCanonicalInvocationStoreFactory.connectCluster(seeds, options)
+                    : RedisCanonicalInvocationStoreFactory.connectStandalone(urls, options);
+        } catch (IllegalArgumentException badAddress) {
+            return Either.left(option + ": " + badAddress.getMessage());
+        } catch (RedisStoreUnavailableException unavailable) {
+            return Either.left(unavailable.getMessage());
+        } catch (IllegalStateException mayEvict) {
+            // The factory's one other refusal: a master whose maxmemory-policy is not noeviction.
+            return Either.left("refusing to run: " + mayEvict.getMessage()
+                    + " For this demo: redis-cli CONFIG SET maxmemory-policy noeviction, or pass --allow-eviction.");
+        }
+        Duration ttl = ToolBoundaryConfig.ofDefaults().recordTtl();
+        RedisInspection inspection = RedisInspection.of(seeds.get(0), cluster, options.keyPrefix(), ttl);
+        String where = (cluster ? "Redis Cluster via " : "Redis at ") + inspection.address();
+        String name = where + " (RedisCanonicalInvocationStore, key prefix " + options.keyPrefix()
+                + "; records stay after the run and expire " + RedisInspection.hours(ttl) + " after creation"
+                + (commandLine.allowEviction() ? "; eviction check: warn only" : "") + ")";
+        return Either.right(new OpenedStore(store, name, Option.some(inspection), store::close));
     }
 
     /** A run id no earlier run of the demo used: {@code triage-} and eight random hex digits. */
@@ -102,15 +157,34 @@ public final class Main {
     }
 
     /**
-     * A store and how the output names it.
+     * A store opened for one run.
      *
      * @param store the store
-     * @param name its name for the output
+     * @param name how the output names it
+     * @param inspection how to find the run's records afterwards, for a store that keeps them
+     * @param closer releases what the store holds (a Redis client's connections)
      */
-    record NamedStore(CanonicalInvocationStore store, String name) {
-        NamedStore {
+    record OpenedStore(CanonicalInvocationStore store, String name, Option<RedisInspection> inspection,
+            Runnable closer) implements AutoCloseable {
+        OpenedStore {
             requireNonNull(store, "store is null");
             requireNonNull(name, "name is null");
+            requireNonNull(inspection, "inspection is null");
+            requireNonNull(closer, "closer is null");
+        }
+
+        @Override
+        public void close() {
+            closer.run();
+        }
+    }
+
+    /** The store answered a harness read with an error code; the run cannot go on. */
+    static final class StoreFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        StoreFailed(String message) {
+            super(message, null, false, false);
         }
     }
 }

@@ -54,6 +54,7 @@ final class TriageScript {
     private static final int MAX_ARGUMENT_CHARS = 160;
     private static final int MAX_CONTENT_CHARS = 480;
     private static final int SUMMARY_INDENT = 9;
+    private static final int HEADER_INDENT = 12;
 
     private final ToolBoundary boundary;
     private final DemoTools tools;
@@ -268,7 +269,8 @@ final class TriageScript {
 
     private Option<CanonicalRecord> find(InvocationKey key) {
         Either<BoundaryError, Option<CanonicalRecord>> found = boundary.records().find(key.runId(), key.toolCallId());
-        return found.getOrElseThrow(error -> new IllegalStateException("the store failed: " + error.code()));
+        return found.getOrElseThrow(error -> new Main.StoreFailed("the store failed during the run: " + error.code()
+                + " (" + error.message() + ")"));
     }
 
     private Either<BoundaryError, Referencability> referencability(InvocationKey key) {
@@ -290,7 +292,9 @@ final class TriageScript {
         out.println("  incident  INC-4711: checkout payments failing since 10:02Z");
         out.println("  run id    " + run.runId().value() + " (deadline in " + RUN_TIME.toMinutes() + " min, budget "
                 + RUN_CALL_BUDGET + " calls)");
-        out.println("  store     " + storeName);
+        List<String> store = Table.wrap(storeName, Table.WIDTH - HEADER_INDENT);
+        out.println("  store     " + store.get(0));
+        store.subList(1, store.size()).forEach(line -> out.println(" ".repeat(HEADER_INDENT) + line));
         out.println("  limits    request " + size(limits.requestBytes()) + ", raw response " + size(limits.rawResponseBytes())
                 + ", record " + size(limits.recordBytes()) + ", agent result " + size(limits.agentResultBytes())
                 + " (UTF-8)");

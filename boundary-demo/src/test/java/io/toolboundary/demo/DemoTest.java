@@ -2,22 +2,53 @@ package io.toolboundary.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testkit.redis.RedisServerFixture;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 class DemoTest {
 
     private static final String AGENT_GOT_BACK = "agent got back";
     private static final String HARNESS_RECORD = "harness record";
+
+    /** What the agent gets back at each step, on every store. */
+    private static final List<String> SCRIPTED_RESULTS = List.of(
+            "EVIDENCE_FOUND",
+            "NO_EVIDENCE",
+            "EVIDENCE_FOUND",
+            "EVIDENCE_FOUND",
+            "ERROR DUPLICATE_TOOL_CALL",
+            "ERROR TOOL_CALL_ID_REUSED",
+            "ERROR TOOL_CALL_ID_UNSAFE",
+            "ERROR RUN_MISMATCH",
+            "ERROR TOOL_NOT_AUTHORIZED",
+            "ERROR TOOL_NOT_READ_ONLY",
+            "ERROR RESULT_TOO_LARGE",
+            "ERROR RESULT_TOO_LARGE",
+            "ERROR PROJECTION_FAILED");
+    /** The steps that create a record, by tool call id, with the status each record ends in. */
+    private static final Map<String, String> CREATED_RECORDS = Map.of(
+            "call_01", "READY", "call_02", "READY", "call_03", "READY", "call_04", "READY",
+            "call_11", "ERROR", "call_12", "ERROR", "call_13", "ERROR");
+    /** The steps refused in preflight: no key may exist for them. */
+    private static final List<String> REFUSED_IN_PREFLIGHT = List.of("call_08", "call_09", "call_10");
+    private static final String KEY_PREFIX = "toolboundary";
 
     private static Run demo;
 
@@ -37,20 +68,7 @@ class DemoTest {
 
         @Test
         void showsEveryScriptedCaseInOrder() {
-            assertThat(demo.steps()).extracting(step -> step.value(AGENT_GOT_BACK, "result")).containsExactly(
-                    "EVIDENCE_FOUND",
-                    "NO_EVIDENCE",
-                    "EVIDENCE_FOUND",
-                    "EVIDENCE_FOUND",
-                    "ERROR DUPLICATE_TOOL_CALL",
-                    "ERROR TOOL_CALL_ID_REUSED",
-                    "ERROR TOOL_CALL_ID_UNSAFE",
-                    "ERROR RUN_MISMATCH",
-                    "ERROR TOOL_NOT_AUTHORIZED",
-                    "ERROR TOOL_NOT_READ_ONLY",
-                    "ERROR RESULT_TOO_LARGE",
-                    "ERROR RESULT_TOO_LARGE",
-                    "ERROR PROJECTION_FAILED");
+            assertThat(demo.results()).containsExactlyElementsOf(SCRIPTED_RESULTS);
             assertThat(demo.out()).doesNotContain("NOT AS SCRIPTED");
         }
 
@@ -208,20 +226,196 @@ class DemoTest {
         }
 
         @Test
-        void saysRedisIsNotAvailableInThisBuild() {
-            Run redis = Run.of("--redis", "redis://localhost:6379");
-            assertThat(redis.exitCode()).isEqualTo(2);
-            assertThat(redis.err()).contains("not available in this build");
-            assertThat(redis.out()).isEmpty();
+        void rejectsAllowEvictionWithoutARedisStore() {
+            Run bad = Run.of("--allow-eviction");
+            assertThat(bad.exitCode()).isEqualTo(2);
+            assertThat(bad.err()).contains("--allow-eviction applies to --redis and --redis-cluster only");
+            assertThat(bad.out()).isEmpty();
         }
 
         @Test
-        void saysRedisClusterIsNotAvailableInThisBuild() {
-            Run cluster = Run.of("--redis-cluster", "redis://localhost:7000");
-            assertThat(cluster.exitCode()).isEqualTo(2);
-            assertThat(cluster.err()).contains("not available in this build");
-            assertThat(cluster.out()).isEmpty();
+        void explainsTheEvictionRuleInTheUsage() {
+            assertThat(Run.of("--help").out()).contains("--allow-eviction", "maxmemory-policy noeviction",
+                    "CONFIG SET maxmemory-policy noeviction");
         }
+
+        @Test
+        void reportsARefusedConnectionInOneLineAndExitsOne() throws IOException {
+            int closedPort;
+            try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                closedPort = probe.getLocalPort();
+            }
+
+            Run refused = Run.of("--redis", "redis://127.0.0.1:" + closedPort);
+
+            assertThat(refused.exitCode()).isEqualTo(1);
+            assertThat(refused.out()).isEmpty();
+            assertThat(refused.err().lines()).containsExactly(
+                    "boundary-demo: cannot connect to Redis at 127.0.0.1:" + closedPort + ": connection refused");
+        }
+
+        @Test
+        void reportsAMalformedAddressInOneLineWithoutItsPassword() {
+            Run bad = Run.of("--redis", "redis://:s3cret@127.0.0.1:port");
+
+            assertThat(bad.exitCode()).isEqualTo(1);
+            assertThat(bad.out()).isEmpty();
+            assertThat(bad.err().lines()).singleElement().asString()
+                    .startsWith("boundary-demo: --redis: redisUrl must look like redis://")
+                    .contains("redis://***@127.0.0.1:port")
+                    .doesNotContain("s3cret");
+        }
+    }
+
+    @Nested
+    class OnStandaloneRedis extends PlayedOnRedis {
+
+        @Override
+        RedisDeployment deployment() {
+            return RedisServerFixture.standalone();
+        }
+
+        @Override
+        String[] storeOptions() {
+            return new String[] {"--redis", deployment().nodes().get(0).uri()};
+        }
+
+        @Test
+        void refusesAServerThatMayEvictRecordsUnlessEvictionIsAllowed() {
+            RedisDeployment redis = deployment();
+            redis.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+            Run refused;
+            Run allowed;
+            try {
+                refused = Run.of(storeOptions());
+                allowed = Run.of(plus(storeOptions(), "--allow-eviction"));
+            } finally {
+                redis.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
+            }
+
+            assertThat(refused.exitCode()).isEqualTo(1);
+            assertThat(refused.out()).isEmpty();
+            assertThat(refused.err().lines()).singleElement().asString()
+                    .startsWith("boundary-demo: refusing to run: Redis maxmemory-policy is 'allkeys-lru'")
+                    .contains("--allow-eviction");
+            assertThat(allowed.exitCode()).isZero();
+            assertThat(allowed.results()).containsExactlyElementsOf(SCRIPTED_RESULTS);
+            assertThat(allowed.out()).contains("eviction check: warn only");
+        }
+    }
+
+    @Nested
+    class OnRedisCluster extends PlayedOnRedis {
+
+        @Override
+        RedisDeployment deployment() {
+            return RedisServerFixture.cluster();
+        }
+
+        @Override
+        String[] storeOptions() {
+            return new String[] {"--redis-cluster", deployment().nodes().get(0).uri()};
+        }
+
+        @Test
+        void printsAnInspectCommandThatFollowsClusterRedirections() {
+            assertThat(played().out()).contains("redis-cli -c -h ");
+        }
+    }
+
+    /** The scripted run, played once on a Redis deployment and inspected from outside the store. */
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    abstract class PlayedOnRedis {
+
+        private Run played;
+
+        abstract RedisDeployment deployment();
+
+        abstract String[] storeOptions();
+
+        Run played() {
+            return played;
+        }
+
+        @BeforeAll
+        void playOnRedisOnce() {
+            played = Run.of(storeOptions());
+        }
+
+        @Test
+        void exitsZeroWithNothingOnStandardError() {
+            assertThat(played.exitCode()).as(played.err()).isZero();
+            assertThat(played.err()).isEmpty();
+        }
+
+        @Test
+        void showsTheSameCasesAsInMemory() {
+            assertThat(played.results()).containsExactlyElementsOf(SCRIPTED_RESULTS);
+            assertThat(played.summary()).isEqualTo(demo.summary());
+            assertThat(played.out()).doesNotContain("NOT AS SCRIPTED");
+        }
+
+        @Test
+        void leavesEveryCreatedRecordInRedisWithItsTtl() {
+            String runId = played.runId();
+            long day = Duration.ofHours(24).toMillis();
+            CREATED_RECORDS.forEach((toolCallId, status) -> {
+                String key = recordKey(runId, toolCallId);
+                assertThat(deployment().call("HGET", key, "toolCallId")).as(key).isEqualTo(toolCallId);
+                assertThat(deployment().call("HGET", key, "runId")).as(key).isEqualTo(runId);
+                assertThat(deployment().call("HGET", key, "status")).as(key).isEqualTo(status);
+                assertThat(deployment().callLong("PTTL", key)).as(key).isPositive().isLessThanOrEqualTo(day);
+            });
+            for (String toolCallId : REFUSED_IN_PREFLIGHT) {
+                assertThat(deployment().callLong("EXISTS", recordKey(runId, toolCallId))).isZero();
+            }
+        }
+
+        @Test
+        void keepsTheBudgetCountersWithATtl() {
+            String run = KEY_PREFIX + ":{" + played.runId() + "}";
+            assertThat(deployment().call("GET", run + ":budget:run")).isEqualTo(String.valueOf(CREATED_RECORDS.size()));
+            assertThat(deployment().call("GET", run + ":budget:tool:log-search")).isEqualTo("2");
+            assertThat(deployment().callLong("PTTL", run + ":budget:run")).isPositive();
+            assertThat(deployment().callLong("PTTL", run + ":budget:tool:log-search")).isPositive();
+        }
+
+        @Test
+        void printsTheKeyPrefixTheRunIdAndAnInspectCommand() {
+            String runId = played.runId();
+            assertThat(played.out())
+                    .contains("  key prefix  " + KEY_PREFIX)
+                    .contains("  run id      " + runId)
+                    .contains(" HGETALL '" + recordKey(runId, "call_01") + "'")
+                    .contains(" PTTL '" + recordKey(runId, "call_01") + "'")
+                    .contains(" -p " + deployment().nodes().get(0).port() + " ");
+        }
+
+        @Test
+        void playsANewRunIdEachTime() {
+            Run again = Run.of(storeOptions());
+            assertThat(again.exitCode()).isZero();
+            assertThat(again.results()).containsExactlyElementsOf(SCRIPTED_RESULTS);
+            assertThat(again.runId()).matches("triage-[0-9a-f]{8}").isNotEqualTo(played.runId());
+        }
+
+        @Test
+        void keepsEveryLineWithinOneHundredColumnsOfPlainText() {
+            assertThat(played.out().lines()).allSatisfy(line -> {
+                assertThat(line.codePointCount(0, line.length())).isLessThanOrEqualTo(Table.WIDTH);
+                assertThat(line.replace("\u2026", "")).matches("[\\x20-\\x7E]*");
+            });
+        }
+
+        private String recordKey(String runId, String toolCallId) {
+            return KEY_PREFIX + ":{" + runId + "}:call:" + toolCallId;
+        }
+    }
+
+    private static String[] plus(String[] args, String more) {
+        String[] all = Arrays.copyOf(args, args.length + 1);
+        all[args.length] = more;
+        return all;
     }
 
     /** One in-process run of the demo. */
@@ -233,6 +427,10 @@ class DemoTest {
             int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                     new PrintStream(err, true, StandardCharsets.UTF_8));
             return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }
+
+        List<String> results() {
+            return steps().stream().map(step -> step.value(AGENT_GOT_BACK, "result")).toList();
         }
 
         String runId() {
@@ -277,7 +475,11 @@ class DemoTest {
             while (start > 0 && !lines.get(start).startsWith("Summary:")) {
                 start--;
             }
-            return String.join(" ", lines.subList(start, lines.size()).stream().map(String::trim).toList());
+            int end = start;
+            while (end < lines.size() && !lines.get(end).isBlank()) {
+                end++;
+            }
+            return String.join(" ", lines.subList(start, end).stream().map(String::trim).toList());
         }
 
         private static boolean isCellLine(String line) {

@@ -2,20 +2,51 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.redisnode.RedisNode;
+import org.redisson.api.redisnode.RedisNodes;
+import org.redisson.client.RedisAuthRequiredException;
+import org.redisson.client.RedisTimeoutException;
+import org.redisson.client.RedisWrongPasswordException;
+import org.redisson.config.BaseConfig;
+import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
+import org.redisson.config.ReadMode;
+import org.redisson.config.SentinelServersConfig;
+import org.redisson.config.SingleServerConfig;
 
 /**
  * Creates {@link RedisCanonicalInvocationStore}s. The only public type of this library that names a
- * Redisson type.
+ * Redisson type, and only in {@link #create(RedissonClient, RedisStoreOptions)} and
+ * {@link #create(Config, RedisStoreOptions)}; the {@code connect…} methods take plain URLs, so a caller
+ * that needs no Redisson settings of its own never names Redisson at all.
  *
  * <p>Before returning a store, each factory method reads {@code maxmemory-policy} on every master:
  * unless it is {@code noeviction}, it throws {@link IllegalStateException} naming the policy (or logs a
  * warning, with {@link RedisStoreOptions.EvictionPolicyCheck#WARN}). When the policy cannot be read (for
  * example {@code CONFIG} is not allowed), it logs a warning and goes on.
+ *
+ * <p>The {@code connect…} methods accept URLs of the form {@code redis://[[user]:password@]host[:port]}
+ * ({@code rediss://} for TLS; port 6379 by default; no database path). Credentials in a URL are sent
+ * with {@code AUTH} to the data servers and never appear in a message. The client they create reads
+ * from masters only, runs the scripts by SHA, waits {@link RedisStoreOptions#connectTimeout()} for a
+ * connection and {@link RedisStoreOptions#responseTimeout()} for each reply (retrying a command up to
+ * Redisson's default four more times, which the store's scripts are built to survive), and is owned by
+ * the store: {@link RedisCanonicalInvocationStore#close()} shuts it down.
  */
 public final class RedisCanonicalInvocationStoreFactory {
+
+    private static final String CLUSTER_ENABLED = "cluster_enabled";
 
     private RedisCanonicalInvocationStoreFactory() {
     }
@@ -36,7 +67,8 @@ public final class RedisCanonicalInvocationStoreFactory {
 
     /**
      * A store on a new client made from a copy of {@code config}, with the script cache turned on. The
-     * store owns that client: {@link RedisCanonicalInvocationStore#close()} shuts it down.
+     * store owns that client: {@link RedisCanonicalInvocationStore#close()} shuts it down. The timeouts
+     * of {@code options} are not used: the config's own apply.
      *
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
@@ -52,5 +84,176 @@ public final class RedisCanonicalInvocationStoreFactory {
             throw refused;
         }
         return new RedisCanonicalInvocationStore(client, true, options);
+    }
+
+    /**
+     * A store on one standalone Redis server, through a client the store owns.
+     *
+     * @param redisUrl the server, {@code redis://[[user]:password@]host[:port]} or {@code rediss://…}
+     * @param options the store's settings, the timeouts included
+     * @throws IllegalArgumentException when {@code redisUrl} is not such a URL
+     * @throws RedisStoreUnavailableException when the server cannot be reached or used, or is a Redis
+     *     Cluster node (use {@link #connectCluster})
+     * @throws IllegalStateException when the server may evict records and the options say REFUSE
+     */
+    public static RedisCanonicalInvocationStore connectStandalone(String redisUrl, RedisStoreOptions options) {
+        requireNonNull(options, "options is null");
+        RedisAddress address = RedisAddress.parse("redisUrl", redisUrl);
+        Config config = new Config();
+        SingleServerConfig server = config.useSingleServer().setAddress(address.uri());
+        settings(config, server, address, options);
+        String target = "Redis at " + address.hostAndPort();
+        return connect(config, options, target, client -> {
+            if (isClusterNode(client)) {
+                throw new RedisStoreUnavailableException("cannot use " + target
+                        + " as a standalone server: it is a Redis Cluster node (connect to the cluster instead)");
+            }
+        });
+    }
+
+    /**
+     * A store on a Redis Cluster, through a client the store owns. One reachable seed is enough: the
+     * client learns every master and replica from it, follows slot moves and failovers, and reads from
+     * masters only.
+     *
+     * @param seedUrls one or more of the cluster's nodes, each {@code redis://[[user]:password@]host[:port]}
+     *     (or {@code rediss://…}), all with the same credentials
+     * @param options the store's settings, the timeouts included
+     * @throws IllegalArgumentException when the list is empty, a URL is not such a URL, or the URLs carry
+     *     different credentials
+     * @throws RedisStoreUnavailableException when no seed can be reached, a seed is not a cluster node, or
+     *     the cluster does not cover every slot
+     * @throws IllegalStateException when a master may evict records and the options say REFUSE
+     */
+    public static RedisCanonicalInvocationStore connectCluster(List<String> seedUrls, RedisStoreOptions options) {
+        requireNonNull(options, "options is null");
+        List<RedisAddress> seeds = addresses("seedUrls", seedUrls);
+        Config config = new Config();
+        ClusterServersConfig cluster = config.useClusterServers().setReadMode(ReadMode.MASTER);
+        seeds.forEach(seed -> cluster.addNodeAddress(seed.uri()));
+        settings(config, cluster, seeds.get(0), options);
+        return connect(config, options, "the Redis Cluster at " + hostsAndPorts(seeds), client -> {
+        });
+    }
+
+    /**
+     * A store on a Redis master found through Redis Sentinel, through a client the store owns; the
+     * client follows the sentinels to the new master after a failover and reads from masters only.
+     * Credentials in the URLs authenticate to the master, its replicas and the sentinels alike; where the
+     * sentinels need other credentials (or none while the master has some), use
+     * {@link #create(Config, RedisStoreOptions)} with Redisson's {@code setSentinelUsername} and
+     * {@code setSentinelPassword}.
+     *
+     * @param masterName the name the sentinels monitor the master under
+     * @param sentinelUrls one or more sentinels, each {@code redis://[[user]:password@]host[:port]}
+     *     (or {@code rediss://…}), all with the same credentials
+     * @param options the store's settings, the timeouts included
+     * @throws IllegalArgumentException when the master name is blank, the list is empty, a URL is not
+     *     such a URL, or the URLs carry different credentials
+     * @throws RedisStoreUnavailableException when no sentinel can be reached or none knows the master
+     * @throws IllegalStateException when the master may evict records and the options say REFUSE
+     */
+    public static RedisCanonicalInvocationStore connectSentinel(String masterName, List<String> sentinelUrls,
+            RedisStoreOptions options) {
+        requireNonNull(masterName, "masterName is null");
+        requireNonNull(options, "options is null");
+        if (masterName.isBlank()) {
+            throw new IllegalArgumentException("masterName must not be blank");
+        }
+        List<RedisAddress> sentinels = addresses("sentinelUrls", sentinelUrls);
+        Config config = new Config();
+        SentinelServersConfig sentinel = config.useSentinelServers().setMasterName(masterName)
+                .setReadMode(ReadMode.MASTER);
+        sentinels.forEach(node -> sentinel.addSentinelAddress(node.uri()));
+        settings(config, sentinel, sentinels.get(0), options);
+        return connect(config, options, "the Redis master '" + masterName + "' through the sentinels at "
+                + hostsAndPorts(sentinels), client -> {
+        });
+    }
+
+    private static RedisCanonicalInvocationStore connect(Config config, RedisStoreOptions options, String target,
+            Consumer<RedissonClient> check) {
+        config.setUseScriptCache(true);
+        RedissonClient client;
+        try {
+            client = Redisson.create(config);
+        } catch (RuntimeException failure) {
+            throw new RedisStoreUnavailableException("cannot connect to " + target + ": " + reason(failure, options));
+        }
+        try {
+            check.accept(client);
+            EvictionPolicyGuard.check(client, options);
+        } catch (RuntimeException refused) {
+            client.shutdown();
+            throw refused;
+        }
+        return new RedisCanonicalInvocationStore(client, true, options);
+    }
+
+    private static void settings(Config config, BaseConfig<?> servers, RedisAddress credentials,
+            RedisStoreOptions options) {
+        servers.setConnectTimeout(Math.toIntExact(options.connectTimeout().toMillis()))
+                .setTimeout(Math.toIntExact(options.responseTimeout().toMillis()));
+        credentials.username().forEach(config::setUsername);
+        credentials.password().forEach(config::setPassword);
+    }
+
+    private static List<RedisAddress> addresses(String what, List<String> urls) {
+        requireNonNull(urls, what + " is null");
+        if (urls.isEmpty()) {
+            throw new IllegalArgumentException(what + " must name at least one server");
+        }
+        List<RedisAddress> addresses = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            RedisAddress address = RedisAddress.parse(what + " element", url);
+            if (!addresses.isEmpty() && !addresses.get(0).sameCredentials(address)) {
+                throw new IllegalArgumentException(what + " must all carry the same credentials (or none)");
+            }
+            addresses.add(address);
+        }
+        return List.copyOf(addresses);
+    }
+
+    private static String hostsAndPorts(List<RedisAddress> addresses) {
+        return addresses.stream().map(RedisAddress::hostAndPort).collect(Collectors.joining(", "));
+    }
+
+    /** True when the server reports {@code cluster_enabled:1}; false when it does not or cannot tell. */
+    private static boolean isClusterNode(RedissonClient client) {
+        try {
+            Map<String, String> info = client.getRedisNodes(RedisNodes.SINGLE).getInstance()
+                    .info(RedisNode.InfoSection.CLUSTER);
+            return "1".equals(info.get(CLUSTER_ENABLED));
+        } catch (RuntimeException cannotTell) {
+            return false;
+        }
+    }
+
+    /** Why a connection failed, in words that carry no text of the failure itself. */
+    private static String reason(Throwable failure, RedisStoreOptions options) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            String message = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
+            if (cause instanceof RedisWrongPasswordException || message.contains("wrongpass")
+                    || message.contains("invalid password") || message.startsWith("err auth")) {
+                return "the server refused the credentials";
+            }
+            if (cause instanceof RedisAuthRequiredException || message.contains("noauth")) {
+                return "the server requires credentials";
+            }
+            if (message.contains("cluster support disabled")) {
+                return "it is not a Redis Cluster node";
+            }
+            if (cause instanceof UnknownHostException) {
+                return "unknown host";
+            }
+            if (cause instanceof ConnectException) {
+                return "connection refused";
+            }
+            if (cause instanceof SocketTimeoutException || cause instanceof RedisTimeoutException
+                    || cause.getClass().getSimpleName().contains("Timeout")) {
+                return "no answer within " + options.connectTimeout().toMillis() + " ms";
+            }
+        }
+        return "no connection could be made (" + failure.getClass().getSimpleName() + ")";
     }
 }

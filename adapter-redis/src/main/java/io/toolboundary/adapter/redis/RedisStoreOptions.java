@@ -3,6 +3,7 @@ package io.toolboundary.adapter.redis;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.Limits;
+import java.time.Duration;
 
 /**
  * Settings of the Redis store. Immutable; built with {@link #ofDefaults()} or {@link #custom()} and
@@ -18,6 +19,16 @@ public final class RedisStoreOptions {
     public static final EvictionPolicyCheck DEFAULT_EVICTION_POLICY_CHECK = EvictionPolicyCheck.REFUSE;
     /** The longest key prefix, in characters. */
     public static final int MAX_KEY_PREFIX_LENGTH = 64;
+    /** How long the factory's {@code connect…} methods wait for a TCP connection to a server: 5 seconds. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long a store made by the factory's {@code connect…} methods waits for the reply to one command
+     * before it tries again: 3 seconds. When the last try gets no reply either, the operation ends as
+     * {@code STORE_OUTCOME_UNKNOWN}.
+     */
+    public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(3);
+    /** The longest connect or response timeout: one minute. */
+    public static final Duration MAX_TIMEOUT = Duration.ofMinutes(1);
 
     /**
      * What the factory does when a server's {@code maxmemory-policy} is not {@code noeviction}: under any
@@ -36,14 +47,21 @@ public final class RedisStoreOptions {
     private final String keyPrefix;
     private final long recordLimitBytes;
     private final EvictionPolicyCheck evictionPolicyCheck;
+    private final Duration connectTimeout;
+    private final Duration responseTimeout;
 
     private RedisStoreOptions(Builder builder) {
         this.keyPrefix = builder.keyPrefix;
         this.recordLimitBytes = builder.recordLimitBytes;
         this.evictionPolicyCheck = builder.evictionPolicyCheck;
+        this.connectTimeout = builder.connectTimeout;
+        this.responseTimeout = builder.responseTimeout;
     }
 
-    /** Prefix {@code toolboundary}, record limit 1.25 MiB, refuse an evicting server. */
+    /**
+     * Prefix {@code toolboundary}, record limit 1.25 MiB, refuse an evicting server, connect timeout 5 s,
+     * response timeout 3 s.
+     */
     public static RedisStoreOptions ofDefaults() {
         return DEFAULTS;
     }
@@ -68,10 +86,27 @@ public final class RedisStoreOptions {
         return evictionPolicyCheck;
     }
 
+    /**
+     * How long the factory's {@code connect…} methods wait for a TCP connection. A store made from a
+     * Redisson {@code Config} or client uses that config's own setting instead.
+     */
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    /**
+     * How long a store made by the factory's {@code connect…} methods waits for one reply before trying
+     * again. A store made from a Redisson {@code Config} or client uses that config's own setting instead.
+     */
+    public Duration responseTimeout() {
+        return responseTimeout;
+    }
+
     @Override
     public String toString() {
         return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordLimitBytes=" + recordLimitBytes
-                + ", evictionPolicyCheck=" + evictionPolicyCheck + "]";
+                + ", evictionPolicyCheck=" + evictionPolicyCheck + ", connectTimeout=" + connectTimeout
+                + ", responseTimeout=" + responseTimeout + "]";
     }
 
     /** Builds options; each setter rejects an invalid value at once. */
@@ -79,6 +114,8 @@ public final class RedisStoreOptions {
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private long recordLimitBytes = DEFAULT_RECORD_LIMIT_BYTES;
         private EvictionPolicyCheck evictionPolicyCheck = DEFAULT_EVICTION_POLICY_CHECK;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
 
         private Builder() {
         }
@@ -113,9 +150,30 @@ public final class RedisStoreOptions {
             return this;
         }
 
+        /** How long the factory's {@code connect…} methods wait for a TCP connection: 1 ms to 1 minute, whole milliseconds. */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = timeout("connectTimeout", timeout);
+            return this;
+        }
+
+        /** How long a store made by a {@code connect…} method waits for one reply: 1 ms to 1 minute, whole milliseconds. */
+        public Builder responseTimeout(Duration timeout) {
+            this.responseTimeout = timeout("responseTimeout", timeout);
+            return this;
+        }
+
         /** The options. */
         public RedisStoreOptions build() {
             return new RedisStoreOptions(this);
+        }
+
+        private static Duration timeout(String name, Duration timeout) {
+            requireNonNull(timeout, name + " is null");
+            if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0
+                    || !timeout.equals(Duration.ofMillis(timeout.toMillis()))) {
+                throw new IllegalArgumentException(name + " must be 1 ms to 1 minute in whole milliseconds, was " + timeout);
+            }
+            return timeout;
         }
 
         private static boolean allowedInPrefix(int c) {
