@@ -1,0 +1,24 @@
+package io.toolboundary.adapter.inmemory.reliability;
+
+import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.testkit.MutableClock;
+import io.toolboundary.testkit.reliability.HostileInputContract;
+import java.time.Instant;
+
+/** Hostile input through the boundary on one in-memory store, shared by the class's tests. */
+class InMemoryHostileInputTest extends HostileInputContract {
+
+    private static final InMemoryCanonicalInvocationStore STORE =
+            InMemoryCanonicalInvocationStore.create(MutableClock.at(Instant.parse("2031-01-01T00:00:00Z")));
+
+    @Override
+    protected CanonicalInvocationStore store() {
+        return STORE;
+    }
+
+    @Override
+    protected String storeName() {
+        return "in-memory";
+    }
+}

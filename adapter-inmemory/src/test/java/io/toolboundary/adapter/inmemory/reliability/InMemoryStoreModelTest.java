@@ -1,0 +1,37 @@
+package io.toolboundary.adapter.inmemory.reliability;
+
+import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.testkit.MutableClock;
+import io.toolboundary.testkit.reliability.StoreModelContract;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The in-memory store against the reference model, its expiry following a clock the suite moves. */
+class InMemoryStoreModelTest extends StoreModelContract {
+
+    private final MutableClock clock = MutableClock.at(Instant.parse("2031-01-01T00:00:00Z"));
+    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
+
+    @Override
+    protected CanonicalInvocationStore store() {
+        return store;
+    }
+
+    @Override
+    protected String storeName() {
+        return "in-memory";
+    }
+
+    @Override
+    protected Option<Duration> remainingTtl(InvocationKey key) {
+        return store.remainingTtl(key);
+    }
+
+    @Override
+    protected Option<MutableClock> storeClock() {
+        return Option.of(clock);
+    }
+}

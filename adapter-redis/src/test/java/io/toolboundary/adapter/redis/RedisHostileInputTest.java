@@ -1,0 +1,28 @@
+package io.toolboundary.adapter.redis;
+
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testkit.reliability.HostileInputContract;
+
+/** Hostile input through the boundary on the Redis store, on one standalone server; one store for the class. */
+class RedisHostileInputTest extends HostileInputContract {
+
+    private static RedisCanonicalInvocationStore store;
+
+    @Override
+    protected CanonicalInvocationStore store() {
+        synchronized (RedisHostileInputTest.class) {
+            if (store == null) {
+                store = RedisCanonicalInvocationStoreFactory.create(
+                        RedisTestServers.client(RedisServerFixture.standalone()),
+                        RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).build());
+            }
+            return store;
+        }
+    }
+
+    @Override
+    protected String storeName() {
+        return "redis-standalone";
+    }
+}
