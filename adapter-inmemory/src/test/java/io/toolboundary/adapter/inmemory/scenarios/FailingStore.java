@@ -11,6 +11,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Instant;
 
 /**
  * A real store with one failure switched in: {@code begin} or {@code complete} answers a store error,
@@ -56,6 +57,11 @@ final class FailingStore implements CanonicalInvocationStore {
         return completeRefusal.isDefined()
                 ? Either.left(BoundaryError.of(completeRefusal.get()))
                 : delegate.complete(token, outcome);
+    }
+
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+        return delegate.abandon(key, now);
     }
 
     @Override
