@@ -5,6 +5,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Instant;
 
 /**
  * Where canonical records live: one record per {@link InvocationKey}, with a time to live set once at
@@ -27,10 +28,10 @@ public interface CanonicalInvocationStore {
      * used up, {@code RESULT_TOO_LARGE} when the record is over the store's record limit. A begin
      * repeated with the same token while the record is still PROJECTING (a client retry) returns the
      * stored record and reserves nothing more; once the record is final it is a duplicate like any
-     * other. Refusals are checked in this order: record size, existing key, run budget, tool budget. The record's TTL is set here and nowhere else. A budget counter gets the TTL of the record
+     * other. Refusals are checked in this order: record size, existing key, run budget, tool budget. The record's TTL is set here and nowhere else; so is its execution lease, kept beside it. A budget counter gets the TTL of the record
      * that creates it, once, so a run's budget holds for one TTL from its first call.
      *
-     * @param start the record, token, TTL and budgets
+     * @param start the record, token, TTL, execution lease and budgets
      * @return the stored PROJECTING record
      */
     Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start);
@@ -48,6 +49,25 @@ public interface CanonicalInvocationStore {
      * @return the stored final record
      */
     Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome);
+
+    /**
+     * Ends a record left PROJECTING past its execution lease in ERROR with
+     * {@code EXECUTION_ABANDONED}: a compare-and-set that keeps the remaining TTL and the raw response
+     * absent. Whatever the attempt that began the record does later, its completion is refused with
+     * {@code RECORD_CONFLICT}.
+     *
+     * <p>Returns {@code RECORD_EXPIRED} when the record is gone (it is never re-created),
+     * {@code LEASE_NOT_EXPIRED} when it is PROJECTING and {@code now} is before its lease (a record
+     * stored without a lease is leased for its whole life) and {@code RECORD_CONFLICT} when it is final
+     * already, except that abandoning an abandoned record again returns the stored record unchanged (a
+     * retry is safe). The lease has passed when {@code now} is at or after it; {@code now} is the
+     * caller's clock, never the store's.
+     *
+     * @param key the canonical key
+     * @param now the caller's current instant; becomes the record's {@code updatedAt}
+     * @return the stored ERROR record
+     */
+    Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now);
 
     /**
      * Reads a record. Never extends or otherwise changes its time to live.

@@ -18,6 +18,7 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -38,6 +39,11 @@ import java.util.function.Supplier;
  * not confirm runs nothing; at most one execution per (run id, tool_call_id) while its record exists;
  * nothing is truncated; every failure after the record exists ends that record in ERROR with a stable
  * code. A successful call costs exactly two store calls ({@code begin}, {@code complete}).
+ *
+ * <p>Each record gets an execution lease at begin: {@link ToolBoundaryConfig#executionLease()} from its
+ * creation, cut short by the run's deadline. A record that is still PROJECTING when its lease has
+ * passed (its process stopped mid-call) can be ended with {@link #abandonExpired}, so every accepted
+ * call ends.
  *
  * <p>Thread-safe; one instance serves all runs.
  */
@@ -73,6 +79,32 @@ public final class ToolBoundary {
     /** The harness-side query over this boundary's store. */
     public InvocationQuery records() {
         return InvocationQuery.of(store);
+    }
+
+    /**
+     * Ends the record of a call that is still PROJECTING after its execution lease has passed, by this
+     * boundary's clock, in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}. For the harness, after the
+     * process that ran the call stopped before it finished; the record's time to live is unchanged and
+     * a late completion by that process is refused.
+     *
+     * @param runId the run
+     * @param toolCallId the exact framework tool_call_id
+     * @return the ERROR record (also when it was abandoned before); {@code LEASE_NOT_EXPIRED} while the
+     *     lease runs, {@code RECORD_EXPIRED} when there is no record, {@code RECORD_CONFLICT} when it is
+     *     final already, or a store error
+     */
+    public Either<BoundaryError, CanonicalRecord.Failed> abandonExpired(RunId runId, ToolCallId toolCallId) {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(toolCallId, "toolCallId is null");
+        try {
+            Either<BoundaryError, CanonicalRecord.Failed> abandoned =
+                    store.abandon(InvocationKey.of(runId, toolCallId), clock.instant());
+            abandoned.forEach(record -> notify(() -> listener.onCompleted(record)));
+            return abandoned;
+        } catch (RuntimeException unexpected) {
+            notify(() -> listener.onUnexpectedFailure(unexpected.getClass()));
+            return Either.left(BoundaryError.of(ErrorCode.INTERNAL_ERROR));
+        }
     }
 
     /**
@@ -150,8 +182,14 @@ public final class ToolBoundary {
     }
 
     private Either<BoundaryError, Admitted> begin(RunContext run, Admitted admitted) {
+        Instant createdAt = admitted.record().createdAt();
+        Instant leaseUntil = leaseUntil(createdAt, run.deadline());
+        if (!leaseUntil.isAfter(createdAt)) {
+            // The deadline passed while preflight ran.
+            return reject(ErrorCode.RUN_DEADLINE_EXCEEDED);
+        }
         InvocationStart start = new InvocationStart(admitted.record(), admitted.token(), config.recordTtl(),
-                run.callBudget(), admitted.binding().callBudgetPerRun());
+                leaseUntil, run.callBudget(), admitted.binding().callBudgetPerRun());
         Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start);
         if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended.
@@ -159,6 +197,12 @@ public final class ToolBoundary {
                     admitted.record().fail(ErrorCode.STORE_OUTCOME_UNKNOWN, Option.none(), clock.instant()));
         }
         return begun.map(admitted::withRecord);
+    }
+
+    /** The execution lease's end: the configured lease from creation, or the run's deadline if sooner. */
+    private Instant leaseUntil(Instant createdAt, Instant deadline) {
+        Duration lease = config.executionLease();
+        return Duration.between(createdAt, deadline).compareTo(lease) <= 0 ? deadline : createdAt.plus(lease);
     }
 
     private Either<BoundaryError, AgentResult> executeAndProject(Admitted call) {
@@ -306,7 +350,7 @@ public final class ToolBoundary {
             return this;
         }
 
-        /** Limits and TTL; defaults to {@link ToolBoundaryConfig#ofDefaults()}. */
+        /** Limits, TTL and execution lease; defaults to {@link ToolBoundaryConfig#ofDefaults()}. */
         public Builder config(ToolBoundaryConfig config) {
             this.config = requireNonNull(config, "config is null");
             return this;

@@ -21,6 +21,11 @@ public final class ToolBoundaryConfig {
     public static final long DEFAULT_AGENT_RESULT_BYTES = Limits.DEFAULT_AGENT_RESULT_BYTES;
     /** Record time to live: 24 hours, set once at creation. */
     public static final Duration DEFAULT_RECORD_TTL = Duration.ofHours(24);
+    /**
+     * Execution lease: 5 minutes from the record's creation (cut short by the run's deadline), after
+     * which a record still PROJECTING may be abandoned.
+     */
+    public static final Duration DEFAULT_EXECUTION_LEASE = Duration.ofMinutes(5);
     /** Deepest nesting of objects and arrays in the arguments: 64 levels. */
     public static final int DEFAULT_MAX_JSON_DEPTH = 64;
     /** Longest number literal in the arguments: 100 characters. */
@@ -30,6 +35,7 @@ public final class ToolBoundaryConfig {
 
     private final Limits limits;
     private final Duration recordTtl;
+    private final Duration executionLease;
     private final int maxJsonDepth;
     private final int maxNumberLength;
 
@@ -37,6 +43,7 @@ public final class ToolBoundaryConfig {
         this.limits = new Limits(builder.requestBytes, builder.rawResponseBytes, builder.recordBytes,
                 builder.agentResultBytes);
         this.recordTtl = builder.recordTtl;
+        this.executionLease = builder.executionLease;
         this.maxJsonDepth = builder.maxJsonDepth;
         this.maxNumberLength = builder.maxNumberLength;
     }
@@ -61,6 +68,14 @@ public final class ToolBoundaryConfig {
         return recordTtl;
     }
 
+    /**
+     * How long after its creation a record may stay PROJECTING before it may be abandoned; the run's
+     * deadline cuts it short.
+     */
+    public Duration executionLease() {
+        return executionLease;
+    }
+
     /** The deepest JSON nesting accepted in arguments. */
     public int maxJsonDepth() {
         return maxJsonDepth;
@@ -73,7 +88,8 @@ public final class ToolBoundaryConfig {
 
     @Override
     public String toString() {
-        return "ToolBoundaryConfig[" + limits + ", recordTtl=" + recordTtl + ", maxJsonDepth=" + maxJsonDepth
+        return "ToolBoundaryConfig[" + limits + ", recordTtl=" + recordTtl + ", executionLease=" + executionLease
+                + ", maxJsonDepth=" + maxJsonDepth
                 + ", maxNumberLength=" + maxNumberLength + "]";
     }
 
@@ -84,6 +100,7 @@ public final class ToolBoundaryConfig {
         private long recordBytes = DEFAULT_RECORD_BYTES;
         private long agentResultBytes = DEFAULT_AGENT_RESULT_BYTES;
         private Duration recordTtl = DEFAULT_RECORD_TTL;
+        private Duration executionLease = DEFAULT_EXECUTION_LEASE;
         private int maxJsonDepth = DEFAULT_MAX_JSON_DEPTH;
         private int maxNumberLength = DEFAULT_MAX_NUMBER_LENGTH;
 
@@ -121,6 +138,20 @@ public final class ToolBoundaryConfig {
                 throw new IllegalArgumentException("recordTtl must be at least 1 ms, was " + ttl);
             }
             this.recordTtl = ttl;
+            return this;
+        }
+
+        /**
+         * How long a tool may run: a record still PROJECTING this long after its creation (or at the
+         * run's deadline, if that comes first) may be ended as {@code EXECUTION_ABANDONED}. At least one
+         * millisecond. Choose it longer than the slowest tool, or a slow call is ended while it runs.
+         */
+        public Builder executionLease(Duration lease) {
+            requireNonNull(lease, "executionLease is null");
+            if (lease.toMillis() < 1) {
+                throw new IllegalArgumentException("executionLease must be at least 1 ms, was " + lease);
+            }
+            this.executionLease = lease;
             return this;
         }
 

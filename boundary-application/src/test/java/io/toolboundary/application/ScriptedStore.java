@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -25,6 +27,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     private final Function<CanonicalRecord.Final, Either<BoundaryError, CanonicalRecord.Final>> completeAnswer;
     final List<InvocationStart> begins = new ArrayList<>();
     final List<Completion> completions = new ArrayList<>();
+    final List<Instant> abandons = new ArrayList<>();
 
     private ScriptedStore(Function<InvocationStart, Either<BoundaryError, CanonicalRecord.Projecting>> beginAnswer,
             Function<CanonicalRecord.Final, Either<BoundaryError, CanonicalRecord.Final>> completeAnswer) {
@@ -62,6 +65,13 @@ final class ScriptedStore implements CanonicalInvocationStore {
     public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
         completions.add(new Completion(token, outcome));
         return completeAnswer.apply(outcome);
+    }
+
+    /** Remembers the instant it was given; holds no records, so there is nothing to abandon. */
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+        abandons.add(now);
+        return Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
     }
 
     @Override

@@ -138,4 +138,31 @@ class ToolBoundaryConfigTest {
 
         assertThat(config.limits()).isEqualTo(new Limits(1000, 1000, 1000, 8_192));
     }
+
+    @Test
+    void executionLeaseDefaultsToFiveMinutes() {
+        assertThat(ToolBoundaryConfig.DEFAULT_EXECUTION_LEASE).isEqualTo(Duration.ofMinutes(5));
+        assertThat(ToolBoundaryConfig.ofDefaults().executionLease()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void keepsACustomExecutionLease() {
+        assertThat(ToolBoundaryConfig.custom().executionLease(Duration.ofMillis(1)).build().executionLease())
+                .isEqualTo(Duration.ofMillis(1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, -1, 999_999, -60_000_000_000L})
+    void rejectsExecutionLeaseUnderOneMillisecondNamingIt(long nanos) {
+        Duration lease = Duration.ofNanos(nanos);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> ToolBoundaryConfig.custom().executionLease(lease))
+                .withMessageStartingWith("executionLease ");
+    }
+
+    @Test
+    void rejectsNullExecutionLeaseNamingIt() {
+        assertThatNullPointerException().isThrownBy(() -> ToolBoundaryConfig.custom().executionLease(null))
+                .withMessage("executionLease is null");
+    }
 }

@@ -392,6 +392,11 @@ class ToolBoundaryTest {
                 }
 
                 @Override
+                public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+                    throw new IllegalStateException("store bug");
+                }
+
+                @Override
                 public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
                     throw new IllegalStateException("store bug");
                 }

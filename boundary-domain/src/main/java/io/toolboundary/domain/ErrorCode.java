@@ -44,6 +44,11 @@ public enum ErrorCode {
     TOOL_BUDGET_EXHAUSTED("The tool's call budget for this run is exhausted."),
     /** The tool failed while executing. */
     EXECUTION_FAILED("The tool failed."),
+    /**
+     * The record stayed PROJECTING past its execution lease (the process running the tool stopped
+     * before it finished) and was ended by the harness; a late completion of it is refused.
+     */
+    EXECUTION_ABANDONED("The tool call was abandoned before it finished."),
     /** A raw response, record or projected result is over its byte limit; nothing was truncated. */
     RESULT_TOO_LARGE("The tool result exceeds a size limit; nothing was truncated."),
     /** The projector failed. */
@@ -62,6 +67,8 @@ public enum ErrorCode {
     RECORD_EXPIRED("The invocation record no longer exists."),
     /** The record is not in a state that allows this change, or belongs to another attempt. */
     RECORD_CONFLICT("The invocation record does not allow this change."),
+    /** The record is PROJECTING but its execution lease has not passed: the tool may still be running. */
+    LEASE_NOT_EXPIRED("The tool call may still be running; it was not abandoned."),
     /** The boundary failed in an unexpected way and closed; nothing was returned. */
     INTERNAL_ERROR("The tool call failed inside the boundary.");
 

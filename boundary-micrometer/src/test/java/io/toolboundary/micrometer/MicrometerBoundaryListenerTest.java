@@ -22,6 +22,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
+import io.toolboundary.testkit.FaultyStores;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -213,22 +214,7 @@ class MicrometerBoundaryListenerTest {
     @Test
     void countsACompletionTheStoreRefusedAsStoreFailed() {
         InMemoryCanonicalInvocationStore memory = InMemoryCanonicalInvocationStore.create();
-        CanonicalInvocationStore refusingCompletion = new CanonicalInvocationStore() {
-            @Override
-            public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
-                return memory.begin(start);
-            }
-
-            @Override
-            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
-                return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
-            }
-
-            @Override
-            public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
-                return memory.find(key);
-            }
-        };
+        CanonicalInvocationStore refusingCompletion = FaultyStores.refusingComplete(memory, ErrorCode.STORE_UNAVAILABLE);
 
         call(boundary(MicrometerBoundaryListener.of(registry), refusingCompletion), "log-search", "call_1");
 
@@ -238,22 +224,7 @@ class MicrometerBoundaryListenerTest {
 
     @Test
     void countsAnUnexpectedFailureAsInternalError() {
-        CanonicalInvocationStore broken = new CanonicalInvocationStore() {
-            @Override
-            public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
-                throw new IllegalStateException("store bug");
-            }
-
-            @Override
-            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
-                throw new IllegalStateException("store bug");
-            }
-
-            @Override
-            public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
-                throw new IllegalStateException("store bug");
-            }
-        };
+        CanonicalInvocationStore broken = FaultyStores.crashingOnBegin(InMemoryCanonicalInvocationStore.create(), "store bug");
 
         Either<BoundaryError, ?> outcome = call(boundary(MicrometerBoundaryListener.of(registry), broken), "log-search", "call_1");
 

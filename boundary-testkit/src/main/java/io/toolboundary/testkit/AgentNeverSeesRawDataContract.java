@@ -19,10 +19,12 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,6 +32,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -258,7 +261,29 @@ public abstract class AgentNeverSeesRawDataContract {
                 after("store refuses the completion", ErrorCode.RECORD_CONFLICT, w -> l -> w.invokeOn(l,
                         FaultyStores.refusingComplete(w.store(), ErrorCode.RECORD_CONFLICT))),
                 after("store crashes", ErrorCode.INTERNAL_ERROR,
-                        w -> l -> w.invokeOn(l, FaultyStores.crashingOnBegin(w.store(), EXCEPTION_TEXT))));
+                        w -> l -> w.invokeOn(l, FaultyStores.crashingOnBegin(w.store(), EXCEPTION_TEXT))),
+                after("harness abandons a call within its lease", ErrorCode.LEASE_NOT_EXPIRED,
+                        w -> l -> abandonWhileRunning(w, l, Duration.ZERO)),
+                after("harness abandons a call past its lease", ErrorCode.EXECUTION_ABANDONED,
+                        w -> l -> abandonWhileRunning(w, l, ToolBoundaryConfig.DEFAULT_EXECUTION_LEASE)));
+    }
+
+    /**
+     * What the harness gets from {@link ToolBoundary#abandonExpired} while the tool runs, {@code wait}
+     * after the call began: the refusal, or the abandoned record's code.
+     */
+    private static Either<BoundaryError, AgentResult> abandonWhileRunning(World w, BoundaryListener listener,
+            Duration wait) {
+        AtomicReference<ToolBoundary> boundary = new AtomicReference<>();
+        AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandoned = new AtomicReference<>();
+        w.executor = request -> {
+            w.clock.advance(wait);
+            abandoned.set(boundary.get().abandonExpired(w.run.runId(), new ToolCallId(TOOL_CALL_ID)));
+            return RAW;
+        };
+        boundary.set(w.builder(listener).build());
+        boundary.get().invoke(w.run, w.envelope);
+        return abandoned.get().flatMap(record -> Either.left(BoundaryError.of(record.code())));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -5,9 +5,15 @@ import static java.util.Objects.requireNonNull;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -26,14 +32,21 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -52,8 +65,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>Every test works in a run of its own ({@link #freshRunId()}), so a subclass may hand all tests
  * one shared store on one shared server. Records carry the timestamps the test chooses; the store's
  * own clock is never assumed to move, except that {@link #expire(InvocationKey)} ends one record's
- * life. No test sleeps: each race releases its 32 threads together from a latch, and is run 50
- * times because a store without atomicity loses a single race only now and then.
+ * life; abandonment is judged by the instant the test passes. No test sleeps: each race releases its
+ * threads together from a latch, and is run many times because a store without atomicity loses a
+ * single race only now and then. Two races go through a {@link ToolBoundary} built over the store
+ * (on the system clock): 64 threads calling one key, and many runs spending their budgets at once.
+ * A store with slow round trips may run fewer rounds of them ({@link #sameKeyRaceRounds()},
+ * {@link #budgetRaceRounds()}), never none.
  *
  * <p>The public static helpers build records and starts the way these tests do, for other suites
  * that need a store filled with known records.
@@ -75,6 +92,9 @@ public abstract class CanonicalInvocationStoreContract {
     /** When the helpers' records are completed. */
     public static final Instant COMPLETED_AT = Instant.parse("2031-05-06T07:08:10.987654321Z");
 
+    /** The execution lease every helper start gives: it ends this long after the record's creation. */
+    public static final Duration LEASE = Duration.ofMinutes(5);
+
     /** The request the helpers use by default: one JSON object. */
     public static final String REQUEST = "{\"service\":\"checkout\",\"window\":\"10:00-10:15\"}";
 
@@ -83,6 +103,12 @@ public abstract class CanonicalInvocationStoreContract {
 
     /** Each race is run this often: a store without atomicity loses a single race only now and then. */
     private static final int ROUNDS = 50;
+
+    /** Threads in each race through a {@link ToolBoundary}. */
+    private static final int BOUNDARY_RACERS = 64;
+
+    /** The tool of the races through a {@link ToolBoundary}. */
+    private static final String RACE_TOOL = "race_tool";
 
     // ---------------------------------------------------------------------------------------------
     // Hooks
@@ -103,6 +129,22 @@ public abstract class CanonicalInvocationStoreContract {
 
     /** The record limit, in UTF-8 bytes, that the store under test was built with. */
     protected abstract long maxRecordBytes();
+
+    /**
+     * Rounds of the race of 64 threads calling one key through a {@link ToolBoundary}: 1,000. A store
+     * whose round trips are slow may run fewer; at least one.
+     */
+    protected int sameKeyRaceRounds() {
+        return 1_000;
+    }
+
+    /**
+     * Rounds of the race of many runs spending their budgets at once through a {@link ToolBoundary}:
+     * 100. A store whose round trips are slow may run fewer; at least one.
+     */
+    protected int budgetRaceRounds() {
+        return 100;
+    }
 
     // ---------------------------------------------------------------------------------------------
     // Public helpers
@@ -141,15 +183,20 @@ public abstract class CanonicalInvocationStoreContract {
         return new CanonicalRecord.Projecting(key, new ToolName(tool), request, fingerprintOf(request), createdAt);
     }
 
-    /** A start with {@link #TTL} and {@link #GENEROUS_BUDGET} for the run and the tool. */
+    /** The end of the execution lease the helper starts give {@code record}: {@link #LEASE} after its creation. */
+    public static Instant leaseOf(CanonicalRecord.Projecting record) {
+        return record.createdAt().plus(LEASE);
+    }
+
+    /** A start with {@link #TTL}, the lease {@link #leaseOf}, and {@link #GENEROUS_BUDGET} for the run and the tool. */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
         return start(record, token, GENEROUS_BUDGET, GENEROUS_BUDGET);
     }
 
-    /** A start with {@link #TTL} and the given budgets. */
+    /** A start with {@link #TTL}, the lease {@link #leaseOf}, and the given budgets. */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runCallBudget,
             int toolCallBudget) {
-        return new InvocationStart(record, token, TTL, runCallBudget, toolCallBudget);
+        return new InvocationStart(record, token, TTL, leaseOf(record), runCallBudget, toolCallBudget);
     }
 
     /** The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check. */
@@ -700,8 +747,8 @@ public abstract class CanonicalInvocationStoreContract {
             Duration before = liveTtl(record.key());
             Duration longer = TTL.multipliedBy(10);
 
-            store().begin(new InvocationStart(record, token, longer, GENEROUS_BUDGET, GENEROUS_BUDGET));
-            store().begin(new InvocationStart(record, AttemptToken.random(), longer, GENEROUS_BUDGET, GENEROUS_BUDGET));
+            store().begin(new InvocationStart(record, token, longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET));
+            store().begin(new InvocationStart(record, AttemptToken.random(), longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET));
 
             assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
         }
@@ -768,7 +815,7 @@ public abstract class CanonicalInvocationStoreContract {
             CanonicalRecord.Projecting shortLived = projecting(run, "call_1");
             CanonicalRecord.Projecting longLived = projecting(run, "call_2");
             begin(shortLived, AttemptToken.random());
-            store().begin(new InvocationStart(longLived, AttemptToken.random(), TTL.multipliedBy(3), GENEROUS_BUDGET,
+            store().begin(new InvocationStart(longLived, AttemptToken.random(), TTL.multipliedBy(3), leaseOf(longLived), GENEROUS_BUDGET,
                     GENEROUS_BUDGET));
 
             expire(shortLived.key());
@@ -852,6 +899,335 @@ public abstract class CanonicalInvocationStoreContract {
     }
 
     @Nested
+    class Abandoning {
+
+        @Test
+        void abandonsAProjectingRecordOnceItsLeaseHasPassed() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            begin(record, AttemptToken.random());
+            Instant now = leaseOf(record).plusSeconds(1);
+            CanonicalRecord.Failed abandoned = record.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now);
+
+            assertThat(store().abandon(record.key(), now)).isEqualTo(Either.right(abandoned));
+
+            CanonicalRecord found = stored(record.key()).get();
+            assertThat(found).isEqualTo(abandoned);
+            assertThat(found.status()).isEqualTo(InvocationStatus.ERROR);
+            assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.ERROR));
+            assertThat(found.errorCode()).isEqualTo(Option.some(ErrorCode.EXECUTION_ABANDONED));
+            assertThat(found.rawResponse()).isEmpty();
+            assertThat(found.updatedAt()).isEqualTo(now);
+        }
+
+        @Test
+        void abandonsAtTheExactInstantTheLeaseEnds() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            begin(record, AttemptToken.random());
+            Instant now = leaseOf(record);
+
+            assertThat(store().abandon(record.key(), now))
+                    .isEqualTo(Either.right(record.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now)));
+        }
+
+        @Test
+        void refusesAbandonOneNanosecondBeforeTheLeaseEndsAndLetsTheAttemptFinish() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+
+            assertThat(store().abandon(record.key(), leaseOf(record).minusNanos(1)))
+                    .isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+            assertThat(store().abandon(record.key(), record.createdAt())).isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+
+            CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+        }
+
+        @Test
+        void judgesTheLeaseByTheCallersInstantOnly() {
+            RunId run = freshRunId();
+            CanonicalRecord.Projecting longAgo = projecting(run, "call_1", TOOL.value(), REQUEST,
+                    Instant.parse("2001-02-03T04:05:06.000000007Z"));
+            CanonicalRecord.Projecting farAhead = projecting(run, "call_2", TOOL.value(), REQUEST,
+                    Instant.parse("9999-12-31T23:50:00Z"));
+            Instant farAheadLease = Instant.parse("9999-12-31T23:59:59.999999999Z");
+            assertThat(store().begin(start(longAgo, AttemptToken.random()))).isEqualTo(Either.right(longAgo));
+            assertThat(store().begin(new InvocationStart(farAhead, AttemptToken.random(), TTL, farAheadLease,
+                    GENEROUS_BUDGET, GENEROUS_BUDGET))).isEqualTo(Either.right(farAhead));
+
+            assertThat(store().abandon(longAgo.key(), leaseOf(longAgo)).map(CanonicalRecord::updatedAt))
+                    .isEqualTo(Either.right(leaseOf(longAgo)));
+            assertThat(store().abandon(farAhead.key(), CREATED_AT)).isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+            assertThat(store().abandon(farAhead.key(), farAheadLease.minusNanos(1)))
+                    .isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+            assertThat(store().abandon(farAhead.key(), farAheadLease).map(CanonicalRecord::updatedAt))
+                    .isEqualTo(Either.right(farAheadLease));
+        }
+
+        @Test
+        void keepsTheLeaseOfTheFirstBeginWhenBeginIsRetried() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            Instant later = leaseOf(record).plus(Duration.ofHours(1));
+
+            assertThat(store().begin(new InvocationStart(record, token, TTL, later, GENEROUS_BUDGET, GENEROUS_BUDGET)))
+                    .isEqualTo(Either.right(record));
+
+            assertThat(store().abandon(record.key(), leaseOf(record)).isRight()).isTrue();
+        }
+
+        @Test
+        void refusesAbandonOfAMissingRecordAndCreatesNone() {
+            InvocationKey key = InvocationKey.of(freshRunId(), new ToolCallId("call_1"));
+
+            assertThat(store().abandon(key, CREATED_AT.plus(Duration.ofDays(1)))).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+            assertThat(stored(key)).isEmpty();
+            assertThat(remainingTtl(key)).isEmpty();
+        }
+
+        @Test
+        void refusesAbandonOfAnExpiredRecordAndDoesNotRecreateIt() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            begin(record, AttemptToken.random());
+            expire(record.key());
+
+            assertThat(store().abandon(record.key(), leaseOf(record))).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+            assertThat(stored(record.key())).isEmpty();
+            assertThat(remainingTtl(record.key())).isEmpty();
+        }
+
+        @Test
+        void refusesAbandonOfAReadyRecordAndKeepsIt() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+            store().complete(token, ready);
+
+            assertThat(store().abandon(record.key(), leaseOf(record))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        }
+
+        @Test
+        void refusesAbandonOfAnErrorRecordAndKeepsIt() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
+            store().complete(token, failed);
+
+            assertThat(store().abandon(record.key(), leaseOf(record))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        }
+
+        @Test
+        void returnsTheStoredRecordUnchangedWhenAbandonIsRepeated() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            begin(record, AttemptToken.random());
+            CanonicalRecord.Failed first = store().abandon(record.key(), leaseOf(record)).get();
+
+            assertThat(store().abandon(record.key(), leaseOf(record).plusSeconds(30))).isEqualTo(Either.right(first));
+            assertThat(stored(record.key())).isEqualTo(Option.some(first));
+        }
+
+        @Test
+        void refusesALateCompletionOfTheAbandonedAttempt() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Failed abandoned = store().abandon(record.key(), leaseOf(record)).get();
+
+            assertThat(store().complete(token, readyOf(record, "raw", evidenceFound("found"))))
+                    .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().complete(token, failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())))
+                    .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().begin(start(record, token))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+            assertThat(stored(record.key())).isEqualTo(Option.some(abandoned));
+        }
+
+        @Test
+        void keepsTheTtlWhenAbandoned() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            begin(record, AttemptToken.random());
+            Option<Duration> before = remainingTtl(record.key());
+            assertThat(before).isNotEmpty();
+
+            assertThat(store().abandon(record.key(), leaseOf(record)).isRight()).isTrue();
+
+            assertThat(remainingTtl(record.key())).isNotEmpty();
+            assertThat(remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(before.get());
+        }
+
+        @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
+        void endsTheRecordOnceWhenAbandonsRaceCompletions() throws Exception {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            ExecutorService pool = Executors.newFixedThreadPool(RACERS);
+            List<Either<BoundaryError, CanonicalRecord.Final>> results;
+            try {
+                results = raceOn(pool, RACERS, i -> i % 2 == 0
+                        ? store().abandon(record.key(), leaseOf(record).plusNanos(i)).map(CanonicalRecord.Final.class::cast)
+                        : store().complete(token, readyOf(record, "raw " + i, evidenceFound("found " + i))));
+            } finally {
+                pool.shutdownNow();
+            }
+
+            CanonicalRecord stored = stored(record.key()).get();
+            assertThat(stored.status().isFinal()).isTrue();
+            boolean abandoned = stored.errorCode().contains(ErrorCode.EXECUTION_ABANDONED);
+            for (int i = 0; i < RACERS; i++) {
+                boolean abandoner = i % 2 == 0;
+                if (abandoner == abandoned) {
+                    assertThat(results.get(i)).as("racer %d", i).isIn(Either.right(stored), refused(ErrorCode.RECORD_CONFLICT));
+                } else {
+                    assertThat(results.get(i)).as("racer %d", i).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+                }
+            }
+            long winners = results.stream().filter(Either::isRight).count();
+            if (abandoned) {
+                assertThat(winners).isEqualTo(RACERS / 2);
+            } else {
+                assertThat(winners).isEqualTo(1);
+            }
+        }
+    }
+
+    @Nested
+    class RacesThroughTheBoundary {
+
+        @Test
+        void runsTheToolExactlyOnceInEachRoundOf64ThreadsCallingOneKey() throws Exception {
+            int rounds = sameKeyRaceRounds();
+            assertThat(rounds).as("rounds").isPositive();
+            List<CountingExecutor> tools = new ArrayList<>();
+            List<ToolBoundary> boundaries = new ArrayList<>();
+            List<RunContext> runs = new ArrayList<>();
+            List<ToolCallEnvelope> calls = new ArrayList<>();
+            for (int round = 0; round < rounds; round++) {
+                CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw " + round));
+                tools.add(tool);
+                boundaries.add(boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
+                RunContext run = Fixtures.anyRunContext();
+                runs.add(run);
+                calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).build());
+            }
+            List<List<Either<BoundaryError, AgentResult>>> results = new ArrayList<>();
+            for (int round = 0; round < rounds; round++) {
+                results.add(Collections.synchronizedList(new ArrayList<>()));
+            }
+            // Each racer plays every round; a barrier releases the 64 calls of a round together.
+            CyclicBarrier roundStart = new CyclicBarrier(BOUNDARY_RACERS);
+            ExecutorService pool = Executors.newFixedThreadPool(BOUNDARY_RACERS);
+            try {
+                List<Future<?>> racers = new ArrayList<>();
+                for (int racer = 0; racer < BOUNDARY_RACERS; racer++) {
+                    racers.add(pool.submit(() -> {
+                        for (int round = 0; round < rounds; round++) {
+                            roundStart.await(60, SECONDS);
+                            results.get(round).add(boundaries.get(round).invoke(runs.get(round), calls.get(round)));
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> racer : racers) {
+                    racer.get(5, TimeUnit.MINUTES);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+
+            for (int round = 0; round < rounds; round++) {
+                List<Either<BoundaryError, AgentResult>> outcomes = results.get(round);
+                assertThat(tools.get(round).executions()).as("executions in round %d", round).isEqualTo(1);
+                assertThat(outcomes.stream().filter(Either::isRight).toList()).as("results in round %d", round)
+                        .containsExactly(Either.right(evidenceFound("found")));
+                assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
+                        .hasSize(BOUNDARY_RACERS - 1)
+                        .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL)));
+                InvocationKey key = InvocationKey.of(runs.get(round).runId(), new ToolCallId(calls.get(round).toolCallId()));
+                assertThat(stored(key).map(CanonicalRecord::status)).as("record of round %d", round)
+                        .isEqualTo(Option.some(InvocationStatus.READY));
+            }
+        }
+
+        @Test
+        void keepsEveryRunWithinItsBudgetsWhenManyRunsRaceTheirCalls() throws Exception {
+            int rounds = budgetRaceRounds();
+            assertThat(rounds).as("rounds").isPositive();
+            int runs = 16;
+            int attemptsPerRun = 8;
+            int toolBudget = 5;
+            ExecutorService pool = Executors.newFixedThreadPool(BOUNDARY_RACERS);
+            try {
+                for (int round = 0; round < rounds; round++) {
+                    Map<RunId, AtomicInteger> executions = new ConcurrentHashMap<>();
+                    ToolExecutor tool = request -> {
+                        executions.computeIfAbsent(request.key().runId(), run -> new AtomicInteger()).incrementAndGet();
+                        return "raw";
+                    };
+                    ToolBoundary boundary = boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool,
+                            FakeProjectors.evidenceFound("found")).withCallBudgetPerRun(toolBudget));
+                    List<RunContext> contexts = new ArrayList<>();
+                    List<ToolCallEnvelope> calls = new ArrayList<>();
+                    for (int r = 0; r < runs; r++) {
+                        RunContext run = RunContext.active(freshRunId(), Fixtures.FAR_FUTURE, (r + round) % 9);
+                        contexts.add(run);
+                        for (int a = 0; a < attemptsPerRun; a++) {
+                            calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).withToolCallId("call_" + a)
+                                    .withArguments("{\"attempt\":" + a + "}").build());
+                        }
+                    }
+                    Collections.shuffle(calls, new Random(round));
+                    Map<String, RunContext> byRun = contexts.stream()
+                            .collect(Collectors.toMap(run -> run.runId().value(), run -> run));
+                    AtomicInteger next = new AtomicInteger();
+                    Map<RunId, List<Either<BoundaryError, AgentResult>>> results = new ConcurrentHashMap<>();
+
+                    raceOn(pool, BOUNDARY_RACERS, i -> {
+                        for (int c = next.getAndIncrement(); c < calls.size(); c = next.getAndIncrement()) {
+                            ToolCallEnvelope call = calls.get(c);
+                            RunContext run = byRun.get(call.runId());
+                            Either<BoundaryError, AgentResult> result = boundary.invoke(run, call);
+                            results.computeIfAbsent(run.runId(), id -> Collections.synchronizedList(new ArrayList<>()))
+                                    .add(result);
+                        }
+                        return null;
+                    });
+
+                    for (RunContext run : contexts) {
+                        int expected = Math.min(attemptsPerRun, Math.min(toolBudget, run.callBudget()));
+                        ErrorCode refusal = run.callBudget() <= toolBudget
+                                ? ErrorCode.RUN_BUDGET_EXHAUSTED
+                                : ErrorCode.TOOL_BUDGET_EXHAUSTED;
+                        List<Either<BoundaryError, AgentResult>> outcomes = results.get(run.runId());
+                        long created = IntStream.range(0, attemptsPerRun)
+                                .filter(a -> stored(InvocationKey.of(run.runId(), new ToolCallId("call_" + a))).isDefined())
+                                .count();
+                        String what = "run with budgets " + run.callBudget() + "/" + toolBudget + " in round " + round;
+                        assertThat(created).as("records of %s", what).isEqualTo(expected);
+                        assertThat(executions.getOrDefault(run.runId(), new AtomicInteger()).get())
+                                .as("executions of %s", what).isEqualTo(expected);
+                        assertThat(outcomes).as("outcomes of %s", what).hasSize(attemptsPerRun);
+                        assertThat(outcomes.stream().filter(Either::isRight).count()).as("successes of %s", what)
+                                .isEqualTo(expected);
+                        assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals of %s", what)
+                                .allSatisfy(result -> assertThat(result).isEqualTo(refused(refusal)));
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+
+        private ToolBoundary boundaryOver(ToolBinding binding) {
+            return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).tool(binding).build();
+        }
+    }
+
+    @Nested
     class Concurrency {
 
         @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
@@ -927,6 +1303,32 @@ public abstract class CanonicalInvocationStoreContract {
     // ---------------------------------------------------------------------------------------------
     // Test steps
     // ---------------------------------------------------------------------------------------------
+
+    /**
+     * Runs {@code task} once on each of {@code racers} threads of {@code pool} (which has at least that
+     * many), released together; returns the results in racer order.
+     */
+    private static <T> List<T> raceOn(ExecutorService pool, int racers, IntFunction<T> task) throws Exception {
+        CountDownLatch ready = new CountDownLatch(racers);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<T>> futures = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            int racer = i;
+            Callable<T> call = () -> {
+                ready.countDown();
+                go.await();
+                return task.apply(racer);
+            };
+            futures.add(pool.submit(call));
+        }
+        assertThat(ready.await(30, SECONDS)).as("all racers started").isTrue();
+        go.countDown();
+        List<T> results = new ArrayList<>();
+        for (Future<T> future : futures) {
+            results.add(future.get(60, SECONDS));
+        }
+        return results;
+    }
 
     /** Begins {@code record} with {@link #start(CanonicalRecord.Projecting, AttemptToken)}, asserting it is created. */
     private void begin(CanonicalRecord.Projecting record, AttemptToken token) {

@@ -11,6 +11,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Instant;
 
 /**
  * A real store with one failure switched in, standing for the failures a remote store maps to safe
@@ -77,6 +78,11 @@ public final class FaultyStores {
         @Override
         public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
             return store.find(key);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+            return store.abandon(key, now);
         }
     }
 }

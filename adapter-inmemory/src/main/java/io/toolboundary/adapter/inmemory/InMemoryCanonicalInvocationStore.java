@@ -25,9 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The embedded store: the same semantics as the Redis store, in this JVM's memory.
  *
- * <p>{@code begin} and {@code complete} are atomic per run (one lock stripe per run id); {@code find}
+ * <p>{@code begin}, {@code complete} and {@code abandon} are atomic per run (one lock stripe per run id); {@code find}
  * takes no lock. Expiry follows the injected clock: a record lives exactly its TTL from creation;
- * completion keeps the remaining TTL; reads never extend it. Expired entries are dropped when touched
+ * completion and abandonment keep the remaining TTL; reads never extend it. Execution leases are
+ * compared exactly, to the nanosecond, with the instant the caller passes. Expired entries are dropped when touched
  * and swept while {@code begin} runs, so no background thread needs managing. Records are lost when
  * the JVM stops.
  */
@@ -100,7 +101,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             Instant expiresAt = now.plus(start.ttl());
             reserve(runCounter, expiresAt, now);
             reserve(toolCounter, expiresAt, now);
-            records.put(key, new Entry(record, start.token(), expiresAt));
+            records.put(key, new Entry(record, start.token(), expiresAt, start.leaseUntil()));
             return Either.right(record);
         }
     }
@@ -122,8 +123,32 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
                 return refuse(ErrorCode.RESULT_TOO_LARGE);
             }
             Either<BoundaryError, CanonicalRecord.Final> next = Lifecycle.complete(current.record(), outcome);
-            next.forEach(done -> records.put(key, new Entry(done, token, current.expiresAt())));
+            next.forEach(done -> records.put(key, current.with(done)));
             return next;
+        }
+    }
+
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+        requireNonNull(key, "key is null");
+        requireNonNull(now, "now is null");
+        synchronized (stripe(key.runId())) {
+            Entry current = live(key, clock.instant());
+            if (current == null) {
+                return refuse(ErrorCode.RECORD_EXPIRED);
+            }
+            if (current.record() instanceof CanonicalRecord.Failed failed && failed.code() == ErrorCode.EXECUTION_ABANDONED) {
+                return Either.right(failed);
+            }
+            if (!(current.record() instanceof CanonicalRecord.Projecting projecting)) {
+                return refuse(ErrorCode.RECORD_CONFLICT);
+            }
+            if (now.isBefore(current.leaseUntil())) {
+                return refuse(ErrorCode.LEASE_NOT_EXPIRED);
+            }
+            CanonicalRecord.Failed abandoned = projecting.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now);
+            records.put(key, current.with(abandoned));
+            return Either.right(abandoned);
         }
     }
 
@@ -200,9 +225,14 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return Either.left(BoundaryError.of(code));
     }
 
-    private record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt) {
+    private record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant leaseUntil) {
         boolean expiredAt(Instant now) {
             return !now.isBefore(expiresAt);
+        }
+
+        /** The same entry holding the record's final state; token, expiry and lease unchanged. */
+        Entry with(CanonicalRecord.Final done) {
+            return new Entry(done, token, expiresAt, leaseUntil);
         }
     }
 

@@ -122,7 +122,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
         private void beginAll(RunId run, int count, Duration ttl) {
             for (int i = 0; i < count; i++) {
                 CanonicalRecord.Projecting record = projecting(run, callId(i).value());
-                assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), ttl, GENEROUS_BUDGET,
+                assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), ttl, leaseOf(record), GENEROUS_BUDGET,
                         GENEROUS_BUDGET))).containsExactly(record);
             }
         }

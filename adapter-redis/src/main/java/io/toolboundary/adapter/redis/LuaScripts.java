@@ -12,6 +12,8 @@ final class LuaScripts {
     static final String BEGIN = load("begin.lua");
     /** Completes a record by token; see {@code complete.lua}. */
     static final String COMPLETE = load("complete.lua");
+    /** Ends a record left PROJECTING past its lease; see {@code abandon.lua}. */
+    static final String ABANDON = load("abandon.lua");
     /** Reads a record; see {@code find.lua}. */
     static final String FIND = load("find.lua");
 

@@ -14,15 +14,23 @@ import io.vavr.control.Option;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * How a record lives in its Redis hash: one UTF-8 string field per value, instants as ISO-8601 text
  * ({@link Instant#toString()}, exact to the nanosecond). An optional value (raw response, scope) is
  * present exactly when its field is, so an empty string and "absent" stay different. The Lua scripts
- * read the fields {@code token}, {@code status}, {@code tool}, {@code fingerprint}, {@code createdAt}
- * and {@code request} by these names.
+ * read the fields {@code token}, {@code status}, {@code tool}, {@code fingerprint}, {@code createdAt},
+ * {@code request}, {@code errorCode} and {@code leaseUntil} by these names.
+ *
+ * <p>The execution lease is kept beside the record, not in it: field {@code leaseUntil}, as
+ * {@code <epoch seconds>:<nanoseconds>} so that {@code abandon.lua} compares it exactly with Lua
+ * numbers (whole seconds are clamped to ±(2<sup>53</sup>-1), some 285 million years, the range a Lua
+ * number holds exactly). Layout 2 has the field on every record; layout 1, written before leases
+ * existed, has none and is still read: such a record is leased for its whole life.
  */
 final class RecordCodec {
 
@@ -41,12 +49,19 @@ final class RecordCodec {
     static final String CONTENT = "content";
     static final String SCOPE = "scope";
     static final String ERROR_CODE = "errorCode";
+    static final String LEASE_UNTIL = "leaseUntil";
 
-    /** The version of this layout, stored in every record. */
-    static final String SCHEMA_VERSION = "1";
+    /** The version of this layout, stored in every record it writes. */
+    static final String SCHEMA_VERSION = "2";
+    /** The layout before execution leases: the same fields without {@code leaseUntil}. Read, never written. */
+    static final String SCHEMA_WITHOUT_LEASE = "1";
+
+    /** The largest whole number of seconds a Lua number (a double) holds exactly. */
+    private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
+    private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
 
     private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, RUN_ID, TOOL_CALL_ID, TOOL, REQUEST,
-            FINGERPRINT, TOKEN, STATUS, CREATED_AT);
+            FINGERPRINT, TOKEN, STATUS, CREATED_AT, LEASE_UNTIL);
     private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, CONTENT, SCOPE);
     private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, ERROR_CODE);
 
@@ -57,9 +72,9 @@ final class RecordCodec {
     record Stored(CanonicalRecord record, AttemptToken token) {
     }
 
-    /** The fields of a new PROJECTING record, as field, value pairs. */
-    static List<Object> projectingFields(CanonicalRecord.Projecting record, AttemptToken token) {
-        List<Object> fields = new ArrayList<>(18);
+    /** The fields of a new PROJECTING record and its execution lease, as field, value pairs. */
+    static List<Object> projectingFields(CanonicalRecord.Projecting record, AttemptToken token, Instant leaseUntil) {
+        List<Object> fields = new ArrayList<>(20);
         put(fields, SCHEMA, SCHEMA_VERSION);
         put(fields, RUN_ID, record.key().runId().value());
         put(fields, TOOL_CALL_ID, record.key().toolCallId().value());
@@ -69,7 +84,28 @@ final class RecordCodec {
         put(fields, TOKEN, token.value());
         put(fields, STATUS, InvocationStatus.PROJECTING.name());
         put(fields, CREATED_AT, record.createdAt().toString());
+        put(fields, LEASE_UNTIL, seconds(leaseUntil) + ":" + nanos(leaseUntil));
         return fields;
+    }
+
+    /** The fields abandonment writes over a PROJECTING record, as field, value pairs. */
+    static List<Object> abandonedFields(Instant now) {
+        List<Object> fields = new ArrayList<>(8);
+        put(fields, STATUS, InvocationStatus.ERROR.name());
+        put(fields, UPDATED_AT, now.toString());
+        put(fields, EVIDENCE, EvidenceStatus.ERROR.name());
+        put(fields, ERROR_CODE, ErrorCode.EXECUTION_ABANDONED.name());
+        return fields;
+    }
+
+    /** An instant's whole seconds since the epoch, as {@code abandon.lua} compares them (clamped, see above). */
+    static String seconds(Instant instant) {
+        return Long.toString(Math.max(-MAX_EXACT_SECONDS, Math.min(MAX_EXACT_SECONDS, instant.getEpochSecond())));
+    }
+
+    /** An instant's nanoseconds within its second, nine digits. */
+    static String nanos(Instant instant) {
+        return String.format(Locale.ROOT, "%09d", instant.getNano());
     }
 
     /** The fields a completion writes over a PROJECTING record, as field, value pairs. */
@@ -105,7 +141,12 @@ final class RecordCodec {
     }
 
     private static Stored decodeOrThrow(InvocationKey expected, Map<String, String> hash) {
-        check(SCHEMA_VERSION.equals(required(hash, SCHEMA)));
+        String schema = required(hash, SCHEMA);
+        if (SCHEMA_VERSION.equals(schema)) {
+            check(LEASE.matcher(required(hash, LEASE_UNTIL)).matches());
+        } else {
+            check(SCHEMA_WITHOUT_LEASE.equals(schema) && !hash.containsKey(LEASE_UNTIL));
+        }
         check(expected.runId().value().equals(required(hash, RUN_ID)));
         check(expected.toolCallId().value().equals(required(hash, TOOL_CALL_ID)));
         ToolName tool = new ToolName(required(hash, TOOL));

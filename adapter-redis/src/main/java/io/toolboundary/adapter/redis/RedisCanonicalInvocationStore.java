@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -28,9 +29,9 @@ import org.redisson.client.codec.StringCodec;
  * is created; budgets are counters beside it. Works unchanged on a standalone server and on Redis
  * Cluster (all keys of a run share the run id as hash tag).
  *
- * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin} and {@code complete} are each
- * one atomic script, one round trip, safe to repeat; a successful begin and complete send exactly two
- * script calls and nothing else; no command that sets, refreshes or removes a TTL is sent after
+ * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
+ * {@code abandon} are each one atomic script, one round trip, safe to repeat; a successful begin and
+ * complete send exactly two script calls and nothing else; no command that sets, refreshes or removes a TTL is sent after
  * creation; reads go to the master; every value round-trips exactly, byte for byte in UTF-8. No method
  * throws for a Redis failure: each maps it to {@code STORE_UNAVAILABLE}, {@code STORE_OUTCOME_UNKNOWN},
  * {@code STORE_FULL} or {@code STORE_DATA_INVALID}, never passing on an exception's text.
@@ -82,7 +83,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(Long.toString(ttlMillis(start.ttl())));
         args.add(Integer.toString(start.runCallBudget()));
         args.add(Integer.toString(start.toolCallBudget()));
-        args.addAll(RecordCodec.projectingFields(record, start.token()));
+        args.addAll(RecordCodec.projectingFields(record, start.token(), start.leaseUntil()));
         return run("begin", LuaScripts.BEGIN, recordKey, scriptKeys, args)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token()));
     }
@@ -108,6 +109,25 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.addAll(RecordCodec.finalFields(outcome));
         return run("complete", LuaScripts.COMPLETE, recordKey, List.of(recordKey), args)
                 .flatMap(reply -> ScriptReplies.complete(reply, outcome, token));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One script, one round trip; the lease is compared exactly, to the nanosecond, with
+     * {@code now}, never with Redis's clock.
+     */
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+        requireNonNull(key, "key is null");
+        requireNonNull(now, "now is null");
+        String recordKey = keys.record(key);
+        List<Object> args = new ArrayList<>(10);
+        args.add(RecordCodec.seconds(now));
+        args.add(RecordCodec.nanos(now));
+        args.addAll(RecordCodec.abandonedFields(now));
+        return run("abandon", LuaScripts.ABANDON, recordKey, List.of(recordKey), args)
+                .flatMap(reply -> ScriptReplies.abandon(reply, key));
     }
 
     @Override

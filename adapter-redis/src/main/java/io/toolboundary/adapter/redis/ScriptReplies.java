@@ -55,6 +55,21 @@ final class ScriptReplies {
         });
     }
 
+    /** Reads the reply of {@code abandon.lua}. */
+    static Either<BoundaryError, CanonicalRecord.Failed> abandon(Object reply, InvocationKey key) {
+        return parse(reply).flatMap(parsed -> switch (parsed.outcome()) {
+            case "ABANDONED", "ALREADY_ABANDONED" -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
+                    stored.record() instanceof CanonicalRecord.Failed failed
+                            && failed.code() == ErrorCode.EXECUTION_ABANDONED
+                            ? Either.right(failed)
+                            : invalid());
+            case "NOT_FOUND" -> refused(ErrorCode.RECORD_EXPIRED);
+            case "FINAL" -> refused(ErrorCode.RECORD_CONFLICT);
+            case "LEASE_ACTIVE" -> refused(ErrorCode.LEASE_NOT_EXPIRED);
+            default -> invalid();
+        });
+    }
+
     /** Reads the reply of {@code find.lua}: a hash, empty when there is no record. */
     static Either<BoundaryError, Option<CanonicalRecord>> find(Object reply, InvocationKey key) {
         if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {

@@ -10,7 +10,8 @@
 -- ARGV[3]  the record's TTL in milliseconds (also a new counter's TTL)
 -- ARGV[4]  the run's call budget
 -- ARGV[5]  the tool's call budget
--- ARGV[6..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status')
+-- ARGV[6..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status' and
+--           'leaseUntil', the execution lease read by abandon.lua)
 --
 -- Reply, a list whose first element is the outcome:
 --   {'CREATED'}                               the record was created, both counters incremented

@@ -21,6 +21,7 @@ final class Records {
     static final Instant CREATED = Instant.parse("2030-01-02T03:04:05.123456789Z");
     static final Instant UPDATED = CREATED.plusMillis(250).plusNanos(7);
     static final Duration TTL = Duration.ofMinutes(10);
+    static final Duration LEASE = Duration.ofMinutes(5);
     static final String TOOL = "search_logs";
 
     private Records() {
@@ -43,11 +44,11 @@ final class Records {
     }
 
     static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
-        return new InvocationStart(record, token, TTL, 1000, 1000);
+        return new InvocationStart(record, token, TTL, record.createdAt().plus(LEASE), 1000, 1000);
     }
 
     static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runBudget, int toolBudget) {
-        return new InvocationStart(record, token, TTL, runBudget, toolBudget);
+        return new InvocationStart(record, token, TTL, record.createdAt().plus(LEASE), runBudget, toolBudget);
     }
 
     static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, String content) {

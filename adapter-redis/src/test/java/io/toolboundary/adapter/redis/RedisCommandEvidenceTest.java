@@ -10,10 +10,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testkit.redis.RedisDeployment;
 import io.toolboundary.testkit.redis.RedisServerFixture;
 import io.vavr.control.Option;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,6 +56,9 @@ class RedisCommandEvidenceTest {
         store.begin(start(warmUp, token));
         store.find(warmUp.key());
         store.complete(token, ready(warmUp, "raw", "result"));
+        CanonicalRecord.Projecting abandonedWarmUp = projecting(key(newRun(), "warm-up-abandoned"), "{}");
+        store.begin(start(abandonedWarmUp, AttemptToken.random()));
+        store.abandon(abandonedWarmUp.key(), leaseOf(abandonedWarmUp));
     }
 
     @AfterAll
@@ -123,6 +128,36 @@ class RedisCommandEvidenceTest {
         others.removeAll(Set.of("evalsha", "eval", "config", "info"));
         assertThat(others).isSubsetOf(SCRIPT_INNER_COMMANDS).doesNotContainAnyElementsOf(NEVER_SENT);
         assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(3);
+    }
+
+    @Test
+    void abandoningSendsOneScriptAndNoTtlCommand() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        store.begin(start(record, AttemptToken.random()));
+        String recordKey = store.recordKey(record.key());
+        long before = pttl(recordKey);
+        resetStats();
+
+        assertThat(store.abandon(record.key(), leaseOf(record).minusNanos(1)).getLeft().code())
+                .isEqualTo(ErrorCode.LEASE_NOT_EXPIRED);
+        assertThat(store.abandon(record.key(), leaseOf(record)).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
+        assertThat(store.abandon(record.key(), leaseOf(record)).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
+        InvocationKey missing = key(newRun(), "missing");
+        assertThat(store.abandon(missing, leaseOf(record)).getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+
+        Map<String, Long> calls = commandCalls();
+        assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)).isEqualTo(4);
+        Set<String> others = new TreeSet<>(calls.keySet());
+        others.removeAll(Set.of("evalsha", "eval", "config", "info"));
+        assertThat(others).isSubsetOf(SCRIPT_INNER_COMMANDS).doesNotContainAnyElementsOf(NEVER_SENT)
+                .doesNotContain("pexpire");
+        assertThat(calls.getOrDefault("hset", 0L)).isEqualTo(1);
+        assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(before);
+        assertThat(redis.callLong("EXISTS", store.recordKey(missing))).isZero();
+    }
+
+    private static Instant leaseOf(CanonicalRecord.Projecting record) {
+        return record.createdAt().plus(Records.LEASE);
     }
 
     private void resetStats() {

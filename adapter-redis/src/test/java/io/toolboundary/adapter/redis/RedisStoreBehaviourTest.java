@@ -20,6 +20,7 @@ import io.toolboundary.domain.RunId;
 import io.toolboundary.testkit.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -296,6 +297,66 @@ abstract class RedisStoreBehaviourTest {
         InvocationKey stringKey = key(run, "a-string");
         deployment.call("SET", store.recordKey(stringKey), "not a hash", "PX", "60000");
         assertThat(store.find(stringKey)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+    }
+
+    @Test
+    void storesTheLeaseBesideTheRecordAsSecondsAndNanoseconds() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        store.begin(start(record, AttemptToken.random()));
+
+        Instant lease = record.createdAt().plus(Records.LEASE);
+        assertThat(deployment.call("HGET", store.recordKey(record.key()), "leaseUntil"))
+                .isEqualTo(lease.getEpochSecond() + ":" + String.format("%09d", lease.getNano()));
+        assertThat(deployment.call("HGET", store.recordKey(record.key()), "schema")).isEqualTo("2");
+    }
+
+    @Test
+    void readsARecordWrittenBeforeLeasesAndNeverAbandonsIt() {
+        RunId run = newRun();
+        CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
+        store.begin(start(record, AttemptToken.random()));
+        InvocationKey oldKey = key(run, "old");
+        String old = store.recordKey(oldKey);
+        copyHash(store.recordKey(record.key()), old, oldKey);
+        deployment.call("HDEL", old, "leaseUntil");
+        deployment.call("HSET", old, "schema", "1");
+        CanonicalRecord.Projecting oldRecord = new CanonicalRecord.Projecting(oldKey, record.tool(), record.request(),
+                record.requestFingerprint(), record.createdAt());
+
+        assertThat(store.find(oldKey)).isEqualTo(Either.right(Option.of(oldRecord)));
+        assertThat(store.abandon(oldKey, Instant.parse("9999-12-31T23:59:59Z")))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
+        assertThat(store.find(oldKey)).isEqualTo(Either.right(Option.of(oldRecord)));
+    }
+
+    @Test
+    void reportsAMissingOrMalformedLeaseAsInvalidData() {
+        RunId run = newRun();
+        CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
+        store.begin(start(record, AttemptToken.random()));
+        Instant late = record.createdAt().plus(Records.LEASE);
+        List<List<String>> corruptions = List.of(
+                List.of("HDEL", "leaseUntil"),
+                List.of("HSET", "leaseUntil", "soon"),
+                List.of("HSET", "leaseUntil", "12:34"),
+                List.of("HSET", "leaseUntil", "12:000000034 "),
+                List.of("HSET", "schema", "1"),
+                List.of("HSET", "schema", "3"));
+        int n = 0;
+        for (List<String> corruption : corruptions) {
+            InvocationKey corruptKey = key(run, "corrupt-" + n++);
+            String target = store.recordKey(corruptKey);
+            copyHash(store.recordKey(record.key()), target, corruptKey);
+            List<String> command = new ArrayList<>(List.of(corruption.get(0), target));
+            command.addAll(corruption.subList(1, corruption.size()));
+            deployment.call(command.toArray(String[]::new));
+
+            assertThat(store.find(corruptKey)).as(corruption.toString())
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(store.abandon(corruptKey, late)).as(corruption.toString())
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(deployment.call("HGET", target, "status")).as(corruption.toString()).isEqualTo("PROJECTING");
+        }
     }
 
     @Test

@@ -1,0 +1,56 @@
+-- abandon.lua: end one record left PROJECTING past its execution lease in ERROR/EXECUTION_ABANDONED,
+-- as a compare-and-set. The lease is compared with the caller's clock, passed in ARGV, never with
+-- Redis's own. HSET comes only after EXISTS, so a missing record is never re-created, and HSET on an
+-- existing hash leaves its TTL as it is: no TTL command is sent. Safe to run twice: a record already
+-- abandoned is returned unchanged.
+--
+-- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
+-- ARGV[1]  now: whole seconds since the epoch, by the caller's clock
+-- ARGV[2]  now: nanoseconds within that second, 0 to 999999999
+-- ARGV[3..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
+--
+-- The record's lease is its field 'leaseUntil', '<seconds>:<nine digits of nanoseconds>' in the same
+-- units, written by begin.lua (layout 'schema' 2). It has passed when now is at or after it. A record
+-- of layout 1, written before leases existed, has none: it is leased for its whole life.
+--
+-- Reply, a list whose first element is the outcome:
+--   {'ABANDONED', field, value, ...}          the record is now ERROR/EXECUTION_ABANDONED: all its fields
+--   {'ALREADY_ABANDONED', field, value, ...}  it already was: all its fields, unchanged
+--   {'NOT_FOUND'}                             there is no record (expired or never created)
+--   {'FINAL'}                                 it is READY, or ERROR with another code
+--   {'LEASE_ACTIVE'}                          it is PROJECTING and its lease has not passed (or it is layout 1)
+--   {'LEASE_INVALID'}                         its layout or lease field is not one this store writes
+local record = KEYS[1]
+if redis.call('EXISTS', record) == 0 then
+  return {'NOT_FOUND'}
+end
+local stored = redis.call('HMGET', record, 'status', 'errorCode', 'leaseUntil', 'schema')
+if stored[1] == 'ERROR' and stored[2] == 'EXECUTION_ABANDONED' then
+  local reply = redis.call('HGETALL', record)
+  table.insert(reply, 1, 'ALREADY_ABANDONED')
+  return reply
+end
+if stored[1] ~= 'PROJECTING' then
+  return {'FINAL'}
+end
+if stored[4] == '1' and not stored[3] then
+  return {'LEASE_ACTIVE'}
+end
+if stored[4] ~= '2' or not stored[3] then
+  return {'LEASE_INVALID'}
+end
+local leaseSeconds, leaseNanos = string.match(stored[3], '^(%-?%d+):(%d%d%d%d%d%d%d%d%d)$')
+if not leaseSeconds then
+  return {'LEASE_INVALID'}
+end
+leaseSeconds = tonumber(leaseSeconds)
+leaseNanos = tonumber(leaseNanos)
+local nowSeconds = tonumber(ARGV[1])
+local nowNanos = tonumber(ARGV[2])
+if nowSeconds < leaseSeconds or (nowSeconds == leaseSeconds and nowNanos < leaseNanos) then
+  return {'LEASE_ACTIVE'}
+end
+redis.call('HSET', record, unpack(ARGV, 3))
+local reply = redis.call('HGETALL', record)
+table.insert(reply, 1, 'ABANDONED')
+return reply

@@ -1,0 +1,154 @@
+package io.toolboundary.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ExecutionLeaseTest {
+
+    static final Instant NOW = Instant.parse("2025-03-01T10:00:00.000000001Z");
+    static final Duration LEASE = Duration.ofMinutes(7);
+    static final RunId RUN = new RunId("run-1");
+    static final ToolCallEnvelope CALL = ToolCallEnvelope.of("run-1", "call-1", "search", "{\"q\":\"checkout\"}");
+
+    final ScriptedStore store = ScriptedStore.confirming();
+    final AtomicInteger executions = new AtomicInteger();
+
+    @Test
+    void leasesTheRecordForTheConfiguredLeaseFromItsCreation() {
+        invoke(Clock.fixed(NOW, ZoneOffset.UTC), NOW.plus(Duration.ofHours(1)));
+
+        assertThat(store.begins).singleElement().satisfies(start -> {
+            assertThat(start.leaseUntil()).isEqualTo(NOW.plus(LEASE));
+            assertThat(start.record().createdAt()).isEqualTo(NOW);
+        });
+    }
+
+    @Test
+    void cutsTheLeaseShortAtTheRunsDeadline() {
+        Instant deadline = NOW.plus(LEASE).minusNanos(1);
+
+        invoke(Clock.fixed(NOW, ZoneOffset.UTC), deadline);
+
+        assertThat(store.begins).singleElement().extracting(InvocationStart::leaseUntil).isEqualTo(deadline);
+    }
+
+    @Test
+    void leasesTheConfiguredLeaseWhenTheDeadlineIsTheEndOfTime() {
+        Either<BoundaryError, AgentResult> result = invoke(Clock.fixed(NOW, ZoneOffset.UTC), Instant.MAX);
+
+        assertThat(result.isRight()).isTrue();
+        assertThat(store.begins).singleElement().extracting(InvocationStart::leaseUntil).isEqualTo(NOW.plus(LEASE));
+    }
+
+    @Test
+    void refusesACallWhoseDeadlinePassesWhilePreflightRuns() {
+        Instant deadline = NOW.plusSeconds(1);
+        Clock passingTheDeadline = new SteppingClock(deadline.minusNanos(1), deadline);
+
+        Either<BoundaryError, AgentResult> result = invoke(passingTheDeadline, deadline);
+
+        assertThat(result).isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED)));
+        assertThat(store.begins).isEmpty();
+        assertThat(executions).hasValue(0);
+    }
+
+    @Test
+    void abandonsByTheBoundarysClock() {
+        ToolBoundary boundary = boundary(Clock.fixed(NOW, ZoneOffset.UTC));
+
+        Either<BoundaryError, CanonicalRecord.Failed> abandoned = boundary.abandonExpired(RUN, new ToolCallId("call-1"));
+
+        assertThat(abandoned).isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+        assertThat(store.abandons).containsExactly(NOW);
+    }
+
+    @Test
+    void reportsAStoreThatThrowsWhileAbandoningAsAnInternalError() {
+        CanonicalInvocationStore throwing = new CanonicalInvocationStore() {
+            @Override
+            public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+                return Either.right(start.record());
+            }
+
+            @Override
+            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+                return Either.right(outcome);
+            }
+
+            @Override
+            public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+                throw new IllegalStateException("store bug at " + key);
+            }
+
+            @Override
+            public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+                return Either.right(Option.none());
+            }
+        };
+        ToolBoundary boundary = ToolBoundary.builder().store(throwing).accessPolicy(AccessPolicy.allowAll()).build();
+
+        assertThat(boundary.abandonExpired(RUN, new ToolCallId("call-1")))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.INTERNAL_ERROR)));
+    }
+
+    private Either<BoundaryError, AgentResult> invoke(Clock clock, Instant deadline) {
+        return boundary(clock).invoke(RunContext.active(RUN, deadline, 10), CALL);
+    }
+
+    private ToolBoundary boundary(Clock clock) {
+        return ToolBoundary.builder()
+                .store(store)
+                .accessPolicy(AccessPolicy.allowAll())
+                .clock(clock)
+                .config(ToolBoundaryConfig.custom().executionLease(LEASE).build())
+                .tool(ToolBinding.readOnly("search", request -> {
+                    executions.incrementAndGet();
+                    return "raw";
+                }, (request, raw) -> Projection.evidenceFound("found")))
+                .build();
+    }
+
+    /** A clock that shows the given instants one read after another, then stays at the last. */
+    private static final class SteppingClock extends Clock {
+        private final Deque<Instant> instants;
+
+        SteppingClock(Instant... instants) {
+            this.instants = new ArrayDeque<>(List.of(instants));
+        }
+
+        @Override
+        public synchronized Instant instant() {
+            return instants.size() > 1 ? instants.pollFirst() : instants.peekFirst();
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException("not needed");
+        }
+    }
+}
