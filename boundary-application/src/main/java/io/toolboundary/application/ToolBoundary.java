@@ -124,7 +124,8 @@ public final class ToolBoundary {
                 return Either.left(admitted.getLeft());
             }
             return executeAndProject(admitted.get());
-        } catch (RuntimeException | StackOverflowError unexpected) {
+        } catch (Throwable unexpected) {
+            rethrowIfFatal(unexpected);
             notify(() -> listener.onUnexpectedFailure(unexpected.getClass()));
             return Either.left(BoundaryError.of(ErrorCode.INTERNAL_ERROR));
         }
@@ -211,7 +212,8 @@ public final class ToolBoundary {
         OptionalLong executionStarted = tick();
         try {
             raw = call.binding().executor().execute(request);
-        } catch (Exception | StackOverflowError failure) {
+        } catch (Throwable failure) {
+            rethrowIfFatal(failure);
             reportElapsed(executionStarted, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
             restoreInterrupt(failure);
             notify(() -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()));
@@ -236,7 +238,8 @@ public final class ToolBoundary {
         OptionalLong projectionStarted = tick();
         try {
             projection = call.binding().projector().project(request, raw);
-        } catch (Exception | StackOverflowError failure) {
+        } catch (Throwable failure) {
+            rethrowIfFatal(failure);
             reportElapsed(projectionStarted, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
             restoreInterrupt(failure);
             notify(() -> listener.onProjectorFailed(request.key(), request.tool(), failure.getClass()));
@@ -296,6 +299,17 @@ public final class ToolBoundary {
             event.run();
         } catch (Exception | LinkageError | AssertionError | StackOverflowError ignored) {
             // A listener never changes an outcome.
+        }
+    }
+
+    /**
+     * Lets the JVM's own distress through (out of memory, internal error): nothing sensible can be done
+     * in a call then, and the record left PROJECTING can be abandoned later. A stack overflow and every
+     * other throwable from a tool, a projector or a store end the call with a safe code.
+     */
+    private static void rethrowIfFatal(Throwable failure) {
+        if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {
+            throw fatal;
         }
     }
 

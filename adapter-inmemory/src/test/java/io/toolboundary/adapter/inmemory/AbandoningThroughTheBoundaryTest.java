@@ -46,11 +46,24 @@ class AbandoningThroughTheBoundaryTest {
     private final ToolCallId toolCallId = new ToolCallId(call.toolCallId());
     private final InvocationKey key = InvocationKey.of(run.runId(), toolCallId);
 
-    /** Stands for the process running the tool stopping mid-call: nothing in the boundary catches it. */
-    private static final class ProcessStopped extends Error {
+    /**
+     * Stands for the process running the tool stopping mid-call: the JVM's own distress, which the
+     * boundary lets through.
+     */
+    private static final class ProcessStopped extends VirtualMachineError {
         ProcessStopped() {
-            super("process stopped", null, false, false);
+            super("process stopped");
         }
+    }
+
+    @Test
+    void endsACallWhoseToolThrowsAnErrorThatIsNotTheJvmsInError() {
+        ToolBoundary boundary = boundary(request -> {
+            throw new AssertionError("password=hunter2 in the tool's own assertion");
+        }, FakeProjectors.evidenceFound("found"));
+
+        assertThat(boundary.invoke(run, call)).isEqualTo(refused(ErrorCode.EXECUTION_FAILED));
+        assertThat(statusOf(boundary)).isEqualTo(Option.some(InvocationStatus.ERROR));
     }
 
     @Test
