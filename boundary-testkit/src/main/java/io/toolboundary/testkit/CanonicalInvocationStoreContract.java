@@ -1151,6 +1151,10 @@ public abstract class CanonicalInvocationStoreContract {
                 assertThat(stored(key).map(CanonicalRecord::status)).as("record of round %d", round)
                         .isEqualTo(Option.some(InvocationStatus.READY));
             }
+            long executions = tools.stream().mapToLong(CountingExecutor::executions).sum();
+            System.out.printf("RELIABILITY race-one-key/%s rounds=%d threads=%d calls=%d executions=%d duplicateExecutions=%d%n",
+                    CanonicalInvocationStoreContract.this.getClass().getSimpleName(), rounds, BOUNDARY_RACERS,
+                    (long) rounds * BOUNDARY_RACERS, executions, executions - rounds);
         }
 
         @Test

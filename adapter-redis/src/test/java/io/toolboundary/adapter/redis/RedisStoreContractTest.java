@@ -45,12 +45,6 @@ abstract class RedisStoreContractTest extends CanonicalInvocationStoreContract {
         return RECORD_LIMIT_BYTES;
     }
 
-    /** Each call is a network round trip: 300 rounds of 64 racing calls keep the race near 10 s. */
-    @Override
-    protected int sameKeyRaceRounds() {
-        return 300;
-    }
-
     /** Each call is a network round trip: 50 rounds of 128 racing calls keep the race near 10 s. */
     @Override
     protected int budgetRaceRounds() {
