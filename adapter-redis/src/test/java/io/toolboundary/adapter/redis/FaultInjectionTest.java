@@ -1,0 +1,411 @@
+package io.toolboundary.adapter.redis;
+
+import static io.toolboundary.domain.ErrorCode.DUPLICATE_TOOL_CALL;
+import static io.toolboundary.domain.ErrorCode.RECORD_EXPIRED;
+import static io.toolboundary.domain.ErrorCode.STORE_FULL;
+import static io.toolboundary.domain.ErrorCode.STORE_OUTCOME_UNKNOWN;
+import static io.toolboundary.domain.ErrorCode.STORE_UNAVAILABLE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.toolboundary.adapter.redis.FaultRig.Call;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.testkit.redis.RedisServerProcess;
+import io.toolboundary.testkit.redis.RespConnection;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Future;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real faults injected into a real {@code redis-server} process that each test starts for itself:
+ * {@code kill -9}, {@code SIGSTOP}/{@code SIGCONT}, {@code CLIENT KILL} (under load, and exactly between a
+ * script's execution and its reply), a restart without persistence, {@code maxmemory} with
+ * {@code noeviction}, an evicting policy. Every call goes through
+ * {@code ToolBoundary.invoke} over a store made by the factory with a 500 ms response timeout and one
+ * retry. Each test prints one {@code RELIABILITY} line with its counts and asserts through
+ * {@link FaultRig#checkAndReport} that the tool never ran without a confirmed PROJECTING record, never
+ * ran twice while its record existed, that no record came back from the dead or lost its TTL, that the
+ * agent saw only a code from the scenario's closed set, and that no call waited on stacked retries.
+ *
+ * <p>What the boundary cannot promise is asserted too, as it happens: once Redis itself has lost a record
+ * (a restart without persistence, an eviction), a call with the same key finds nothing and runs the
+ * tool again.
+ *
+ * <p>The line's fields: {@code calls} through the boundary; {@code faults} injected;
+ * {@code duplicateExecutions} beyond the first while the key's record existed; {@code resurrected}
+ * records that came back after Redis lost them, or hashes without their creation fields;
+ * {@code keysWithoutTtl} under the test prefix; {@code leaks} of raw data, keys or addresses to the agent;
+ * {@code unexpected} codes outside the scenario's set; then {@code reExecutedAfterLoss} (keys run again
+ * after Redis lost their record), {@code projectingLeft} (records a fault left PROJECTING, each with its
+ * TTL), {@code unconfirmedExecutions} (tool runs that found no PROJECTING record), {@code maxStoreMillis}
+ * (the store's share of the slowest call) and the {@code outcomes} the agent saw.
+ */
+class FaultInjectionTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Test
+    void failsClosedAndRecreatesNothingWhenTheServerIsKilledWhileTheToolRuns() {
+        try (FaultRig rig = FaultRig.start("kill-9-during-execution", 1)) {
+            assertThat(rig.invoke("call-0").outcome().isRight()).isTrue();
+            rig.tool.closeGate();
+            Future<Call> running = rig.invokeAsync("call-1");
+            await().atMost(WAIT).until(() -> rig.tool.entered() == 2);
+
+            rig.redis.kill();
+            rig.fault();
+            rig.tool.openGate();
+            Call killed = FaultRig.result(running);
+            Call whileDown = rig.invoke("call-2");
+
+            assertThat(killed.code().get()).isIn(STORE_UNAVAILABLE, STORE_OUTCOME_UNKNOWN);
+            assertThat(whileDown.code().get()).isIn(STORE_UNAVAILABLE, STORE_OUTCOME_UNKNOWN);
+            assertThat(rig.tool.executions("call-2")).isZero();
+
+            rig.redis.restart();
+            rig.recordLost("call-0");
+            rig.recordLost("call-1");
+            rig.awaitStoreAnswers();
+            assertThat(rig.stillGone("call-0")).isTrue();
+            assertThat(rig.stillGone("call-1")).isTrue();
+            assertThat(rig.redis.keys(FaultRig.PREFIX + ":*")).as("keys written by late retries").isEmpty();
+
+            // Redis lost call-1's record with the process: the boundary cannot know the tool ran, so it runs again.
+            assertThat(rig.invoke("call-1").outcome().isRight()).isTrue();
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.invoke("call-2").outcome().isRight()).isTrue();
+            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
+            assertThat(rig.tool.executions("call-2")).isEqualTo(1);
+            assertThat(rig.executor.executions()).isEqualTo(4);
+            FaultRig.Report report = rig.checkAndReport(EnumSet.of(STORE_UNAVAILABLE, STORE_OUTCOME_UNKNOWN,
+                    DUPLICATE_TOOL_CALL));
+            assertThat(report.reExecutedAfterLoss()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void runsNothingWhenTheServerFreezesBeforeBeginAndKeepsTheKeyTakenAfterItThaws() {
+        try (FaultRig rig = FaultRig.start("sigstop-during-begin", 1)) {
+            assertThat(rig.invoke("call-0").outcome().isRight()).isTrue();
+
+            rig.redis.freeze();
+            rig.fault();
+            Call frozen = rig.invoke("call-1");
+            assertThat(rig.tool.executions("call-1")).isZero();
+            rig.redis.thaw();
+            rig.awaitStoreAnswers();
+
+            assertThat(frozen.code()).isEqualTo(Option.of(STORE_OUTCOME_UNKNOWN));
+            Option<String> status = rig.status("call-1");
+            System.out.println("FAULT sigstop-during-begin: call-1 record after SIGCONT: " + status.getOrElse("none"));
+            assertThat(status.getOrElse("none")).isIn("none", "ERROR", "PROJECTING");
+            Call again = rig.invoke("call-1");
+            if (status.isDefined()) {
+                assertThat(again.code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+                assertThat(rig.tool.executions("call-1")).isZero();
+            } else {
+                assertThat(again.outcome().isRight()).isTrue();
+                assertThat(rig.tool.executions("call-1")).isEqualTo(1);
+            }
+            assertThat(rig.invoke("call-0").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.executor.executions()).isEqualTo(status.isDefined() ? 1 : 2);
+            rig.checkAndReport(EnumSet.of(STORE_OUTCOME_UNKNOWN, DUPLICATE_TOOL_CALL));
+        }
+    }
+
+    @Test
+    void reportsAnUnknownOutcomeWhenTheServerFreezesDuringCompleteAndNeverRunsTheToolAgain() {
+        try (FaultRig rig = FaultRig.start("sigstop-during-complete", 1)) {
+            assertThat(rig.invoke("call-0").outcome().isRight()).isTrue();
+            rig.tool.closeGate();
+            Future<Call> running = rig.invokeAsync("call-1");
+            await().atMost(WAIT).until(() -> rig.tool.entered() == 2);
+
+            rig.redis.freeze();
+            rig.fault();
+            rig.tool.openGate();
+            Call frozen = FaultRig.result(running);
+            rig.redis.thaw();
+            rig.awaitStoreAnswers();
+
+            assertThat(frozen.code()).isEqualTo(Option.of(STORE_OUTCOME_UNKNOWN));
+            Option<String> status = rig.status("call-1");
+            System.out.println("FAULT sigstop-during-complete: call-1 record after SIGCONT: " + status.getOrElse("none"));
+            assertThat(status.getOrElse("none")).isIn("READY", "PROJECTING");
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.tool.executions("call-1")).isEqualTo(1);
+            assertThat(rig.executor.executions()).isEqualTo(2);
+            rig.checkAndReport(EnumSet.of(STORE_OUTCOME_UNKNOWN, DUPLICATE_TOOL_CALL));
+        }
+    }
+
+    @Test
+    void neverRunsAToolTwiceWhileTheStoresConnectionsAreKilledUnderLoad() {
+        try (FaultRig rig = FaultRig.start("client-kill", 4)) {
+            List<String> ids = new ArrayList<>();
+            rig.tool.closeGate();
+            List<Future<Call>> waiting = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                ids.add("call-a" + i);
+                waiting.add(rig.invokeAsync("call-a" + i));
+            }
+            await().atMost(WAIT).until(() -> rig.tool.entered() == 4);
+            assertThat(rig.killStoreConnections()).isPositive();
+            rig.fault();
+            rig.tool.openGate();
+            waiting.forEach(FaultRig::result);
+
+            rig.tool.onEntry(execution -> {
+                if (execution % 2 == 0 && rig.killStoreConnections() > 0) {
+                    rig.fault();
+                }
+            });
+            List<Future<Call>> running = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                ids.add("call-b" + i);
+                running.add(rig.invokeAsync("call-b" + i));
+            }
+            running.forEach(FaultRig::result);
+            rig.tool.onEntry(execution -> { });
+            rig.awaitStoreAnswers();
+
+            for (String id : ids) {
+                boolean recorded = rig.status(id).isDefined();
+                Call again = rig.invoke(id);
+                if (recorded) {
+                    assertThat(again.code()).as(id).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+                }
+                assertThat(rig.tool.executions(id)).as(id).isLessThanOrEqualTo(1);
+            }
+            rig.checkAndReport(EnumSet.of(STORE_UNAVAILABLE, STORE_OUTCOME_UNKNOWN, ErrorCode.RECORD_CONFLICT,
+                    DUPLICATE_TOOL_CALL));
+        }
+    }
+
+    @Test
+    void repeatsAScriptWhoseReplyWasLostAfterItRanAndRunsTheToolOnce() {
+        try (FaultRig rig = FaultRig.start("reply-lost-after-execution", 1, 2_000)) {
+            assertThat(rig.invoke("call-0").outcome().isRight()).isTrue();
+
+            long beforeBegin = rig.scriptRuns();
+            Call lostBeginReply = killAfterTheScriptRan(rig, () -> rig.invokeAsync("call-1"));
+            long beginRuns = rig.scriptRuns() - beforeBegin;
+
+            rig.tool.closeGate();
+            long beforeComplete = rig.scriptRuns();
+            Future<Call> running = rig.invokeAsync("call-2");
+            await().atMost(WAIT).until(() -> rig.tool.entered() == 3);
+            Call lostCompleteReply = killAfterTheScriptRan(rig, () -> {
+                rig.tool.openGate();
+                return running;
+            });
+            long completeRuns = rig.scriptRuns() - beforeComplete;
+            System.out.println("FAULT reply-lost-after-execution: scripts run for the lost begin reply=" + beginRuns
+                    + ", for the lost complete reply=" + completeRuns);
+
+            assertThat(lostBeginReply.outcome().isRight()).isTrue();
+            assertThat(lostCompleteReply.outcome().isRight()).isTrue();
+            assertThat(beginRuns).as("begin ran, its reply was lost, the retry found its own record; then complete")
+                    .isEqualTo(3);
+            assertThat(completeRuns).as("begin; complete ran, its reply was lost, the retry found it applied")
+                    .isEqualTo(3);
+            assertThat(rig.status("call-1")).isEqualTo(Option.of("READY"));
+            assertThat(rig.status("call-2")).isEqualTo(Option.of("READY"));
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.invoke("call-2").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.tool.executions("call-1")).isEqualTo(1);
+            assertThat(rig.tool.executions("call-2")).isEqualTo(1);
+            rig.checkAndReport(EnumSet.of(DUPLICATE_TOOL_CALL));
+        }
+    }
+
+    @Test
+    void endsACallWhoseRecordWasLostInARestartAsExpiredWithoutRecreatingIt() {
+        try (FaultRig rig = FaultRig.start("restart-between-begin-and-complete", 1)) {
+            assertThat(rig.invoke("call-0").outcome().isRight()).isTrue();
+            rig.tool.closeGate();
+            Future<Call> running = rig.invokeAsync("call-1");
+            await().atMost(WAIT).until(() -> rig.tool.entered() == 2);
+
+            rig.redis.restart();
+            rig.fault();
+            rig.recordLost("call-0");
+            rig.recordLost("call-1");
+            rig.awaitStoreAnswers();
+            rig.tool.openGate();
+            Call lost = FaultRig.result(running);
+
+            assertThat(lost.code()).isEqualTo(Option.of(RECORD_EXPIRED));
+            assertThat(rig.stillGone("call-1")).isTrue();
+            assertThat(rig.redis.keys(FaultRig.PREFIX + ":*")).isEmpty();
+
+            // What the boundary cannot promise: Redis forgot call-1, so the same key runs the tool again.
+            assertThat(rig.invoke("call-1").outcome().isRight()).isTrue();
+            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
+            FaultRig.Report report = rig.checkAndReport(EnumSet.of(RECORD_EXPIRED, DUPLICATE_TOOL_CALL));
+            assertThat(report.reExecutedAfterLoss()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void refusesEveryCallAsStoreFullOnceMemoryIsExhaustedAndRunsNothingRefused() {
+        try (FaultRig rig = FaultRig.start("maxmemory-noeviction", 1)) {
+            assertThat(rig.invoke("call-0").outcome().isRight()).isTrue();
+            rig.tool.padRawWith("x".repeat(16 * 1024));
+            long used = usedMemory(rig.redis);
+            rig.redis.call("CONFIG", "SET", "maxmemory", Long.toString(used + 256 * 1024));
+            rig.fault();
+
+            List<String> ids = new ArrayList<>(List.of("call-0"));
+            List<String> refusedAtBegin = new ArrayList<>();
+            for (int i = 1; i <= 200 && refusedAtBegin.size() < 3; i++) {
+                String id = "call-" + i;
+                ids.add(id);
+                Call call = rig.invoke(id);
+                assertThat(call.code().getOrElse(STORE_FULL)).as(id).isEqualTo(STORE_FULL);
+                if (call.code().isDefined() && rig.tool.executions(id) == 0) {
+                    refusedAtBegin.add(id);
+                }
+            }
+            assertThat(refusedAtBegin).hasSize(3);
+            for (String id : ids) {
+                assertThat(rig.status(id).isDefined()).as(id + " has a record exactly when it ran")
+                        .isEqualTo(rig.tool.executions(id) == 1);
+            }
+
+            rig.redis.call("CONFIG", "SET", "maxmemory", "0");
+            for (String id : ids) {
+                boolean ran = rig.tool.executions(id) == 1;
+                Call again = rig.invoke(id);
+                if (ran) {
+                    assertThat(again.code()).as(id).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+                } else {
+                    assertThat(again.outcome().isRight()).as(id + " was never begun, so it runs now").isTrue();
+                }
+            }
+            rig.checkAndReport(EnumSet.of(STORE_FULL, DUPLICATE_TOOL_CALL));
+        }
+    }
+
+    @Test
+    void refusesAnEvictingServerAndShowsWhyWhenToldOnlyToWarn() {
+        RedisServerProcess redis = RedisServerProcess.start();
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        FaultRig started = null;
+        try {
+            redis.call("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
+            assertThatThrownBy(() -> RedisCanonicalInvocationStoreFactory.create(
+                    FaultRig.config(redis.endpoint(), 1, FaultRig.TIMEOUT_MILLIS),
+                    FaultRig.options(RedisStoreOptions.EvictionPolicyCheck.REFUSE)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("volatile-lru")
+                    .hasMessageContaining("noeviction");
+            await("the refused store's connections are closed").atMost(WAIT).until(() ->
+                    !String.valueOf(redis.call("CLIENT", "LIST")).contains("name=" + FaultRig.CLIENT_NAME + " "));
+            started = startCapturingWarnings(redis, warnings);
+        } finally {
+            if (started == null) {
+                redis.close();
+            }
+        }
+        try (FaultRig rig = started) {
+            assertThat(warnings).anySatisfy(warning -> {
+                assertThat(warning.getLevel()).isEqualTo(Level.WARNING);
+                assertThat(warning.getMessage()).contains("volatile-lru");
+            });
+            assertThat(rig.invoke("call-0").outcome().isRight()).isTrue();
+            rig.tool.closeGate();
+            Future<Call> running = rig.invokeAsync("call-1");
+            await().atMost(WAIT).until(() -> rig.tool.entered() == 2);
+
+            rig.redis.call("CONFIG", "SET", "maxmemory", "1");
+            await().atMost(WAIT).until(() -> rig.redis.keys(FaultRig.PREFIX + ":*").isEmpty());
+            rig.redis.call("CONFIG", "SET", "maxmemory", "0");
+            rig.fault();
+            rig.recordLost("call-0");
+            rig.recordLost("call-1");
+            rig.tool.openGate();
+            Call evicted = FaultRig.result(running);
+
+            assertThat(evicted.code()).isEqualTo(Option.of(RECORD_EXPIRED));
+            assertThat(rig.stillGone("call-1")).isTrue();
+            // Eviction is a loss like a restart: the same key runs again, which is why the factory refuses by default.
+            assertThat(rig.invoke("call-1").outcome().isRight()).isTrue();
+            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
+            FaultRig.Report report = rig.checkAndReport(EnumSet.of(RECORD_EXPIRED));
+            assertThat(report.reExecutedAfterLoss()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Freezes the server, starts the call, waits until its command sits unread in the server's socket,
+     * queues a {@code CLIENT KILL} of the store's connection behind it, and thaws the server: the server
+     * runs the command, then kills the connection before the reply leaves. Counts one fault.
+     */
+    private static Call killAfterTheScriptRan(FaultRig rig, Supplier<Future<Call>> call) {
+        List<String> connections = rig.storeConnectionIds();
+        assertThat(connections).hasSize(1);
+        try (RespConnection killer = RespConnection.open(rig.redis.endpoint(), Duration.ofSeconds(10))) {
+            rig.redis.freeze();
+            rig.fault();
+            Future<Call> started = call.get();
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(5))
+                    .until(() -> rig.redis.connectionsWithUnreadInput() == 1);
+            CompletableFuture<Object> kill = CompletableFuture.supplyAsync(
+                    () -> killer.call("CLIENT", "KILL", "ID", connections.get(0)));
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(5))
+                    .until(() -> rig.redis.connectionsWithUnreadInput() == 2);
+            rig.redis.thaw();
+            assertThat(kill.join()).isEqualTo(1L);
+            return FaultRig.result(started);
+        }
+    }
+
+    private static FaultRig startCapturingWarnings(RedisServerProcess redis, List<LogRecord> warnings) {
+        Logger log = Logger.getLogger(RedisCanonicalInvocationStore.class.getName());
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                warnings.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        try {
+            return FaultRig.on(redis, "volatile-lru-eviction", 1, RedisStoreOptions.EvictionPolicyCheck.WARN,
+                    FaultRig.TIMEOUT_MILLIS);
+        } finally {
+            log.removeHandler(capture);
+        }
+    }
+
+    private static long usedMemory(RedisServerProcess redis) {
+        for (String line : String.valueOf(redis.call("INFO", "memory")).split("\r?\n")) {
+            if (line.startsWith("used_memory:")) {
+                return Long.parseLong(line.substring("used_memory:".length()).trim());
+            }
+        }
+        throw new IllegalStateException("INFO memory has no used_memory");
+    }
+}
