@@ -271,10 +271,23 @@ public final class ToolBoundary {
         Either<BoundaryError, CanonicalRecord.Final> stored = store.complete(call.token(), outcome);
         if (stored.isLeft()) {
             notify(() -> listener.onStoreFailed(call.request().key(), stored.getLeft()));
+            if (stored.getLeft().code() == ErrorCode.STORE_FULL && outcome.rawResponse().isDefined()) {
+                endSmallAfterStoreFull(call);
+            }
         } else {
             notify(() -> listener.onCompleted(stored.get()));
         }
         return stored;
+    }
+
+    /**
+     * A full store refuses a write by its size: the completion that carried the raw response may fail
+     * where a record without it still fits. Ending the record in ERROR/STORE_FULL, once, keeps it from
+     * staying PROJECTING; the agent gets STORE_FULL either way.
+     */
+    private void endSmallAfterStoreFull(Admitted call) {
+        CanonicalRecord.Failed small = call.record().fail(ErrorCode.STORE_FULL, Option.none(), clock.instant());
+        store.complete(call.token(), small).forEach(record -> notify(() -> listener.onCompleted(record)));
     }
 
     /** The ticker's reading, or none when the ticker failed: timing never changes an outcome. */

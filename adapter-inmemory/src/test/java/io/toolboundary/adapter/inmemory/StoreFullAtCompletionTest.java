@@ -1,0 +1,111 @@
+package io.toolboundary.adapter.inmemory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.testkit.CountingExecutor;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A store that is nearly full refuses the completion that carries the raw response but still has
+ * room for a small one: the boundary then ends the record in ERROR/STORE_FULL instead of leaving it
+ * PROJECTING.
+ */
+class StoreFullAtCompletionTest {
+
+    private final InMemoryCanonicalInvocationStore memory = InMemoryCanonicalInvocationStore.create();
+    private final RunContext run = Fixtures.anyRunContext();
+    private final ToolCallEnvelope call = Fixtures.envelope(run).build();
+    private final CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw log lines"));
+
+    @Test
+    void endsTheRecordWithoutItsRawResponseWhenTheStoreIsTooFullForIt() {
+        ToolBoundary boundary = boundaryOver(new RefusingLargeCompletions(memory));
+
+        Either<?, ?> outcome = boundary.invoke(run, call);
+
+        assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
+        CanonicalRecord record = memory.find(InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()))).get().get();
+        assertThat(record).isInstanceOf(CanonicalRecord.Failed.class);
+        assertThat(record.errorCode()).isEqualTo(Option.some(ErrorCode.STORE_FULL));
+        assertThat(record.rawResponse()).isEmpty();
+        assertThat(tool.executions()).isEqualTo(1);
+        assertThat(boundary.invoke(run, call)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
+        assertThat(tool.executions()).isEqualTo(1);
+    }
+
+    @Test
+    void leavesARefusedSmallCompletionAloneWithoutRetrying() {
+        ToolBoundary boundary = boundaryOver(new RefusingEveryCompletion(memory));
+
+        assertThat(boundary.invoke(run, call)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
+        CanonicalRecord record = memory.find(InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()))).get().get();
+        assertThat(record).isInstanceOf(CanonicalRecord.Projecting.class);
+    }
+
+    private ToolBoundary boundaryOver(CanonicalInvocationStore store) {
+        return ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
+                .tool(ToolBinding.readOnly("log-search", tool, FakeProjectors.evidenceFound("found"))).build();
+    }
+
+    /** Refuses, as a full Redis would, every completion that carries a raw response. */
+    private static class RefusingLargeCompletions implements CanonicalInvocationStore {
+        final CanonicalInvocationStore store;
+
+        RefusingLargeCompletions(CanonicalInvocationStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+            return store.begin(start);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+            return outcome.rawResponse().isDefined()
+                    ? Either.left(BoundaryError.of(ErrorCode.STORE_FULL))
+                    : store.complete(token, outcome);
+        }
+
+        @Override
+        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+            return store.find(key);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+            return store.abandon(key, now);
+        }
+    }
+
+    /** Refuses every completion. */
+    private static final class RefusingEveryCompletion extends RefusingLargeCompletions {
+        RefusingEveryCompletion(CanonicalInvocationStore store) {
+            super(store);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+            return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
+        }
+    }
+}
