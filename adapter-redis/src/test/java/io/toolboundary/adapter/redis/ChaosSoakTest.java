@@ -59,7 +59,8 @@ import org.junit.jupiter.api.Test;
  * {@code RELIABILITY chaos-soak calls=… faults=… duplicateExecutions=… resurrected=… keysWithoutTtl=…
  * leaks=… unexpected=… projectingLeft=… outcomes=…}, where {@code resurrected} counts records without
  * their creation fields and records of ids never sent, and {@code unexpected} counts throws out of
- * {@code invoke} and codes outside the closed set.
+ * {@code invoke} and codes outside the closed set. A second {@code SOAK} line gives the seed, the faults
+ * by kind, the slowest call and, for the records left PROJECTING, the outcomes their callers saw.
  */
 class ChaosSoakTest {
 
@@ -113,6 +114,7 @@ class ChaosSoakTest {
                     + " unconfirmedExecutions=" + rig.tool.unconfirmedExecutions()
                     + " maxCallMillis=" + verdict.maxCall().toMillis()
                     + " maxStoreMillis=" + verdict.maxStoreTime().toMillis()
+                    + " projectingLeftByOutcome=" + verdict.projectingLeftBy()
                     + " seconds=" + Duration.ofNanos(System.nanoTime() - started).toSeconds());
 
             assertThat(chaos.faults()).as("faults injected").isPositive();
@@ -414,14 +416,15 @@ class ChaosSoakTest {
     /** What the soak left behind, read after recovery, as counts. */
     record Verdict(int calls, int faults, int duplicateExecutions, int lostRecords, int successesBeyondExecutions,
             int resurrected, int keysWithoutTtl, int leaks, int unexpected, int projectingLeft, Duration maxCall,
-            Duration maxStoreTime, Map<String, Integer> outcomes) {
+            Duration maxStoreTime, Map<String, Integer> outcomes, Map<String, Integer> projectingLeftBy) {
 
         static Verdict of(FaultRig rig, List<SoakCall> calls, int faults, Set<String> sentIds) {
             int keysWithoutTtl = 0;
             int projectingLeft = 0;
             int resurrected = 0;
-            Set<String> sentKeys = new HashSet<>();
-            sentIds.forEach(id -> sentKeys.add(rig.recordKey(id)));
+            Map<String, String> sentKeys = new HashMap<>();
+            sentIds.forEach(id -> sentKeys.put(rig.recordKey(id), id));
+            Set<String> projectingIds = new HashSet<>();
             for (String key : rig.redis.keys(FaultRig.PREFIX + ":*")) {
                 if (rig.redis.callLong("PTTL", key) == -1) {
                     keysWithoutTtl++;
@@ -429,11 +432,12 @@ class ChaosSoakTest {
                 if (key.contains(":call:")) {
                     boolean complete = rig.redis.call("HGET", key, "token") instanceof String
                             && rig.redis.call("HGET", key, "createdAt") instanceof String;
-                    if (!complete || !sentKeys.contains(key)) {
+                    if (!complete || !sentKeys.containsKey(key)) {
                         resurrected++;
                     }
                     if ("PROJECTING".equals(rig.redis.call("HGET", key, "status"))) {
                         projectingLeft++;
+                        projectingIds.add(sentKeys.getOrDefault(key, key));
                     }
                 }
             }
@@ -452,6 +456,7 @@ class ChaosSoakTest {
             long maxCall = 0;
             long maxStore = 0;
             Map<String, Integer> outcomes = new TreeMap<>();
+            Map<String, String> projectingCause = new TreeMap<>();
             String port = String.valueOf(rig.redis.endpoint().port());
             for (SoakCall call : calls) {
                 if (call.leaks(port, rig.recordKey(call.toolCallId()))) {
@@ -465,6 +470,10 @@ class ChaosSoakTest {
                     successes.merge(call.toolCallId(), 1, Integer::sum);
                 }
                 outcomes.merge(call.code(), 1, Integer::sum);
+                if (projectingIds.contains(call.toolCallId()) && !call.code().equals("DUPLICATE_TOOL_CALL")
+                        && !call.code().equals("TOOL_CALL_ID_REUSED")) {
+                    projectingCause.merge(call.toolCallId(), call.code(), (first, more) -> first + "+" + more);
+                }
                 maxCall = Math.max(maxCall, call.time().toNanos());
                 maxStore = Math.max(maxStore, call.storeTime().toNanos());
             }
@@ -473,9 +482,11 @@ class ChaosSoakTest {
                 successesBeyondExecutions += Math.max(0,
                         succeeded.getValue() - executions.getOrDefault(succeeded.getKey(), 0));
             }
+            Map<String, Integer> projectingLeftBy = new TreeMap<>();
+            projectingCause.values().forEach(code -> projectingLeftBy.merge(code, 1, Integer::sum));
             return new Verdict(calls.size(), faults, duplicateExecutions, lostRecords, successesBeyondExecutions,
                     resurrected, keysWithoutTtl, leaks, unexpected, projectingLeft, Duration.ofNanos(maxCall),
-                    Duration.ofNanos(maxStore), outcomes);
+                    Duration.ofNanos(maxStore), outcomes, projectingLeftBy);
         }
 
         String line() {
