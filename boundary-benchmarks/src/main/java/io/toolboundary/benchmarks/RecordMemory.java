@@ -32,7 +32,9 @@ import java.util.Map;
  *
  * <p>The same calls also give Redis's own CPU time per call, from {@code INFO commandstats}: the
  * {@code EVALSHA} time of the boundary's two scripts against the {@code SET} time of the peer's two
- * commands. It does not depend on how fast the client is.
+ * commands. It does not depend on how fast the client is. A probe prices the raw response's path into
+ * a script: {@code EVALSHA} of {@code return 1} with the raw response as its only argument, against a
+ * plain {@code SET} of the same bytes.
  *
  * <p>Usage: {@code RecordMemory <output.json> <records per size>}.
  */
@@ -114,6 +116,8 @@ public final class RecordMemory {
                 row.put("peerOverheadBytes", (double) peerUsage / records - payload);
                 row.put("boundaryServerMicrosPerCall", boundaryServerMicros);
                 row.put("peerServerMicrosPerCall", peerServerMicros);
+                row.put("luaArgumentMicros", luaArgumentMicros(server, raw));
+                row.put("plainSetMicros", plainSetMicros(server, raw));
                 results.add(row);
                 System.out.printf("memory raw=%d record=%.0f B payload=%d B overhead=%.0f B peer=%.0f B;"
                         + " Redis CPU per call: boundary %.1f us, peer %.1f us%n", rawBytes, perRecord, payload,
@@ -127,6 +131,27 @@ public final class RecordMemory {
         document.put("results", results);
         Files.createDirectories(output.toAbsolutePath().getParent());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(output.toFile(), document);
+    }
+
+    private static final int PROBES = 200;
+
+    /** Redis's time for a script that does nothing with one argument of {@code value}, per call. */
+    private static double luaArgumentMicros(RedisDeployment server, String value) {
+        String sha = server.call("SCRIPT", "LOAD", "return 1").toString();
+        server.call("CONFIG", "RESETSTAT");
+        for (int i = 0; i < PROBES; i++) {
+            server.call("EVALSHA", sha, "0", value);
+        }
+        return commandMicros(server, "evalsha") / PROBES;
+    }
+
+    /** Redis's time for a plain {@code SET} of {@code value}, per call. */
+    private static double plainSetMicros(RedisDeployment server, String value) {
+        server.call("CONFIG", "RESETSTAT");
+        for (int i = 0; i < PROBES; i++) {
+            server.call("SET", "probe:" + i, value);
+        }
+        return commandMicros(server, "set") / PROBES;
     }
 
     /** The total {@code usec} of one command in {@code INFO commandstats}, or 0 when it never ran. */

@@ -327,12 +327,18 @@ public final class ReportWriter {
         md.append("From `INFO commandstats` over the same calls: the `usec` of the boundary's `EVALSHA`s (both scripts,"
                 + " the commands inside included) and of the peer's `SET`s, divided by the calls. This is Redis's own"
                 + " work and does not depend on the client's speed.\n\n");
-        md.append("| raw | boundary µs | peer µs | boundary / peer |\n|---:|---:|---:|---:|\n");
+        md.append("*Raw into a script*: a probe, `EVALSHA` of `return 1` with the raw response as its only argument;"
+                + " *raw by plain SET*: `SET` of the same bytes. The difference is what carrying the raw response"
+                + " through Lua costs before the script does anything.\n\n");
+        md.append("| raw | boundary µs | peer µs | boundary / peer | raw into a script µs | raw by plain SET µs |\n"
+                + "|---:|---:|---:|---:|---:|---:|\n");
         for (JsonNode row : rows) {
             double boundary = row.path("boundaryServerMicrosPerCall").asDouble(Double.NaN);
             double peer = row.path("peerServerMicrosPerCall").asDouble(Double.NaN);
             md.append("| ").append(kib(row.path("rawBytes").asInt())).append(" | ").append(num(boundary))
-                    .append(" | ").append(num(peer)).append(" | ").append(num(boundary / peer)).append(" |\n");
+                    .append(" | ").append(num(peer)).append(" | ").append(num(boundary / peer))
+                    .append(" | ").append(num(row.path("luaArgumentMicros").asDouble(Double.NaN)))
+                    .append(" | ").append(num(row.path("plainSetMicros").asDouble(Double.NaN))).append(" |\n");
         }
         md.append("\n");
     }
@@ -384,13 +390,15 @@ public final class ReportWriter {
                 .map(row -> row.path("boundaryServerMicrosPerCall").asDouble(Double.NaN))
                 .filter(Double::isFinite)
                 .ifPresent(micros -> md.append(String.format(Locale.ROOT, "Redis's own work per boundary call is"
-                        + " %.1f µs (`INFO commandstats`), so Redis alone would allow about %,.0f calls per second on"
-                        + " one core; the floor measured with `redis-benchmark` is close to that bound, the boundary is"
-                        + " not.\n\n", micros, 1e6 / micros)));
+                        + " %.1f µs (`INFO commandstats`), so Redis alone would allow about %,.0f boundary calls per"
+                        + " second on its one core; the floor measured at %d connections is %s calls per second.\n\n",
+                        micros, 1e6 / micros, TARGET_CALLERS,
+                        floorRow(TARGET_RAW, TARGET_CALLERS).map(f -> whole(f.path("floorRps").asDouble())).orElse("n/a"))));
         md.append("On two cores the client's CPU is taken from `redis-server`: every microsecond the JVM spends per call"
-                + " is a microsecond Redis cannot spend on the next script, which is why the ratio falls further as"
-                + " callers are added. `redis-benchmark` is a few microseconds of C per request; no JVM client matches it,"
-                + " so part of this gap is the price of any Java client, as the peer's ratio to the floor shows.\n\n"
+                + " is a microsecond Redis cannot spend on the next script. `redis-benchmark` is a few microseconds of C"
+                + " per request; no JVM client matches it, so part of this gap is the price of any Java client: the"
+                + " hand-rolled peer, two plain commands on the same client, reaches " + peerOverFloor() + " of the"
+                + " boundary's floor at 8 callers and 1 KiB.\n\n"
                 + "What would close it: (1) run the client on other cores than Redis (in production Redis is on another"
                 + " host, and the floor is then Redis's own CPU); (2) cut the client's per-call cost: call Redisson's"
                 + " async API and avoid the thread hand-off, send `ByteArrayCodec` values so that the 1 KiB request and"
@@ -420,7 +428,14 @@ public final class ReportWriter {
             }
         }
         serverCpuNote();
-        md.append("\nWhat would close it: the Redis-side work first, since Redis is the shared resource. `begin.lua`"
+        md.append("\nWhat would close it: the Redis-side work first, since Redis is the shared resource. The largest"
+                + " item grows with the raw response: it enters Redis as an argument of `complete.lua`, and Redis 7's"
+                + " Lua makes an interned Lua string of every argument and copies it again when the script passes it"
+                + " to `HSET` (the probe above prices the first half). Keeping large values out of Lua closes most"
+                + " of it: send the raw response with a plain command in the same `MULTI`/`EXEC` as a script that only"
+                + " checks the token and flips the small fields (for example the raw response in its own key under the"
+                + " record's hash tag, created with the record's remaining expiry so that the TTL rule still holds)."
+                + " `begin.lua`"
                 + " runs `EXISTS`, two `GET`s, two `INCR`s, `HSET` of nine fields and `PEXPIRE`; `complete.lua` runs"
                 + " `EXISTS`, `HMGET` of six fields (the whole stored request among them), `sha1hex` of the request, and"
                 + " `HSET`. Storing the request's digest at begin and comparing it at complete, and skipping the budget"
@@ -437,8 +452,8 @@ public final class ReportWriter {
             }
             double slack = row.path("rawAllocatorSlackBytes").asDouble();
             md.append(String.format(Locale.ROOT, "- raw %s: %,.0f B over the payload. %,.0f B of it is the allocator"
-                    + " rounding the raw response alone up to its size class (the peer's single string pays the same:"
-                    + " %,.0f B over the payload). The rest, %,.0f B, is the record: %,.0f B of its own fields (run id,"
+                    + " rounding the raw response alone up to its size class (for comparison, the peer's single string"
+                    + " costs %,.0f B over the same payload). The rest, %,.0f B, is the record: %,.0f B of its own fields (run id,"
                     + " tool_call_id, tool, token, fingerprint, two instants, status, evidence, field names), a hash"
                     + " entry per field (14 fields), the rounding of the request and agent result strings, the key and"
                     + " its TTL entry.\n",
@@ -453,14 +468,30 @@ public final class ReportWriter {
                 + " instead of 64 hex characters: together roughly 500 B per record.\n\n");
     }
 
+    private String peerOverFloor() {
+        Optional<JmhResults.Row> peer = redisRow("peer", TARGET_CALLERS, "thrpt", TARGET_RAW);
+        Optional<JsonNode> fl = floorRow(TARGET_RAW, TARGET_CALLERS);
+        if (peer.isEmpty() || fl.isEmpty()) {
+            return "an unmeasured share";
+        }
+        return String.format(Locale.ROOT, "%.0f%%", 100 * peer.get().score() / fl.get().path("floorRps").asDouble());
+    }
+
     private void serverCpuNote() {
         for (JsonNode row : memoryRows()) {
             double boundary = row.path("boundaryServerMicrosPerCall").asDouble(Double.NaN);
             double peer = row.path("peerServerMicrosPerCall").asDouble(Double.NaN);
             if (Double.isFinite(boundary) && Double.isFinite(peer) && peer > 0) {
                 md.append(String.format(Locale.ROOT, "- Redis itself spends %.1f µs per boundary call against %.1f µs"
-                        + " per peer call at raw %s (%.1f×).\n", boundary, peer, kib(row.path("rawBytes").asInt()),
+                        + " per peer call at raw %s (%.1f×).", boundary, peer, kib(row.path("rawBytes").asInt()),
                         boundary / peer));
+                double lua = row.path("luaArgumentMicros").asDouble(Double.NaN);
+                double set = row.path("plainSetMicros").asDouble(Double.NaN);
+                if (Double.isFinite(lua) && Double.isFinite(set)) {
+                    md.append(String.format(Locale.ROOT, " Merely handing these raw bytes to a script costs %.1f µs,"
+                            + " a plain SET of them %.1f µs.", lua, set));
+                }
+                md.append("\n");
             }
         }
     }

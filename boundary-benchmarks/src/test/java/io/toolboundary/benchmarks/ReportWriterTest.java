@@ -37,8 +37,9 @@ class ReportWriterTest {
                 .contains("| record overhead ≤ 1 KiB (raw 64 KiB) | 17,000 B | **missed** |")
                 .contains("### boundary / peer")
                 .contains("### Record overhead")
-                .contains("| 1 KiB | 60.0 | 12.0 | 5.00 |")
-                .contains("- Redis itself spends 60.0 µs per boundary call against 12.0 µs per peer call at raw 1 KiB (5.0×).")
+                .contains("| 1 KiB | 60.0 | 12.0 | 5.00 | 9.00 | 2.50 |")
+                .contains("- Redis itself spends 60.0 µs per boundary call against 12.0 µs per peer call at raw 1 KiB"
+                        + " (5.0×). Merely handing these raw bytes to a script costs 9.0 µs, a plain SET of them 2.5 µs.")
                 .doesNotContain("### boundary / floor")
                 .doesNotContain("SMOKE RUN")
                 // in-memory: 3.5 µs boundary against 1.5 µs baseline
@@ -113,7 +114,8 @@ class ReportWriterTest {
                 .put("memoryUsageBytes", 3204.0).put("overheadBytes", 900.0).put("rawAllocatorSlackBytes", 240)
                 .put("metadataFieldBytes", 299).put("usedMemoryPerRecordBytes", 3300.0)
                 .put("peerMemoryUsageBytes", 2648.0).put("peerOverheadBytes", 344.0)
-                .put("boundaryServerMicrosPerCall", 60.0).put("peerServerMicrosPerCall", 12.0);
+                .put("boundaryServerMicrosPerCall", 60.0).put("peerServerMicrosPerCall", 12.0)
+                .put("luaArgumentMicros", 9.0).put("plainSetMicros", 2.5);
         memoryRows.addObject().put("rawBytes", 65536).put("records", 10).put("payloadBytes", 66816)
                 .put("memoryUsageBytes", 83816.0).put("overheadBytes", 17000.0).put("rawAllocatorSlackBytes", 16368)
                 .put("metadataFieldBytes", 300).put("usedMemoryPerRecordBytes", 84000.0)
