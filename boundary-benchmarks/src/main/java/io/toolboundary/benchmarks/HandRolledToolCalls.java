@@ -1,0 +1,88 @@
+package io.toolboundary.benchmarks;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.ToolRequest;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.ToolName;
+import java.time.Duration;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.client.protocol.RedisCommands;
+import org.redisson.command.CommandAsyncExecutor;
+
+/**
+ * The peer: the idempotent tool call a team without this library writes on the same Redisson client.
+ * Two plain commands per call, one string per call: {@code SET key PENDING+request NX PX ttl} claims the
+ * tool_call_id (a second claim fails, so the tool runs once), then the tool and projector run, then
+ * {@code SET key DONE+request+raw+result XX KEEPTTL} finishes it without touching the TTL and without
+ * re-creating an expired key.
+ *
+ * <p>No preflight, no JSON check, no byte limits, no evidence rules, no attempt token, no budgets, no
+ * lifecycle check on completion: that is the difference the benchmark prices. Thread-safe.
+ */
+public final class HandRolledToolCalls {
+
+    private final CommandAsyncExecutor commands;
+    private final String prefix;
+    private final long ttlMillis;
+    private final ToolExecutor executor;
+    private final Projector projector;
+    private final ToolName tool = new ToolName(Payloads.TOOL_NAME);
+    private final InvocationKey requestKey = InvocationKey.of(new RunId("peer"), new ToolCallId("peer"));
+
+    HandRolledToolCalls(RedissonClient client, String prefix, Duration ttl, ToolExecutor executor, Projector projector) {
+        requireNonNull(client, "client is null");
+        this.commands = ((Redisson) client).getCommandExecutor();
+        this.prefix = requireNonNull(prefix, "prefix is null");
+        this.ttlMillis = requireNonNull(ttl, "ttl is null").toMillis();
+        this.executor = requireNonNull(executor, "executor is null");
+        this.projector = requireNonNull(projector, "projector is null");
+    }
+
+    /**
+     * Runs one tool call.
+     *
+     * @return the projection, or {@code null} when the tool_call_id was already claimed (the tool did not run)
+     * @throws Exception when the tool or projector fails, or the finishing write found no key
+     */
+    public Projection call(String runId, String toolCallId, String arguments) throws Exception {
+        String key = key(runId, toolCallId);
+        if (!claim(key, arguments)) {
+            return null;
+        }
+        ToolRequest request = new ToolRequest(requestKey, tool, arguments);
+        String raw = executor.execute(request);
+        Projection projection = projector.project(request, raw);
+        if (!finish(key, arguments, raw, projection.content())) {
+            throw new IllegalStateException("claim expired before the call finished");
+        }
+        return projection;
+    }
+
+    /** The key of a call. */
+    String key(String runId, String toolCallId) {
+        return prefix + ":{" + runId + "}:call:" + toolCallId;
+    }
+
+    /** {@code SET key value NX PX ttl}: true when this call claimed the key. */
+    boolean claim(String key, String arguments) {
+        Boolean claimed = commands.get(commands.<Boolean, Boolean>writeAsync(key, StringCodec.INSTANCE,
+                RedisCommands.SET_BOOLEAN, key, "PENDING\n" + arguments, "NX", "PX", ttlMillis));
+        return Boolean.TRUE.equals(claimed);
+    }
+
+    /** {@code SET key value XX KEEPTTL}: true when the key still existed. */
+    boolean finish(String key, String arguments, String raw, String result) {
+        String value = "DONE\n" + arguments + "\n" + raw + "\n" + result;
+        Boolean written = commands.get(commands.<Boolean, Boolean>writeAsync(key, StringCodec.INSTANCE,
+                RedisCommands.SET_BOOLEAN, key, value, "XX", "KEEPTTL"));
+        return Boolean.TRUE.equals(written);
+    }
+}

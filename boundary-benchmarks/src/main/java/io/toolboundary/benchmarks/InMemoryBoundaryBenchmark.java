@@ -1,0 +1,124 @@
+package io.toolboundary.benchmarks;
+
+import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.ToolRequest;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.ToolName;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * What the boundary adds to a tool call on the in-memory store: {@link #boundary} runs
+ * {@link ToolBoundary#invoke} (preflight, JSON check and fingerprint, begin, execute, byte checks,
+ * project, complete); {@link #baseline} calls the same fake executor and projector directly. Both
+ * build a fresh tool_call_id from a counter, so every boundary call is a new canonical key.
+ *
+ * <p>Memory stays bounded: each iteration gets a new store and boundary, and the store's clock moves one
+ * millisecond per call, so a record lives for the next {@value #TTL_CALLS} calls (however long they
+ * take) and the store's own sweep drops it after that.
+ * The run has an unlimited call budget, so no budget ever stops a call; a refused call fails the run.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.AverageTime, Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class InMemoryBoundaryBenchmark {
+
+    /** How many calls a record outlives: the store's clock moves one millisecond per call. */
+    static final long TTL_CALLS = 10_000;
+
+    /** The arguments' size in UTF-8 bytes. */
+    @Param({"128", "1024", "16384"})
+    public int requestBytes;
+
+    /** The raw response's size in UTF-8 bytes. */
+    @Param({"1024", "65536"})
+    public int rawBytes;
+
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong iterations = new AtomicLong();
+    private String arguments;
+    private ToolExecutor executor;
+    private Projector projector;
+    private ToolName tool;
+    private InvocationKey baselineKey;
+    private ToolBoundary boundary;
+    private RunContext run;
+    private String runId;
+
+    /** Builds the payloads and the fake tool once per trial. */
+    @Setup(Level.Trial)
+    public void payloads() {
+        arguments = Payloads.request(requestBytes);
+        executor = FakeTools.returning(Payloads.raw(rawBytes));
+        projector = FakeProjectors.evidenceFound(Payloads.agentContent());
+        tool = new ToolName(Payloads.TOOL_NAME);
+        baselineKey = InvocationKey.of(new RunId("bench-baseline"), new ToolCallId("c0"));
+    }
+
+    /** A new store, boundary and run for every iteration. */
+    @Setup(Level.Iteration)
+    public void freshStore() {
+        ToolBoundaryConfig config = ToolBoundaryConfig.custom().recordTtl(Duration.ofMillis(TTL_CALLS)).build();
+        boundary = ToolBoundary.builder()
+                .store(InMemoryCanonicalInvocationStore.create(new CallCountClock(calls)))
+                .accessPolicy(AccessPolicy.allowAll())
+                .config(config)
+                .tool(ToolBinding.readOnly(Payloads.TOOL_NAME, executor, projector))
+                .build();
+        runId = "bench-inmemory-" + iterations.incrementAndGet();
+        run = Fixtures.runContext(runId);
+    }
+
+    /** One call through the boundary. */
+    @Benchmark
+    public AgentResult boundary() {
+        Either<BoundaryError, AgentResult> result = boundary.invoke(run,
+                ToolCallEnvelope.of(runId, "c" + calls.incrementAndGet(), Payloads.TOOL_NAME, arguments));
+        if (result.isLeft()) {
+            throw new IllegalStateException("the boundary refused a benchmark call: " + result.getLeft().code());
+        }
+        return result.get();
+    }
+
+    /** The same executor and projector, called directly. */
+    @Benchmark
+    public Projection baseline(Blackhole blackhole) throws Exception {
+        blackhole.consume("c" + calls.incrementAndGet());
+        ToolRequest request = new ToolRequest(baselineKey, tool, arguments);
+        return projector.project(request, executor.execute(request));
+    }
+}

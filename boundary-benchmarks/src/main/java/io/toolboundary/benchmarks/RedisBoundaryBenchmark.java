@@ -1,0 +1,137 @@
+package io.toolboundary.benchmarks;
+
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The boundary on the Redis store against the hand-rolled peer ({@link HandRolledToolCalls}) on the
+ * same Redisson client, at 1, 8 and 32 concurrent callers: calls per second (Throughput) and the
+ * distribution of one call's time (SampleTime). Arguments are {@value Payloads#REDIS_REQUEST_BYTES}
+ * bytes, the agent result {@value Payloads#AGENT_RESULT_BYTES} bytes, the raw response 1 KiB or 64 KiB.
+ *
+ * <p>Each fork starts its own {@code redis-server} (no persistence) through the testkit's fixture.
+ * Every call uses a new tool_call_id; the run's budget is unlimited; the server is flushed before every
+ * iteration, so memory grows only within one iteration. A refused call fails the run.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+public class RedisBoundaryBenchmark {
+
+    /** The raw response's size in UTF-8 bytes. */
+    @Param({"1024", "65536"})
+    public int rawBytes;
+
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong iterations = new AtomicLong();
+    private BenchRedis redis;
+    private ToolBoundary boundary;
+    private HandRolledToolCalls peer;
+    private String arguments;
+    private volatile String runId;
+    private volatile RunContext run;
+
+    /** Starts the server and client, and checks the peer once. */
+    @Setup(Level.Trial)
+    public void start() throws Exception {
+        redis = BenchRedis.start();
+        arguments = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
+        String raw = Payloads.raw(rawBytes);
+        boundary = redis.boundary(FakeTools.returning(raw));
+        peer = redis.peer(FakeTools.returning(raw));
+        PeerCheck.verify(redis, peer, arguments);
+    }
+
+    /** An empty server and a new run before every iteration. */
+    @Setup(Level.Iteration)
+    public void flush() {
+        redis.flush();
+        runId = "bench-redis-" + iterations.incrementAndGet();
+        run = Fixtures.runContext(runId);
+    }
+
+    /** Shuts the client down. */
+    @TearDown(Level.Trial)
+    public void stop() {
+        redis.close();
+    }
+
+    @Benchmark
+    @Threads(1)
+    public AgentResult boundary01() {
+        return boundaryCall();
+    }
+
+    @Benchmark
+    @Threads(8)
+    public AgentResult boundary08() {
+        return boundaryCall();
+    }
+
+    @Benchmark
+    @Threads(32)
+    public AgentResult boundary32() {
+        return boundaryCall();
+    }
+
+    @Benchmark
+    @Threads(1)
+    public Projection peer01() throws Exception {
+        return peerCall();
+    }
+
+    @Benchmark
+    @Threads(8)
+    public Projection peer08() throws Exception {
+        return peerCall();
+    }
+
+    @Benchmark
+    @Threads(32)
+    public Projection peer32() throws Exception {
+        return peerCall();
+    }
+
+    private AgentResult boundaryCall() {
+        Either<BoundaryError, AgentResult> result = boundary.invoke(run,
+                ToolCallEnvelope.of(runId, "c" + calls.incrementAndGet(), Payloads.TOOL_NAME, arguments));
+        if (result.isLeft()) {
+            throw new IllegalStateException("the boundary refused a benchmark call: " + result.getLeft().code());
+        }
+        return result.get();
+    }
+
+    private Projection peerCall() throws Exception {
+        Projection projection = peer.call(runId, "c" + calls.incrementAndGet(), arguments);
+        if (projection == null) {
+            throw new IllegalStateException("the peer found a fresh tool_call_id already claimed");
+        }
+        return projection;
+    }
+}
