@@ -20,7 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Comparator;
+import java.util.PriorityQueue;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The embedded store: the same semantics as the Redis store, in this JVM's memory.
@@ -28,21 +30,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>{@code begin}, {@code complete} and {@code abandon} are atomic per run (one lock stripe per run id); {@code find}
  * takes no lock. Expiry follows the injected clock: a record lives exactly its TTL from creation;
  * completion and abandonment keep the remaining TTL; reads never extend it. Execution leases are
- * compared exactly, to the nanosecond, with the instant the caller passes. Expired entries are dropped when touched
- * and swept while {@code begin} runs, so no background thread needs managing. Records are lost when
- * the JVM stops.
+ * compared exactly, to the nanosecond, with the instant the caller passes. Expired entries are dropped when touched,
+ * and each {@code begin} first drops those whose time has come, in order of expiry (a queue, so the
+ * cost is per expired entry, not per stored one); no background thread needs managing. Records are
+ * lost when the JVM stops.
  */
 public final class InMemoryCanonicalInvocationStore implements CanonicalInvocationStore {
 
     private static final int STRIPES = 64;
-    private static final long SWEEP_EVERY_BEGINS = 1024;
 
     private final Clock clock;
     private final long maxRecordBytes;
     private final Map<InvocationKey, Entry> records = new ConcurrentHashMap<>();
     private final Map<Counter, Count> counters = new ConcurrentHashMap<>();
     private final Object[] stripes = new Object[STRIPES];
-    private final AtomicLong begins = new AtomicLong();
+    /** Every record and counter in order of expiry; entries are dropped from the maps as their time comes. */
+    private final PriorityQueue<Expiry> expiries = new PriorityQueue<>(Comparator.comparing(Expiry::at));
+    private final ReentrantLock sweeping = new ReentrantLock();
 
     private InMemoryCanonicalInvocationStore(Clock clock, long maxRecordBytes) {
         this.clock = requireNonNull(clock, "clock is null");
@@ -102,6 +106,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             reserve(runCounter, expiresAt, now);
             reserve(toolCounter, expiresAt, now);
             records.put(key, new Entry(record, start.token(), expiresAt, start.leaseUntil()));
+            scheduleExpiry(expiresAt, key);
             return Either.right(record);
         }
     }
@@ -206,15 +211,45 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     }
 
     private void reserve(Counter counter, Instant expiresAt, Instant now) {
-        counters.compute(counter, (c, count) -> count == null || count.expiredAt(now)
+        Count reserved = counters.compute(counter, (c, count) -> count == null || count.expiredAt(now)
                 ? new Count(1, expiresAt)
                 : new Count(count.used() + 1, count.expiresAt()));
+        if (reserved.used() == 1) {
+            scheduleExpiry(expiresAt, counter);
+        }
     }
 
-    private void sweepNowAndThen() {
-        if (begins.incrementAndGet() % SWEEP_EVERY_BEGINS == 0) {
-            purgeExpired();
+    private void scheduleExpiry(Instant at, Object key) {
+        sweeping.lock();
+        try {
+            expiries.add(new Expiry(at, key));
+        } finally {
+            sweeping.unlock();
         }
+    }
+
+    /** Drops the records and counters whose time has come; skipped when another thread is at it. */
+    private void sweepNowAndThen() {
+        if (!sweeping.tryLock()) {
+            return;
+        }
+        try {
+            Instant now = clock.instant();
+            for (Expiry due = expiries.peek(); due != null && !now.isBefore(due.at()); due = expiries.peek()) {
+                expiries.poll();
+                if (due.key() instanceof InvocationKey key) {
+                    records.computeIfPresent(key, (k, entry) -> entry.expiredAt(now) ? null : entry);
+                } else if (due.key() instanceof Counter counter) {
+                    counters.computeIfPresent(counter, (c, count) -> count.expiredAt(now) ? null : count);
+                }
+            }
+        } finally {
+            sweeping.unlock();
+        }
+    }
+
+    /** When a record or counter (its key) expires. */
+    private record Expiry(Instant at, Object key) {
     }
 
     private Object stripe(RunId runId) {
