@@ -202,8 +202,10 @@ public final class ToolBoundary {
 
     /** The execution lease's end: the configured lease from creation, or the run's deadline if sooner. */
     private Instant leaseUntil(Instant createdAt, Instant deadline) {
+        // deadline - lease never overflows (the deadline is after creation), unlike a Duration.between
+        // over centuries, which the JDK computes by throwing and catching an exception.
         Duration lease = config.executionLease();
-        return Duration.between(createdAt, deadline).compareTo(lease) <= 0 ? deadline : createdAt.plus(lease);
+        return createdAt.isBefore(deadline.minus(lease)) ? createdAt.plus(lease) : deadline;
     }
 
     private Either<BoundaryError, AgentResult> executeAndProject(Admitted call) {
