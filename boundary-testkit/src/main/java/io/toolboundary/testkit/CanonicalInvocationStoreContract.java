@@ -1279,25 +1279,7 @@ public abstract class CanonicalInvocationStoreContract {
         private <T> List<T> race(IntFunction<T> task) throws Exception {
             ExecutorService pool = Executors.newFixedThreadPool(RACERS);
             try {
-                CountDownLatch ready = new CountDownLatch(RACERS);
-                CountDownLatch go = new CountDownLatch(1);
-                List<Future<T>> futures = new ArrayList<>();
-                for (int i = 0; i < RACERS; i++) {
-                    int racer = i;
-                    Callable<T> call = () -> {
-                        ready.countDown();
-                        go.await();
-                        return task.apply(racer);
-                    };
-                    futures.add(pool.submit(call));
-                }
-                assertThat(ready.await(30, SECONDS)).as("all racers started").isTrue();
-                go.countDown();
-                List<T> results = new ArrayList<>();
-                for (Future<T> future : futures) {
-                    results.add(future.get(30, SECONDS));
-                }
-                return results;
+                return raceOn(pool, RACERS, task);
             } finally {
                 pool.shutdownNow();
             }
