@@ -12,7 +12,6 @@ import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.CharBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -29,6 +28,10 @@ import java.util.HexFormat;
  */
 public final class JsonArguments {
 
+    /** Cloned per call: cheaper than a provider lookup. */
+    private static final MessageDigest SHA_256 = newSha256();
+    private static final HexFormat HEX = HexFormat.of();
+
     private final JsonFactory factory;
     private final int maxNumberLength;
 
@@ -42,6 +45,8 @@ public final class JsonArguments {
         this.maxNumberLength = maxNumberLength;
         this.factory = JsonFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                // Field names of untrusted arguments are not worth a shared symbol table.
+                .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(maxDepth)
                         .maxNumberLength(maxNumberLength)
@@ -84,7 +89,7 @@ public final class JsonArguments {
         } catch (IOException | RuntimeException malformed) {
             return invalid();
         }
-        return Either.right(HexFormat.of().formatHex(sha256.digest()));
+        return Either.right(HEX.formatHex(sha256.digest()));
     }
 
     private static boolean copy(JsonParser parser, JsonToken token, JsonGenerator out, int maxNumberLength)
@@ -129,8 +134,18 @@ public final class JsonArguments {
 
     private static boolean wellFormedText(JsonParser parser) throws IOException {
         char[] chars = parser.getTextCharacters();
-        int offset = parser.getTextOffset();
-        return Utf8.isWellFormed(CharBuffer.wrap(chars), offset, offset + parser.getTextLength());
+        int end = parser.getTextOffset() + parser.getTextLength();
+        for (int i = parser.getTextOffset(); i < end; i++) {
+            char c = chars[i];
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(chars[i + 1])) {
+                    i++;
+                } else {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static Either<BoundaryError, String> invalid() {
@@ -138,6 +153,14 @@ public final class JsonArguments {
     }
 
     private static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException notCloneable) {
+            return newSha256();
+        }
+    }
+
+    private static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
