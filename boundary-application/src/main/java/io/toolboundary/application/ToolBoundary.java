@@ -229,13 +229,12 @@ public final class ToolBoundary {
             return fail(call, ErrorCode.TEXT_NOT_UNICODE, Option.none());
         }
         Limits limits = config.limits();
-        if (Utf8.exceeds(raw, limits.rawResponseBytes())) {
+        // One count against the tighter bound: the raw response limit, or the room the record has left.
+        long roomInRecord = limits.recordBytes() - call.record().byteSize();
+        if (Utf8.exceeds(raw, Math.min(limits.rawResponseBytes(), roomInRecord))) {
             return fail(call, ErrorCode.RESULT_TOO_LARGE, Option.none());
         }
-        Option<String> keptRaw = fitsInRecord(call, raw) ? Option.of(raw) : Option.none();
-        if (keptRaw.isEmpty()) {
-            return fail(call, ErrorCode.RESULT_TOO_LARGE, Option.none());
-        }
+        Option<String> keptRaw = Option.of(raw);
         Projection projection;
         OptionalLong projectionStarted = tick();
         try {
@@ -257,11 +256,6 @@ public final class ToolBoundary {
             return fail(call, ready.getLeft().code(), keptRaw);
         }
         return complete(call, ready.get()).map(done -> ready.get().result());
-    }
-
-    private boolean fitsInRecord(Admitted call, String raw) {
-        CanonicalRecord.Failed withRaw = call.record().fail(ErrorCode.RESULT_TOO_LARGE, Option.of(raw), call.record().createdAt());
-        return withRaw.byteSize() <= config.limits().recordBytes();
     }
 
     private Either<BoundaryError, AgentResult> fail(Admitted call, ErrorCode code, Option<String> raw) {
