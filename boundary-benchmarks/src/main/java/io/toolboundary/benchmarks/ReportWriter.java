@@ -20,7 +20,7 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * Writes {@code BENCHMARKS.md} and its PNG charts from one run's results: the JMH JSON
- * ({@code jmh.json}), the floor ({@code floor.json}), the record memory ({@code memory.json}), and the
+ * ({@code jmh-inmemory.json}, {@code jmh-redis.json}), the floor ({@code floor.json}), the record memory ({@code memory.json}), and the
  * run's {@code machine.txt}, {@code commands.txt} and {@code profile.txt}, all in one results folder.
  *
  * <p>Usage: {@code ReportWriter <results dir> <report.md> <charts dir>}; chart links in the report are
@@ -54,7 +54,7 @@ public final class ReportWriter {
         this.results = results;
         this.report = report;
         this.charts = charts;
-        this.jmh = JmhResults.read(List.of(results.resolve("jmh.json")));
+        this.jmh = JmhResults.read(List.of(results.resolve("jmh-inmemory.json"), results.resolve("jmh-redis.json")));
         ObjectMapper mapper = new ObjectMapper();
         this.floor = readJson(mapper, results.resolve("floor.json"));
         this.memory = readJson(mapper, results.resolve("memory.json"));
@@ -528,7 +528,7 @@ public final class ReportWriter {
                 + " refuses a duplicate, finish keeps the TTL).\n");
         md.append("- Memory: `RecordMemory`, `MEMORY USAGE` of READY records made by the boundary, and of the peer's"
                 + " string for the same payload.\n\n");
-        md.append("Raw data: `bench/results/` (`jmh.json`, `floor.json`, `memory.json`).\n");
+        md.append("Raw data: `bench/results/` (`jmh-inmemory.json`, `jmh-redis.json`, `floor.json`, `memory.json`).\n");
     }
 
     // ---------------------------------------------------------------- data helpers

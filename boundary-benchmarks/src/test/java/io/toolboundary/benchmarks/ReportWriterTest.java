@@ -86,6 +86,8 @@ class ReportWriterTest {
                 jmh.add(row("InMemoryBoundaryBenchmark.boundary", "sample", 1, Map.of("requestBytes", request, "rawBytes", raw), 3.6, "us/op", 9000));
             }
         }
+        json.writeValue(results.resolve("jmh-inmemory.json").toFile(), jmh);
+        jmh = json.createArrayNode();
         for (int raw : new int[] {1024, 65536}) {
             for (int callers : new int[] {1, 8, 32}) {
                 String suffix = String.format("%02d", callers);
@@ -95,7 +97,7 @@ class ReportWriterTest {
                 jmh.add(row("RedisBoundaryBenchmark.peer" + suffix, "sample", callers, Map.of("rawBytes", raw), 0.9, "ms/op", 8000));
             }
         }
-        json.writeValue(results.resolve("jmh.json").toFile(), jmh);
+        json.writeValue(results.resolve("jmh-redis.json").toFile(), jmh);
 
         ObjectNode floor = json.createObjectNode();
         ArrayNode floorRows = floor.putArray("results");
