@@ -54,13 +54,21 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
 
     /** The record's size in UTF-8 bytes: ids, tool name, request, fingerprint, raw response, agent result. */
     default long byteSize() {
-        return Utf8.byteLength(key().runId().value())
-                + Utf8.byteLength(key().toolCallId().value())
-                + Utf8.byteLength(tool().value())
+        // Ids and tool names are ASCII by construction: one byte per character.
+        long bytes = key().runId().value().length()
+                + key().toolCallId().value().length()
+                + tool().value().length()
                 + Utf8.byteLength(request())
-                + Utf8.byteLength(requestFingerprint())
-                + rawResponse().map(Utf8::byteLength).getOrElse(0L)
-                + agentResult().map(AgentResult::byteSize).getOrElse(0L);
+                + Utf8.byteLength(requestFingerprint());
+        Option<String> raw = rawResponse();
+        if (raw.isDefined()) {
+            bytes += Utf8.byteLength(raw.get());
+        }
+        Option<AgentResult> result = agentResult();
+        if (result.isDefined()) {
+            bytes += result.get().byteSize();
+        }
+        return bytes;
     }
 
     /** A record that is READY or ERROR: it never changes again. */

@@ -53,6 +53,15 @@ public final class MutableClock extends Clock {
         now.updateAndGet(instant -> instant.plus(amount));
     }
 
+    /**
+     * Sets the clock to an instant, earlier or later than now: for tests of a clock that is set back.
+     *
+     * @param instant the new reading
+     */
+    public void set(Instant instant) {
+        now.set(requireNonNull(instant, "instant is null"));
+    }
+
     @Override
     public Instant instant() {
         return now.get();

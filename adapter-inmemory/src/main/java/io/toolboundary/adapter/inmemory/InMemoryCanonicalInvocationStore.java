@@ -18,10 +18,11 @@ import io.vavr.control.Option;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.ArrayDeque;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -44,8 +45,14 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private final Map<InvocationKey, Entry> records = new ConcurrentHashMap<>();
     private final Map<Counter, Count> counters = new ConcurrentHashMap<>();
     private final Object[] stripes = new Object[STRIPES];
-    /** Every record and counter in order of expiry; entries are dropped from the maps as their time comes. */
-    private final PriorityQueue<Expiry> expiries = new PriorityQueue<>(Comparator.comparing(Expiry::at));
+    /**
+     * Every record and counter, by expiry, in two queues: those scheduled in order (nearly all: the clock
+     * moves forward and the TTL rarely changes), appended at the end; and the few that expire before the
+     * last one queued (a shorter TTL, a clock set back), in a heap. Entries are dropped from the maps as
+     * their time comes.
+     */
+    private final ArrayDeque<Expiry> inOrder = new ArrayDeque<>();
+    private final PriorityQueue<Expiry> outOfOrder = new PriorityQueue<>(Comparator.comparing(Expiry::at));
     private final ReentrantLock sweeping = new ReentrantLock();
 
     private InMemoryCanonicalInvocationStore(Clock clock, long maxRecordBytes) {
@@ -222,7 +229,12 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private void scheduleExpiry(Instant at, Object key) {
         sweeping.lock();
         try {
-            expiries.add(new Expiry(at, key));
+            Expiry last = inOrder.peekLast();
+            if (last == null || !at.isBefore(last.at())) {
+                inOrder.addLast(new Expiry(at, key));
+            } else {
+                outOfOrder.add(new Expiry(at, key));
+            }
         } finally {
             sweeping.unlock();
         }
@@ -235,8 +247,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
         try {
             Instant now = clock.instant();
-            for (Expiry due = expiries.peek(); due != null && !now.isBefore(due.at()); due = expiries.peek()) {
-                expiries.poll();
+            for (Expiry due = takeDue(now); due != null; due = takeDue(now)) {
                 if (due.key() instanceof InvocationKey key) {
                     records.computeIfPresent(key, (k, entry) -> entry.expiredAt(now) ? null : entry);
                 } else if (due.key() instanceof Counter counter) {
@@ -246,6 +257,18 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         } finally {
             sweeping.unlock();
         }
+    }
+
+    /** Removes and returns the earliest entry if its time has come; else null. Holds {@code sweeping}. */
+    private Expiry takeDue(Instant now) {
+        Expiry ordered = inOrder.peekFirst();
+        Expiry straggler = outOfOrder.peek();
+        boolean fromHeap = straggler != null && (ordered == null || straggler.at().isBefore(ordered.at()));
+        Expiry earliest = fromHeap ? straggler : ordered;
+        if (earliest == null || now.isBefore(earliest.at())) {
+            return null;
+        }
+        return fromHeap ? outOfOrder.poll() : inOrder.pollFirst();
     }
 
     /** When a record or counter (its key) expires. */

@@ -103,6 +103,38 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
         }
 
         @Test
+        void sweepsShorterLivesScheduledAfterLongerOnes() {
+            RunId longLived = freshRunId();
+            RunId shortLived = freshRunId();
+            beginAll(longLived, 2, TTL.multipliedBy(3));
+            beginAll(shortLived, 3, TTL);
+            clock.advance(TTL);
+
+            store.begin(start(projecting(freshRunId(), "call_0"), AttemptToken.random()));
+
+            assertThat(store.size()).as("the long-lived run's 2 records and 2 counters, the new call's 1 and 2")
+                    .isEqualTo(2 + 2 + 1 + 2);
+            assertThat(store.find(InvocationKey.of(longLived, callId(1))).get()).isNotEmpty();
+        }
+
+        @Test
+        void sweepsInOrderAfterTheClockIsSetBack() {
+            RunId first = freshRunId();
+            beginAll(first, 2, TTL);
+            clock.set(clock.instant().minus(TTL.dividedBy(2)));
+            RunId second = freshRunId();
+            beginAll(second, 2, TTL);
+            clock.advance(TTL);
+
+            store.begin(start(projecting(freshRunId(), "call_0"), AttemptToken.random()));
+
+            assertThat(store.size()).as("the first run's 2 records and 2 counters, the new call's 1 and 2")
+                    .isEqualTo(2 + 2 + 1 + 2);
+            assertThat(store.find(InvocationKey.of(first, callId(0))).get()).isNotEmpty();
+            assertThat(store.find(InvocationKey.of(second, callId(0))).get()).isEmpty();
+        }
+
+        @Test
         void startsNoThread() {
             Set<Thread> before = Thread.getAllStackTraces().keySet();
             InMemoryCanonicalInvocationStore fresh = InMemoryCanonicalInvocationStore.create(clock, MAX_RECORD_BYTES);
