@@ -11,8 +11,12 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,14 +27,25 @@ import java.util.regex.Pattern;
  * How a record lives in its Redis hash: one UTF-8 string field per value, instants as ISO-8601 text
  * ({@link Instant#toString()}, exact to the nanosecond). An optional value (raw response, scope) is
  * present exactly when its field is, so an empty string and "absent" stay different. The Lua scripts
- * read the fields {@code token}, {@code status}, {@code tool}, {@code fingerprint}, {@code createdAt},
- * {@code request}, {@code errorCode} and {@code leaseUntil} by these names.
+ * read the fields {@code schema}, {@code token}, {@code status}, {@code tool}, {@code fingerprint},
+ * {@code createdAt}, {@code requestSha1}, {@code request} (layouts 1 and 2 only), {@code errorCode} and
+ * {@code leaseUntil} by these names.
  *
  * <p>The execution lease is kept beside the record, not in it: field {@code leaseUntil}, as
  * {@code <epoch seconds>:<nanoseconds>} so that {@code abandon.lua} compares it exactly with Lua
  * numbers (whole seconds are clamped to ±(2<sup>53</sup>-1), some 285 million years, the range a Lua
- * number holds exactly). Layout 2 has the field on every record; layout 1, written before leases
- * existed, has none and is still read: such a record is leased for its whole life.
+ * number holds exactly).
+ *
+ * <p>Layouts, by the field {@code schema}; this codec writes layout 3 and reads all three, each
+ * strictly (a field the layout does not have is invalid data):
+ * <ul>
+ *   <li>3: {@code requestSha1}, the SHA-1 (lowercase hex) of the request's UTF-8 bytes, written once at
+ *       creation, so that {@code complete.lua} compares 40 bytes instead of reading and hashing the
+ *       request; no {@code runId} and {@code toolCallId}: the key holds both.</li>
+ *   <li>2: {@code runId} and {@code toolCallId} (which must name the key read), no {@code requestSha1}.</li>
+ *   <li>1: as 2 without {@code leaseUntil}, written before execution leases: such a record is leased for
+ *       its whole life.</li>
+ * </ul>
  */
 final class RecordCodec {
 
@@ -50,18 +65,25 @@ final class RecordCodec {
     static final String SCOPE = "scope";
     static final String ERROR_CODE = "errorCode";
     static final String LEASE_UNTIL = "leaseUntil";
+    static final String REQUEST_SHA1 = "requestSha1";
 
     /** The version of this layout, stored in every record it writes. */
-    static final String SCHEMA_VERSION = "2";
-    /** The layout before execution leases: the same fields without {@code leaseUntil}. Read, never written. */
+    static final String SCHEMA_VERSION = "3";
+    /** The layout before the request digest: run id and tool call id in the hash, no {@code requestSha1}. Read, never written. */
+    static final String SCHEMA_WITHOUT_DIGEST = "2";
+    /** The layout before execution leases: layout 2 without {@code leaseUntil}. Read, never written. */
     static final String SCHEMA_WITHOUT_LEASE = "1";
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
     private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
 
-    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, RUN_ID, TOOL_CALL_ID, TOOL, REQUEST,
-            FINGERPRINT, TOKEN, STATUS, CREATED_AT, LEASE_UNTIL);
+    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, REQUEST, REQUEST_SHA1, FINGERPRINT,
+            TOKEN, STATUS, CREATED_AT, LEASE_UNTIL);
+    private static final Set<String> PROJECTING_FIELDS_WITHOUT_DIGEST = Set.of(SCHEMA, RUN_ID, TOOL_CALL_ID, TOOL,
+            REQUEST, FINGERPRINT, TOKEN, STATUS, CREATED_AT, LEASE_UNTIL);
+    private static final Set<String> PROJECTING_FIELDS_WITHOUT_LEASE = Set.of(SCHEMA, RUN_ID, TOOL_CALL_ID, TOOL,
+            REQUEST, FINGERPRINT, TOKEN, STATUS, CREATED_AT);
     private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, CONTENT, SCOPE);
     private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, ERROR_CODE);
 
@@ -74,18 +96,30 @@ final class RecordCodec {
 
     /** The fields of a new PROJECTING record and its execution lease, as field, value pairs. */
     static List<Object> projectingFields(CanonicalRecord.Projecting record, AttemptToken token, Instant leaseUntil) {
-        List<Object> fields = new ArrayList<>(20);
+        List<Object> fields = new ArrayList<>(18);
         put(fields, SCHEMA, SCHEMA_VERSION);
-        put(fields, RUN_ID, record.key().runId().value());
-        put(fields, TOOL_CALL_ID, record.key().toolCallId().value());
         put(fields, TOOL, record.tool().value());
         put(fields, REQUEST, record.request());
+        put(fields, REQUEST_SHA1, requestSha1(record.request()));
         put(fields, FINGERPRINT, record.requestFingerprint());
         put(fields, TOKEN, token.value());
         put(fields, STATUS, InvocationStatus.PROJECTING.name());
         put(fields, CREATED_AT, record.createdAt().toString());
         put(fields, LEASE_UNTIL, seconds(leaseUntil) + ":" + nanos(leaseUntil));
         return fields;
+    }
+
+    /**
+     * The SHA-1 (lowercase hex, 40 characters) of a request's UTF-8 bytes: stored as {@code requestSha1},
+     * passed to {@code complete.lua}, and what Redis's {@code redis.sha1hex} gives for the stored request.
+     */
+    static String requestSha1(String request) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(request.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException missing) {
+            throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
+        }
     }
 
     /** The fields abandonment writes over a PROJECTING record, as field, value pairs. */
@@ -127,10 +161,12 @@ final class RecordCodec {
     /**
      * Reads a stored hash.
      *
-     * @param expected the key the hash was read under; the hash must name the same run and tool call
+     * @param expected the key the hash was read under: the record's run and tool call (a hash of layout 1
+     *     or 2 names them too, and must name the same)
      * @param hash the hash's fields
      * @return the record and token, or {@link ErrorCode#STORE_DATA_INVALID} when the hash is not a record
-     *     this store wrote (missing or unknown field, unknown status, bad instant, broken rule)
+     *     this store wrote (unknown layout, missing or unknown field, unknown status, bad instant, a request
+     *     digest that is not the request's, broken rule)
      */
     static Either<BoundaryError, Stored> decode(InvocationKey expected, Map<String, String> hash) {
         try {
@@ -141,16 +177,24 @@ final class RecordCodec {
     }
 
     private static Stored decodeOrThrow(InvocationKey expected, Map<String, String> hash) {
-        String schema = required(hash, SCHEMA);
-        if (SCHEMA_VERSION.equals(schema)) {
+        Set<String> projectingFields = switch (required(hash, SCHEMA)) {
+            case SCHEMA_VERSION -> PROJECTING_FIELDS;
+            case SCHEMA_WITHOUT_DIGEST -> PROJECTING_FIELDS_WITHOUT_DIGEST;
+            case SCHEMA_WITHOUT_LEASE -> PROJECTING_FIELDS_WITHOUT_LEASE;
+            default -> throw new IllegalArgumentException("not a record");
+        };
+        if (projectingFields.contains(LEASE_UNTIL)) {
             check(LEASE.matcher(required(hash, LEASE_UNTIL)).matches());
-        } else {
-            check(SCHEMA_WITHOUT_LEASE.equals(schema) && !hash.containsKey(LEASE_UNTIL));
         }
-        check(expected.runId().value().equals(required(hash, RUN_ID)));
-        check(expected.toolCallId().value().equals(required(hash, TOOL_CALL_ID)));
+        if (projectingFields.contains(RUN_ID)) {
+            check(expected.runId().value().equals(required(hash, RUN_ID)));
+            check(expected.toolCallId().value().equals(required(hash, TOOL_CALL_ID)));
+        }
         ToolName tool = new ToolName(required(hash, TOOL));
         String request = required(hash, REQUEST);
+        if (projectingFields.contains(REQUEST_SHA1)) {
+            check(requestSha1(request).equals(required(hash, REQUEST_SHA1)));
+        }
         String fingerprint = required(hash, FINGERPRINT);
         AttemptToken token = new AttemptToken(required(hash, TOKEN));
         InvocationStatus status = InvocationStatus.valueOf(required(hash, STATUS));
@@ -159,18 +203,18 @@ final class RecordCodec {
                 createdAt);
         CanonicalRecord record = switch (status) {
             case PROJECTING -> {
-                onlyFields(hash, Set.of());
+                onlyFields(hash, projectingFields, Set.of());
                 yield projecting;
             }
             case READY -> {
-                onlyFields(hash, READY_ONLY_FIELDS);
+                onlyFields(hash, projectingFields, READY_ONLY_FIELDS);
                 EvidenceStatus evidence = EvidenceStatus.valueOf(required(hash, EVIDENCE));
                 AgentResult result = new AgentResult(required(hash, CONTENT), evidence, Option.of(hash.get(SCOPE)));
                 yield new CanonicalRecord.Ready(expected, tool, request, fingerprint, createdAt,
                         instant(hash, UPDATED_AT), required(hash, RAW), result);
             }
             case ERROR -> {
-                onlyFields(hash, ERROR_ONLY_FIELDS);
+                onlyFields(hash, projectingFields, ERROR_ONLY_FIELDS);
                 check(EvidenceStatus.ERROR.name().equals(required(hash, EVIDENCE)));
                 yield new CanonicalRecord.Failed(expected, tool, request, fingerprint, createdAt,
                         instant(hash, UPDATED_AT), Option.of(hash.get(RAW)),
@@ -180,9 +224,9 @@ final class RecordCodec {
         return new Stored(record, token);
     }
 
-    private static void onlyFields(Map<String, String> hash, Set<String> finalFields) {
+    private static void onlyFields(Map<String, String> hash, Set<String> projectingFields, Set<String> finalFields) {
         for (String field : hash.keySet()) {
-            check(PROJECTING_FIELDS.contains(field) || finalFields.contains(field));
+            check(projectingFields.contains(field) || finalFields.contains(field));
         }
     }
 

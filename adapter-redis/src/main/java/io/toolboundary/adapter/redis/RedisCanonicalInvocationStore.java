@@ -12,13 +12,9 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -105,7 +101,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(outcome.tool().value());
         args.add(outcome.requestFingerprint());
         args.add(outcome.createdAt().toString());
-        args.add(sha1Hex(outcome.request()));
+        args.add(RecordCodec.requestSha1(outcome.request()));
         args.addAll(RecordCodec.finalFields(outcome));
         return run("complete", LuaScripts.COMPLETE, recordKey, List.of(recordKey), args)
                 .flatMap(reply -> ScriptReplies.complete(reply, outcome, token));
@@ -183,14 +179,5 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         }
         long millis = ttl.toMillis();
         return ttl.equals(Duration.ofMillis(millis)) ? Math.max(1, millis) : millis + 1;
-    }
-
-    private static String sha1Hex(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException missing) {
-            throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
-        }
     }
 }

@@ -1,8 +1,8 @@
 -- abandon.lua: end one record left PROJECTING past its execution lease in ERROR/EXECUTION_ABANDONED,
 -- as a compare-and-set. The lease is compared with the caller's clock, passed in ARGV, never with
--- Redis's own. HSET comes only after EXISTS, so a missing record is never re-created, and HSET on an
--- existing hash leaves its TTL as it is: no TTL command is sent. Safe to run twice: a record already
--- abandoned is returned unchanged.
+-- Redis's own. HSET comes only after HMGET has found the record, so a missing record is never
+-- re-created, and HSET on an existing hash leaves its TTL as it is: no TTL command is sent. Safe to run
+-- twice: a record already abandoned is returned unchanged.
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- ARGV[1]  now: whole seconds since the epoch, by the caller's clock
@@ -10,8 +10,8 @@
 -- ARGV[3..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
 --
 -- The record's lease is its field 'leaseUntil', '<seconds>:<nine digits of nanoseconds>' in the same
--- units, written by begin.lua (layout 'schema' 2). It has passed when now is at or after it. A record
--- of layout 1, written before leases existed, has none: it is leased for its whole life.
+-- units, written by begin.lua (layouts 'schema' 2 and 3). It has passed when now is at or after it. A
+-- record of layout 1, written before leases existed, has none: it is leased for its whole life.
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ABANDONED', field, value, ...}          the record is now ERROR/EXECUTION_ABANDONED: all its fields
@@ -20,11 +20,14 @@
 --   {'FINAL'}                                 it is READY, or ERROR with another code
 --   {'LEASE_ACTIVE'}                          it is PROJECTING and its lease has not passed (or it is layout 1)
 --   {'LEASE_INVALID'}                         its layout or lease field is not one this store writes
+--
+-- No EXISTS: every record has a status and a schema, so a reply of four nils is a missing key (and a
+-- key of another type fails HMGET with WRONGTYPE).
 local record = KEYS[1]
-if redis.call('EXISTS', record) == 0 then
+local stored = redis.call('HMGET', record, 'status', 'errorCode', 'leaseUntil', 'schema')
+if not (stored[1] or stored[2] or stored[3] or stored[4]) then
   return {'NOT_FOUND'}
 end
-local stored = redis.call('HMGET', record, 'status', 'errorCode', 'leaseUntil', 'schema')
 if stored[1] == 'ERROR' and stored[2] == 'EXECUTION_ABANDONED' then
   local reply = redis.call('HGETALL', record)
   table.insert(reply, 1, 'ALREADY_ABANDONED')
@@ -36,7 +39,7 @@ end
 if stored[4] == '1' and not stored[3] then
   return {'LEASE_ACTIVE'}
 end
-if stored[4] ~= '2' or not stored[3] then
+if (stored[4] ~= '2' and stored[4] ~= '3') or not stored[3] then
   return {'LEASE_INVALID'}
 end
 local leaseSeconds, leaseNanos = string.match(stored[3], '^(%-?%d+):(%d%d%d%d%d%d%d%d%d)$')

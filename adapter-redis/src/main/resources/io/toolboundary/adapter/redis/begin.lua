@@ -10,8 +10,8 @@
 -- ARGV[3]  the record's TTL in milliseconds (also a new counter's TTL)
 -- ARGV[4]  the run's call budget
 -- ARGV[5]  the tool's call budget
--- ARGV[6..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status' and
---           'leaseUntil', the execution lease read by abandon.lua)
+-- ARGV[6..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status',
+--           'requestSha1', read by complete.lua, and 'leaseUntil', the execution lease read by abandon.lua)
 --
 -- Reply, a list whose first element is the outcome:
 --   {'CREATED'}                               the record was created, both counters incremented
@@ -20,6 +20,9 @@
 --   {'REUSED'}                                the record exists with another request fingerprint
 --   {'RUN_BUDGET'} / {'TOOL_BUDGET'}          a budget is used up
 --   {'COUNTER_INVALID'}                       a counter holds something that is not a number
+--
+-- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
+-- record is new, both counters exist) sends six: EXISTS, MGET, INCR, INCR, HSET, PEXPIRE.
 local record = KEYS[1]
 if redis.call('EXISTS', record) == 1 then
   local stored = redis.call('HMGET', record, 'token', 'status', 'fingerprint')
@@ -34,8 +37,25 @@ if redis.call('EXISTS', record) == 1 then
   return {'REUSED'}
 end
 
-local runUsed = tonumber(redis.call('GET', KEYS[2]) or '0')
-local toolUsed = tonumber(redis.call('GET', KEYS[3]) or '0')
+-- MGET answers nil for a key that is missing and for one that is not a string alike. Only when a
+-- counter is nil (the run's or the tool's first call) does the script ask which: GET on a key of
+-- another type fails with WRONGTYPE, here, before any write, as the counter's own GET always did.
+local counters = redis.call('MGET', KEYS[2], KEYS[3])
+if not counters[1] or not counters[2] then
+  local missing = {}
+  for i = 1, 2 do
+    if not counters[i] then
+      missing[#missing + 1] = KEYS[i + 1]
+    end
+  end
+  if redis.call('EXISTS', unpack(missing)) > 0 then
+    for _, key in ipairs(missing) do
+      redis.call('GET', key)
+    end
+  end
+end
+local runUsed = tonumber(counters[1] or '0')
+local toolUsed = tonumber(counters[2] or '0')
 if runUsed == nil or toolUsed == nil then
   return {'COUNTER_INVALID'}
 end

@@ -11,17 +11,24 @@
 -- ARGV[6]  the SHA-1 (hex) of the request the record must have
 -- ARGV[7..] the final fields and values, in pairs
 --
+-- The record's request is compared by its SHA-1: layout ('schema') 3 stores it, written once by
+-- begin.lua, as field 'requestSha1'; a record of layout 1 or 2 has no such field, and its request
+-- is read and hashed here instead.
+--
 -- Reply, a list whose first element is the outcome:
 --   {'APPLIED'}                               the record is now final
 --   {'ALREADY_APPLIED', field, value, ...}    it already has this status and token: all its fields
 --   {'NOT_FOUND'}                             there is no record (expired or never created)
 --   {'TOKEN_MISMATCH'}                        the record belongs to another attempt
 --   {'CONFLICT'}                              it is final with another status, or is another invocation
+--
+-- Cost: the usual call sends two commands, HMGET and HSET. No EXISTS: every record has a token, so
+-- a reply of six nils is a missing key (and a key of another type fails HMGET with WRONGTYPE).
 local record = KEYS[1]
-if redis.call('EXISTS', record) == 0 then
+local stored = redis.call('HMGET', record, 'token', 'status', 'tool', 'fingerprint', 'createdAt', 'requestSha1')
+if not (stored[1] or stored[2] or stored[3] or stored[4] or stored[5] or stored[6]) then
   return {'NOT_FOUND'}
 end
-local stored = redis.call('HMGET', record, 'token', 'status', 'tool', 'fingerprint', 'createdAt', 'request')
 if stored[1] ~= ARGV[1] then
   return {'TOKEN_MISMATCH'}
 end
@@ -30,8 +37,15 @@ if stored[2] == ARGV[2] then
   table.insert(reply, 1, 'ALREADY_APPLIED')
   return reply
 end
-if stored[2] ~= 'PROJECTING' or stored[3] ~= ARGV[3] or stored[4] ~= ARGV[4] or stored[5] ~= ARGV[5]
-    or not stored[6] or redis.sha1hex(stored[6]) ~= ARGV[6] then
+if stored[2] ~= 'PROJECTING' or stored[3] ~= ARGV[3] or stored[4] ~= ARGV[4] or stored[5] ~= ARGV[5] then
+  return {'CONFLICT'}
+end
+local requestSha1 = stored[6]
+if not requestSha1 then
+  local request = redis.call('HGET', record, 'request')
+  requestSha1 = request and redis.sha1hex(request)
+end
+if requestSha1 ~= ARGV[6] then
   return {'CONFLICT'}
 end
 redis.call('HSET', record, unpack(ARGV, 7))
