@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +15,8 @@ import java.util.Optional;
 
 /**
  * The rows of a JMH JSON result file ({@code -rf json}), with every time converted to microseconds per
- * call and every throughput to calls per second.
+ * call and every throughput to calls per second. A SampleTime row without a Throughput row of its own
+ * also gives one, derived from its mean (see {@link #throughputOf}).
  */
 final class JmhResults {
 
@@ -85,7 +88,33 @@ final class JmhResults {
                         node.path("params"), node.path("primaryMetric"), node.path("secondaryMetrics")));
             }
         }
+        List<Row> derived = rows.stream()
+                .filter(row -> row.mode().equals("sample"))
+                .filter(sample -> rows.stream().noneMatch(row -> row.mode().equals("thrpt")
+                        && row.benchmark().equals(sample.benchmark()) && row.params().equals(sample.params())))
+                .map(JmhResults::throughputOf)
+                .toList();
+        rows.addAll(derived);
         return new JmhResults(rows);
+    }
+
+    /**
+     * The throughput of a closed-loop SampleTime run: its callers divided by the mean time of one call
+     * (Little's law), in calls per microsecond, with the mean's relative error. Each caller starts its
+     * next call when the last one ends, so this is what a Throughput run of the same callers counts.
+     */
+    static Row throughputOf(Row sample) {
+        double meanMicros = sample.score();
+        double callsPerMicro = sample.threads() / meanMicros;
+        ObjectNode primary = JsonNodeFactory.instance.objectNode()
+                .put("score", callsPerMicro)
+                .put("scoreUnit", "ops/us");
+        double error = sample.error();
+        if (Double.isFinite(error)) {
+            primary.put("scoreError", callsPerMicro * error / meanMicros);
+        }
+        return new Row(sample.benchmark(), sample.method(), "thrpt", sample.threads(), sample.params(), primary,
+                sample.secondary());
     }
 
     /** The rows of one benchmark class (simple name), method and mode ("avgt", "sample", "thrpt"). */

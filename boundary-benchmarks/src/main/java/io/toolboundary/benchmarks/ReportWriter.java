@@ -226,8 +226,9 @@ public final class ReportWriter {
     private void redis() throws IOException {
         md.append("## Redis store: boundary, hand-rolled peer and floor\n\n");
         md.append("Arguments " + kib(Payloads.REDIS_REQUEST_BYTES) + ", agent result " + Payloads.AGENT_RESULT_BYTES
-                + " B, raw response as shown. Calls per second from Throughput mode (± the 99.9% error), p50 and p99 of"
-                + " one call from SampleTime, in ms. Floor: `1 / (1/begin + 1/complete)` from `redis-benchmark` at the"
+                + " B, raw response as shown. From SampleTime: p50 and p99 of one call, in ms, and calls per second as"
+                + " callers / mean time of a call (each caller starts its next call when its last one ends; ± from the"
+                + " mean's 99.9% error). Floor: `1 / (1/begin + 1/complete)` from `redis-benchmark` at the"
                 + " same number of connections; its p50/p99 are begin's and complete's added.\n\n");
         if (jmh.select(REDIS, "boundary01", "thrpt").isEmpty() && floorRows().isEmpty()) {
             md.append("Not run.\n\n");

@@ -4,30 +4,47 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
-/** The store's Lua scripts, read once from the resources beside this class. */
+/** The store's Lua scripts, read once from the resources beside this class, each with its SHA-1 for EVALSHA. */
 final class LuaScripts {
 
     /** Creates a record and reserves budget; see {@code begin.lua}. */
-    static final String BEGIN = load("begin.lua");
+    static final Script BEGIN = load("begin.lua");
     /** Completes a record by token; see {@code complete.lua}. */
-    static final String COMPLETE = load("complete.lua");
+    static final Script COMPLETE = load("complete.lua");
     /** Ends a record left PROJECTING past its lease; see {@code abandon.lua}. */
-    static final String ABANDON = load("abandon.lua");
+    static final Script ABANDON = load("abandon.lua");
     /** Reads a record; see {@code find.lua}. */
-    static final String FIND = load("find.lua");
+    static final Script FIND = load("find.lua");
 
     private LuaScripts() {
     }
 
-    private static String load(String name) {
+    /**
+     * One script.
+     *
+     * @param name the resource name, for logs
+     * @param source the Lua text, sent with {@code SCRIPT LOAD} when a server does not have it
+     * @param sha1 the SHA-1 (lowercase hex) of the source's UTF-8 bytes, as {@code EVALSHA} names it
+     */
+    record Script(String name, String source, String sha1) {
+    }
+
+    private static Script load(String name) {
         try (InputStream in = LuaScripts.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + name);
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            byte[] bytes = in.readAllBytes();
+            return new Script(name, new String(bytes, StandardCharsets.UTF_8),
+                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes)));
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot read script resource " + name, failure);
+        } catch (NoSuchAlgorithmException missing) {
+            throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
         }
     }
 }

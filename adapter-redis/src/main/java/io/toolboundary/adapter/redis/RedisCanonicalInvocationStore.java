@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
 
 /**
@@ -152,18 +153,35 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return keys;
     }
 
-    private Either<BoundaryError, Object> run(String operation, String script, String routingKey,
+    private Either<BoundaryError, Object> run(String operation, LuaScripts.Script script, String routingKey,
             List<Object> scriptKeys, List<Object> args) {
+        Object[] values = args.toArray();
         try {
-            Object reply = scripts.eval(routingKey, RScript.Mode.READ_WRITE, script, RScript.ReturnType.LIST,
-                    scriptKeys, args.toArray());
-            return Either.right(reply);
+            return Either.right(evalSha(script, routingKey, scriptKeys, values));
+        } catch (RedisNoScriptException notLoaded) {
+            // A restarted or failed-over server has lost its script cache: load the script and run it once more.
+            try {
+                scripts.scriptLoad(script.source());
+                return Either.right(evalSha(script, routingKey, scriptKeys, values));
+            } catch (RuntimeException failure) {
+                return failed(operation, failure);
+            }
         } catch (RuntimeException failure) {
-            ErrorCode code = RedisFailures.classify(failure);
-            LOG.log(System.Logger.Level.WARNING, "Redis store {0} failed with {1}, reported as {2}",
-                    operation, failure.getClass().getSimpleName(), code);
-            return Either.left(BoundaryError.of(code));
+            return failed(operation, failure);
         }
+    }
+
+    /** One EVALSHA: the script travels by its digest only, never its text. */
+    private Object evalSha(LuaScripts.Script script, String routingKey, List<Object> scriptKeys, Object[] values) {
+        return scripts.evalSha(routingKey, RScript.Mode.READ_WRITE, script.sha1(), RScript.ReturnType.LIST,
+                scriptKeys, values);
+    }
+
+    private static Either<BoundaryError, Object> failed(String operation, RuntimeException failure) {
+        ErrorCode code = RedisFailures.classify(failure);
+        LOG.log(System.Logger.Level.WARNING, "Redis store {0} failed with {1}, reported as {2}",
+                operation, failure.getClass().getSimpleName(), code);
+        return Either.left(BoundaryError.of(code));
     }
 
     /** UTF-8 keeps text exactly only when it has no lone surrogate; such text is refused, never altered. */

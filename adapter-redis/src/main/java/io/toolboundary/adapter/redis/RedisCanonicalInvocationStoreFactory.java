@@ -53,8 +53,8 @@ public final class RedisCanonicalInvocationStoreFactory {
 
     /**
      * A store on an existing client, which the caller keeps owning: {@link RedisCanonicalInvocationStore#close()}
-     * does not shut it down. The client's codec does not matter (the store always uses strings); its
-     * script cache should be on (Redisson's default) so that scripts run by SHA.
+     * does not shut it down. Neither the client's codec nor its script cache setting matters: the store
+     * always uses strings and runs its scripts by SHA.
      *
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
@@ -66,7 +66,7 @@ public final class RedisCanonicalInvocationStoreFactory {
     }
 
     /**
-     * A store on a new client made from a copy of {@code config}, with the script cache turned on. The
+     * A store on a new client made from a copy of {@code config}. The
      * store owns that client: {@link RedisCanonicalInvocationStore#close()} shuts it down. The timeouts
      * of {@code options} are not used: the config's own apply.
      *
@@ -75,7 +75,7 @@ public final class RedisCanonicalInvocationStoreFactory {
     public static RedisCanonicalInvocationStore create(Config config, RedisStoreOptions options) {
         requireNonNull(config, "config is null");
         requireNonNull(options, "options is null");
-        Config own = new Config(config).setUseScriptCache(true);
+        Config own = new Config(config);
         RedissonClient client = Redisson.create(own);
         try {
             EvictionPolicyGuard.check(client, options);
@@ -173,7 +173,6 @@ public final class RedisCanonicalInvocationStoreFactory {
 
     private static RedisCanonicalInvocationStore connect(Config config, RedisStoreOptions options, String target,
             Consumer<RedissonClient> check) {
-        config.setUseScriptCache(true);
         RedissonClient client;
         try {
             client = Redisson.create(config);

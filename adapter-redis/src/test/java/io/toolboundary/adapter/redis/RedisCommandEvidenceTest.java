@@ -11,9 +11,11 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testkit.redis.RedisDeployment;
 import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.redisson.config.Config;
 
 /**
  * Proof from Redis's own {@code INFO commandstats} (which counts the commands run inside scripts too)
@@ -43,7 +46,7 @@ class RedisCommandEvidenceTest {
     private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget", "get",
             "mget", "incr", "pexpire", "hset");
     /** Not inner commands: the scripts themselves, and the test's own reset and read of the statistics. */
-    private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "config", "info");
+    private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "script", "config", "info");
 
     private RedisDeployment redis;
     private RedisCanonicalInvocationStore store;
@@ -126,7 +129,7 @@ class RedisCommandEvidenceTest {
         assertThat(store.complete(token, ready(first, "raw", "result")).isRight()).isTrue();
 
         Map<String, Long> calls = commandCalls();
-        assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)).isEqualTo(2);
+        assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         // the run's first call: EXISTS also asks whether the two missing counters are missing or of another type
         assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "exists", 2L, "mget", 1L, "incr", 2L, "pexpire", 3L, "hset", 2L, "hmget", 1L));
@@ -139,10 +142,42 @@ class RedisCommandEvidenceTest {
         assertThat(store.complete(secondToken, ready(second, "r".repeat(1024), "result")).isRight()).isTrue();
 
         calls = commandCalls();
-        assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)).isEqualTo(2);
+        assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         // begin: EXISTS, MGET, INCR, INCR, HSET, PEXPIRE; complete: HMGET, HSET
         assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "exists", 1L, "mget", 1L, "incr", 2L, "pexpire", 1L, "hset", 2L, "hmget", 1L));
+    }
+
+    @Test
+    void loadsAScriptTheServerLostAndRunsItOnceMore() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        redis.callOnEveryNode("SCRIPT", "FLUSH");
+        resetStats();
+
+        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+
+        Map<String, Long> calls = commandCalls();
+        // begin: EVALSHA refused with NOSCRIPT, SCRIPT LOAD, EVALSHA; complete the same
+        assertThat(calls).containsEntry("evalsha", 4L).containsEntry("script", 2L).doesNotContainKey("eval");
+        assertThat(store.find(record.key()).get().get().status()).isEqualTo(InvocationStatus.READY);
+    }
+
+    @Test
+    void runsScriptsBySha1EvenOnAClientWithItsScriptCacheOff() {
+        Config config = RedisTestServers.config(redis).setUseScriptCache(false);
+        try (RedisCanonicalInvocationStore uncached = RedisCanonicalInvocationStoreFactory.create(config,
+                RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
+            CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+            AttemptToken token = AttemptToken.random();
+            resetStats();
+
+            assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
+            assertThat(uncached.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+
+            assertThat(commandCalls()).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
+        }
     }
 
     @Test
