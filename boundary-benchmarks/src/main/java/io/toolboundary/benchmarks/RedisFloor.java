@@ -163,7 +163,7 @@ public final class RedisFloor {
         beginArgs.add(Integer.toString(ToolBinding.UNLIMITED));
         projecting.forEach((field, value) -> {
             beginArgs.add(field);
-            beginArgs.add("toolCallId".equals(field) ? "f-" + PLACEHOLDER : value);
+            beginArgs.add(value);
         });
 
         List<String> completeArgs = new ArrayList<>();

@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -139,7 +138,8 @@ final class RecordCodec {
 
     /** An instant's nanoseconds within its second, nine digits. */
     static String nanos(Instant instant) {
-        return String.format(Locale.ROOT, "%09d", instant.getNano());
+        String digits = Integer.toString(instant.getNano());
+        return "000000000".substring(digits.length()) + digits;
     }
 
     /** The fields a completion writes over a PROJECTING record, as field, value pairs. */
