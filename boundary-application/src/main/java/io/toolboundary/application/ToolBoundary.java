@@ -386,8 +386,9 @@ public final class ToolBoundary {
         }
 
         /**
-         * The source of attempt tokens; defaults to random UUIDs. Every call must get a token no other
-         * call has: a repeated token makes a concurrent duplicate look like a retry of the same attempt.
+         * The source of attempt tokens; defaults to {@link AttemptToken#random()}. Every call must get a
+         * token no other call has: a repeated token makes a concurrent duplicate look like a retry of the
+         * same attempt.
          */
         public Builder tokens(Supplier<AttemptToken> tokens) {
             this.tokens = requireNonNull(tokens, "tokens is null");

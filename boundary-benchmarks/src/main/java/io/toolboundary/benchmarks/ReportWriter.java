@@ -2,6 +2,7 @@ package io.toolboundary.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.toolboundary.application.AttemptToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,18 @@ public final class ReportWriter {
     static final double PEER_RATIO_TARGET = 0.8;
     /** Bytes a record may cost in Redis beyond the payload it carries. */
     static final double MEMORY_OVERHEAD_TARGET = 1024;
+    /** Microseconds the in-memory boundary may add to a call (128 B request, 1 KiB raw response). */
+    static final double OVERHEAD_MICROS_TARGET = 1.0;
+    /** Bytes the in-memory boundary may allocate per call beyond the record's own new strings. */
+    static final double ALLOCATION_TARGET = 1024;
+    /** The least R² of a straight line through overhead against request size for it to count as linear. */
+    static final double LINEARITY_TARGET = 0.9;
+    /**
+     * The strings each call adds to its record, as the JVM holds them (compact Latin-1 strings: a 24 B
+     * header and a byte array of 16 B plus the characters, rounded up to 8): the 64-character fingerprint
+     * and the attempt token.
+     */
+    static final double RECORD_STRING_BYTES = stringBytes(64) + stringBytes(AttemptToken.random().value().length());
 
     private static final String IN_MEMORY = "InMemoryBoundaryBenchmark";
     private static final String REDIS = "RedisBoundaryBenchmark";
@@ -128,6 +141,25 @@ public final class ReportWriter {
 
     private void targets() {
         md.append("## Targets\n\n| target | measured | |\n|---|---|---|\n");
+        Optional<JmhResults.Row> base = inMemoryRow("baseline", 128, TARGET_RAW);
+        Optional<JmhResults.Row> bound = inMemoryRow("boundary", 128, TARGET_RAW);
+        targetRow("in-memory overhead ≤ " + num(OVERHEAD_MICROS_TARGET) + " µs (request 128 B, raw 1 KiB)",
+                base.isPresent() && bound.isPresent()
+                        ? OptionalDouble.of(bound.get().score() - base.get().score()) : OptionalDouble.empty(),
+                OVERHEAD_MICROS_TARGET, false, "overhead");
+        Optional<Double> allocated = difference(bound, base);
+        targetRow("in-memory allocation ≤ 1 KiB per call beyond the record's own strings (request 128 B, raw 1 KiB)",
+                allocated.isPresent() ? OptionalDouble.of(allocated.get() - RECORD_STRING_BYTES) : OptionalDouble.empty(),
+                ALLOCATION_TARGET, false, "allocation");
+        for (int raw : RedisFloor.RAW_BYTES) {
+            Optional<double[]> fit = overheadFit(raw);
+            md.append("| in-memory overhead linear in request size (raw ").append(kib(raw)).append("; R² ≥ ")
+                    .append(num(LINEARITY_TARGET)).append(") | ")
+                    .append(fit.map(f -> String.format(Locale.ROOT, "%s µs per KiB of request, R² %.3f", num(f[0] * 1024),
+                            f[2])).orElse("n/a"))
+                    .append(" | ").append(fit.map(f -> f[2] >= LINEARITY_TARGET ? "met" : "**missed**").orElse("not measured"))
+                    .append(" |\n");
+        }
         OptionalDouble floorRatio = floorRatio(TARGET_RAW, TARGET_CALLERS);
         targetRow("boundary / floor ≥ " + FLOOR_RATIO_TARGET + " (8 callers, raw 1 KiB)", floorRatio,
                 FLOOR_RATIO_TARGET, true, "floor");
@@ -159,7 +191,11 @@ public final class ReportWriter {
             verdict = "not measured";
         } else {
             double v = value.getAsDouble();
-            measured = "memory".equals(kind) ? String.format(Locale.ROOT, "%,.0f B", v) : ratio(v);
+            measured = switch (kind) {
+                case "memory", "allocation" -> String.format(Locale.ROOT, "%,.0f B", v);
+                case "overhead" -> num(v) + " µs";
+                default -> ratio(v);
+            };
             boolean met = atLeast ? v >= limit : v <= limit;
             verdict = met ? "met" : "**missed**";
             if (!met && !misses.contains(kind)) {
@@ -352,6 +388,9 @@ public final class ReportWriter {
             md.append("Every measured target is met.\n\n");
             return;
         }
+        if (misses.contains("overhead") || misses.contains("allocation")) {
+            inMemoryMiss();
+        }
         if (misses.contains("floor")) {
             floorMiss();
         }
@@ -361,6 +400,24 @@ public final class ReportWriter {
         if (misses.contains("memory")) {
             memoryMiss();
         }
+    }
+
+    private void inMemoryMiss() {
+        md.append("### In-memory overhead and allocation\n\n");
+        md.append("What a call through the boundary does that a direct call does not, in the order it happens:"
+                + " check three identifiers character by character; count the arguments' UTF-8 bytes; parse them with"
+                + " jackson-core's streaming parser (duplicate keys, depth, number length, surrogates) while writing"
+                + " their canonical form into SHA-256 and hex-encoding the digest; draw an attempt token; create the"
+                + " record in the store (a lock stripe, a map entry, the two budget counters, an expiry entry); count"
+                + " the raw response's bytes and check it is Unicode; check the projection's evidence rules and count"
+                + " its bytes; build the READY record, whose size is counted again by the record itself and by the"
+                + " store; replace the map entry. Each text is counted two to four times, about a quarter of a"
+                + " nanosecond per character, and the JSON parser and generator are a new pair of objects per call"
+                + " (most of the allocation).\n\n"
+                + "What would close it: a JSON validator written for this one job (one pass over the characters that"
+                + " checks the grammar and feeds the canonical bytes to the digest, no parser or generator objects);"
+                + " records that carry their UTF-8 size once it is known, so that neither the boundary nor the store"
+                + " counts the same text twice.\n\n");
     }
 
     private void floorMiss() {
@@ -381,8 +438,8 @@ public final class ReportWriter {
             if (overhead.isPresent() && baseline.isPresent()) {
                 md.append(String.format(Locale.ROOT, " Of that, the boundary's own work (measured on the in-memory"
                         + " store at the same sizes) is %.1f µs; the rest is the Redis client path: encoding two"
-                        + " EVALSHA calls of ~20 arguments each, Netty's event loop, the hand-off from the event loop"
-                        + " back to the caller's thread, and decoding the list replies.",
+                        + " EVALSHA calls of 16 to 23 arguments each, Netty's event loop, the hand-off from the event"
+                        + " loop back to the caller's thread, and decoding the list replies.",
                         overhead.get().score() - baseline.get().score()));
             }
             md.append("\n\n");
@@ -401,12 +458,12 @@ public final class ReportWriter {
                 + " hand-rolled peer, two plain commands on the same client, reaches " + peerOverFloor() + " of the"
                 + " boundary's floor at 8 callers and 1 KiB.\n\n"
                 + "What would close it: (1) run the client on other cores than Redis (in production Redis is on another"
-                + " host, and the floor is then Redis's own CPU); (2) cut the client's per-call cost: call Redisson's"
-                + " async API and avoid the thread hand-off, send `ByteArrayCodec` values so that the 1 KiB request and"
-                + " the raw response are encoded once, and keep the script arguments that Redis only compares"
-                + " (fingerprint, creation instant, request SHA-1) short; (3) make `complete.lua` lighter: it reads the"
-                + " stored request and runs `redis.sha1hex` over it on every call, which a stored request digest"
-                + " (written once by `begin`) would replace with a 40-byte comparison.\n\n");
+                + " host, and the floor is then Redis's own CPU); (2) cut the client's per-call cost: Redisson encodes"
+                + " every script argument into a buffer of its own and checks each for an object reference, so keeping"
+                + " the field names in the scripts instead of sending them with every call (about half the arguments)"
+                + " and sending the large values as byte arrays would cut it; (3) cut what the scripts call: `begin.lua`"
+                + " runs `EXISTS`, `MGET`, two `INCR`s, `HSET` and `PEXPIRE`, `complete.lua` runs `HMGET` and `HSET`,"
+                + " and from Lua each `redis.call` costs more than most of these commands cost Redis.\n\n");
     }
 
     private void peerMiss() {
@@ -436,12 +493,10 @@ public final class ReportWriter {
                 + " of it: send the raw response with a plain command in the same `MULTI`/`EXEC` as a script that only"
                 + " checks the token and flips the small fields (for example the raw response in its own key under the"
                 + " record's hash tag, created with the record's remaining expiry so that the TTL rule still holds)."
-                + " `begin.lua`"
-                + " runs `EXISTS`, two `GET`s, two `INCR`s, `HSET` of nine fields and `PEXPIRE`; `complete.lua` runs"
-                + " `EXISTS`, `HMGET` of six fields (the whole stored request among them), `sha1hex` of the request, and"
-                + " `HSET`. Storing the request's digest at begin and comparing it at complete, and skipping the budget"
-                + " counters for tools and runs whose budget is unlimited, would remove most of the script cost the peer"
-                + " does not pay. On the client, the same steps as for the floor (async calls, byte-array values).\n\n");
+                + " After that, the six commands of `begin.lua` (`EXISTS`, `MGET`, two `INCR`s, `HSET`, `PEXPIRE`) are"
+                + " the script cost the peer does not pay; the two `INCR`s are the budgets, which a run with no budget"
+                + " could skip only if its budget could never change between calls. On the client, the same steps as"
+                + " for the floor (fewer arguments, byte-array values).\n\n");
     }
 
     private void memoryMiss() {
@@ -454,19 +509,19 @@ public final class ReportWriter {
             double slack = row.path("rawAllocatorSlackBytes").asDouble();
             md.append(String.format(Locale.ROOT, "- raw %s: %,.0f B over the payload. %,.0f B of it is the allocator"
                     + " rounding the raw response alone up to its size class (for comparison, the peer's single string"
-                    + " costs %,.0f B over the same payload). The rest, %,.0f B, is the record: %,.0f B of its own fields (run id,"
-                    + " tool_call_id, tool, token, fingerprint, two instants, status, evidence, field names), a hash"
-                    + " entry per field (14 fields), the rounding of the request and agent result strings, the key and"
-                    + " its TTL entry.\n",
+                    + " costs %,.0f B over the same payload). The rest, %,.0f B, is the record: %,.0f B of its own fields"
+                    + " (tool, token, fingerprint, request digest, lease, two instants, status, evidence, schema, field"
+                    + " names), a hash entry per field (13 fields), the rounding of the request and agent result"
+                    + " strings, the key and its TTL entry.\n",
                     kib(row.path("rawBytes").asInt()), overhead, slack, row.path("peerOverheadBytes").asDouble(),
                     overhead - slack, row.path("metadataFieldBytes").asDouble()));
         }
         md.append("\nWhat would close it: the allocator's share depends only on where the payload falls between jemalloc's"
                 + " size classes (up to a quarter of the value above 64 KiB) and is paid by any Redis layout; it would"
-                + " only go with compression of the raw response. The record's own share would shrink by dropping fields"
-                + " that the key already holds (run id and tool_call_id), packing the fixed-size metadata (status,"
-                + " evidence, two instants, token, schema) into one field, and storing the fingerprint as 32 raw bytes"
-                + " instead of 64 hex characters: together roughly 500 B per record.\n\n");
+                + " only go with compression of the raw response. The record no longer stores the run id and"
+                + " tool_call_id, which its key holds; its own share would shrink further by packing the fixed-size"
+                + " metadata (status, evidence, two instants, lease, token, schema) into one field, and storing the"
+                + " fingerprint and request digest as raw bytes instead of hex: together roughly 400 B per record.\n\n");
     }
 
     private String peerOverFloor() {
@@ -517,7 +572,10 @@ public final class ReportWriter {
         md.append("- Redis: each fork starts its own `redis-server` (`--save \"\" --appendonly no`) on a free loopback"
                 + " port through the testkit's `RedisServerFixture`; one Redisson client (script cache on, 64"
                 + " connections) serves both the library's store and the peer; `FLUSHALL` before every iteration;"
-                + " record TTL " + BenchRedis.RECORD_TTL.toMinutes() + " min.\n");
+                + " record TTL " + BenchRedis.RECORD_TTL.toMinutes() + " min. Each fork first makes calls of the"
+                + " measured kind on one thread for " + RedisBoundaryBenchmark.SOLO_WARMUP_SECONDS + " s, then runs"
+                + " JMH's warmup iterations at the measured number of callers: with 32 callers on two cores the JIT"
+                + " compiler gets little CPU, and the client path keeps getting faster for some 20 s.\n");
         md.append("- Floor: `RedisFloor` copies the argument lists from a real call (the PROJECTING record a capturing"
                 + " tool reads while it runs, then the READY record), checks that one begin and one complete with them"
                 + " produce a record the library's store reads back as the same READY record, loads the scripts with"
@@ -533,6 +591,56 @@ public final class ReportWriter {
     }
 
     // ---------------------------------------------------------------- data helpers
+
+    private Optional<JmhResults.Row> inMemoryRow(String method, int request, int raw) {
+        return jmh.find(IN_MEMORY, method, "avgt", "requestBytes", request, "rawBytes", raw);
+    }
+
+    /**
+     * The least-squares line through the in-memory overhead (µs) against request bytes at one raw size:
+     * {slope in µs per byte, intercept in µs, R²}; empty unless all three sizes were measured.
+     */
+    private Optional<double[]> overheadFit(int raw) {
+        double[] x = new double[REQUEST_BYTES.length];
+        double[] y = new double[REQUEST_BYTES.length];
+        for (int i = 0; i < REQUEST_BYTES.length; i++) {
+            Optional<JmhResults.Row> base = inMemoryRow("baseline", REQUEST_BYTES[i], raw);
+            Optional<JmhResults.Row> bound = inMemoryRow("boundary", REQUEST_BYTES[i], raw);
+            if (base.isEmpty() || bound.isEmpty()) {
+                return Optional.empty();
+            }
+            x[i] = REQUEST_BYTES[i];
+            y[i] = bound.get().score() - base.get().score();
+        }
+        return Optional.of(leastSquares(x, y));
+    }
+
+    /** {slope, intercept, R²} of the least-squares line through the points. */
+    static double[] leastSquares(double[] x, double[] y) {
+        int n = x.length;
+        double meanX = 0;
+        double meanY = 0;
+        for (int i = 0; i < n; i++) {
+            meanX += x[i] / n;
+            meanY += y[i] / n;
+        }
+        double sxy = 0;
+        double sxx = 0;
+        double syy = 0;
+        for (int i = 0; i < n; i++) {
+            sxy += (x[i] - meanX) * (y[i] - meanY);
+            sxx += (x[i] - meanX) * (x[i] - meanX);
+            syy += (y[i] - meanY) * (y[i] - meanY);
+        }
+        double slope = sxy / sxx;
+        double rSquared = syy == 0 ? 1.0 : (sxy * sxy) / (sxx * syy);
+        return new double[] {slope, meanY - slope * meanX, rSquared};
+    }
+
+    /** What a compact (Latin-1) string of {@code chars} characters occupies on a 64-bit JVM with compressed pointers. */
+    static double stringBytes(int chars) {
+        return 24 + 8 * Math.ceil((16 + chars) / 8.0);
+    }
 
     private Optional<JmhResults.Row> redisRow(String kind, int callers, String mode, int raw) {
         return jmh.find(REDIS, kind + String.format("%02d", callers), mode, "rawBytes", raw, null, 0);
