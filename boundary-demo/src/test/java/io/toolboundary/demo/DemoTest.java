@@ -361,8 +361,8 @@ class DemoTest {
             long day = Duration.ofHours(24).toMillis();
             CREATED_RECORDS.forEach((toolCallId, status) -> {
                 String key = recordKey(runId, toolCallId);
-                assertThat(deployment().call("HGET", key, "toolCallId")).as(key).isEqualTo(toolCallId);
-                assertThat(deployment().call("HGET", key, "runId")).as(key).isEqualTo(runId);
+                assertThat(deployment().call("HGET", key, "schema")).as(key).isEqualTo("3");
+                assertThat(deployment().callLong("HEXISTS", key, "request")).as(key).isEqualTo(1L);
                 assertThat(deployment().call("HGET", key, "status")).as(key).isEqualTo(status);
                 assertThat(deployment().callLong("PTTL", key)).as(key).isPositive().isLessThanOrEqualTo(day);
             });
