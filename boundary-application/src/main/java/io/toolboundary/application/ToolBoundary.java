@@ -225,13 +225,14 @@ public final class ToolBoundary {
         if (raw == null) {
             return fail(call, ErrorCode.EXECUTION_FAILED, Option.none());
         }
-        if (!Utf8.isWellFormed(raw)) {
+        long rawBytes = Utf8.wellFormedByteLength(raw);
+        if (rawBytes < 0) {
             return fail(call, ErrorCode.TEXT_NOT_UNICODE, Option.none());
         }
         Limits limits = config.limits();
-        // One count against the tighter bound: the raw response limit, or the room the record has left.
+        // Within the raw response limit, and within the room the record has left.
         long roomInRecord = limits.recordBytes() - call.record().byteSize();
-        if (Utf8.exceeds(raw, Math.min(limits.rawResponseBytes(), roomInRecord))) {
+        if (rawBytes > Math.min(limits.rawResponseBytes(), roomInRecord)) {
             return fail(call, ErrorCode.RESULT_TOO_LARGE, Option.none());
         }
         Option<String> keptRaw = Option.of(raw);

@@ -109,13 +109,16 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
             requireNonNull(result, "result is null");
             requireNonNull(at, "at is null");
             requireNonNull(limits, "limits is null");
-            if (!Utf8.isWellFormed(rawResponse)) {
+            long rawBytes = Utf8.wellFormedByteLength(rawResponse);
+            if (rawBytes < 0) {
                 return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
             }
-            Ready ready = new Ready(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse, result);
-            return ready.byteSize() > limits.recordBytes()
-                    ? Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE))
-                    : Either.right(ready);
+            // The READY record's byteSize(), without counting the raw response a second time.
+            if (byteSize() + rawBytes + result.byteSize() > limits.recordBytes()) {
+                return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
+            }
+            return Either.right(new Ready(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse,
+                    result));
         }
 
         /**

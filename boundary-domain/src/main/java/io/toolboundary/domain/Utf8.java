@@ -26,6 +26,32 @@ public final class Utf8 {
         return count(text, limit) > limit;
     }
 
+    /**
+     * {@link #byteLength} and {@link #isWellFormed} in one pass: the number of bytes the text takes in
+     * UTF-8, or -1 when it has a lone surrogate (UTF-8 cannot keep it exactly).
+     */
+    public static long wellFormedByteLength(CharSequence text) {
+        requireNonNull(text, "text is null");
+        long bytes = 0;
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 3;
+            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                return -1;
+            }
+        }
+        return bytes;
+    }
+
     /** True when the text has no lone surrogate, so that UTF-8 keeps it exactly. */
     public static boolean isWellFormed(CharSequence text) {
         requireNonNull(text, "text is null");

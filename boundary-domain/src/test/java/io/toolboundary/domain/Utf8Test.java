@@ -207,6 +207,35 @@ class Utf8Test {
         }
     }
 
+    @Nested
+    class WellFormedByteLength {
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "abc", "é€", "😀", "a😀b😀", "\uFFFD", "\uFEFF", "\u07FF\u0800\uFFFF\u0080"})
+        void isTheByteLengthOfWellFormedText(String text) {
+            assertThat(Utf8.wellFormedByteLength(text)).isEqualTo(Utf8.byteLength(text))
+                    .isEqualTo(text.getBytes(UTF_8).length);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"\uD83D", "\uDE00", "a\uD83Db", "a\uDE00b", "ab\uD83D", "\uDE00\uD83D",
+                "😀\uDE00", "\uD83D\uD83D\uDE00", "\uDBFF"})
+        void isMinusOneForTextWithALoneSurrogate(String text) {
+            assertThat(Utf8.wellFormedByteLength(text)).isEqualTo(-1);
+        }
+
+        @Test
+        void countsAStringBuilderToo() {
+            assertThat(Utf8.wellFormedByteLength(new StringBuilder("é😀"))).isEqualTo(6);
+        }
+
+        @Test
+        void rejectsNullText() {
+            assertThatNullPointerException().isThrownBy(() -> Utf8.wellFormedByteLength(null))
+                    .withMessage("text is null");
+        }
+    }
+
     static String charOfWidth(int width) {
         return switch (width) {
             case 1 -> "a";
