@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /** The store's Lua scripts, read once from the resources beside this class, each with its SHA-1 for EVALSHA. */
 final class LuaScripts {
@@ -26,7 +23,7 @@ final class LuaScripts {
     /**
      * One script.
      *
-     * @param name the resource name, for logs
+     * @param name the resource name, named in the store's log when a script fails
      * @param source the Lua text, sent with {@code SCRIPT LOAD} when a server does not have it
      * @param sha1 the SHA-1 (lowercase hex) of the source's UTF-8 bytes, as {@code EVALSHA} names it
      */
@@ -39,12 +36,9 @@ final class LuaScripts {
                 throw new IllegalStateException("missing script resource " + name);
             }
             byte[] bytes = in.readAllBytes();
-            return new Script(name, new String(bytes, StandardCharsets.UTF_8),
-                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes)));
+            return new Script(name, new String(bytes, StandardCharsets.UTF_8), RecordCodec.sha1Hex(bytes));
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot read script resource " + name, failure);
-        } catch (NoSuchAlgorithmException missing) {
-            throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
         }
     }
 }

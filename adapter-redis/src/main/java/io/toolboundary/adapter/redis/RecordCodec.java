@@ -113,9 +113,13 @@ final class RecordCodec {
      * passed to {@code complete.lua}, and what Redis's {@code redis.sha1hex} gives for the stored request.
      */
     static String requestSha1(String request) {
+        return sha1Hex(request.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The SHA-1 of the bytes, in lowercase hex: how Redis names a script, and how a request digest is stored. */
+    static String sha1Hex(byte[] bytes) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-1").digest(request.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
         } catch (NoSuchAlgorithmException missing) {
             throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
         }

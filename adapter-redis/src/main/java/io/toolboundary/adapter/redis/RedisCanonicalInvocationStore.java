@@ -81,7 +81,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(Integer.toString(start.runCallBudget()));
         args.add(Integer.toString(start.toolCallBudget()));
         args.addAll(RecordCodec.projectingFields(record, start.token(), start.leaseUntil()));
-        return run("begin", LuaScripts.BEGIN, recordKey, scriptKeys, args)
+        return run(LuaScripts.BEGIN, recordKey, scriptKeys, args)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token()));
     }
 
@@ -104,7 +104,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(outcome.createdAt().toString());
         args.add(RecordCodec.requestSha1(outcome.request()));
         args.addAll(RecordCodec.finalFields(outcome));
-        return run("complete", LuaScripts.COMPLETE, recordKey, List.of(recordKey), args)
+        return run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args)
                 .flatMap(reply -> ScriptReplies.complete(reply, outcome, token));
     }
 
@@ -123,7 +123,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(RecordCodec.seconds(now));
         args.add(RecordCodec.nanos(now));
         args.addAll(RecordCodec.abandonedFields(now));
-        return run("abandon", LuaScripts.ABANDON, recordKey, List.of(recordKey), args)
+        return run(LuaScripts.ABANDON, recordKey, List.of(recordKey), args)
                 .flatMap(reply -> ScriptReplies.abandon(reply, key));
     }
 
@@ -131,7 +131,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
         requireNonNull(key, "key is null");
         String recordKey = keys.record(key);
-        return run("find", LuaScripts.FIND, recordKey, List.of(recordKey), List.of())
+        return run(LuaScripts.FIND, recordKey, List.of(recordKey), List.of())
                 .flatMap(reply -> ScriptReplies.find(reply, key));
     }
 
@@ -153,7 +153,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return keys;
     }
 
-    private Either<BoundaryError, Object> run(String operation, LuaScripts.Script script, String routingKey,
+    private Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
             List<Object> scriptKeys, List<Object> args) {
         Object[] values = args.toArray();
         try {
@@ -164,10 +164,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 scripts.scriptLoad(script.source());
                 return Either.right(evalSha(script, routingKey, scriptKeys, values));
             } catch (RuntimeException failure) {
-                return failed(operation, failure);
+                return failed(script, failure);
             }
         } catch (RuntimeException failure) {
-            return failed(operation, failure);
+            return failed(script, failure);
         }
     }
 
@@ -177,10 +177,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 scriptKeys, values);
     }
 
-    private static Either<BoundaryError, Object> failed(String operation, RuntimeException failure) {
+    private static Either<BoundaryError, Object> failed(LuaScripts.Script script, RuntimeException failure) {
         ErrorCode code = RedisFailures.classify(failure);
-        LOG.log(System.Logger.Level.WARNING, "Redis store {0} failed with {1}, reported as {2}",
-                operation, failure.getClass().getSimpleName(), code);
+        LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}",
+                script.name(), failure.getClass().getSimpleName(), code);
         return Either.left(BoundaryError.of(code));
     }
 

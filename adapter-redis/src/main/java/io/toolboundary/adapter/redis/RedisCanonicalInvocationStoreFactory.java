@@ -66,9 +66,9 @@ public final class RedisCanonicalInvocationStoreFactory {
     }
 
     /**
-     * A store on a new client made from a copy of {@code config}. The
-     * store owns that client: {@link RedisCanonicalInvocationStore#close()} shuts it down. The timeouts
-     * of {@code options} are not used: the config's own apply.
+     * A store on a new client made from a copy of {@code config}. The store owns that client:
+     * {@link RedisCanonicalInvocationStore#close()} shuts it down. The timeouts of {@code options} are
+     * not used: the config's own apply.
      *
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
