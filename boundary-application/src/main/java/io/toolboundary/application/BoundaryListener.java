@@ -34,6 +34,19 @@ public interface BoundaryListener {
     default void onStoreFailed(InvocationKey key, BoundaryError error) {
     }
 
+    /**
+     * A call's record may be left PROJECTING: a begin or complete got no definite answer from the store
+     * and the boundary could not end the record within its store budget either. The agent got
+     * {@code STORE_OUTCOME_UNKNOWN}. Keep the pair and pass it to {@link ToolBoundary#endUnfinished}
+     * once the store answers again; until then the record is never citable, and a replay of the call is
+     * refused as a duplicate while the record exists.
+     *
+     * @param key the call
+     * @param token the attempt that began the record
+     */
+    default void onUnfinished(InvocationKey key, AttemptToken token) {
+    }
+
     /** The boundary itself failed unexpectedly and closed with INTERNAL_ERROR. */
     default void onUnexpectedFailure(Class<? extends Throwable> failure) {
     }

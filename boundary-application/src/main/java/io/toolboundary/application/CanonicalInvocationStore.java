@@ -2,10 +2,13 @@ package io.toolboundary.application;
 
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.OptionalLong;
 
 /**
  * Where canonical records live: one record per {@link InvocationKey}, with a time to live set once at
@@ -13,10 +16,22 @@ import java.time.Instant;
  * {@code CanonicalInvocationStoreContract} proves them.
  *
  * <p>No method throws for an infrastructure failure: each maps it to a safe {@link BoundaryError}
- * ({@code STORE_UNAVAILABLE}, {@code STORE_OUTCOME_UNKNOWN}, {@code STORE_FULL},
- * {@code STORE_DATA_INVALID}) whose text carries no key, payload or exception message.
+ * whose text carries no key, payload or exception message. The store codes say what may have
+ * happened: {@code STORE_UNAVAILABLE} and {@code STORE_FULL} mean that nothing was written, provably
+ * (no connection was had, or the server refused before running anything); {@code STORE_OUTCOME_UNKNOWN}
+ * means that the operation may or may not have taken effect (it was sent and no answer came, or the
+ * answer was lost); {@code STORE_DATA_INVALID} means that the store holds something that is not a
+ * record of this library.
+ *
+ * <p>Every method takes a {@code timeout}: it returns within it (plus scheduling noise) whatever the
+ * store's server does, its own retries included, and it is never cut short by the calling thread's
+ * interrupt flag, which it leaves as it found it (an interrupt that arrives meanwhile is kept for the
+ * caller). The forms without a timeout use {@link #DEFAULT_TIMEOUT}.
  */
 public interface CanonicalInvocationStore {
+
+    /** The timeout of the methods that take none: 5 seconds. */
+    Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
     /**
      * Atomically creates a PROJECTING record and reserves one call of the run's and the tool's
@@ -25,30 +40,65 @@ public interface CanonicalInvocationStore {
      * <p>Refuses, reserving nothing and changing nothing: {@code DUPLICATE_TOOL_CALL} when a record
      * with this key exists with the same request fingerprint, {@code TOOL_CALL_ID_REUSED} when it exists
      * with another, {@code RUN_BUDGET_EXHAUSTED} or {@code TOOL_BUDGET_EXHAUSTED} when a budget is
-     * used up, {@code RESULT_TOO_LARGE} when the record is over the store's record limit. A begin
+     * used up, {@code RESULT_TOO_LARGE} when the record is over {@link InvocationStart#recordLimitBytes()}
+     * (or a hard cap of the store's own, see {@link #recordCapBytes()}). A begin
      * repeated with the same token while the record is still PROJECTING (a client retry) returns the
      * stored record and reserves nothing more; once the record is final it is a duplicate like any
      * other. Refusals are checked in this order: record size, existing key, run budget, tool budget. The record's TTL is set here and nowhere else; so is its execution lease, kept beside it. A budget counter gets the TTL of the record
      * that creates it, once, so a run's budget holds for one TTL from its first call.
      *
-     * @param start the record, token, TTL, execution lease and budgets
+     * @param start the record, token, TTL, execution lease, budgets and record limit
+     * @param timeout the longest this call may take
      * @return the stored PROJECTING record
      */
-    Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start);
+    Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout);
+
+    /** {@link #begin(InvocationStart, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    default Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+        return begin(start, DEFAULT_TIMEOUT);
+    }
 
     /**
      * Compare-and-set from PROJECTING to a final record, by token, keeping the remaining TTL.
      *
      * <p>Returns {@code RECORD_EXPIRED} when the record is gone (it is never re-created),
      * {@code RECORD_CONFLICT} when the token is another attempt's or the record is already final with
-     * other content, {@code RESULT_TOO_LARGE} when the final record is over the store's record limit
+     * other content, {@code RESULT_TOO_LARGE} when the final record is over the store's hard cap
      * (nothing is written). Repeating the same completion with the same token returns the stored record.
      *
      * @param token the token given to {@link #begin}
      * @param outcome the READY or ERROR record
+     * @param timeout the longest this call may take
      * @return the stored final record
      */
-    Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome);
+    Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+            Duration timeout);
+
+    /** {@link #complete(AttemptToken, CanonicalRecord.Final, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    default Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+        return complete(token, outcome, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Ends the record an attempt began, by its token alone, in ERROR with {@code code} and no raw
+     * response: a compare-and-set from PROJECTING that keeps the remaining TTL. For an attempt whose
+     * begin or complete got no definite answer, so that its record never stays PROJECTING; safe to
+     * repeat, and harmless when no record exists.
+     *
+     * <p>Returns the stored final record when the record is final already with this token (the
+     * attempt's own completion landed; it is left as it is), {@code RECORD_EXPIRED} when there is no
+     * record (it is never created), and {@code RECORD_CONFLICT} when the record belongs to another
+     * attempt.
+     *
+     * @param key the canonical key
+     * @param token the attempt's token
+     * @param code the record's error code
+     * @param now becomes the record's {@code updatedAt}
+     * @param timeout the longest this call may take
+     * @return the stored final record
+     */
+    Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+            Instant now, Duration timeout);
 
     /**
      * Ends a record left PROJECTING past its execution lease in ERROR with
@@ -65,15 +115,38 @@ public interface CanonicalInvocationStore {
      *
      * @param key the canonical key
      * @param now the caller's current instant; becomes the record's {@code updatedAt}
+     * @param timeout the longest this call may take
      * @return the stored ERROR record
      */
-    Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now);
+    Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout);
+
+    /** {@link #abandon(InvocationKey, Instant, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    default Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+        return abandon(key, now, DEFAULT_TIMEOUT);
+    }
 
     /**
      * Reads a record. Never extends or otherwise changes its time to live.
      *
      * @param key the canonical key
+     * @param timeout the longest this call may take
      * @return the record, or none when there is none or it has expired
      */
-    Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key);
+    Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
+
+    /** {@link #find(InvocationKey, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    default Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+        return find(key, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}
+     * counts them, if it has one. {@code ToolBoundary.Builder.build()} refuses a store whose cap is below
+     * the configured record limit, so that no record can be refused by size after its tool ran.
+     *
+     * @return the cap, or none (the default) when the store takes whatever the configured limit allows
+     */
+    default OptionalLong recordCapBytes() {
+        return OptionalLong.empty();
+    }
 }

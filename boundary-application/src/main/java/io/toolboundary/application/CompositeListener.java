@@ -48,6 +48,11 @@ final class CompositeListener implements BoundaryListener {
     }
 
     @Override
+    public void onUnfinished(InvocationKey key, AttemptToken token) {
+        each(l -> l.onUnfinished(key, token));
+    }
+
+    @Override
     public void onUnexpectedFailure(Class<? extends Throwable> failure) {
         each(l -> l.onUnexpectedFailure(failure));
     }

@@ -10,6 +10,7 @@ import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 
 /**
  * The harness-side reading of canonical records: find one, and say how it may be cited. Never for
@@ -19,14 +20,25 @@ import io.vavr.control.Option;
 public final class InvocationQuery {
 
     private final CanonicalInvocationStore store;
+    private final Duration timeout;
 
-    private InvocationQuery(CanonicalInvocationStore store) {
+    private InvocationQuery(CanonicalInvocationStore store, Duration timeout) {
         this.store = store;
+        this.timeout = timeout;
     }
 
-    /** A query over a store. */
+    /** A query over a store whose reads wait at most {@link CanonicalInvocationStore#DEFAULT_TIMEOUT}. */
     public static InvocationQuery of(CanonicalInvocationStore store) {
-        return new InvocationQuery(requireNonNull(store, "store is null"));
+        return of(store, CanonicalInvocationStore.DEFAULT_TIMEOUT);
+    }
+
+    /** A query over a store whose reads wait at most {@code timeout} each. */
+    public static InvocationQuery of(CanonicalInvocationStore store, Duration timeout) {
+        requireNonNull(timeout, "timeout is null");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+        }
+        return new InvocationQuery(requireNonNull(store, "store is null"), timeout);
     }
 
     /**
@@ -37,7 +49,7 @@ public final class InvocationQuery {
      * @return the record, none when there is none (or it expired), or a store error
      */
     public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
-        return store.find(InvocationKey.of(runId, toolCallId));
+        return store.find(InvocationKey.of(runId, toolCallId), timeout);
     }
 
     /**

@@ -8,7 +8,7 @@ import java.time.Instant;
 
 /**
  * What {@link CanonicalInvocationStore#begin} needs: the new record, the attempt's token, the record's
- * time to live, its execution lease and the two budgets to reserve against.
+ * time to live, its execution lease, the two budgets to reserve against and the record limit.
  *
  * @param record the PROJECTING record to create
  * @param token the attempt's token
@@ -18,13 +18,16 @@ import java.time.Instant;
  *     The store keeps it beside the record; it never changes.
  * @param runCallBudget how many records the run may create in all
  * @param toolCallBudget how many records the run may create for this tool
+ * @param recordLimitBytes the largest the record may ever be, in UTF-8 bytes as
+ *     {@link CanonicalRecord#byteSize()} counts them; the boundary's configured limit, which it checks
+ *     again before completing, so that a record refused by size is refused before its tool runs
  */
 public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken token, Duration ttl,
-        Instant leaseUntil, int runCallBudget, int toolCallBudget) {
+        Instant leaseUntil, int runCallBudget, int toolCallBudget, long recordLimitBytes) {
 
     /**
      * @throws IllegalArgumentException when the TTL is not positive, the lease does not end after the
-     *     record's creation, or a budget is negative
+     *     record's creation, a budget is negative or the record limit is not positive
      */
     public InvocationStart {
         requireNonNull(record, "record is null");
@@ -39,6 +42,9 @@ public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken to
         }
         if (runCallBudget < 0 || toolCallBudget < 0) {
             throw new IllegalArgumentException("budgets must not be negative");
+        }
+        if (recordLimitBytes <= 0) {
+            throw new IllegalArgumentException("recordLimitBytes must be positive, was " + recordLimitBytes);
         }
     }
 }

@@ -78,7 +78,32 @@ public final class ToolBoundary {
 
     /** The harness-side query over this boundary's store. */
     public InvocationQuery records() {
-        return InvocationQuery.of(store);
+        return InvocationQuery.of(store, config.storeTimeout());
+    }
+
+    /**
+     * Ends a record that {@link BoundaryListener#onUnfinished} reported, by its attempt's token, in
+     * ERROR with {@link ErrorCode#STORE_OUTCOME_UNKNOWN} when it is still PROJECTING. Safe to repeat;
+     * harmless when the record never came to exist. For the harness, once the store answers again.
+     *
+     * @param key the call
+     * @param token the attempt the listener named
+     * @return the final record (left as it is when the attempt's own completion had landed),
+     *     {@code RECORD_EXPIRED} when there is no record, {@code RECORD_CONFLICT} when it belongs to
+     *     another attempt, or a store error (try again later)
+     */
+    public Either<BoundaryError, CanonicalRecord.Final> endUnfinished(InvocationKey key, AttemptToken token) {
+        requireNonNull(key, "key is null");
+        requireNonNull(token, "token is null");
+        try {
+            Either<BoundaryError, CanonicalRecord.Final> ended = store.end(key, token, ErrorCode.STORE_OUTCOME_UNKNOWN,
+                    clock.instant(), config.storeTimeout());
+            ended.forEach(record -> notify(() -> listener.onCompleted(record)));
+            return ended;
+        } catch (RuntimeException unexpected) {
+            notify(() -> listener.onUnexpectedFailure(unexpected.getClass()));
+            return Either.left(BoundaryError.of(ErrorCode.INTERNAL_ERROR));
+        }
     }
 
     /**
@@ -98,7 +123,7 @@ public final class ToolBoundary {
         requireNonNull(toolCallId, "toolCallId is null");
         try {
             Either<BoundaryError, CanonicalRecord.Failed> abandoned =
-                    store.abandon(InvocationKey.of(runId, toolCallId), clock.instant());
+                    store.abandon(InvocationKey.of(runId, toolCallId), clock.instant(), config.storeTimeout());
             abandoned.forEach(record -> notify(() -> listener.onCompleted(record)));
             return abandoned;
         } catch (RuntimeException unexpected) {
@@ -118,12 +143,13 @@ public final class ToolBoundary {
         requireNonNull(run, "run is null");
         requireNonNull(envelope, "envelope is null");
         try {
-            Either<BoundaryError, Admitted> admitted = preflight(run, envelope).flatMap(a -> begin(run, a));
+            StoreBudget budget = new StoreBudget(config.storeTimeout());
+            Either<BoundaryError, Admitted> admitted = preflight(run, envelope).flatMap(a -> begin(run, a, budget));
             if (admitted.isLeft()) {
                 notify(() -> listener.onRejected(envelope, admitted.getLeft()));
                 return Either.left(admitted.getLeft());
             }
-            return executeAndProject(admitted.get());
+            return executeAndProject(admitted.get(), budget);
         } catch (Throwable unexpected) {
             rethrowIfFatal(unexpected);
             notify(() -> listener.onUnexpectedFailure(unexpected.getClass()));
@@ -182,7 +208,7 @@ public final class ToolBoundary {
         }
     }
 
-    private Either<BoundaryError, Admitted> begin(RunContext run, Admitted admitted) {
+    private Either<BoundaryError, Admitted> begin(RunContext run, Admitted admitted, StoreBudget budget) {
         Instant createdAt = admitted.record().createdAt();
         Instant leaseUntil = leaseUntil(createdAt, run.deadline());
         if (!leaseUntil.isAfter(createdAt)) {
@@ -190,12 +216,14 @@ public final class ToolBoundary {
             return reject(ErrorCode.RUN_DEADLINE_EXCEEDED);
         }
         InvocationStart start = new InvocationStart(admitted.record(), admitted.token(), config.recordTtl(),
-                leaseUntil, run.callBudget(), admitted.binding().callBudgetPerRun());
-        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start);
+                leaseUntil, run.callBudget(), admitted.binding().callBudgetPerRun(), config.limits().recordBytes());
+        // Half the budget at most, and never past the run's deadline: the rest is kept for ending the record.
+        Duration beforeDeadline = Duration.between(clock.instant(), run.deadline());
+        Either<BoundaryError, CanonicalRecord.Projecting> begun =
+                store.begin(start, budget.forBegin(beforeDeadline));
         if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended.
-            store.complete(admitted.token(),
-                    admitted.record().fail(ErrorCode.STORE_OUTCOME_UNKNOWN, Option.none(), clock.instant()));
+            endOrHandOver(admitted, budget);
         }
         return begun.map(admitted::withRecord);
     }
@@ -208,7 +236,7 @@ public final class ToolBoundary {
         return createdAt.isBefore(deadline.minus(lease)) ? createdAt.plus(lease) : deadline;
     }
 
-    private Either<BoundaryError, AgentResult> executeAndProject(Admitted call) {
+    private Either<BoundaryError, AgentResult> executeAndProject(Admitted call, StoreBudget budget) {
         ToolRequest request = call.request();
         String raw;
         OptionalLong executionStarted = tick();
@@ -219,21 +247,21 @@ public final class ToolBoundary {
             reportElapsed(executionStarted, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
             restoreInterrupt(failure);
             notify(() -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()));
-            return fail(call, ErrorCode.EXECUTION_FAILED, Option.none());
+            return fail(call, budget, ErrorCode.EXECUTION_FAILED, Option.none());
         }
         reportElapsed(executionStarted, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
         if (raw == null) {
-            return fail(call, ErrorCode.EXECUTION_FAILED, Option.none());
+            return fail(call, budget, ErrorCode.EXECUTION_FAILED, Option.none());
         }
         long rawBytes = Utf8.wellFormedByteLength(raw);
         if (rawBytes < 0) {
-            return fail(call, ErrorCode.TEXT_NOT_UNICODE, Option.none());
+            return fail(call, budget, ErrorCode.TEXT_NOT_UNICODE, Option.none());
         }
         Limits limits = config.limits();
         // Within the raw response limit, and within the room the record has left.
         long roomInRecord = limits.recordBytes() - call.record().byteSize();
         if (rawBytes > Math.min(limits.rawResponseBytes(), roomInRecord)) {
-            return fail(call, ErrorCode.RESULT_TOO_LARGE, Option.none());
+            return fail(call, budget, ErrorCode.RESULT_TOO_LARGE, Option.none());
         }
         Option<String> keptRaw = Option.of(raw);
         Projection projection;
@@ -245,46 +273,102 @@ public final class ToolBoundary {
             reportElapsed(projectionStarted, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
             restoreInterrupt(failure);
             notify(() -> listener.onProjectorFailed(request.key(), request.tool(), failure.getClass()));
-            return fail(call, ErrorCode.PROJECTION_FAILED, keptRaw);
+            return fail(call, budget, ErrorCode.PROJECTION_FAILED, keptRaw);
         }
         reportElapsed(projectionStarted, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
         if (projection == null) {
-            return fail(call, ErrorCode.PROJECTION_INVALID, keptRaw);
+            return fail(call, budget, ErrorCode.PROJECTION_INVALID, keptRaw);
         }
         Either<BoundaryError, CanonicalRecord.Ready> ready = AgentResult.of(projection, limits.agentResultBytes())
                 .flatMap(result -> call.record().ready(raw, result, clock.instant(), limits));
         if (ready.isLeft()) {
-            return fail(call, ready.getLeft().code(), keptRaw);
+            return fail(call, budget, ready.getLeft().code(), keptRaw);
         }
-        return complete(call, ready.get()).map(done -> ready.get().result());
+        return complete(call, ready.get(), budget).map(done -> ready.get().result());
     }
 
-    private Either<BoundaryError, AgentResult> fail(Admitted call, ErrorCode code, Option<String> raw) {
-        complete(call, call.record().fail(code, raw, clock.instant()));
-        return Either.left(BoundaryError.of(code));
-    }
-
-    private Either<BoundaryError, CanonicalRecord.Final> complete(Admitted call, CanonicalRecord.Final outcome) {
-        Either<BoundaryError, CanonicalRecord.Final> stored = store.complete(call.token(), outcome);
-        if (stored.isLeft()) {
-            notify(() -> listener.onStoreFailed(call.request().key(), stored.getLeft()));
-            if (stored.getLeft().code() == ErrorCode.STORE_FULL && outcome.rawResponse().isDefined()) {
-                endSmallAfterStoreFull(call);
-            }
-        } else {
-            notify(() -> listener.onCompleted(stored.get()));
-        }
-        return stored;
+    private Either<BoundaryError, AgentResult> fail(Admitted call, StoreBudget budget, ErrorCode code,
+            Option<String> raw) {
+        return complete(call, call.record().fail(code, raw, clock.instant()), budget)
+                .<AgentResult>flatMap(done -> Either.left(BoundaryError.of(code)));
     }
 
     /**
-     * A full store refuses a write by its size: the completion that carried the raw response may fail
-     * where a record without it still fits. Ending the record in ERROR/STORE_FULL, once, keeps it from
-     * staying PROJECTING; the agent gets STORE_FULL either way.
+     * Completes the record and says what the agent may be told: the stored record, or the error that
+     * matches what the store holds. The tool has run, so a store failure is never "nothing happened":
+     * an unconfirmed completion is {@code STORE_OUTCOME_UNKNOWN}, a completion that lost to an
+     * abandonment answers the stored record's code, and a record refused by size or a full store is
+     * ended small, by token.
      */
-    private void endSmallAfterStoreFull(Admitted call) {
-        CanonicalRecord.Failed small = call.record().fail(ErrorCode.STORE_FULL, Option.none(), clock.instant());
-        store.complete(call.token(), small).forEach(record -> notify(() -> listener.onCompleted(record)));
+    private Either<BoundaryError, CanonicalRecord.Final> complete(Admitted call, CanonicalRecord.Final outcome,
+            StoreBudget budget) {
+        Either<BoundaryError, CanonicalRecord.Final> first = store.complete(call.token(), outcome, budget.remaining());
+        // The same completion again, by the same token, is harmless and may get a definite answer.
+        Either<BoundaryError, CanonicalRecord.Final> stored =
+                first.isLeft() && isUnconfirmed(first.getLeft().code()) && budget.hasTimeLeft()
+                        ? store.complete(call.token(), outcome, budget.remaining())
+                        : first;
+        if (stored.isRight()) {
+            notify(() -> listener.onCompleted(stored.get()));
+            return stored;
+        }
+        BoundaryError refused = stored.getLeft();
+        notify(() -> listener.onStoreFailed(call.request().key(), refused));
+        return switch (refused.code()) {
+            case STORE_OUTCOME_UNKNOWN, STORE_UNAVAILABLE -> {
+                notify(() -> listener.onUnfinished(call.request().key(), call.token()));
+                yield Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+            }
+            case RECORD_CONFLICT -> Either.left(storedCode(call, budget).getOrElse(refused));
+            case RECORD_EXPIRED -> Either.left(refused);
+            // STORE_FULL, RESULT_TOO_LARGE, TEXT_NOT_UNICODE, STORE_DATA_INVALID: nothing was written.
+            default -> endOrHandOver(call, refused.code(), budget);
+        };
+    }
+
+    /** The error code of the record as stored, when it is an ERROR record this attempt no longer owns. */
+    private Option<BoundaryError> storedCode(Admitted call, StoreBudget budget) {
+        if (!budget.hasTimeLeft()) {
+            return Option.none();
+        }
+        return store.find(call.request().key(), budget.remaining()).toOption().flatMap(found -> found)
+                .filter(CanonicalRecord.Failed.class::isInstance)
+                .map(record -> BoundaryError.of(((CanonicalRecord.Failed) record).code()));
+    }
+
+    /** Ends a record whose begin got no definite answer, or hands it over to the harness. */
+    private void endOrHandOver(Admitted call, StoreBudget budget) {
+        endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, budget);
+    }
+
+    /**
+     * Ends the attempt's record in ERROR with {@code code}, by token, within what is left of the budget;
+     * when that gets no definite answer either, hands the record over to the harness
+     * ({@link BoundaryListener#onUnfinished}). The agent is told {@code code} when the record now holds
+     * it and {@code STORE_OUTCOME_UNKNOWN} otherwise.
+     */
+    private <T> Either<BoundaryError, T> endOrHandOver(Admitted call, ErrorCode code, StoreBudget budget) {
+        InvocationKey key = call.request().key();
+        Either<BoundaryError, CanonicalRecord.Final> ended = budget.hasTimeLeft()
+                ? store.end(key, call.token(), code, clock.instant(), budget.remaining())
+                : Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+        if (ended.isRight()) {
+            CanonicalRecord.Final record = ended.get();
+            notify(() -> listener.onCompleted(record));
+            ErrorCode told = record instanceof CanonicalRecord.Failed failed ? failed.code() : ErrorCode.STORE_OUTCOME_UNKNOWN;
+            return Either.left(BoundaryError.of(told));
+        }
+        ErrorCode endCode = ended.getLeft().code();
+        if (endCode == ErrorCode.RECORD_EXPIRED || endCode == ErrorCode.RECORD_CONFLICT) {
+            // No record of this attempt exists (or it is gone): nothing is left PROJECTING by it.
+            return Either.left(BoundaryError.of(code));
+        }
+        notify(() -> listener.onUnfinished(key, call.token()));
+        return Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+    }
+
+    private static boolean isUnconfirmed(ErrorCode code) {
+        return code == ErrorCode.STORE_OUTCOME_UNKNOWN || code == ErrorCode.STORE_UNAVAILABLE;
     }
 
     /** The ticker's reading, or none when the ticker failed: timing never changes an outcome. */
@@ -331,6 +415,43 @@ public final class ToolBoundary {
 
     private static Either<BoundaryError, Admitted> reject(ErrorCode code) {
         return Either.left(BoundaryError.of(code));
+    }
+
+    /**
+     * The store time one call may still spend: it starts when the call does and never grows. Readings
+     * come from {@link System#nanoTime()}, never from the boundary's clock, which may be a test's.
+     */
+    private static final class StoreBudget {
+        private final Duration total;
+        private final long deadlineNanos;
+
+        StoreBudget(Duration total) {
+            this.total = total;
+            this.deadlineNanos = System.nanoTime() + total.toNanos();
+        }
+
+        /** Half the budget at most, and no more than {@code beforeDeadline}; at least one millisecond. */
+        Duration forBegin(Duration beforeDeadline) {
+            Duration half = total.dividedBy(2);
+            Duration bound = beforeDeadline.compareTo(half) < 0 ? beforeDeadline : half;
+            return atLeastOneMilli(min(bound, remaining()));
+        }
+
+        Duration remaining() {
+            return atLeastOneMilli(Duration.ofNanos(deadlineNanos - System.nanoTime()));
+        }
+
+        boolean hasTimeLeft() {
+            return deadlineNanos - System.nanoTime() > 0;
+        }
+
+        private static Duration min(Duration a, Duration b) {
+            return a.compareTo(b) <= 0 ? a : b;
+        }
+
+        private static Duration atLeastOneMilli(Duration d) {
+            return d.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : d;
+        }
     }
 
     /** A call that passed preflight, with the record it will create or has created. */
@@ -425,8 +546,17 @@ public final class ToolBoundary {
          * The boundary.
          *
          * @throws NullPointerException when the store or the access policy is not set
+         * @throws IllegalArgumentException when the store's own record cap is below the config's record
+         *     limit
          */
         public ToolBoundary build() {
+            requireNonNull(store, "store is not set");
+            java.util.OptionalLong cap = store.recordCapBytes();
+            if (cap.isPresent() && cap.getAsLong() < config.limits().recordBytes()) {
+                throw new IllegalArgumentException("the store holds records of at most " + cap.getAsLong()
+                        + " bytes, below the configured recordLimitBytes of " + config.limits().recordBytes()
+                        + ": lower the config's limit or raise the store's cap");
+            }
             return new ToolBoundary(this);
         }
     }

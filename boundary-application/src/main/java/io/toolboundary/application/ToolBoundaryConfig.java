@@ -26,6 +26,15 @@ public final class ToolBoundaryConfig {
      * which a record still PROJECTING may be abandoned.
      */
     public static final Duration DEFAULT_EXECUTION_LEASE = Duration.ofMinutes(5);
+    /**
+     * Store budget: 4 seconds of store I/O at most in one {@code invoke}, every retry and clean-up
+     * included.
+     */
+    public static final Duration DEFAULT_STORE_TIMEOUT = Duration.ofSeconds(4);
+    /** The shortest store budget: 10 ms. */
+    public static final Duration MIN_STORE_TIMEOUT = Duration.ofMillis(10);
+    /** The longest store budget: 10 minutes. */
+    public static final Duration MAX_STORE_TIMEOUT = Duration.ofMinutes(10);
     /** Deepest nesting of objects and arrays in the arguments: 64 levels. */
     public static final int DEFAULT_MAX_JSON_DEPTH = 64;
     /** Longest number literal in the arguments: 100 characters. */
@@ -36,6 +45,7 @@ public final class ToolBoundaryConfig {
     private final Limits limits;
     private final Duration recordTtl;
     private final Duration executionLease;
+    private final Duration storeTimeout;
     private final int maxJsonDepth;
     private final int maxNumberLength;
 
@@ -44,6 +54,7 @@ public final class ToolBoundaryConfig {
                 builder.agentResultBytes);
         this.recordTtl = builder.recordTtl;
         this.executionLease = builder.executionLease;
+        this.storeTimeout = builder.storeTimeout;
         this.maxJsonDepth = builder.maxJsonDepth;
         this.maxNumberLength = builder.maxNumberLength;
     }
@@ -76,6 +87,16 @@ public final class ToolBoundaryConfig {
         return executionLease;
     }
 
+    /**
+     * The most time one {@code invoke} spends waiting for the store, all its store calls, retries and
+     * clean-ups together. Store calls made before the tool runs never wait past the run's deadline;
+     * the completion after it may, within this budget, so that the record ends. Also the timeout of
+     * each harness-side store call ({@code records()}, {@code abandonExpired}, {@code endUnfinished}).
+     */
+    public Duration storeTimeout() {
+        return storeTimeout;
+    }
+
     /** The deepest JSON nesting accepted in arguments. */
     public int maxJsonDepth() {
         return maxJsonDepth;
@@ -88,7 +109,7 @@ public final class ToolBoundaryConfig {
 
     @Override
     public String toString() {
-        return "ToolBoundaryConfig[" + limits + ", recordTtl=" + recordTtl + ", executionLease=" + executionLease
+        return "ToolBoundaryConfig[" + limits + ", recordTtl=" + recordTtl + ", executionLease=" + executionLease + ", storeTimeout=" + storeTimeout
                 + ", maxJsonDepth=" + maxJsonDepth
                 + ", maxNumberLength=" + maxNumberLength + "]";
     }
@@ -101,6 +122,7 @@ public final class ToolBoundaryConfig {
         private long agentResultBytes = DEFAULT_AGENT_RESULT_BYTES;
         private Duration recordTtl = DEFAULT_RECORD_TTL;
         private Duration executionLease = DEFAULT_EXECUTION_LEASE;
+        private Duration storeTimeout = DEFAULT_STORE_TIMEOUT;
         private int maxJsonDepth = DEFAULT_MAX_JSON_DEPTH;
         private int maxNumberLength = DEFAULT_MAX_NUMBER_LENGTH;
 
@@ -164,6 +186,21 @@ public final class ToolBoundaryConfig {
         /** Longest number literal in the arguments, in characters, 1 or more. */
         public Builder maxNumberLength(int length) {
             this.maxNumberLength = (int) positive(length, "maxNumberLength");
+            return this;
+        }
+
+        /**
+         * The most time one {@code invoke} may spend waiting for the store: 10 ms to 10 minutes, whole
+         * milliseconds. See {@link ToolBoundaryConfig#storeTimeout()}.
+         */
+        public Builder storeTimeout(Duration timeout) {
+            requireNonNull(timeout, "storeTimeout is null");
+            if (timeout.compareTo(MIN_STORE_TIMEOUT) < 0 || timeout.compareTo(MAX_STORE_TIMEOUT) > 0
+                    || !timeout.equals(Duration.ofMillis(timeout.toMillis()))) {
+                throw new IllegalArgumentException(
+                        "storeTimeout must be 10 ms to 10 minutes in whole milliseconds, was " + timeout);
+            }
+            this.storeTimeout = timeout;
             return this;
         }
 

@@ -86,22 +86,29 @@ class ExecutionLeaseTest {
     void reportsAStoreThatThrowsWhileAbandoningAsAnInternalError() {
         CanonicalInvocationStore throwing = new CanonicalInvocationStore() {
             @Override
-            public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+            public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, java.time.Duration timeout) {
                 return Either.right(start.record());
             }
 
             @Override
-            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                java.time.Duration timeout) {
                 return Either.right(outcome);
             }
 
             @Override
-            public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+            public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, java.time.Duration timeout) {
                 throw new IllegalStateException("store bug at " + key);
             }
 
             @Override
-            public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+            public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token,
+                    io.toolboundary.domain.ErrorCode code, Instant now, java.time.Duration timeout) {
+                return Either.left(BoundaryError.of(io.toolboundary.domain.ErrorCode.RECORD_EXPIRED));
+            }
+
+            @Override
+            public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, java.time.Duration timeout) {
                 return Either.right(Option.none());
             }
         };

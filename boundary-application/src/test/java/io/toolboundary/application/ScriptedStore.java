@@ -8,14 +8,15 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * A store that answers {@code begin} and {@code complete} as a test scripts it and remembers every
- * call, so that a test can see exactly what the boundary asked of its store.
+ * A store that answers {@code begin}, {@code complete} and {@code end} as a test scripts it and
+ * remembers every call, so that a test can see exactly what the boundary asked of its store.
  */
 final class ScriptedStore implements CanonicalInvocationStore {
 
@@ -23,59 +24,97 @@ final class ScriptedStore implements CanonicalInvocationStore {
     record Completion(AttemptToken token, CanonicalRecord.Final outcome) {
     }
 
+    /** One end by token the boundary asked for. */
+    record End(InvocationKey key, AttemptToken token, ErrorCode code, Duration timeout) {
+    }
+
     private final Function<InvocationStart, Either<BoundaryError, CanonicalRecord.Projecting>> beginAnswer;
     private final Function<CanonicalRecord.Final, Either<BoundaryError, CanonicalRecord.Final>> completeAnswer;
+    private final Either<BoundaryError, CanonicalRecord.Final> endAnswer;
     final List<InvocationStart> begins = new ArrayList<>();
+    final List<Duration> beginTimeouts = new ArrayList<>();
     final List<Completion> completions = new ArrayList<>();
+    final List<Duration> completeTimeouts = new ArrayList<>();
+    final List<End> ends = new ArrayList<>();
     final List<Instant> abandons = new ArrayList<>();
+    int finds;
 
     private ScriptedStore(Function<InvocationStart, Either<BoundaryError, CanonicalRecord.Projecting>> beginAnswer,
-            Function<CanonicalRecord.Final, Either<BoundaryError, CanonicalRecord.Final>> completeAnswer) {
+            Function<CanonicalRecord.Final, Either<BoundaryError, CanonicalRecord.Final>> completeAnswer,
+            Either<BoundaryError, CanonicalRecord.Final> endAnswer) {
         this.beginAnswer = requireNonNull(beginAnswer, "beginAnswer is null");
         this.completeAnswer = requireNonNull(completeAnswer, "completeAnswer is null");
+        this.endAnswer = requireNonNull(endAnswer, "endAnswer is null");
     }
 
-    /** Confirms every begin and every complete. */
+    /** Confirms every begin and every complete; an end finds no record. */
     static ScriptedStore confirming() {
-        return new ScriptedStore(start -> Either.right(start.record()), Either::right);
+        return new ScriptedStore(start -> Either.right(start.record()), Either::right, expired());
     }
 
-    /** Refuses every begin with {@code error}; confirms every complete. */
+    /** Refuses every begin with {@code error}; confirms every complete; an end finds no record. */
     static ScriptedStore refusingBegin(BoundaryError error) {
-        return new ScriptedStore(start -> Either.left(error), Either::right);
+        return new ScriptedStore(start -> Either.left(error), Either::right, expired());
     }
 
-    /** Refuses every begin with {@code beginError} and every complete with {@code completeError}. */
+    /** Refuses every begin with {@code beginError}, and every complete and end with {@code completeError}. */
     static ScriptedStore refusing(BoundaryError beginError, BoundaryError completeError) {
-        return new ScriptedStore(start -> Either.left(beginError), outcome -> Either.left(completeError));
+        return new ScriptedStore(start -> Either.left(beginError), outcome -> Either.left(completeError),
+                Either.left(completeError));
     }
 
-    /** Confirms every begin; refuses every complete with {@code error}. */
+    /** Confirms every begin; refuses every complete with {@code error}; an end finds no record. */
     static ScriptedStore refusingComplete(BoundaryError error) {
-        return new ScriptedStore(start -> Either.right(start.record()), outcome -> Either.left(error));
+        return new ScriptedStore(start -> Either.right(start.record()), outcome -> Either.left(error), expired());
+    }
+
+    /** Confirms every begin; refuses every complete and every end with {@code error}. */
+    static ScriptedStore refusingCompleteAndEnd(BoundaryError error) {
+        return new ScriptedStore(start -> Either.right(start.record()), outcome -> Either.left(error),
+                Either.left(error));
+    }
+
+    /** True when the boundary asked anything of this store. */
+    boolean touched() {
+        return !begins.isEmpty() || !completions.isEmpty() || !ends.isEmpty() || !abandons.isEmpty() || finds > 0;
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         begins.add(start);
+        beginTimeouts.add(timeout);
         return beginAnswer.apply(start);
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+            Duration timeout) {
         completions.add(new Completion(token, outcome));
+        completeTimeouts.add(timeout);
         return completeAnswer.apply(outcome);
+    }
+
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+            Instant now, Duration timeout) {
+        ends.add(new End(key, token, code, timeout));
+        return endAnswer;
     }
 
     /** Remembers the instant it was given; holds no records, so there is nothing to abandon. */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         abandons.add(now);
         return Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
     }
 
     @Override
-    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
+        finds++;
         return Either.right(Option.none());
+    }
+
+    private static Either<BoundaryError, CanonicalRecord.Final> expired() {
+        return Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
     }
 }

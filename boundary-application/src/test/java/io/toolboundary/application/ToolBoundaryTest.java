@@ -45,7 +45,7 @@ class ToolBoundaryTest {
     static final AttemptToken TOKEN = new AttemptToken("attempt-1");
 
     final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-    final CanonicalInvocationStore store = mock(CanonicalInvocationStore.class);
+    final ScriptedStore store = ScriptedStore.confirming();
     final ToolExecutor executor = mock(ToolExecutor.class);
     final Projector projector = mock(Projector.class);
     final ToolExecutor writableExecutor = mock(ToolExecutor.class);
@@ -150,7 +150,8 @@ class ToolBoundaryTest {
             Either<BoundaryError, AgentResult> outcome = boundary.invoke(call.run(), call.envelope());
 
             assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(call.expected())));
-            verifyNoInteractions(store, executor, projector, writableExecutor, writableProjector);
+            assertThat(store.touched()).as("store touched").isFalse();
+            verifyNoInteractions(executor, projector, writableExecutor, writableProjector);
         }
 
         @Test
@@ -161,7 +162,8 @@ class ToolBoundaryTest {
             Either<BoundaryError, AgentResult> outcome = boundary.invoke(run(), ToolCallEnvelope.of("run-2", CALL, "search", ARGUMENTS));
 
             assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RUN_MISMATCH);
-            verifyNoInteractions(store, executor, projector);
+            assertThat(store.touched()).as("store touched").isFalse();
+            verifyNoInteractions(executor, projector);
         }
 
         @Test
@@ -173,7 +175,8 @@ class ToolBoundaryTest {
             assertThat(denying.invoke(run(), envelope()).getLeft().code()).isEqualTo(ErrorCode.TOOL_NOT_AUTHORIZED);
             assertThat(granting.invoke(run(), ToolCallEnvelope.of(RUN, CALL, "delete", ARGUMENTS)).getLeft().code())
                     .isEqualTo(ErrorCode.TOOL_NOT_READ_ONLY);
-            verifyNoInteractions(store, executor, projector, writableExecutor, writableProjector);
+            assertThat(store.touched()).as("store touched").isFalse();
+            verifyNoInteractions(executor, projector, writableExecutor, writableProjector);
         }
 
         @ParameterizedTest(name = "ending in a {0}-byte character")
@@ -274,17 +277,11 @@ class ToolBoundaryTest {
 
         private void assertEndedOwnRecordOnce(ScriptedStore scripted) {
             assertThat(scripted.begins).hasSize(1);
-            CanonicalRecord.Projecting begun = scripted.begins.get(0).record();
-            assertThat(scripted.completions).singleElement().satisfies(completion -> {
-                assertThat(completion.token()).isEqualTo(TOKEN).isEqualTo(scripted.begins.get(0).token());
-                CanonicalRecord.Final ended = completion.outcome();
-                assertThat(ended).isInstanceOf(CanonicalRecord.Failed.class);
-                assertThat(ended.status()).isEqualTo(InvocationStatus.ERROR);
-                assertThat(ended.evidence()).isEqualTo(Option.of(EvidenceStatus.ERROR));
-                assertThat(ended.errorCode()).isEqualTo(Option.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
-                assertThat(ended.rawResponse()).isEmpty();
-                assertThat(ended.key()).isEqualTo(InvocationKey.of(new RunId(RUN), new ToolCallId(CALL)));
-                assertThat(Lifecycle.complete(begun, ended).isRight()).as("completes the record it began").isTrue();
+            assertThat(scripted.completions).isEmpty();
+            assertThat(scripted.ends).singleElement().satisfies(end -> {
+                assertThat(end.token()).isEqualTo(TOKEN).isEqualTo(scripted.begins.get(0).token());
+                assertThat(end.key()).isEqualTo(InvocationKey.of(new RunId(RUN), new ToolCallId(CALL)));
+                assertThat(end.code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
             });
         }
     }
@@ -382,22 +379,29 @@ class ToolBoundaryTest {
         private static CanonicalInvocationStore throwingStore() {
             return new CanonicalInvocationStore() {
                 @Override
-                public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+                public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+                public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+                public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+                public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token,
+                        io.toolboundary.domain.ErrorCode code, Instant now, java.time.Duration timeout) {
+                    throw new IllegalStateException("store bug");
+                }
+
+                @Override
+                public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
             };
@@ -447,7 +451,7 @@ class ToolBoundaryTest {
             ToolBoundary.Builder builder = ToolBoundary.builder().store(store);
 
             assertThatNullPointerException().isThrownBy(builder::build).withMessageContaining("accessPolicy");
-            verifyNoInteractions(store);
+            assertThat(store.touched()).as("store touched").isFalse();
         }
 
         @Test

@@ -149,11 +149,12 @@ public abstract class AgentNeverSeesRawDataContract {
 
         /** A request whose record is over the store's limit, with boundary limits that let it through. */
         Either<BoundaryError, AgentResult> invokeOverTheStoresRecordLimit(BoundaryListener listener) {
-            String arguments = "{\"query\":\"ARGS-MARKER " + "a".repeat(Math.toIntExact(maxRecordBytes())) + "\"}";
+            // A request that fits its own limit but, with the record's ids and fingerprint, not the record limit.
+            String arguments = "{\"query\":\"ARGS-MARKER " + "a".repeat(Math.toIntExact(maxRecordBytes() / 2)) + "\"}";
             long requestBytes = arguments.length();
-            ToolBoundaryConfig roomy = ToolBoundaryConfig.custom().requestLimitBytes(requestBytes)
-                    .recordLimitBytes(requestBytes + ToolBoundaryConfig.DEFAULT_RECORD_BYTES).build();
-            return builder(listener).config(roomy).build()
+            ToolBoundaryConfig tight = ToolBoundaryConfig.custom().requestLimitBytes(requestBytes)
+                    .rawResponseLimitBytes(requestBytes).recordLimitBytes(requestBytes).build();
+            return builder(listener).config(tight).build()
                     .invoke(run, ToolCallEnvelope.of(runId, TOOL_CALL_ID, "log-search", arguments));
         }
 
@@ -233,7 +234,7 @@ public abstract class AgentNeverSeesRawDataContract {
                     w.projector = FakeProjectors.echoingRaw();
                     return w::invoke;
                 }),
-                after("store refuses an oversize record", ErrorCode.RESULT_TOO_LARGE,
+                after("record over the record limit", ErrorCode.RESULT_TOO_LARGE,
                         w -> w::invokeOverTheStoresRecordLimit),
                 after("projector throws", ErrorCode.PROJECTION_FAILED, w -> {
                     w.projector = FakeProjectors.throwing(EXCEPTION_TEXT);

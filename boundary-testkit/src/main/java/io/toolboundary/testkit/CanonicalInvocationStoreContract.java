@@ -12,6 +12,7 @@ import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
@@ -193,10 +194,10 @@ public abstract class CanonicalInvocationStoreContract {
         return start(record, token, GENEROUS_BUDGET, GENEROUS_BUDGET);
     }
 
-    /** A start with {@link #TTL}, the lease {@link #leaseOf}, and the given budgets. */
+    /** A start with {@link #TTL}, the lease {@link #leaseOf}, the given budgets and no record limit (the store's cap applies). */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runCallBudget,
             int toolCallBudget) {
-        return new InvocationStart(record, token, TTL, leaseOf(record), runCallBudget, toolCallBudget);
+        return new InvocationStart(record, token, TTL, leaseOf(record), runCallBudget, toolCallBudget, Long.MAX_VALUE);
     }
 
     /** The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check. */
@@ -747,8 +748,8 @@ public abstract class CanonicalInvocationStoreContract {
             Duration before = liveTtl(record.key());
             Duration longer = TTL.multipliedBy(10);
 
-            store().begin(new InvocationStart(record, token, longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET));
-            store().begin(new InvocationStart(record, AttemptToken.random(), longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET));
+            store().begin(new InvocationStart(record, token, longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+            store().begin(new InvocationStart(record, AttemptToken.random(), longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
 
             assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
         }
@@ -816,7 +817,7 @@ public abstract class CanonicalInvocationStoreContract {
             CanonicalRecord.Projecting longLived = projecting(run, "call_2");
             begin(shortLived, AttemptToken.random());
             store().begin(new InvocationStart(longLived, AttemptToken.random(), TTL.multipliedBy(3), leaseOf(longLived), GENEROUS_BUDGET,
-                    GENEROUS_BUDGET));
+                    GENEROUS_BUDGET, maxRecordBytes()));
 
             expire(shortLived.key());
 
@@ -954,7 +955,7 @@ public abstract class CanonicalInvocationStoreContract {
             Instant farAheadLease = Instant.parse("9999-12-31T23:59:59.999999999Z");
             assertThat(store().begin(start(longAgo, AttemptToken.random()))).isEqualTo(Either.right(longAgo));
             assertThat(store().begin(new InvocationStart(farAhead, AttemptToken.random(), TTL, farAheadLease,
-                    GENEROUS_BUDGET, GENEROUS_BUDGET))).isEqualTo(Either.right(farAhead));
+                    GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()))).isEqualTo(Either.right(farAhead));
 
             assertThat(store().abandon(longAgo.key(), leaseOf(longAgo)).map(CanonicalRecord::updatedAt))
                     .isEqualTo(Either.right(leaseOf(longAgo)));
@@ -972,7 +973,7 @@ public abstract class CanonicalInvocationStoreContract {
             begin(record, token);
             Instant later = leaseOf(record).plus(Duration.ofHours(1));
 
-            assertThat(store().begin(new InvocationStart(record, token, TTL, later, GENEROUS_BUDGET, GENEROUS_BUDGET)))
+            assertThat(store().begin(new InvocationStart(record, token, TTL, later, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes())))
                     .isEqualTo(Either.right(record));
 
             assertThat(store().abandon(record.key(), leaseOf(record)).isRight()).isTrue();
@@ -1227,7 +1228,13 @@ public abstract class CanonicalInvocationStoreContract {
         }
 
         private ToolBoundary boundaryOver(ToolBinding binding) {
-            return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).tool(binding).build();
+            // The record limit the store's cap allows: a boundary refuses a store that holds less.
+            long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
+            ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
+                    .requestLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_REQUEST_BYTES, record))
+                    .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
+            return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting)
+                    .tool(binding).build();
         }
     }
 

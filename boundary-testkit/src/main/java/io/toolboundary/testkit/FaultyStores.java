@@ -11,7 +11,9 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.OptionalLong;
 
 /**
  * A real store with one failure switched in, standing for the failures a remote store maps to safe
@@ -60,29 +62,43 @@ public final class FaultyStores {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
             if (beginCrash.isDefined()) {
                 throw new IllegalStateException(beginCrash.get());
             }
-            return beginRefusal.isDefined() ? Either.left(BoundaryError.of(beginRefusal.get())) : store.begin(start);
+            return beginRefusal.isDefined()
+                    ? Either.left(BoundaryError.of(beginRefusal.get()))
+                    : store.begin(start, timeout);
         }
 
         @Override
         public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token,
-                CanonicalRecord.Final outcome) {
+                CanonicalRecord.Final outcome, Duration timeout) {
             return completeRefusal.isDefined()
                     ? Either.left(BoundaryError.of(completeRefusal.get()))
-                    : store.complete(token, outcome);
+                    : store.complete(token, outcome, timeout);
         }
 
         @Override
-        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
-            return store.find(key);
+        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token,
+                ErrorCode code, Instant now, Duration timeout) {
+            return store.end(key, token, code, now, timeout);
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
-            return store.abandon(key, now);
+        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
+            return store.find(key, timeout);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now,
+                Duration timeout) {
+            return store.abandon(key, now, timeout);
+        }
+
+        @Override
+        public OptionalLong recordCapBytes() {
+            return store.recordCapBytes();
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
@@ -1095,13 +1096,30 @@ public abstract class ToolBoundarySpecContract {
         }
 
         @Test
-        void returnsTheStoreErrorWhenTheCompletionIsRefused() {
+        void answersOutcomeUnknownAndHandsTheRecordOverWhenTheCompletionFails() {
+            List<InvocationKey> unfinished = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<AttemptToken> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
+            BoundaryListener harness = new BoundaryListener() {
+                @Override
+                public void onUnfinished(InvocationKey key, AttemptToken token) {
+                    unfinished.add(key);
+                    tokens.add(token);
+                }
+            };
             ToolBoundary boundary = builderOn(FaultyStores.refusingComplete(store(), ErrorCode.STORE_UNAVAILABLE),
-                    ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector)).build();
+                    ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector)).listener(harness).build();
 
-            Either<BoundaryError, AgentResult> result = boundary.invoke(run, envelope());
+            ToolCallEnvelope call = envelope();
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, call);
 
-            assertThat(codeOf(result)).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+            // The tool ran, so "unavailable" (nothing happened) would not be true.
+            assertThat(codeOf(result)).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(unfinished).singleElement().isEqualTo(keyOf(call));
+            ToolBoundary healed = builderOn(store(), ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector)).build();
+            assertThat(healed.endUnfinished(unfinished.get(0), tokens.get(0)).map(CanonicalRecord::errorCode))
+                    .isEqualTo(Either.right(Option.some(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+            assertThat(codeOf(healed.invoke(run, call))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
             assertThat(executor.executions()).isEqualTo(1);
         }
 

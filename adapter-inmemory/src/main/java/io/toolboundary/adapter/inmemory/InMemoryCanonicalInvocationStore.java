@@ -10,7 +10,6 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Lifecycle;
-import io.toolboundary.domain.Limits;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
@@ -21,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -66,26 +66,37 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
     }
 
-    /** A store on the system UTC clock with the default record limit (1.25 MiB). */
+    /** A store on the system UTC clock, without a record cap of its own (the boundary's limit applies). */
     public static InMemoryCanonicalInvocationStore create() {
         return create(Clock.systemUTC());
     }
 
-    /** A store whose expiry follows {@code clock}, with the default record limit (1.25 MiB). */
+    /** A store whose expiry follows {@code clock}, without a record cap of its own. */
     public static InMemoryCanonicalInvocationStore create(Clock clock) {
-        return create(clock, Limits.DEFAULT_RECORD_BYTES);
+        return create(clock, Long.MAX_VALUE);
     }
 
-    /** A store whose expiry follows {@code clock} and which refuses records over {@code maxRecordBytes} UTF-8 bytes. */
-    public static InMemoryCanonicalInvocationStore create(Clock clock, long maxRecordBytes) {
-        return new InMemoryCanonicalInvocationStore(clock, maxRecordBytes);
+    /**
+     * A store whose expiry follows {@code clock} and which never holds a record over
+     * {@code recordCapBytes} UTF-8 bytes, whatever the boundary's configured limit; a boundary configured
+     * with a larger limit refuses this store when it is built.
+     */
+    public static InMemoryCanonicalInvocationStore create(Clock clock, long recordCapBytes) {
+        return new InMemoryCanonicalInvocationStore(clock, recordCapBytes);
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+    public OptionalLong recordCapBytes() {
+        return maxRecordBytes == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(maxRecordBytes);
+    }
+
+    /** {@inheritDoc} No I/O: the timeout is never reached. */
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         requireNonNull(start, "start is null");
+        requireNonNull(timeout, "timeout is null");
         CanonicalRecord.Projecting record = start.record();
-        if (record.byteSize() > maxRecordBytes) {
+        if (record.byteSize() > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
             return refuse(ErrorCode.RESULT_TOO_LARGE);
         }
         sweepNowAndThen();
@@ -118,10 +129,13 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
     }
 
+    /** {@inheritDoc} No I/O: the timeout is never reached. */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+            Duration timeout) {
         requireNonNull(token, "token is null");
         requireNonNull(outcome, "outcome is null");
+        requireNonNull(timeout, "timeout is null");
         InvocationKey key = outcome.key();
         synchronized (stripe(key.runId())) {
             Entry current = live(key, clock.instant());
@@ -140,10 +154,38 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
     }
 
+    /** {@inheritDoc} No I/O: the timeout is never reached. */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+    public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+            Instant now, Duration timeout) {
+        requireNonNull(key, "key is null");
+        requireNonNull(token, "token is null");
+        requireNonNull(code, "code is null");
+        requireNonNull(now, "now is null");
+        requireNonNull(timeout, "timeout is null");
+        synchronized (stripe(key.runId())) {
+            Entry current = live(key, clock.instant());
+            if (current == null) {
+                return refuse(ErrorCode.RECORD_EXPIRED);
+            }
+            if (!current.token().equals(token)) {
+                return refuse(ErrorCode.RECORD_CONFLICT);
+            }
+            if (current.record() instanceof CanonicalRecord.Final done) {
+                return Either.right(done);
+            }
+            CanonicalRecord.Failed ended = ((CanonicalRecord.Projecting) current.record()).fail(code, Option.none(), now);
+            records.put(key, current.with(ended));
+            return Either.right(ended);
+        }
+    }
+
+    /** {@inheritDoc} No I/O: the timeout is never reached. */
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(now, "now is null");
+        requireNonNull(timeout, "timeout is null");
         synchronized (stripe(key.runId())) {
             Entry current = live(key, clock.instant());
             if (current == null) {
@@ -164,9 +206,11 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
     }
 
+    /** {@inheritDoc} No I/O: the timeout is never reached. */
     @Override
-    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         requireNonNull(key, "key is null");
+        requireNonNull(timeout, "timeout is null");
         Entry entry = records.get(key);
         if (entry == null || entry.expiredAt(clock.instant())) {
             return Either.right(Option.none());

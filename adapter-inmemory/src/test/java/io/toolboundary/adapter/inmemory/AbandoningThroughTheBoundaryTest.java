@@ -123,7 +123,8 @@ class AbandoningThroughTheBoundaryTest {
 
         Either<BoundaryError, ?> result = boundary.invoke(run, call);
 
-        assertThat(result).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        // The agent is told what the record says, not that its completion was refused.
+        assertThat(result).isEqualTo(refused(ErrorCode.EXECUTION_ABANDONED));
         assertThat(abandonedMeanwhile.get().isRight()).isTrue();
         assertThat(boundary.records().find(run.runId(), toolCallId))
                 .isEqualTo(Either.right(Option.some(abandonedMeanwhile.get().get())));

@@ -155,7 +155,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
             for (int i = 0; i < count; i++) {
                 CanonicalRecord.Projecting record = projecting(run, callId(i).value());
                 assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), ttl, leaseOf(record), GENEROUS_BUDGET,
-                        GENEROUS_BUDGET))).containsExactly(record);
+                        GENEROUS_BUDGET, Long.MAX_VALUE))).containsExactly(record);
             }
         }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
@@ -21,7 +22,10 @@ import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,16 +57,36 @@ class StoreFullAtCompletionTest {
     }
 
     @Test
-    void leavesARefusedSmallCompletionAloneWithoutRetrying() {
-        ToolBoundary boundary = boundaryOver(new RefusingEveryCompletion(memory));
+    void handsTheRecordOverToTheHarnessWhenNotEvenASmallEndFits() {
+        List<AttemptToken> unfinished = new CopyOnWriteArrayList<>();
+        BoundaryListener harness = new BoundaryListener() {
+            @Override
+            public void onUnfinished(InvocationKey key, AttemptToken token) {
+                unfinished.add(token);
+            }
+        };
+        ToolBoundary boundary = boundaryOver(new RefusingEveryCompletion(memory), harness);
+        InvocationKey key = InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()));
 
-        assertThat(boundary.invoke(run, call)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
-        CanonicalRecord record = memory.find(InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()))).get().get();
-        assertThat(record).isInstanceOf(CanonicalRecord.Projecting.class);
+        assertThat(boundary.invoke(run, call))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+        assertThat(memory.find(key).get().get()).isInstanceOf(CanonicalRecord.Projecting.class);
+        assertThat(unfinished).hasSize(1);
+
+        // Once the store has room again, the harness ends the record by the token it was given.
+        ToolBoundary healed = boundaryOver(memory, harness);
+        assertThat(healed.endUnfinished(key, unfinished.get(0)).map(CanonicalRecord::errorCode))
+                .isEqualTo(Either.right(Option.some(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+        assertThat(healed.invoke(run, call)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
+        assertThat(tool.executions()).isEqualTo(1);
     }
 
     private ToolBoundary boundaryOver(CanonicalInvocationStore store) {
-        return ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
+        return boundaryOver(store, BoundaryListener.noop());
+    }
+
+    private ToolBoundary boundaryOver(CanonicalInvocationStore store, BoundaryListener listener) {
+        return ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll()).listener(listener)
                 .tool(ToolBinding.readOnly("log-search", tool, FakeProjectors.evidenceFound("found"))).build();
     }
 
@@ -75,36 +99,50 @@ class StoreFullAtCompletionTest {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
-            return store.begin(start);
+        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+            return store.begin(start, timeout);
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                Duration timeout) {
             return outcome.rawResponse().isDefined()
                     ? Either.left(BoundaryError.of(ErrorCode.STORE_FULL))
-                    : store.complete(token, outcome);
+                    : store.complete(token, outcome, timeout);
         }
 
         @Override
-        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
-            return store.find(key);
+        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+                Instant now, Duration timeout) {
+            return store.end(key, token, code, now, timeout);
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
-            return store.abandon(key, now);
+        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
+            return store.find(key, timeout);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
+            return store.abandon(key, now, timeout);
         }
     }
 
-    /** Refuses every completion. */
+    /** Refuses every completion and every end. */
     private static final class RefusingEveryCompletion extends RefusingLargeCompletions {
         RefusingEveryCompletion(CanonicalInvocationStore store) {
             super(store);
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                Duration timeout) {
+            return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+                Instant now, Duration timeout) {
             return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
         }
     }

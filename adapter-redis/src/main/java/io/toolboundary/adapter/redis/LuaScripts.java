@@ -14,6 +14,8 @@ final class LuaScripts {
     static final Script COMPLETE = load("complete.lua");
     /** Ends a record left PROJECTING past its lease; see {@code abandon.lua}. */
     static final Script ABANDON = load("abandon.lua");
+    /** Ends an attempt's record by its token; see {@code end.lua}. */
+    static final Script END = load("end.lua");
     /** Reads a record; see {@code find.lua}. */
     static final Script FIND = load("find.lua");
 

@@ -127,11 +127,16 @@ final class RecordCodec {
 
     /** The fields abandonment writes over a PROJECTING record, as field, value pairs. */
     static List<Object> abandonedFields(Instant now) {
+        return failedFields(ErrorCode.EXECUTION_ABANDONED, now);
+    }
+
+    /** The fields that end a PROJECTING record in ERROR with {@code code} and no raw response, in pairs. */
+    static List<Object> failedFields(ErrorCode code, Instant now) {
         List<Object> fields = new ArrayList<>(8);
         put(fields, STATUS, InvocationStatus.ERROR.name());
         put(fields, UPDATED_AT, now.toString());
         put(fields, EVIDENCE, EvidenceStatus.ERROR.name());
-        put(fields, ERROR_CODE, ErrorCode.EXECUTION_ABANDONED.name());
+        put(fields, ERROR_CODE, code.name());
         return fields;
     }
 

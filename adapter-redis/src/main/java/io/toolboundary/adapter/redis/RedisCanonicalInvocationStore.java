@@ -16,7 +16,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
+import org.redisson.api.options.OptionalOptions;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
@@ -52,7 +62,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         this.ownsClient = ownsClient;
         this.options = requireNonNull(options, "options is null");
         this.keys = new RedisKeys(options.keyPrefix());
-        this.scripts = client.getScript(StringCodec.INSTANCE);
+        // One try per call, with the store's own reply timeout: the store retries by itself, within the
+        // caller's timeout, and knows after each try whether the script may have run.
+        this.scripts = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
+                .timeout(options.responseTimeout()).retryAttempts(0));
     }
 
     /** The options this store was created with. */
@@ -61,10 +74,16 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
+    public OptionalLong recordCapBytes() {
+        return options.recordCapBytes();
+    }
+
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         requireNonNull(start, "start is null");
+        requireNonNull(timeout, "timeout is null");
         CanonicalRecord.Projecting record = start.record();
-        if (record.byteSize() > options.recordLimitBytes()) {
+        if (record.byteSize() > Math.min(start.recordLimitBytes(), options.recordCapBytes().orElse(Long.MAX_VALUE))) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
         if (!Utf8.isWellFormed(record.request()) || !Utf8.isWellFormed(record.requestFingerprint())) {
@@ -81,15 +100,17 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(Integer.toString(start.runCallBudget()));
         args.add(Integer.toString(start.toolCallBudget()));
         args.addAll(RecordCodec.projectingFields(record, start.token(), start.leaseUntil()));
-        return run(LuaScripts.BEGIN, recordKey, scriptKeys, args)
+        return run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token()));
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
+    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+            Duration timeout) {
         requireNonNull(token, "token is null");
         requireNonNull(outcome, "outcome is null");
-        if (outcome.byteSize() > options.recordLimitBytes()) {
+        requireNonNull(timeout, "timeout is null");
+        if (outcome.byteSize() > options.recordCapBytes().orElse(Long.MAX_VALUE)) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
         if (!isUnicode(outcome)) {
@@ -104,7 +125,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(outcome.createdAt().toString());
         args.add(RecordCodec.requestSha1(outcome.request()));
         args.addAll(RecordCodec.finalFields(outcome));
-        return run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args)
+        return run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args, timeout)
                 .flatMap(reply -> ScriptReplies.complete(reply, outcome, token));
     }
 
@@ -115,23 +136,41 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * {@code now}, never with Redis's clock.
      */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
+    public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+            Instant now, Duration timeout) {
+        requireNonNull(key, "key is null");
+        requireNonNull(token, "token is null");
+        requireNonNull(code, "code is null");
+        requireNonNull(now, "now is null");
+        requireNonNull(timeout, "timeout is null");
+        String recordKey = keys.record(key);
+        List<Object> args = new ArrayList<>(9);
+        args.add(token.value());
+        args.addAll(RecordCodec.failedFields(code, now));
+        return run(LuaScripts.END, recordKey, List.of(recordKey), args, timeout)
+                .flatMap(reply -> ScriptReplies.end(reply, key, token));
+    }
+
+    @Override
+    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(now, "now is null");
+        requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
         List<Object> args = new ArrayList<>(10);
         args.add(RecordCodec.seconds(now));
         args.add(RecordCodec.nanos(now));
         args.addAll(RecordCodec.abandonedFields(now));
-        return run(LuaScripts.ABANDON, recordKey, List.of(recordKey), args)
+        return run(LuaScripts.ABANDON, recordKey, List.of(recordKey), args, timeout)
                 .flatMap(reply -> ScriptReplies.abandon(reply, key));
     }
 
     @Override
-    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
+    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         requireNonNull(key, "key is null");
+        requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        return run(LuaScripts.FIND, recordKey, List.of(recordKey), List.of())
+        return run(LuaScripts.FIND, recordKey, List.of(recordKey), List.of(), timeout)
                 .flatMap(reply -> ScriptReplies.find(reply, key));
     }
 
@@ -153,35 +192,127 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return keys;
     }
 
+    /**
+     * Runs one script until it answers, fails for good, or {@code timeout} runs out. Each try waits at
+     * most the response timeout; a try that failed in a way another may mend (no connection, a slot in
+     * migration, a reply that never came) is followed by another after a short pause. The calling
+     * thread's interrupt flag is cleared for the while and set again afterwards, also when an interrupt
+     * came meanwhile: an interrupt never cuts a write short, so it never leaves a record behind. The
+     * outcome says whether any try may have run the script ({@code STORE_OUTCOME_UNKNOWN}) or none can
+     * have ({@code STORE_UNAVAILABLE}).
+     */
     private Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
-            List<Object> scriptKeys, List<Object> args) {
-        Object[] values = args.toArray();
+            List<Object> scriptKeys, List<Object> args, Duration timeout) {
+        Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
         try {
-            return Either.right(evalSha(script, routingKey, scriptKeys, values));
-        } catch (RedisNoScriptException notLoaded) {
-            // A restarted or failed-over server has lost its script cache: load the script and run it once more.
-            try {
-                scripts.scriptLoad(script.source());
-                return Either.right(evalSha(script, routingKey, scriptKeys, values));
-            } catch (RuntimeException failure) {
-                return failed(script, failure);
+            return attempts(script, routingKey, scriptKeys, args.toArray(), wait);
+        } finally {
+            if (wait.interrupted) {
+                Thread.currentThread().interrupt();
             }
-        } catch (RuntimeException failure) {
-            return failed(script, failure);
         }
     }
 
-    /** One EVALSHA: the script travels by its digest only, never its text. */
-    private Object evalSha(LuaScripts.Script script, String routingKey, List<Object> scriptKeys, Object[] values) {
-        return scripts.evalSha(routingKey, RScript.Mode.READ_WRITE, script.sha1(), RScript.ReturnType.LIST,
-                scriptKeys, values);
+    private Either<BoundaryError, Object> attempts(LuaScripts.Script script, String routingKey,
+            List<Object> scriptKeys, Object[] values, Wait wait) {
+        boolean anyMayHaveRun = false;
+        boolean reloaded = false;
+        for (int attempt = 0; ; attempt++) {
+            Throwable failure;
+            try {
+                return Either.right(wait.await(scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                        RScript.ReturnType.LIST, scriptKeys, values)));
+            } catch (TimeoutException outOfTime) {
+                // Given up while the try was in flight: it may still reach the server.
+                return failed(script, outOfTime, RedisFailures.Failure.MAY_HAVE_RUN, true);
+            } catch (ExecutionException failed) {
+                failure = failed.getCause() == null ? failed : failed.getCause();
+            }
+            if (failure instanceof RedisNoScriptException && !reloaded) {
+                // A restarted or failed-over server has lost its script cache: load the script, then run it again.
+                reloaded = true;
+                try {
+                    wait.await(scripts.scriptLoadAsync(routingKey, script.source()));
+                    attempt--;
+                    continue;
+                } catch (TimeoutException outOfTime) {
+                    return failed(script, outOfTime, RedisFailures.Failure.NOT_SENT, anyMayHaveRun);
+                } catch (ExecutionException loadFailed) {
+                    failure = loadFailed.getCause() == null ? loadFailed : loadFailed.getCause();
+                }
+            }
+            RedisFailures.Failure kind = RedisFailures.classify(failure);
+            anyMayHaveRun |= kind.mayHaveRun();
+            if (!kind.retryable() || !wait.pause(attempt)) {
+                return failed(script, failure, kind, anyMayHaveRun);
+            }
+        }
     }
 
-    private static Either<BoundaryError, Object> failed(LuaScripts.Script script, RuntimeException failure) {
-        ErrorCode code = RedisFailures.classify(failure);
+    private static Either<BoundaryError, Object> failed(LuaScripts.Script script, Throwable failure,
+            RedisFailures.Failure kind, boolean anyMayHaveRun) {
+        ErrorCode code = RedisFailures.finalCode(kind, anyMayHaveRun);
         LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}",
                 script.name(), failure.getClass().getSimpleName(), code);
         return Either.left(BoundaryError.of(code));
+    }
+
+    /**
+     * The deadline of one store operation, and the interrupts that came while it waited. Waits never
+     * throw {@link InterruptedException}: an interrupt is noted and the wait goes on.
+     */
+    private static final class Wait {
+        /** The first pause between tries; each later one doubles, up to {@link #MAX_PAUSE_NANOS}. */
+        private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+        private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+        private final long deadline;
+        private boolean interrupted;
+
+        Wait(long deadline, boolean interrupted) {
+            this.deadline = deadline;
+            this.interrupted = interrupted;
+        }
+
+        <T> T await(RFuture<T> future) throws ExecutionException, TimeoutException {
+            CompletableFuture<T> result = future.toCompletableFuture();
+            while (true) {
+                long left = deadline - System.nanoTime();
+                try {
+                    if (left <= 0) {
+                        if (result.isDone()) {
+                            return result.getNow(null);
+                        }
+                        throw new TimeoutException();
+                    }
+                    return result.get(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException interrupt) {
+                    interrupted = true;
+                } catch (TimeoutException outOfTime) {
+                    // No further retries of this command by the client: it is abandoned here.
+                    future.cancel(false);
+                    throw outOfTime;
+                } catch (CancellationException | CompletionException odd) {
+                    throw new ExecutionException(odd);
+                }
+            }
+        }
+
+        /** Pauses before try {@code attempt + 1}; false when the deadline leaves no room for it. */
+        boolean pause(int attempt) {
+            long pause = Math.min(MAX_PAUSE_NANOS, FIRST_PAUSE_NANOS << Math.min(attempt, 10));
+            long wakeUp = System.nanoTime() + pause;
+            if (deadline - wakeUp <= 0) {
+                return false;
+            }
+            for (long left = pause; left > 0; left = wakeUp - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+            return true;
+        }
     }
 
     /** UTF-8 keeps text exactly only when it has no lone surrogate; such text is refused, never altered. */

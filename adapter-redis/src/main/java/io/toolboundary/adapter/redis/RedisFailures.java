@@ -2,58 +2,118 @@ package io.toolboundary.adapter.redis;
 
 import io.toolboundary.domain.ErrorCode;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import org.redisson.RedissonShutdownException;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisNodeNotFoundException;
 import org.redisson.client.RedisOutOfMemoryException;
 import org.redisson.client.RedisResponseTimeoutException;
+import org.redisson.client.RedisRetryException;
 import org.redisson.client.RedisTimeoutException;
 
 /**
- * Maps a failure seen at the Redis edge to a safe code. Only the failure's type and the first word of
- * a Redis error reply are looked at; no text of it ever leaves this class.
+ * Says what a failure seen at the Redis edge means for the data: whether the script may have run, and
+ * whether trying again can help. The whole cause chain is looked at, but only types and the first word
+ * of a Redis error reply; no text of a failure ever leaves this class.
  */
 final class RedisFailures {
+
+    /** What one failed try of a script means. */
+    enum Failure {
+        /** Redis refused for lack of memory ({@code OOM}) before anything was written. Final. */
+        FULL(false, false),
+        /** A key of the wrong type, a script error or a reply that is not what the scripts return. Final. */
+        DATA_INVALID(false, false),
+        /**
+         * The script cannot have run: no connection was had, the command was never written, or the
+         * server refused it before running it ({@code TRYAGAIN}, {@code CLUSTERDOWN}, {@code LOADING},
+         * {@code BUSY}, {@code READONLY}). Worth another try.
+         */
+        NOT_SENT(false, true),
+        /** The script cannot have run and another try cannot help: credentials refused, client shut down. */
+        REFUSED(false, false),
+        /**
+         * The script may have run: it was written and no reply came, the connection broke while a reply
+         * was due, or the failure is of a kind not known to be harmless. Worth another try (every script
+         * is idempotent by its token).
+         */
+        MAY_HAVE_RUN(true, true);
+
+        private final boolean mayHaveRun;
+        private final boolean retryable;
+
+        Failure(boolean mayHaveRun, boolean retryable) {
+            this.mayHaveRun = mayHaveRun;
+            this.retryable = retryable;
+        }
+
+        /** True when the script may have run and written. */
+        boolean mayHaveRun() {
+            return mayHaveRun;
+        }
+
+        /** True when another try may succeed. */
+        boolean retryable() {
+            return retryable;
+        }
+    }
 
     private RedisFailures() {
     }
 
-    /**
-     * The code for a failure thrown while talking to Redis or reading its reply.
-     *
-     * <ul>
-     *   <li>Redis refused a write for lack of memory ({@code OOM}): {@link ErrorCode#STORE_FULL}; nothing was written.</li>
-     *   <li>A command was sent but no reply came in time: {@link ErrorCode#STORE_OUTCOME_UNKNOWN}.</li>
-     *   <li>No connection, a closed connection, a cluster that is down or loading, a client shut down,
-     *       any other Redis error: {@link ErrorCode#STORE_UNAVAILABLE}.</li>
-     *   <li>A key of the wrong type, or a reply that is not what the scripts return:
-     *       {@link ErrorCode#STORE_DATA_INVALID}.</li>
-     * </ul>
-     */
-    static ErrorCode classify(Throwable failure) {
+    /** What a failure of one try means; see {@link Failure}. */
+    static Failure classify(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-                return ErrorCode.STORE_OUTCOME_UNKNOWN;
+            if (cause instanceof RedisException || cause instanceof RedissonShutdownException) {
+                return classifyRedis(cause);
             }
-            if (cause instanceof RedisException redis) {
-                return classifyRedis(redis);
+            if (cause instanceof InterruptedException || cause instanceof CancellationException) {
+                return Failure.MAY_HAVE_RUN;
             }
         }
-        return ErrorCode.STORE_DATA_INVALID;
+        // Not a failure of Redis's: a reply the client could not decode.
+        return Failure.DATA_INVALID;
     }
 
-    private static ErrorCode classifyRedis(RedisException failure) {
+    /** The code an operation ends with when its last try failed definitely with {@code failure}. */
+    static ErrorCode finalCode(Failure failure, boolean anyTryMayHaveRun) {
+        return switch (failure) {
+            case FULL -> ErrorCode.STORE_FULL;
+            case DATA_INVALID -> ErrorCode.STORE_DATA_INVALID;
+            case NOT_SENT, REFUSED, MAY_HAVE_RUN -> anyTryMayHaveRun || failure.mayHaveRun()
+                    ? ErrorCode.STORE_OUTCOME_UNKNOWN
+                    : ErrorCode.STORE_UNAVAILABLE;
+        };
+    }
+
+    private static Failure classifyRedis(Throwable failure) {
+        if (failure instanceof RedissonShutdownException) {
+            return Failure.REFUSED;
+        }
         String reply = firstWord(failure.getMessage());
         if (failure instanceof RedisOutOfMemoryException || reply.equals("OOM")) {
-            return ErrorCode.STORE_FULL;
+            return Failure.FULL;
         }
-        if (failure instanceof RedisResponseTimeoutException || failure instanceof RedisTimeoutException) {
-            return ErrorCode.STORE_OUTCOME_UNKNOWN;
+        if (failure instanceof RedisResponseTimeoutException) {
+            return Failure.MAY_HAVE_RUN;
         }
-        if (reply.equals("WRONGTYPE") || String.valueOf(failure.getMessage()).contains("WRONGTYPE")) {
-            return ErrorCode.STORE_DATA_INVALID;
+        if (failure instanceof RedisTimeoutException) {
+            // No connection within the timeout, or the command still unwritten when it ran out.
+            return Failure.NOT_SENT;
         }
-        // Connection refused or closed, CLUSTERDOWN, LOADING, a client shut down, and any other error reply.
-        return ErrorCode.STORE_UNAVAILABLE;
+        if (failure instanceof RedisConnectionException || failure instanceof RedisNodeNotFoundException
+                || failure instanceof RedisRetryException) {
+            return Failure.NOT_SENT;
+        }
+        return switch (reply) {
+            case "TRYAGAIN", "CLUSTERDOWN", "LOADING", "BUSY", "READONLY", "MASTERDOWN" -> Failure.NOT_SENT;
+            case "NOAUTH", "WRONGPASS", "NOPERM" -> Failure.REFUSED;
+            case "WRONGTYPE", "ERR" -> Failure.DATA_INVALID;
+            default -> String.valueOf(failure.getMessage()).contains("WRONGTYPE")
+                    ? Failure.DATA_INVALID
+                    : Failure.MAY_HAVE_RUN;
+        };
     }
 
     private static String firstWord(String message) {

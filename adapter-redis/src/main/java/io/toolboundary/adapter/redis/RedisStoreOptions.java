@@ -2,8 +2,8 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.domain.Limits;
 import java.time.Duration;
+import java.util.OptionalLong;
 
 /**
  * Settings of the Redis store. Immutable; built with {@link #ofDefaults()} or {@link #custom()} and
@@ -13,8 +13,6 @@ public final class RedisStoreOptions {
 
     /** The first segment of every key: {@code toolboundary}. */
     public static final String DEFAULT_KEY_PREFIX = "toolboundary";
-    /** The largest record the store accepts: 1.25 MiB of UTF-8, {@link Limits#DEFAULT_RECORD_BYTES}. */
-    public static final long DEFAULT_RECORD_LIMIT_BYTES = Limits.DEFAULT_RECORD_BYTES;
     /** What to do when the server may evict records: refuse to start. */
     public static final EvictionPolicyCheck DEFAULT_EVICTION_POLICY_CHECK = EvictionPolicyCheck.REFUSE;
     /** The longest key prefix, in characters. */
@@ -22,11 +20,12 @@ public final class RedisStoreOptions {
     /** How long the factory's {@code connect…} methods wait for a TCP connection to a server: 5 seconds. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /**
-     * How long a store made by the factory's {@code connect…} methods waits for the reply to one command
-     * before it tries again: 3 seconds. When the last try gets no reply either, the operation ends as
-     * {@code STORE_OUTCOME_UNKNOWN}.
+     * How long the store waits for the reply to one script before it tries again: 1 second. The store
+     * keeps trying, safely (every script is idempotent by its token), until the timeout of the operation
+     * runs out; then the operation ends as {@code STORE_OUTCOME_UNKNOWN}, or {@code STORE_UNAVAILABLE}
+     * when no try can have reached the server.
      */
-    public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(3);
+    public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(1);
     /** The longest connect or response timeout: one minute. */
     public static final Duration MAX_TIMEOUT = Duration.ofMinutes(1);
 
@@ -45,22 +44,22 @@ public final class RedisStoreOptions {
     private static final RedisStoreOptions DEFAULTS = custom().build();
 
     private final String keyPrefix;
-    private final long recordLimitBytes;
+    private final long recordCapBytes;
     private final EvictionPolicyCheck evictionPolicyCheck;
     private final Duration connectTimeout;
     private final Duration responseTimeout;
 
     private RedisStoreOptions(Builder builder) {
         this.keyPrefix = builder.keyPrefix;
-        this.recordLimitBytes = builder.recordLimitBytes;
+        this.recordCapBytes = builder.recordCapBytes;
         this.evictionPolicyCheck = builder.evictionPolicyCheck;
         this.connectTimeout = builder.connectTimeout;
         this.responseTimeout = builder.responseTimeout;
     }
 
     /**
-     * Prefix {@code toolboundary}, record limit 1.25 MiB, refuse an evicting server, connect timeout 5 s,
-     * response timeout 3 s.
+     * Prefix {@code toolboundary}, no record cap of the store's own, refuse an evicting server, connect
+     * timeout 5 s, response timeout 1 s.
      */
     public static RedisStoreOptions ofDefaults() {
         return DEFAULTS;
@@ -76,9 +75,12 @@ public final class RedisStoreOptions {
         return keyPrefix;
     }
 
-    /** The largest record the store accepts, in UTF-8 bytes as {@code CanonicalRecord.byteSize()} counts them. */
-    public long recordLimitBytes() {
-        return recordLimitBytes;
+    /**
+     * The store's own hard cap on a record, in UTF-8 bytes as {@code CanonicalRecord.byteSize()} counts
+     * them, if one was set; none by default, when the boundary's configured record limit alone applies.
+     */
+    public OptionalLong recordCapBytes() {
+        return recordCapBytes == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(recordCapBytes);
     }
 
     /** What to do when the server may evict records. */
@@ -95,8 +97,9 @@ public final class RedisStoreOptions {
     }
 
     /**
-     * How long a store made by the factory's {@code connect…} methods waits for one reply before trying
-     * again. A store made from a Redisson {@code Config} or client uses that config's own setting instead.
+     * How long the store waits for one reply before trying again, whichever way it was made (the store's
+     * own scripts use this, not the Redisson config's {@code timeout} or {@code retryAttempts}). The
+     * whole operation is bounded by the timeout the caller passes.
      */
     public Duration responseTimeout() {
         return responseTimeout;
@@ -104,7 +107,7 @@ public final class RedisStoreOptions {
 
     @Override
     public String toString() {
-        return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordLimitBytes=" + recordLimitBytes
+        return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordCapBytes=" + recordCapBytes()
                 + ", evictionPolicyCheck=" + evictionPolicyCheck + ", connectTimeout=" + connectTimeout
                 + ", responseTimeout=" + responseTimeout + "]";
     }
@@ -112,7 +115,7 @@ public final class RedisStoreOptions {
     /** Builds options; each setter rejects an invalid value at once. */
     public static final class Builder {
         private String keyPrefix = DEFAULT_KEY_PREFIX;
-        private long recordLimitBytes = DEFAULT_RECORD_LIMIT_BYTES;
+        private long recordCapBytes = Long.MAX_VALUE;
         private EvictionPolicyCheck evictionPolicyCheck = DEFAULT_EVICTION_POLICY_CHECK;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
@@ -135,12 +138,15 @@ public final class RedisStoreOptions {
             return this;
         }
 
-        /** The largest record the store accepts, in UTF-8 bytes; positive. */
-        public Builder recordLimitBytes(long bytes) {
+        /**
+         * A hard cap on a record, in UTF-8 bytes; positive. A boundary whose configured record limit is
+         * larger refuses this store when it is built.
+         */
+        public Builder recordCapBytes(long bytes) {
             if (bytes <= 0) {
-                throw new IllegalArgumentException("recordLimitBytes must be positive, was " + bytes);
+                throw new IllegalArgumentException("recordCapBytes must be positive, was " + bytes);
             }
-            this.recordLimitBytes = bytes;
+            this.recordCapBytes = bytes;
             return this;
         }
 

@@ -70,6 +70,19 @@ final class ScriptReplies {
         });
     }
 
+    /** Reads the reply of {@code end.lua}. */
+    static Either<BoundaryError, CanonicalRecord.Final> end(Object reply, InvocationKey key, AttemptToken token) {
+        return parse(reply).flatMap(parsed -> switch (parsed.outcome()) {
+            case "ENDED", "FINAL" -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
+                    stored.record() instanceof CanonicalRecord.Final done && stored.token().equals(token)
+                            ? Either.right(done)
+                            : invalid());
+            case "NOT_FOUND" -> refused(ErrorCode.RECORD_EXPIRED);
+            case "TOKEN_MISMATCH" -> refused(ErrorCode.RECORD_CONFLICT);
+            default -> invalid();
+        });
+    }
+
     /** Reads the reply of {@code find.lua}: a hash, empty when there is no record. */
     static Either<BoundaryError, Option<CanonicalRecord>> find(Object reply, InvocationKey key) {
         if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {

@@ -28,6 +28,6 @@ abstract class RedisAgentNeverSeesRawDataTest extends AgentNeverSeesRawDataContr
 
     @Override
     protected long maxRecordBytes() {
-        return store.options().recordLimitBytes();
+        return store.options().recordCapBytes().orElse(io.toolboundary.domain.Limits.DEFAULT_RECORD_BYTES);
     }
 }

@@ -182,7 +182,7 @@ abstract class RedisStoreBehaviourTest {
     void refusesARecordOverTheRecordLimitAndCreatesNothing() {
         RedisCanonicalInvocationStore small = RedisCanonicalInvocationStoreFactory.create(
                 RedisTestServers.client(deployment),
-                RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordLimitBytes(200).build());
+                RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordCapBytes(200).build());
         CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{\"q\":\"" + "\uD83D\uDE00".repeat(40) + "\"}");
 
         assertThat(small.begin(start(record, AttemptToken.random())))

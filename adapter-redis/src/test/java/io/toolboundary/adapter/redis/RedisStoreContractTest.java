@@ -21,7 +21,7 @@ abstract class RedisStoreContractTest extends CanonicalInvocationStoreContract {
 
     RedisStoreContractTest(RedisDeployment deployment) {
         this.store = RedisCanonicalInvocationStoreFactory.create(RedisTestServers.client(deployment),
-                RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordLimitBytes(RECORD_LIMIT_BYTES).build());
+                RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordCapBytes(RECORD_LIMIT_BYTES).build());
         this.life = new RecordLife(deployment, store);
     }
 

@@ -32,6 +32,10 @@ import org.junit.jupiter.api.Test;
 import org.redisson.client.RedisClusterDownException;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisTryAgainException;
+import org.redisson.client.RedisReconnectedException;
+import org.redisson.client.RedisTimeoutException;
+import org.redisson.client.WriteRedisConnectionException;
 import org.redisson.client.RedisOutOfMemoryException;
 import org.redisson.client.RedisResponseTimeoutException;
 import org.redisson.config.Config;
@@ -134,23 +138,50 @@ class RedisStoreFailureTest {
     }
 
     @Test
-    void mapsEachKindOfRedisFailureToItsSafeCode() {
+    void saysOfEachKindOfRedisFailureWhetherTheScriptMayHaveRun() {
         assertThat(RedisFailures.classify(new RedisConnectionException("Unable to connect")))
-                .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+                .isEqualTo(RedisFailures.Failure.NOT_SENT);
+        assertThat(RedisFailures.classify(new WriteRedisConnectionException("Channel has been closed! Can't write")))
+                .isEqualTo(RedisFailures.Failure.NOT_SENT);
+        assertThat(RedisFailures.classify(new RedisTimeoutException("Unable to acquire connection!")))
+                .isEqualTo(RedisFailures.Failure.NOT_SENT);
         assertThat(RedisFailures.classify(new RedisResponseTimeoutException("no reply")))
-                .isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+                .isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
+        assertThat(RedisFailures.classify(new RedisReconnectedException("Channel has been reconnected")))
+                .isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
+        assertThat(RedisFailures.classify(new RedisException("Unexpected exception while processing command")))
+                .as("a failure not known to be harmless").isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
+        assertThat(RedisFailures.classify(new RedisException("interrupted", new InterruptedException())))
+                .as("an interrupt is never 'unavailable'").isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
         assertThat(RedisFailures.classify(new RedisOutOfMemoryException("OOM command not allowed")))
-                .isEqualTo(ErrorCode.STORE_FULL);
+                .isEqualTo(RedisFailures.Failure.FULL);
         assertThat(RedisFailures.classify(new RedisException("OOM command not allowed when used memory")))
-                .isEqualTo(ErrorCode.STORE_FULL);
+                .isEqualTo(RedisFailures.Failure.FULL);
         assertThat(RedisFailures.classify(new RedisClusterDownException("CLUSTERDOWN The cluster is down")))
-                .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+                .isEqualTo(RedisFailures.Failure.NOT_SENT);
+        assertThat(RedisFailures.classify(new RedisTryAgainException("TRYAGAIN Multiple keys request during rehashing")))
+                .isEqualTo(RedisFailures.Failure.NOT_SENT);
+        assertThat(RedisFailures.classify(new RedisException("NOAUTH Authentication required")))
+                .isEqualTo(RedisFailures.Failure.REFUSED);
         assertThat(RedisFailures.classify(new RedisException("WRONGTYPE Operation against a key")))
-                .isEqualTo(ErrorCode.STORE_DATA_INVALID);
-        assertThat(RedisFailures.classify(new CompletionException(
-                new RedisResponseTimeoutException("no reply"))))
+                .isEqualTo(RedisFailures.Failure.DATA_INVALID);
+        assertThat(RedisFailures.classify(new CompletionException(new RedisResponseTimeoutException("no reply"))))
+                .isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
+        assertThat(RedisFailures.classify(new ClassCastException("unexpected reply")))
+                .isEqualTo(RedisFailures.Failure.DATA_INVALID);
+    }
+
+    @Test
+    void answersUnavailableOnlyWhenNoTryCanHaveRun() {
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.NOT_SENT, false)).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.REFUSED, false)).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.NOT_SENT, true))
+                .as("an earlier try may have run").isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.MAY_HAVE_RUN, false))
                 .isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(RedisFailures.classify(new ClassCastException("unexpected reply"))).isEqualTo(ErrorCode.STORE_DATA_INVALID);
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.FULL, true)).isEqualTo(ErrorCode.STORE_FULL);
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.DATA_INVALID, false))
+                .isEqualTo(ErrorCode.STORE_DATA_INVALID);
     }
 
     /** A config that fails fast: no retries, short timeouts, connecting on first use. */

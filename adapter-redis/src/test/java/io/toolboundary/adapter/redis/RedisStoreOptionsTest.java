@@ -14,10 +14,10 @@ class RedisStoreOptionsTest {
         RedisStoreOptions defaults = RedisStoreOptions.ofDefaults();
 
         assertThat(defaults.keyPrefix()).isEqualTo("toolboundary");
-        assertThat(defaults.recordLimitBytes()).isEqualTo(1_310_720L);
+        assertThat(defaults.recordCapBytes()).isEmpty();
         assertThat(defaults.evictionPolicyCheck()).isEqualTo(RedisStoreOptions.EvictionPolicyCheck.REFUSE);
         assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(defaults.responseTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(defaults.responseTimeout()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test

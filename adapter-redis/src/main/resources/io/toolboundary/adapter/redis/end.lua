@@ -1,0 +1,33 @@
+-- end.lua: end the record an attempt began, by the attempt's token alone, in ERROR, as a
+-- compare-and-set from PROJECTING. For an attempt whose begin or complete got no definite answer.
+-- HSET comes only after HMGET has found the record, so a missing record is never created, and HSET
+-- on an existing hash leaves its TTL as it is. Safe to run twice.
+--
+-- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
+-- ARGV[1]  the attempt token
+-- ARGV[2..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
+--
+-- Reply, a list whose first element is the outcome:
+--   {'ENDED', field, value, ...}     the record was PROJECTING and is now ERROR: all its fields
+--   {'FINAL', field, value, ...}     it is final already with this token: all its fields, unchanged
+--   {'NOT_FOUND'}                    there is no record (expired, or never created)
+--   {'TOKEN_MISMATCH'}               the record belongs to another attempt
+--
+-- No EXISTS: every record has a token and a status, so a reply of two nils is a missing key (and a
+-- key of another type fails HMGET with WRONGTYPE).
+local record = KEYS[1]
+local stored = redis.call('HMGET', record, 'token', 'status')
+if not (stored[1] or stored[2]) then
+  return {'NOT_FOUND'}
+end
+if stored[1] ~= ARGV[1] then
+  return {'TOKEN_MISMATCH'}
+end
+local outcome = 'FINAL'
+if stored[2] == 'PROJECTING' then
+  redis.call('HSET', record, unpack(ARGV, 2))
+  outcome = 'ENDED'
+end
+local reply = redis.call('HGETALL', record)
+table.insert(reply, 1, outcome)
+return reply
