@@ -1,0 +1,22 @@
+package io.toolboundary.adapter.redis;
+
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testkit.reliability.InterruptContract;
+
+/**
+ * Interrupts at every point of a call, on a standalone Redis with the default store options: Redisson
+ * turns an interrupted caller into a failure of the command, which the store must never see.
+ */
+class RedisInterruptTest extends InterruptContract {
+
+    @Override
+    protected CanonicalInvocationStore store() {
+        return SharedRedisStores.withDefaultOptions(RedisServerFixture.standalone());
+    }
+
+    @Override
+    protected String storeName() {
+        return "redis-standalone";
+    }
+}
