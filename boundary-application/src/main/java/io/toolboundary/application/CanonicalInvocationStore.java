@@ -110,11 +110,13 @@ public interface CanonicalInvocationStore {
      * {@code LEASE_NOT_EXPIRED} when it is PROJECTING and {@code now} is before its lease (a record
      * stored without a lease is leased for its whole life) and {@code RECORD_CONFLICT} when it is final
      * already, except that abandoning an abandoned record again returns the stored record unchanged (a
-     * retry is safe). The lease has passed when {@code now} is at or after it; {@code now} is the
-     * caller's clock, never the store's.
+     * retry is safe). The lease has passed when the store's own clock (for Redis, the server's
+     * {@code TIME}) is at or after it; the caller's {@code now} only becomes the record's
+     * {@code updatedAt}, so a caller whose clock steps forward cannot end a call that is still running.
      *
      * @param key the canonical key
-     * @param now the caller's current instant; becomes the record's {@code updatedAt}
+     * @param now the caller's current instant; becomes the record's {@code updatedAt}, and is not
+     *     compared with the lease
      * @param timeout the longest this call may take
      * @return the stored ERROR record
      */

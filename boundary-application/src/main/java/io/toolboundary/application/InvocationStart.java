@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.CanonicalRecord;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * What {@link CanonicalInvocationStore#begin} needs: the new record, the attempt's token, the record's
@@ -13,9 +12,10 @@ import java.time.Instant;
  * @param record the PROJECTING record to create
  * @param token the attempt's token
  * @param ttl how long the record lives; set once, at creation
- * @param leaseUntil the instant until which the attempt may still be running its tool; from then on
- *     the record, if still PROJECTING, may be abandoned ({@link CanonicalInvocationStore#abandon}).
- *     The store keeps it beside the record; it never changes.
+ * @param lease how long, from the record's creation by the store's own clock, the attempt may still
+ *     be running its tool; from then on the record, if still PROJECTING, may be abandoned
+ *     ({@link CanonicalInvocationStore#abandon}). The store computes the lease's end with its own clock
+ *     (Redis: the server's {@code TIME}) and keeps it beside the record; it never changes.
  * @param runCallBudget how many records the run may create in all
  * @param toolCallBudget how many records the run may create for this tool
  * @param recordLimitBytes the largest the record may ever be, in UTF-8 bytes as
@@ -23,22 +23,22 @@ import java.time.Instant;
  *     again before completing, so that a record refused by size is refused before its tool runs
  */
 public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken token, Duration ttl,
-        Instant leaseUntil, int runCallBudget, int toolCallBudget, long recordLimitBytes) {
+        Duration lease, int runCallBudget, int toolCallBudget, long recordLimitBytes) {
 
     /**
-     * @throws IllegalArgumentException when the TTL is not positive, the lease does not end after the
-     *     record's creation, a budget is negative or the record limit is not positive
+     * @throws IllegalArgumentException when the TTL or the lease is not positive, a budget is negative
+     *     or the record limit is not positive
      */
     public InvocationStart {
         requireNonNull(record, "record is null");
         requireNonNull(token, "token is null");
         requireNonNull(ttl, "ttl is null");
-        requireNonNull(leaseUntil, "leaseUntil is null");
+        requireNonNull(lease, "lease is null");
         if (ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("ttl must be positive, was " + ttl);
         }
-        if (!leaseUntil.isAfter(record.createdAt())) {
-            throw new IllegalArgumentException("leaseUntil must be after the record's createdAt, was " + leaseUntil);
+        if (lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("lease must be positive, was " + lease);
         }
         if (runCallBudget < 0 || toolCallBudget < 0) {
             throw new IllegalArgumentException("budgets must not be negative");

@@ -107,8 +107,8 @@ public final class ToolBoundary {
     }
 
     /**
-     * Ends the record of a call that is still PROJECTING after its execution lease has passed, by this
-     * boundary's clock, in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}. For the harness, after the
+     * Ends the record of a call that is still PROJECTING after its execution lease has passed, by the
+     * store's own clock (never this boundary's), in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}. For the harness, after the
      * process that ran the call stopped before it finished; the record's time to live is unchanged and
      * a late completion by that process is refused.
      *
@@ -215,8 +215,10 @@ public final class ToolBoundary {
             // The deadline passed while preflight ran.
             return reject(ErrorCode.RUN_DEADLINE_EXCEEDED);
         }
+        // The store measures the lease from the record's creation by its own clock, never by this one.
+        Duration lease = Duration.between(createdAt, leaseUntil);
         InvocationStart start = new InvocationStart(admitted.record(), admitted.token(), config.recordTtl(),
-                leaseUntil, run.callBudget(), admitted.binding().callBudgetPerRun(), config.limits().recordBytes());
+                lease, run.callBudget(), admitted.binding().callBudgetPerRun(), config.limits().recordBytes());
         // Half the budget at most, and never past the run's deadline: the rest is kept for ending the record.
         Duration beforeDeadline = Duration.between(clock.instant(), run.deadline());
         Either<BoundaryError, CanonicalRecord.Projecting> begun =

@@ -38,7 +38,7 @@ class ExecutionLeaseTest {
         invoke(Clock.fixed(NOW, ZoneOffset.UTC), NOW.plus(Duration.ofHours(1)));
 
         assertThat(store.begins).singleElement().satisfies(start -> {
-            assertThat(start.leaseUntil()).isEqualTo(NOW.plus(LEASE));
+            assertThat(start.lease()).isEqualTo(LEASE);
             assertThat(start.record().createdAt()).isEqualTo(NOW);
         });
     }
@@ -49,7 +49,7 @@ class ExecutionLeaseTest {
 
         invoke(Clock.fixed(NOW, ZoneOffset.UTC), deadline);
 
-        assertThat(store.begins).singleElement().extracting(InvocationStart::leaseUntil).isEqualTo(deadline);
+        assertThat(store.begins).singleElement().extracting(InvocationStart::lease).isEqualTo(LEASE.minusNanos(1));
     }
 
     @Test
@@ -57,7 +57,7 @@ class ExecutionLeaseTest {
         Either<BoundaryError, AgentResult> result = invoke(Clock.fixed(NOW, ZoneOffset.UTC), Instant.MAX);
 
         assertThat(result.isRight()).isTrue();
-        assertThat(store.begins).singleElement().extracting(InvocationStart::leaseUntil).isEqualTo(NOW.plus(LEASE));
+        assertThat(store.begins).singleElement().extracting(InvocationStart::lease).isEqualTo(LEASE);
     }
 
     @Test

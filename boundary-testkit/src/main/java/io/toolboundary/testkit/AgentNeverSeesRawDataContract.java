@@ -92,6 +92,15 @@ public abstract class AgentNeverSeesRawDataContract {
     /** The record limit, in UTF-8 bytes, that the store under test was built with. */
     protected abstract long maxRecordBytes();
 
+    /**
+     * Lets the store's own clock pass the execution lease of the record under {@code key}; called after
+     * the suite has moved {@link #clock()} past it. A store whose clock is {@link #clock()} needs nothing
+     * more (the default); a store on a server's clock must pass the lease there, or the case that
+     * abandons a call past its lease fails.
+     */
+    protected void passLease(InvocationKey key) {
+    }
+
     /** The clock of this test's boundaries; a new one for each test, standing at {@link #START}. */
     protected final MutableClock clock() {
         return clock;
@@ -164,6 +173,10 @@ public abstract class AgentNeverSeesRawDataContract {
 
         void expire(InvocationKey key) {
             AgentNeverSeesRawDataContract.this.expire(key);
+        }
+
+        void passLease(InvocationKey key) {
+            AgentNeverSeesRawDataContract.this.passLease(key);
         }
     }
 
@@ -279,6 +292,9 @@ public abstract class AgentNeverSeesRawDataContract {
         AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandoned = new AtomicReference<>();
         w.executor = request -> {
             w.clock.advance(wait);
+            if (wait.compareTo(ToolBoundaryConfig.DEFAULT_EXECUTION_LEASE) >= 0) {
+                w.passLease(request.key());
+            }
             abandoned.set(boundary.get().abandonExpired(w.run.runId(), new ToolCallId(TOOL_CALL_ID)));
             return RAW;
         };

@@ -66,7 +66,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>Every test works in a run of its own ({@link #freshRunId()}), so a subclass may hand all tests
  * one shared store on one shared server. Records carry the timestamps the test chooses; the store's
  * own clock is never assumed to move, except that {@link #expire(InvocationKey)} ends one record's
- * life; abandonment is judged by the instant the test passes. No test sleeps: each race releases its
+ * life and {@link #passLease(InvocationKey)} its execution lease; abandonment is judged by the store's
+ * clock, never by the instant the test passes. No test sleeps: each race releases its
  * threads together from a latch, and is run many times because a store without atomicity loses a
  * single race only now and then. Two races go through a {@link ToolBoundary} built over the store
  * (on the system clock): 64 threads calling one key, and many runs spending their budgets at once.
@@ -132,6 +133,13 @@ public abstract class CanonicalInvocationStoreContract {
     protected abstract long maxRecordBytes();
 
     /**
+     * Lets the store's own clock pass the execution lease of the record under {@code key}, as if the
+     * process running its tool had stopped {@link #LEASE} ago: a store on a test clock moves that clock
+     * by {@link #LEASE}; a store on a server's clock may move the stored lease's end to the past.
+     */
+    protected abstract void passLease(InvocationKey key);
+
+    /**
      * Rounds of the race of 64 threads calling one key through a {@link ToolBoundary}: 1,000. A store
      * whose round trips are slow may run fewer; at least one.
      */
@@ -184,20 +192,15 @@ public abstract class CanonicalInvocationStoreContract {
         return new CanonicalRecord.Projecting(key, new ToolName(tool), request, fingerprintOf(request), createdAt);
     }
 
-    /** The end of the execution lease the helper starts give {@code record}: {@link #LEASE} after its creation. */
-    public static Instant leaseOf(CanonicalRecord.Projecting record) {
-        return record.createdAt().plus(LEASE);
-    }
-
-    /** A start with {@link #TTL}, the lease {@link #leaseOf}, and {@link #GENEROUS_BUDGET} for the run and the tool. */
+    /** A start with {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the run and the tool. */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
         return start(record, token, GENEROUS_BUDGET, GENEROUS_BUDGET);
     }
 
-    /** A start with {@link #TTL}, the lease {@link #leaseOf}, the given budgets and no record limit (the store's cap applies). */
+    /** A start with {@link #TTL}, the lease {@link #LEASE}, the given budgets and no record limit (the store's cap applies). */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runCallBudget,
             int toolCallBudget) {
-        return new InvocationStart(record, token, TTL, leaseOf(record), runCallBudget, toolCallBudget, Long.MAX_VALUE);
+        return new InvocationStart(record, token, TTL, LEASE, runCallBudget, toolCallBudget, Long.MAX_VALUE);
     }
 
     /** The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check. */
@@ -748,8 +751,8 @@ public abstract class CanonicalInvocationStoreContract {
             Duration before = liveTtl(record.key());
             Duration longer = TTL.multipliedBy(10);
 
-            store().begin(new InvocationStart(record, token, longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
-            store().begin(new InvocationStart(record, AttemptToken.random(), longer, leaseOf(record), GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+            store().begin(new InvocationStart(record, token, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+            store().begin(new InvocationStart(record, AttemptToken.random(), longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
 
             assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
         }
@@ -816,7 +819,7 @@ public abstract class CanonicalInvocationStoreContract {
             CanonicalRecord.Projecting shortLived = projecting(run, "call_1");
             CanonicalRecord.Projecting longLived = projecting(run, "call_2");
             begin(shortLived, AttemptToken.random());
-            store().begin(new InvocationStart(longLived, AttemptToken.random(), TTL.multipliedBy(3), leaseOf(longLived), GENEROUS_BUDGET,
+            store().begin(new InvocationStart(longLived, AttemptToken.random(), TTL.multipliedBy(3), LEASE, GENEROUS_BUDGET,
                     GENEROUS_BUDGET, maxRecordBytes()));
 
             expire(shortLived.key());
@@ -902,14 +905,17 @@ public abstract class CanonicalInvocationStoreContract {
     @Nested
     class Abandoning {
 
+        /** An instant the caller passes: it becomes updatedAt and is never compared with the lease. */
+        private final Instant callersNow = COMPLETED_AT.plus(LEASE);
+
         @Test
         void abandonsAProjectingRecordOnceItsLeaseHasPassed() {
             CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
             begin(record, AttemptToken.random());
-            Instant now = leaseOf(record).plusSeconds(1);
-            CanonicalRecord.Failed abandoned = record.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now);
+            passLease(record.key());
+            CanonicalRecord.Failed abandoned = record.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), callersNow);
 
-            assertThat(store().abandon(record.key(), now)).isEqualTo(Either.right(abandoned));
+            assertThat(store().abandon(record.key(), callersNow)).isEqualTo(Either.right(abandoned));
 
             CanonicalRecord found = stored(record.key()).get();
             assertThat(found).isEqualTo(abandoned);
@@ -917,27 +923,15 @@ public abstract class CanonicalInvocationStoreContract {
             assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.ERROR));
             assertThat(found.errorCode()).isEqualTo(Option.some(ErrorCode.EXECUTION_ABANDONED));
             assertThat(found.rawResponse()).isEmpty();
-            assertThat(found.updatedAt()).isEqualTo(now);
+            assertThat(found.updatedAt()).isEqualTo(callersNow);
         }
 
         @Test
-        void abandonsAtTheExactInstantTheLeaseEnds() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
-            begin(record, AttemptToken.random());
-            Instant now = leaseOf(record);
-
-            assertThat(store().abandon(record.key(), now))
-                    .isEqualTo(Either.right(record.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now)));
-        }
-
-        @Test
-        void refusesAbandonOneNanosecondBeforeTheLeaseEndsAndLetsTheAttemptFinish() {
+        void refusesAbandonWhileTheLeaseRunsAndLetsTheAttemptFinish() {
             CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
 
-            assertThat(store().abandon(record.key(), leaseOf(record).minusNanos(1)))
-                    .isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
             assertThat(store().abandon(record.key(), record.createdAt())).isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
@@ -946,24 +940,24 @@ public abstract class CanonicalInvocationStoreContract {
         }
 
         @Test
-        void judgesTheLeaseByTheCallersInstantOnly() {
-            RunId run = freshRunId();
-            CanonicalRecord.Projecting longAgo = projecting(run, "call_1", TOOL.value(), REQUEST,
-                    Instant.parse("2001-02-03T04:05:06.000000007Z"));
-            CanonicalRecord.Projecting farAhead = projecting(run, "call_2", TOOL.value(), REQUEST,
-                    Instant.parse("9999-12-31T23:50:00Z"));
-            Instant farAheadLease = Instant.parse("9999-12-31T23:59:59.999999999Z");
-            assertThat(store().begin(start(longAgo, AttemptToken.random()))).isEqualTo(Either.right(longAgo));
-            assertThat(store().begin(new InvocationStart(farAhead, AttemptToken.random(), TTL, farAheadLease,
-                    GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()))).isEqualTo(Either.right(farAhead));
+        void judgesTheLeaseByTheStoresClockNeverByTheCallersInstant() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
 
-            assertThat(store().abandon(longAgo.key(), leaseOf(longAgo)).map(CanonicalRecord::updatedAt))
-                    .isEqualTo(Either.right(leaseOf(longAgo)));
-            assertThat(store().abandon(farAhead.key(), CREATED_AT)).isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
-            assertThat(store().abandon(farAhead.key(), farAheadLease.minusNanos(1)))
-                    .isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
-            assertThat(store().abandon(farAhead.key(), farAheadLease).map(CanonicalRecord::updatedAt))
-                    .isEqualTo(Either.right(farAheadLease));
+            // A caller whose clock stepped far ahead cannot end a call that is still running.
+            for (Instant stepped : List.of(record.createdAt().plus(LEASE), record.createdAt().plus(Duration.ofDays(365)),
+                    Instant.parse("9999-12-31T23:59:59.999999999Z"))) {
+                assertThat(store().abandon(record.key(), stepped)).as("abandon at %s", stepped)
+                        .isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+            }
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+
+            passLease(record.key());
+            // Once the store's own clock has passed the lease, the caller's instant, however early, will do.
+            Instant soonAfterCreation = record.createdAt().plusNanos(7);
+            assertThat(store().abandon(record.key(), soonAfterCreation).map(CanonicalRecord::updatedAt))
+                    .isEqualTo(Either.right(soonAfterCreation));
         }
 
         @Test
@@ -971,12 +965,12 @@ public abstract class CanonicalInvocationStoreContract {
             CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
-            Instant later = leaseOf(record).plus(Duration.ofHours(1));
 
-            assertThat(store().begin(new InvocationStart(record, token, TTL, later, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes())))
-                    .isEqualTo(Either.right(record));
+            assertThat(store().begin(new InvocationStart(record, token, TTL, LEASE.multipliedBy(1_000), GENEROUS_BUDGET,
+                    GENEROUS_BUDGET, maxRecordBytes()))).isEqualTo(Either.right(record));
 
-            assertThat(store().abandon(record.key(), leaseOf(record)).isRight()).isTrue();
+            passLease(record.key());
+            assertThat(store().abandon(record.key(), callersNow).isRight()).isTrue();
         }
 
         @Test
@@ -994,7 +988,7 @@ public abstract class CanonicalInvocationStoreContract {
             begin(record, AttemptToken.random());
             expire(record.key());
 
-            assertThat(store().abandon(record.key(), leaseOf(record))).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+            assertThat(store().abandon(record.key(), callersNow)).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
             assertThat(stored(record.key())).isEmpty();
             assertThat(remainingTtl(record.key())).isEmpty();
         }
@@ -1006,8 +1000,9 @@ public abstract class CanonicalInvocationStoreContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
             store().complete(token, ready);
+            passLease(record.key());
 
-            assertThat(store().abandon(record.key(), leaseOf(record))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().abandon(record.key(), callersNow)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -1018,8 +1013,9 @@ public abstract class CanonicalInvocationStoreContract {
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
             store().complete(token, failed);
+            passLease(record.key());
 
-            assertThat(store().abandon(record.key(), leaseOf(record))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().abandon(record.key(), callersNow)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(failed));
         }
 
@@ -1027,9 +1023,10 @@ public abstract class CanonicalInvocationStoreContract {
         void returnsTheStoredRecordUnchangedWhenAbandonIsRepeated() {
             CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
             begin(record, AttemptToken.random());
-            CanonicalRecord.Failed first = store().abandon(record.key(), leaseOf(record)).get();
+            passLease(record.key());
+            CanonicalRecord.Failed first = store().abandon(record.key(), callersNow).get();
 
-            assertThat(store().abandon(record.key(), leaseOf(record).plusSeconds(30))).isEqualTo(Either.right(first));
+            assertThat(store().abandon(record.key(), callersNow.plusSeconds(30))).isEqualTo(Either.right(first));
             assertThat(stored(record.key())).isEqualTo(Option.some(first));
         }
 
@@ -1038,7 +1035,8 @@ public abstract class CanonicalInvocationStoreContract {
             CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
-            CanonicalRecord.Failed abandoned = store().abandon(record.key(), leaseOf(record)).get();
+            passLease(record.key());
+            CanonicalRecord.Failed abandoned = store().abandon(record.key(), callersNow).get();
 
             assertThat(store().complete(token, readyOf(record, "raw", evidenceFound("found"))))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
@@ -1052,10 +1050,11 @@ public abstract class CanonicalInvocationStoreContract {
         void keepsTheTtlWhenAbandoned() {
             CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
             begin(record, AttemptToken.random());
+            passLease(record.key());
             Option<Duration> before = remainingTtl(record.key());
             assertThat(before).isNotEmpty();
 
-            assertThat(store().abandon(record.key(), leaseOf(record)).isRight()).isTrue();
+            assertThat(store().abandon(record.key(), callersNow).isRight()).isTrue();
 
             assertThat(remainingTtl(record.key())).isNotEmpty();
             assertThat(remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(before.get());
@@ -1066,11 +1065,12 @@ public abstract class CanonicalInvocationStoreContract {
             CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
+            passLease(record.key());
             ExecutorService pool = Executors.newFixedThreadPool(RACERS);
             List<Either<BoundaryError, CanonicalRecord.Final>> results;
             try {
                 results = raceOn(pool, RACERS, i -> i % 2 == 0
-                        ? store().abandon(record.key(), leaseOf(record).plusNanos(i)).map(CanonicalRecord.Final.class::cast)
+                        ? store().abandon(record.key(), callersNow.plusNanos(i)).map(CanonicalRecord.Final.class::cast)
                         : store().complete(token, readyOf(record, "raw " + i, evidenceFound("found " + i))));
             } finally {
                 pool.shutdownNow();

@@ -30,8 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>{@code begin}, {@code complete} and {@code abandon} are atomic per run (one lock stripe per run id); {@code find}
  * takes no lock. Expiry follows the injected clock: a record lives exactly its TTL from creation;
- * completion and abandonment keep the remaining TTL; reads never extend it. Execution leases are
- * compared exactly, to the nanosecond, with the instant the caller passes. Expired entries are dropped when touched,
+ * completion and abandonment keep the remaining TTL; reads never extend it. Execution leases run on
+ * the same clock, from the record's creation, and are compared with it exactly, to the nanosecond. Expired entries are dropped when touched,
  * and each {@code begin} first drops those whose time has come, in order of expiry (a queue, so the
  * cost is per expired entry, not per stored one); no background thread needs managing. Records are
  * lost when the JVM stops.
@@ -123,7 +123,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             Instant expiresAt = now.plus(start.ttl());
             reserve(runCounter, expiresAt, now);
             reserve(toolCounter, expiresAt, now);
-            records.put(key, new Entry(record, start.token(), expiresAt, start.leaseUntil()));
+            records.put(key, new Entry(record, start.token(), expiresAt, now.plus(start.lease())));
             scheduleExpiry(expiresAt, key);
             return Either.right(record);
         }
@@ -187,7 +187,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
         synchronized (stripe(key.runId())) {
-            Entry current = live(key, clock.instant());
+            Instant storeNow = clock.instant();
+            Entry current = live(key, storeNow);
             if (current == null) {
                 return refuse(ErrorCode.RECORD_EXPIRED);
             }
@@ -197,7 +198,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             if (!(current.record() instanceof CanonicalRecord.Projecting projecting)) {
                 return refuse(ErrorCode.RECORD_CONFLICT);
             }
-            if (now.isBefore(current.leaseUntil())) {
+            if (storeNow.isBefore(current.leaseUntil())) {
                 return refuse(ErrorCode.LEASE_NOT_EXPIRED);
             }
             CanonicalRecord.Failed abandoned = projecting.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now);

@@ -42,6 +42,11 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
     }
 
     @Override
+    protected void passLease(InvocationKey key) {
+        clock.advance(LEASE);
+    }
+
+    @Override
     protected long maxRecordBytes() {
         return MAX_RECORD_BYTES;
     }
@@ -154,7 +159,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
         private void beginAll(RunId run, int count, Duration ttl) {
             for (int i = 0; i < count; i++) {
                 CanonicalRecord.Projecting record = projecting(run, callId(i).value());
-                assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), ttl, leaseOf(record), GENEROUS_BUDGET,
+                assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), ttl, LEASE, GENEROUS_BUDGET,
                         GENEROUS_BUDGET, Long.MAX_VALUE))).containsExactly(record);
             }
         }

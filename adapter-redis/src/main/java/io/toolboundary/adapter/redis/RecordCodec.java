@@ -93,8 +93,11 @@ final class RecordCodec {
     record Stored(CanonicalRecord record, AttemptToken token) {
     }
 
-    /** The fields of a new PROJECTING record and its execution lease, as field, value pairs. */
-    static List<Object> projectingFields(CanonicalRecord.Projecting record, AttemptToken token, Instant leaseUntil) {
+    /**
+     * The fields of a new PROJECTING record, as field, value pairs; {@code begin.lua} adds its execution
+     * lease, {@code leaseUntil}, by the server's clock.
+     */
+    static List<Object> projectingFields(CanonicalRecord.Projecting record, AttemptToken token) {
         List<Object> fields = new ArrayList<>(18);
         put(fields, SCHEMA, SCHEMA_VERSION);
         put(fields, TOOL, record.tool().value());
@@ -104,7 +107,6 @@ final class RecordCodec {
         put(fields, TOKEN, token.value());
         put(fields, STATUS, InvocationStatus.PROJECTING.name());
         put(fields, CREATED_AT, record.createdAt().toString());
-        put(fields, LEASE_UNTIL, seconds(leaseUntil) + ":" + nanos(leaseUntil));
         return fields;
     }
 

@@ -99,7 +99,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(Long.toString(ttlMillis(start.ttl())));
         args.add(Integer.toString(start.runCallBudget()));
         args.add(Integer.toString(start.toolCallBudget()));
-        args.addAll(RecordCodec.projectingFields(record, start.token(), start.leaseUntil()));
+        args.add(Long.toString(leaseMillis(start.lease())));
+        args.addAll(RecordCodec.projectingFields(record, start.token()));
         return run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token()));
     }
@@ -132,8 +133,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /**
      * {@inheritDoc}
      *
-     * <p>One script, one round trip; the lease is compared exactly, to the nanosecond, with
-     * {@code now}, never with Redis's clock.
+     * <p>One script, one round trip; the lease is compared with the server's {@code TIME}, the clock
+     * {@code begin} set it by, to the microsecond; {@code now} only becomes {@code updatedAt}.
      */
     @Override
     public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
@@ -157,9 +158,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        List<Object> args = new ArrayList<>(10);
-        args.add(RecordCodec.seconds(now));
-        args.add(RecordCodec.nanos(now));
+        List<Object> args = new ArrayList<>(8);
         args.addAll(RecordCodec.abandonedFields(now));
         return run(LuaScripts.ABANDON, recordKey, List.of(recordKey), args, timeout)
                 .flatMap(reply -> ScriptReplies.abandon(reply, key));
@@ -320,6 +319,11 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return outcome.rawResponse().forAll(Utf8::isWellFormed)
                 && outcome.agentResult().forAll(result -> Utf8.isWellFormed(result.content())
                         && result.scope().forAll(Utf8::isWellFormed));
+    }
+
+    /** The lease in whole milliseconds, rounded up, at least 1 and at most {@link #MAX_TTL_MILLIS}. */
+    private static long leaseMillis(Duration lease) {
+        return ttlMillis(lease);
     }
 
     private static long ttlMillis(Duration ttl) {

@@ -1,16 +1,15 @@
 -- abandon.lua: end one record left PROJECTING past its execution lease in ERROR/EXECUTION_ABANDONED,
--- as a compare-and-set. The lease is compared with the caller's clock, passed in ARGV, never with
--- Redis's own. HSET comes only after HMGET has found the record, so a missing record is never
+-- as a compare-and-set. The lease is compared with the server's own clock (TIME), the clock begin.lua
+-- set it by, never with the caller's. HSET comes only after HMGET has found the record, so a missing record is never
 -- re-created, and HSET on an existing hash leaves its TTL as it is: no TTL command is sent. Safe to run
 -- twice: a record already abandoned is returned unchanged.
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
--- ARGV[1]  now: whole seconds since the epoch, by the caller's clock
--- ARGV[2]  now: nanoseconds within that second, 0 to 999999999
--- ARGV[3..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
+-- ARGV[1..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode); updatedAt is
+--           the caller's instant, never compared with the lease
 --
 -- The record's lease is its field 'leaseUntil', '<seconds>:<nine digits of nanoseconds>' in the same
--- units, written by begin.lua (layouts 'schema' 2 and 3). It has passed when now is at or after it. A
+-- units, written by begin.lua (layouts 'schema' 2 and 3). It has passed when TIME is at or after it. A
 -- record of layout 1, written before leases existed, has none: it is leased for its whole life.
 --
 -- Reply, a list whose first element is the outcome:
@@ -48,12 +47,13 @@ if not leaseSeconds then
 end
 leaseSeconds = tonumber(leaseSeconds)
 leaseNanos = tonumber(leaseNanos)
-local nowSeconds = tonumber(ARGV[1])
-local nowNanos = tonumber(ARGV[2])
+local now = redis.call('TIME')
+local nowSeconds = tonumber(now[1])
+local nowNanos = tonumber(now[2]) * 1000
 if nowSeconds < leaseSeconds or (nowSeconds == leaseSeconds and nowNanos < leaseNanos) then
   return {'LEASE_ACTIVE'}
 end
-redis.call('HSET', record, unpack(ARGV, 3))
+redis.call('HSET', record, unpack(ARGV, 1))
 local reply = redis.call('HGETALL', record)
 table.insert(reply, 1, 'ABANDONED')
 return reply

@@ -10,8 +10,10 @@
 -- ARGV[3]  the record's TTL in milliseconds (also a new counter's TTL)
 -- ARGV[4]  the run's call budget
 -- ARGV[5]  the tool's call budget
--- ARGV[6..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status',
---           'requestSha1', read by complete.lua, and 'leaseUntil', the execution lease read by abandon.lua)
+-- ARGV[6]  the execution lease in milliseconds, from now by the server's clock (TIME)
+-- ARGV[7..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status',
+--           'requestSha1', read by complete.lua); the script adds 'leaseUntil', the lease's end,
+--           '<seconds>:<nine digits of nanoseconds>' by the server's clock, read by abandon.lua
 --
 -- Reply, a list whose first element is the outcome:
 --   {'CREATED'}                               the record was created, both counters incremented
@@ -22,7 +24,7 @@
 --   {'COUNTER_INVALID'}                       a counter holds something that is not a number
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
--- record is new, both counters exist) sends six: EXISTS, MGET, INCR, INCR, HSET, PEXPIRE.
+-- record is new, both counters exist) sends seven: EXISTS, MGET, INCR, INCR, TIME, HSET, PEXPIRE.
 local record = KEYS[1]
 if redis.call('EXISTS', record) == 1 then
   local stored = redis.call('HMGET', record, 'token', 'status', 'fingerprint')
@@ -72,6 +74,14 @@ end
 if redis.call('INCR', KEYS[3]) == 1 then
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
 end
-redis.call('HSET', record, unpack(ARGV, 6))
+local now = redis.call('TIME')
+local leaseMillis = tonumber(ARGV[6])
+local leaseSeconds = tonumber(now[1]) + math.floor(leaseMillis / 1000)
+local leaseNanos = tonumber(now[2]) * 1000 + (leaseMillis % 1000) * 1000000
+if leaseNanos >= 1000000000 then
+  leaseSeconds = leaseSeconds + 1
+  leaseNanos = leaseNanos - 1000000000
+end
+redis.call('HSET', record, 'leaseUntil', string.format('%d:%09d', leaseSeconds, leaseNanos), unpack(ARGV, 7))
 redis.call('PEXPIRE', record, ARGV[3])
 return {'CREATED'}

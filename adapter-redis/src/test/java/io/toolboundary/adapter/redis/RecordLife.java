@@ -32,6 +32,14 @@ final class RecordLife {
         return Option.of(millis == -1 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(millis));
     }
 
+    /**
+     * Lets the record's execution lease run out now: its end, kept beside it by the server's clock,
+     * becomes the epoch. The TTL is not touched.
+     */
+    void passLease(InvocationKey key) {
+        redis.call("HSET", store.recordKey(key), RecordCodec.LEASE_UNTIL, "0:000000000");
+    }
+
     /** Ends the record's life the way its TTL would: {@code PEXPIRE key 1}, then waits until Redis reports it gone. */
     void expire(InvocationKey key) {
         String recordKey = store.recordKey(key);

@@ -44,11 +44,11 @@ final class Records {
     }
 
     static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
-        return new InvocationStart(record, token, TTL, record.createdAt().plus(LEASE), 1000, 1000, Long.MAX_VALUE);
+        return new InvocationStart(record, token, TTL, LEASE, 1000, 1000, Long.MAX_VALUE);
     }
 
     static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runBudget, int toolBudget) {
-        return new InvocationStart(record, token, TTL, record.createdAt().plus(LEASE), runBudget, toolBudget, Long.MAX_VALUE);
+        return new InvocationStart(record, token, TTL, LEASE, runBudget, toolBudget, Long.MAX_VALUE);
     }
 
     static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, String content) {

@@ -27,6 +27,11 @@ abstract class RedisAgentNeverSeesRawDataTest extends AgentNeverSeesRawDataContr
     }
 
     @Override
+    protected void passLease(InvocationKey key) {
+        life.passLease(key);
+    }
+
+    @Override
     protected long maxRecordBytes() {
         return store.options().recordCapBytes().orElse(io.toolboundary.domain.Limits.DEFAULT_RECORD_BYTES);
     }

@@ -44,7 +44,7 @@ class RedisCommandEvidenceTest {
             "set", "setex", "psetex", "getset");
     /** What the scripts call inside. */
     private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget", "get",
-            "mget", "incr", "pexpire", "hset");
+            "mget", "incr", "pexpire", "hset", "time");
     /** Not inner commands: the scripts themselves, and the test's own reset and read of the statistics. */
     private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "script", "config", "info");
 
@@ -63,7 +63,8 @@ class RedisCommandEvidenceTest {
         store.complete(token, ready(warmUp, "raw", "result"));
         CanonicalRecord.Projecting abandonedWarmUp = projecting(key(newRun(), "warm-up-abandoned"), "{}");
         store.begin(start(abandonedWarmUp, AttemptToken.random()));
-        store.abandon(abandonedWarmUp.key(), leaseOf(abandonedWarmUp));
+        new RecordLife(redis, store).passLease(abandonedWarmUp.key());
+        store.abandon(abandonedWarmUp.key(), abandonedWarmUp.createdAt());
     }
 
     @AfterAll
@@ -132,7 +133,7 @@ class RedisCommandEvidenceTest {
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         // the run's first call: EXISTS also asks whether the two missing counters are missing or of another type
         assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "exists", 2L, "mget", 1L, "incr", 2L, "pexpire", 3L, "hset", 2L, "hmget", 1L));
+                "exists", 2L, "mget", 1L, "incr", 2L, "time", 1L, "pexpire", 3L, "hset", 2L, "hmget", 1L));
 
         CanonicalRecord.Projecting second = projecting(key(run, "call-2"), "{\"q\":\"" + "x".repeat(1024) + "\"}");
         AttemptToken secondToken = AttemptToken.random();
@@ -143,9 +144,9 @@ class RedisCommandEvidenceTest {
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
-        // begin: EXISTS, MGET, INCR, INCR, HSET, PEXPIRE; complete: HMGET, HSET
+        // begin: EXISTS, MGET, INCR, INCR, TIME (the lease), HSET, PEXPIRE; complete: HMGET, HSET
         assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "exists", 1L, "mget", 1L, "incr", 2L, "pexpire", 1L, "hset", 2L, "hmget", 1L));
+                "exists", 1L, "mget", 1L, "incr", 2L, "time", 1L, "pexpire", 1L, "hset", 2L, "hmget", 1L));
     }
 
     @Test
@@ -182,18 +183,21 @@ class RedisCommandEvidenceTest {
 
     @Test
     void abandoningSendsOneScriptAndNoTtlCommand() {
+        CanonicalRecord.Projecting running = projecting(key(newRun(), "call-0"), "{}");
+        store.begin(start(running, AttemptToken.random()));
         CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
         store.begin(start(record, AttemptToken.random()));
+        new RecordLife(redis, store).passLease(record.key());
         String recordKey = store.recordKey(record.key());
         long before = pttl(recordKey);
         resetStats();
 
-        assertThat(store.abandon(record.key(), leaseOf(record).minusNanos(1)).getLeft().code())
-                .isEqualTo(ErrorCode.LEASE_NOT_EXPIRED);
-        assertThat(store.abandon(record.key(), leaseOf(record)).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
-        assertThat(store.abandon(record.key(), leaseOf(record)).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
+        Instant now = record.createdAt();
+        assertThat(store.abandon(running.key(), now).getLeft().code()).isEqualTo(ErrorCode.LEASE_NOT_EXPIRED);
+        assertThat(store.abandon(record.key(), now).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
+        assertThat(store.abandon(record.key(), now).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
         InvocationKey missing = key(newRun(), "missing");
-        assertThat(store.abandon(missing, leaseOf(record)).getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+        assertThat(store.abandon(missing, now).getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
 
         Map<String, Long> calls = commandCalls();
         assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)).isEqualTo(4);
@@ -201,16 +205,15 @@ class RedisCommandEvidenceTest {
         others.removeAll(OUTER_COMMANDS);
         assertThat(others).isSubsetOf(SCRIPT_INNER_COMMANDS).doesNotContainAnyElementsOf(NEVER_SENT)
                 .doesNotContain("pexpire");
-        // one HMGET each; HSET once; the whole record (HGETALL) for the abandoned and the already abandoned
+        // one HMGET each; the server's TIME for the two PROJECTING records; HSET once; the whole record
+        // (HGETALL) for the abandoned and the already abandoned
         assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "hmget", 4L, "hset", 1L, "hgetall", 2L));
+                "hmget", 4L, "time", 2L, "hset", 1L, "hgetall", 2L));
         assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(before);
         assertThat(redis.callLong("EXISTS", store.recordKey(missing))).isZero();
     }
 
-    private static Instant leaseOf(CanonicalRecord.Projecting record) {
-        return record.createdAt().plus(Records.LEASE);
-    }
+
 
     /** The commands the scripts ran inside, checked to be among the known ones, with their counts. */
     private static Map<String, Long> innerCommands(Map<String, Long> calls) {

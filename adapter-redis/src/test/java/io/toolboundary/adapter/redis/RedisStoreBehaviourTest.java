@@ -307,14 +307,27 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
-    void storesTheLeaseBesideTheRecordAsSecondsAndNanoseconds() {
+    void storesTheLeaseBesideTheRecordByTheServersClock() {
         CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        Instant before = serverTime(store.recordKey(record.key()));
         store.begin(start(record, AttemptToken.random()));
+        Instant after = serverTime(store.recordKey(record.key()));
 
-        Instant lease = record.createdAt().plus(Records.LEASE);
-        assertThat(deployment.call("HGET", store.recordKey(record.key()), "leaseUntil"))
-                .isEqualTo(lease.getEpochSecond() + ":" + String.format("%09d", lease.getNano()));
+        String stored = (String) deployment.call("HGET", store.recordKey(record.key()), "leaseUntil");
+        assertThat(stored).matches("[0-9]+:[0-9]{9}");
+        String[] parts = stored.split(":");
+        Instant lease = Instant.ofEpochSecond(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
+        // The server's TIME at begin plus the lease, whatever the record's createdAt says.
+        assertThat(lease).isBetween(before.plus(Records.LEASE), after.plus(Records.LEASE));
         assertThat(deployment.call("HGET", store.recordKey(record.key()), "schema")).isEqualTo("3");
+    }
+
+    /** The TIME of the server that holds {@code key}. */
+    private Instant serverTime(String key) {
+        Object reply = deployment.call("EVAL", "return redis.call('TIME')", "1", key);
+        List<?> time = (List<?>) reply;
+        return Instant.ofEpochSecond(Long.parseLong(String.valueOf(time.get(0))),
+                Long.parseLong(String.valueOf(time.get(1))) * 1_000);
     }
 
     @Test
@@ -452,6 +465,7 @@ abstract class RedisStoreBehaviourTest {
                 assertThat(store.abandon(old.get(4).key(), late)).as(as)
                         .isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
             } else {
+                life.passLease(old.get(4).key());
                 assertThat(store.abandon(old.get(4).key(), late).map(CanonicalRecord.Failed::code)).as(as)
                         .isEqualTo(Either.right(ErrorCode.EXECUTION_ABANDONED));
             }

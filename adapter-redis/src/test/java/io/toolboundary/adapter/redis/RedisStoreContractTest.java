@@ -41,6 +41,11 @@ abstract class RedisStoreContractTest extends CanonicalInvocationStoreContract {
     }
 
     @Override
+    protected void passLease(InvocationKey key) {
+        life.passLease(key);
+    }
+
+    @Override
     protected long maxRecordBytes() {
         return RECORD_LIMIT_BYTES;
     }

@@ -278,7 +278,7 @@ public abstract class StoreModelContract {
             int toolBudget = random.nextInt(4) == 0 ? GENEROUS : 1 + random.nextInt(6);
             int budget = random.nextInt(10) == 0 ? random.nextInt(3) : runBudget;
             InvocationStart start = new InvocationStart(attempt.record, attempt.token, ttl,
-                    attempt.record.createdAt().plus(ttl), budget, toolBudget, Long.MAX_VALUE);
+                    ttl, budget, toolBudget, Long.MAX_VALUE);
 
             Instant before = settleBeforeWrite(key);
             Life life = lives.get(key);
