@@ -194,7 +194,7 @@ public final class ToolBoundary {
             return reject(ErrorCode.REQUEST_TOO_LARGE);
         }
         InvocationKey key = InvocationKey.of(run.runId(), toolCallId.get());
-        return json.fingerprint(arguments).map(fingerprint -> new Admitted(
+        return json.fingerprint(binding.name(), arguments).map(fingerprint -> new Admitted(
                 new ToolRequest(key, binding.name(), arguments), binding,
                 new CanonicalRecord.Projecting(key, binding.name(), arguments, fingerprint, clock.instant()),
                 tokens.get()));

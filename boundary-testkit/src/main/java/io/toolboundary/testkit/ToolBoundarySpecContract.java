@@ -1224,4 +1224,72 @@ public abstract class ToolBoundarySpecContract {
             return boundary.records().referencability(run.runId(), new ToolCallId(toolCallId)).get();
         }
     }
+
+    @Nested
+    @DisplayName("A repeated tool_call_id SHALL be compared by tool and canonical arguments (RFC 8785)")
+    class CanonicalArguments {
+
+        private final CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
+
+        private ToolBoundary twoTools() {
+            return boundaryWith(logSearch(executor, projector),
+                    ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound(RESULT)));
+        }
+
+        private Either<BoundaryError, AgentResult> repeat(ToolBoundary boundary, ToolCallEnvelope first,
+                String toolName, String arguments) {
+            return boundary.invoke(run, Fixtures.envelope(run).withToolCallId(first.toolCallId())
+                    .withToolName(toolName).withArguments(arguments).build());
+        }
+
+        @Test
+        void readsReorderedMembersAsADuplicate() {
+            ToolBoundary boundary = twoTools();
+            ToolCallEnvelope first = Fixtures.envelope(run)
+                    .withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}").build();
+            assertThat(boundary.invoke(run, first).isRight()).isTrue();
+            CanonicalRecord stored = recordOf(boundary, first);
+
+            Either<BoundaryError, AgentResult> reordered = repeat(boundary, first, first.toolName(),
+                    "{\"b\":{\"x\":\"\\u00e9\",\"y\":[1,2]},\"a\":1}");
+
+            assertThat(codeOf(reordered)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(recordOf(boundary, first)).isEqualTo(stored);
+        }
+
+        @Test
+        void readsOneAndOnePointZeroAsADuplicate() {
+            ToolBoundary boundary = twoTools();
+            ToolCallEnvelope first = Fixtures.envelope(run).withArguments("{\"limit\":1,\"ratio\":1e2}").build();
+            assertThat(boundary.invoke(run, first).isRight()).isTrue();
+
+            Either<BoundaryError, AgentResult> same = repeat(boundary, first, first.toolName(),
+                    "{\"limit\":1.0,\"ratio\":100}");
+            Either<BoundaryError, AgentResult> other = repeat(boundary, first, first.toolName(),
+                    "{\"limit\":1.5,\"ratio\":100}");
+
+            assertThat(codeOf(same)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+            assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
+            assertThat(executor.executions()).isEqualTo(1);
+        }
+
+        @Test
+        void readsTheSameArgumentsForAnotherToolAsAReusedIdAndNeverRunsThatTool() {
+            ToolBoundary boundary = twoTools();
+            ToolCallEnvelope first = Fixtures.envelope(run).withToolName("log-search")
+                    .withArguments("{\"query\":\"timeout\"}").build();
+            assertThat(boundary.invoke(run, first).isRight()).isTrue();
+            CanonicalRecord stored = recordOf(boundary, first);
+
+            Either<BoundaryError, AgentResult> otherTool = repeat(boundary, first, "sql-query", first.arguments());
+
+            assertThat(codeOf(otherTool)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
+            assertThat(sql.executions()).as("executions of the other tool").isZero();
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(recordOf(boundary, first)).isEqualTo(stored);
+            assertThat(codeOf(repeat(boundary, first, "log-search", first.arguments())))
+                    .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        }
+    }
 }

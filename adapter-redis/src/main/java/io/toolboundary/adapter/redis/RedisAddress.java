@@ -34,7 +34,8 @@ record RedisAddress(boolean tls, String host, int port, Option<String> username,
      * Reads a URL.
      *
      * @param what how the caller's argument is named in a message, for example {@code redisUrl}
-     * @throws IllegalArgumentException naming the URL with its credentials masked, when it is not such a URL
+     * @throws IllegalArgumentException naming what is wrong and, where the URL shows them, at most its
+     *     scheme, host and port: never its user information, path, query, parameters or anything else
      */
     static RedisAddress parse(String what, String url) {
         requireNonNull(url, what + " is null");
@@ -42,15 +43,29 @@ record RedisAddress(boolean tls, String host, int port, Option<String> username,
         try {
             uri = new URI(url.strip());
         } catch (URISyntaxException notAUri) {
-            throw invalid(what, url);
+            // The exception quotes the input; only its absence of a reason is passed on.
+            throw invalid(what, "is not a URL", Option.none());
         }
         String scheme = uri.getScheme();
-        boolean known = "redis".equals(scheme) || "rediss".equals(scheme);
+        if (!"redis".equals(scheme) && !"rediss".equals(scheme)) {
+            throw invalid(what, "does not start with redis:// or rediss://", Option.none());
+        }
+        if (uri.getHost() == null) {
+            throw invalid(what, "has no host (or a port or user information that cannot be read)", Option.none());
+        }
+        if (uri.getPort() == 0 || uri.getPort() > MAX_PORT) {
+            throw invalid(what, "has a port out of range", Option.of(scheme + "://" + uri.getHost()));
+        }
+        String server = scheme + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
         String path = uri.getRawPath();
-        if (!known || uri.getHost() == null || uri.getPort() == 0 || uri.getPort() > MAX_PORT
-                || uri.getRawQuery() != null || uri.getRawFragment() != null
-                || (path != null && !path.isEmpty() && !path.equals("/"))) {
-            throw invalid(what, url);
+        if (uri.getRawQuery() != null) {
+            throw invalid(what, "has a query (credentials go in user:password@)", Option.of(server));
+        }
+        if (uri.getRawFragment() != null) {
+            throw invalid(what, "has a fragment", Option.of(server));
+        }
+        if (path != null && !path.isEmpty() && !path.equals("/")) {
+            throw invalid(what, "has a path (no database number or other path is supported)", Option.of(server));
         }
         Option<String> username = Option.none();
         Option<String> password = Option.none();
@@ -63,7 +78,7 @@ record RedisAddress(boolean tls, String host, int port, Option<String> username,
                 username = Option.of(user).filter(u -> !u.isEmpty());
                 password = Option.of(secret).filter(p -> !p.isEmpty());
             } catch (IllegalArgumentException badEscape) {
-                throw invalid(what, url);
+                throw invalid(what, "has user information with a broken percent-escape", Option.of(server));
             }
         }
         return new RedisAddress("rediss".equals(scheme), uri.getHost(), uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort(),
@@ -90,19 +105,14 @@ record RedisAddress(boolean tls, String host, int port, Option<String> username,
         return uri();
     }
 
-    /** A URL for a message: its user information, if any, replaced by {@code ***}. */
-    static String masked(String url) {
-        int at = url.lastIndexOf('@');
-        int scheme = url.indexOf("://");
-        if (at < 0) {
-            return url;
-        }
-        return (scheme >= 0 && scheme < at ? url.substring(0, scheme + 3) : "") + "***" + url.substring(at);
-    }
-
-    private static IllegalArgumentException invalid(String what, String url) {
+    /**
+     * The refusal of a URL: what is wrong, and the scheme, host and port it names when they could be read;
+     * nothing else of the URL, which may hold a password anywhere.
+     */
+    private static IllegalArgumentException invalid(String what, String problem, Option<String> server) {
         return new IllegalArgumentException(what + " must look like redis://[[user]:password@]host[:port]"
-                + " or rediss://..., was '" + masked(url.strip()) + "'");
+                + " or rediss://...; " + server.map(named -> "the URL for " + named).getOrElse("the URL")
+                + " " + problem);
     }
 
     private static String decode(String text) {

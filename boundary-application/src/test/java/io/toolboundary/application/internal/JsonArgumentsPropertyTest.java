@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class JsonArgumentsPropertyTest {
         int accepted = 0;
         for (int i = 0; i < TRIES; i++) {
             String text = candidate(random);
-            Either<BoundaryError, String> checked = json.fingerprint(text);
+            Either<BoundaryError, String> checked = json.fingerprint(new ToolName("t"), text);
             if (checked.isRight()) {
                 accepted++;
                 assertThat(checked.get()).matches("[0-9a-f]{64}");

@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class JsonArgumentsTest {
@@ -17,10 +22,18 @@ class JsonArgumentsTest {
     private static final int DEPTH = 64;
     private static final int NUMBER_LENGTH = 100;
 
+    private static final ToolName TOOL = new ToolName("log-search");
+
     private final JsonArguments json = new JsonArguments(DEPTH, NUMBER_LENGTH, 65_536);
 
     private Either<BoundaryError, String> check(String text) {
-        return json.fingerprint(text);
+        return json.fingerprint(TOOL, text);
+    }
+
+    private String canonical(String text) {
+        Either<BoundaryError, String> canonical = json.canonical(text);
+        assertThat(canonical.isRight()).as("accepts %s, got %s", abbreviate(text), canonical).isTrue();
+        return canonical.get();
     }
 
     private void assertAccepted(String text) {
@@ -109,10 +122,10 @@ class JsonArgumentsTest {
         void nestingAtTheLimitOfASmallerConfiguredDepth() {
             JsonArguments shallow = new JsonArguments(2, NUMBER_LENGTH, 65_536);
 
-            assertThat(shallow.fingerprint("{\"a\":[]}").isRight()).isTrue();
-            assertThat(shallow.fingerprint("{\"a\":{}}").isRight()).isTrue();
-            assertThat(shallow.fingerprint("{\"a\":[[]]}").getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
-            assertThat(shallow.fingerprint("{\"a\":{\"b\":{}}}").getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+            assertThat(shallow.fingerprint(TOOL, "{\"a\":[]}").isRight()).isTrue();
+            assertThat(shallow.fingerprint(TOOL, "{\"a\":{}}").isRight()).isTrue();
+            assertThat(shallow.fingerprint(TOOL, "{\"a\":[[]]}").getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+            assertThat(shallow.fingerprint(TOOL, "{\"a\":{\"b\":{}}}").getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
         }
 
         @ParameterizedTest
@@ -228,8 +241,8 @@ class JsonArgumentsTest {
             JsonArguments unlimited = new JsonArguments(Integer.MAX_VALUE, NUMBER_LENGTH, 65_536);
             String deep = "{\"a\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}";
 
-            assertThatCode(() -> unlimited.fingerprint(deep)).doesNotThrowAnyException();
-            assertThat(unlimited.fingerprint("{\"a\":" + "[".repeat(10_000)).getLeft().code())
+            assertThatCode(() -> unlimited.fingerprint(TOOL, deep)).doesNotThrowAnyException();
+            assertThat(unlimited.fingerprint(TOOL, "{\"a\":" + "[".repeat(10_000)).getLeft().code())
                     .isEqualTo(ErrorCode.ARGUMENTS_INVALID);
         }
     }
@@ -265,8 +278,39 @@ class JsonArgumentsTest {
         }
 
         @Test
-        void differsWhenKeyOrderDiffers() {
-            assertThat(check("{\"b\":\"x\",\"a\":1}").get()).isNotEqualTo(check("{\"a\":1,\"b\":\"x\"}").get());
+        void ignoresMemberOrderAtEveryLevel() {
+            assertThat(check("{\"b\":\"x\",\"a\":1}").get()).isEqualTo(check("{\"a\":1,\"b\":\"x\"}").get());
+            assertThat(check("{\"o\":{\"z\":[{\"b\":1,\"a\":2}],\"y\":null},\"a\":0}").get())
+                    .isEqualTo(check("{\"a\":0,\"o\":{\"y\":null,\"z\":[{\"a\":2,\"b\":1}]}}").get());
+        }
+
+        @Test
+        void readsNumbersAsTheDoublesTheyName() {
+            assertThat(check("{\"n\":1.0}").get()).isEqualTo(check("{\"n\":1}").get());
+            assertThat(check("{\"n\":1e2}").get()).isEqualTo(check("{\"n\":100}").get());
+            assertThat(check("{\"n\":-0}").get()).isEqualTo(check("{\"n\":0}").get());
+            assertThat(check("{\"n\":0.1E1}").get()).isEqualTo(check("{\"n\":1}").get());
+            assertThat(check("{\"n\":9007199254740993}").get()).isEqualTo(check("{\"n\":9007199254740992}").get());
+        }
+
+        @Test
+        void keepsTheOrderOfArrayItems() {
+            assertThat(check("{\"a\":[1,2]}").get()).isNotEqualTo(check("{\"a\":[2,1]}").get());
+        }
+
+        @Test
+        void coversTheToolName() {
+            assertThat(json.fingerprint(new ToolName("sql-query"), "{\"a\":1}").get())
+                    .isNotEqualTo(json.fingerprint(TOOL, "{\"a\":1}").get());
+        }
+
+        @Test
+        void isTheSha256OfTheToolNameANulByteAndTheCanonicalForm() throws Exception {
+            String text = "{ \"b\" : [1.0, \"\\u00e9\"], \"a\" : true }";
+            byte[] expected = MessageDigest.getInstance("SHA-256").digest(
+                    "log-search\u0000{\"a\":true,\"b\":[1,\"\u00e9\"]}".getBytes(StandardCharsets.UTF_8));
+
+            assertThat(check(text).get()).isEqualTo(HexFormat.of().formatHex(expected));
         }
 
         @Test
@@ -277,6 +321,78 @@ class JsonArgumentsTest {
         @Test
         void tellsStringBoundariesApart() {
             assertThat(check("{\"a\":\"b\",\"c\":\"d\"}").get()).isNotEqualTo(check("{\"a\":\"b\\\",\\\"c\\\":\\\"d\"}").get());
+        }
+    }
+
+    @Nested
+    class CanonicalForm {
+
+        @Test
+        void isTheRfc8785ExampleOfSection3_2_2() {
+            String input = "{\n  \"numbers\": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],\n"
+                    + "  \"string\": \"\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\\"\\/\",\n"
+                    + "  \"literals\": [null, true, false]\n}";
+
+            assertThat(canonical(input)).isEqualTo("{\"literals\":[null,true,false],"
+                    + "\"numbers\":[333333333.3333333,1e+30,4.5,0.002,1e-27],"
+                    + "\"string\":\"\u20ac$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}");
+        }
+
+        @Test
+        void sortsMembersByUtf16CodeUnitsAsRfc8785Section3_2_3Does() {
+            String input = "{\"\\u20ac\":\"Euro Sign\",\"\\r\":\"Carriage Return\",\"\\ufb33\":\"Hebrew Letter Dalet With Dagesh\","
+                    + "\"1\":\"One\",\"\\ud83d\\ude00\":\"Emoji: Grinning Face\",\"\\u0080\":\"Control\","
+                    + "\"\\u00f6\":\"Latin Small Letter O With Diaeresis\"}";
+
+            assertThat(canonical(input)).isEqualTo("{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u0080\":\"Control\","
+                    + "\"\u00f6\":\"Latin Small Letter O With Diaeresis\",\"\u20ac\":\"Euro Sign\","
+                    + "\"\ud83d\ude00\":\"Emoji: Grinning Face\",\"\ufb33\":\"Hebrew Letter Dalet With Dagesh\"}");
+        }
+
+        @Test
+        void sortsASupplementaryCharacterBeforeAHighBmpOne() {
+            // By code point U+1F600 would follow U+FB33; by UTF-16 code units 0xD83D comes first.
+            assertThat(canonical("{\"\ufb33\":1,\"\ud83d\ude00\":2}")).isEqualTo("{\"\ud83d\ude00\":2,\"\ufb33\":1}");
+        }
+
+        @Test
+        void sortsNestedObjectsAndKeepsArrayOrder() {
+            assertThat(canonical("{\"b\":[{\"y\":1,\"x\":[3,1,2]}],\"a\":{\"d\":{},\"c\":[]}}"))
+                    .isEqualTo("{\"a\":{\"c\":[],\"d\":{}},\"b\":[{\"x\":[3,1,2],\"y\":1}]}");
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+            "1.0|1", "1e2|100", "-0|0", "-0.0|0", "0e10|0", "1e21|1e+21", "1e20|100000000000000000000",
+            "0.000001|0.000001", "1e-7|1e-7", "1E-7|1e-7", "4.50|4.5", "2e-3|0.002", "1E30|1e+30",
+            "0.000000000000000000000000001|1e-27", "333333333.33333329|333333333.3333333", "-1.5|-1.5",
+            "123e-20|1.23e-18", "1.5e300|1.5e+300", "5e-324|5e-324", "1e-999999|0",
+            "9007199254740993|9007199254740992", "12345678901234567890|12345678901234567000",
+            "2.82879384806159E17|282879384806159000", "1.7976931348623157e308|1.7976931348623157e+308",
+            "0.1|0.1", "100|100", "-100|-100"})
+        void writesNumbersAsEcmaScriptDoes(String literal, String expected) {
+            assertThat(canonical("{\"n\":" + literal + "}")).isEqualTo("{\"n\":" + expected + "}");
+        }
+
+        @Test
+        void escapesOnlyWhatRfc8785Escapes() {
+            assertThat(canonical("{\"s\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0000\\u001F\\u007f\\u2028\\u00e9\\u20AC\"}"))
+                    .isEqualTo("{\"s\":\"\\\"\\\\/\\b\\f\\n\\r\\t\\u0000\\u001f\u007f\u2028\u00e9\u20ac\"}");
+            assertThat(canonical("{\"\\u0001\":\"\ud83d\ude00\"}")).isEqualTo("{\"\\u0001\":\"\ud83d\ude00\"}");
+        }
+
+        @Test
+        void dropsInsignificantWhitespaceAndKeepsLiterals() {
+            assertThat(canonical(" {\t\"a\" :\r\n[ true , false , null ] , \"b\" : { } } "))
+                    .isEqualTo("{\"a\":[true,false,null],\"b\":{}}");
+        }
+
+        @Test
+        void writesTenThousandNestedArraysWithoutRecursion() {
+            JsonArguments unlimited = new JsonArguments(Integer.MAX_VALUE, NUMBER_LENGTH, 65_536);
+            String deep = "{\"a\":" + "[".repeat(10_000) + "1" + "]".repeat(10_000) + "}";
+
+            assertThat(unlimited.canonical(deep).get()).isEqualTo(deep);
         }
     }
 
