@@ -53,14 +53,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * is atomic and reserved before anything is written, so threads racing for the last room never
  * overshoot.
  *
- * <p>{@code byteSize()} approximates the memory held: a string of Latin-1 text takes one byte per
- * character in the heap, other text two (so up to twice its UTF-8 bytes for ASCII text with a single
- * character beyond Latin-1, less for most non-Latin text), plus the objects around it (about a few hundred
- * bytes per record, its map and expiry-queue entries and its counters). The defaults leave the rest of
- * the heap to the application: {@link #DEFAULT_MAX_BYTES} or a quarter of the JVM's maximum heap
- * ({@code Runtime.maxMemory()} when the store is built), whichever is smaller, and
- * {@link #DEFAULT_MAX_RECORDS} or one record per {@value #HEAP_BYTES_PER_DEFAULT_RECORD} bytes of the
- * maximum heap, whichever is smaller. With {@code -Xmx256m}: 64 MiB and 65,536 records.
+ * <p>{@code byteSize()} approximates the memory held. A string of Latin-1 text takes one byte per
+ * character in the heap, any other two (so up to twice its UTF-8 bytes: ASCII text with a single
+ * character beyond Latin-1; less for most non-Latin text). Each record also takes objects beyond its
+ * strings (the record, its entry, map node, expiry-queue entry and timestamps): about 400 bytes, and
+ * about 750 for the first record of a run, which creates its two budget counters (measured on JDK 17
+ * with compressed pointers). The defaults leave most of the heap to the application:
+ * {@code maxBytes} is {@link #DEFAULT_MAX_BYTES} or a quarter of the JVM's maximum heap
+ * ({@code Runtime.maxMemory()} when the store is built), whichever is smaller, and {@code maxRecords}
+ * is {@link #DEFAULT_MAX_RECORDS} or one record per {@value #HEAP_BYTES_PER_DEFAULT_RECORD} bytes of
+ * the maximum heap, whichever is smaller: 16 MiB and 16,384 records with {@code -Xmx64m}, 64 MiB and
+ * 65,536 with {@code -Xmx256m}. A full store then holds about a quarter of the heap in Latin-1 text (half
+ * in other text) and under a fifth in the objects around its records.
  */
 public final class InMemoryCanonicalInvocationStore implements CanonicalInvocationStore {
 
