@@ -23,25 +23,71 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The embedded store: the same semantics as the Redis store, in this JVM's memory.
+ * The embedded store: the same semantics as the Redis store, in this JVM's memory, within a bound.
  *
- * <p>{@code begin}, {@code complete} and {@code abandon} are atomic per run (one lock stripe per run id); {@code find}
- * takes no lock. Expiry follows the injected clock: a record lives exactly its TTL from creation;
- * completion and abandonment keep the remaining TTL; reads never extend it. Execution leases run on
- * the same clock, from the record's creation, and are compared with it exactly, to the nanosecond. Expired entries are dropped when touched,
+ * <p>{@code begin}, {@code complete}, {@code end} and {@code abandon} are atomic per run (one lock stripe per run id);
+ * {@code find} takes no lock. Expiry follows the injected clock: a record lives exactly its TTL from creation;
+ * completion and abandonment keep the remaining TTL; reads never extend it. Execution leases run on the
+ * same clock, from the record's creation, and are compared with it exactly, to the nanosecond. Expired
+ * entries are dropped when touched,
  * and each {@code begin} first drops those whose time has come, in order of expiry (a queue, so the
  * cost is per expired entry, not per stored one); no background thread needs managing. Records are
  * lost when the JVM stops.
+ *
+ * <p><b>The bound.</b> The store holds at most {@link #maxRecords()} records and at most
+ * {@link #maxBytes()} bytes of them, counted as {@link CanonicalRecord#byteSize()} counts them (the UTF-8
+ * bytes of the ids, tool name, request, fingerprint, raw response and agent result). Records are counted
+ * from the {@code begin} that creates them until they are dropped (expired records count until they are
+ * reclaimed). A record grows when it is completed with its raw response and agent result; the difference
+ * is counted then. Beyond either bound the store answers {@code STORE_FULL} and changes nothing, after
+ * first reclaiming every expired record and counter: a {@code begin} that would exceed them, and a
+ * {@code complete} whose final record would exceed {@link #maxBytes()} (the record stays PROJECTING as it
+ * was; {@code end} then always fits, an ERROR record without raw response being no larger). Duplicates,
+ * reused ids and spent budgets are answered as such before the bound is consulted. Each budget counter
+ * (one per run and one per tool and run, created by the {@code begin} that first needs it) is bounded
+ * too: at most twice {@link #maxRecords()} of them, {@code STORE_FULL} beyond; their bytes (a run id
+ * and a tool name, each at most 128 ASCII characters) are not counted in {@link #maxBytes()}. Counting
+ * is atomic and reserved before anything is written, so threads racing for the last room never
+ * overshoot.
+ *
+ * <p>{@code byteSize()} approximates the memory held. A string of Latin-1 text takes one byte per
+ * character in the heap, any other two (so up to twice its UTF-8 bytes: ASCII text with a single
+ * character beyond Latin-1; less for most non-Latin text). Each record also takes objects beyond its
+ * strings (the record, its entry, map node, expiry-queue entry and timestamps): about 400 bytes, and
+ * about 750 for the first record of a run, which creates its two budget counters (measured on JDK 17
+ * with compressed pointers). The defaults leave most of the heap to the application:
+ * {@code maxBytes} is {@link #DEFAULT_MAX_BYTES} or a quarter of the JVM's maximum heap
+ * ({@code Runtime.maxMemory()} when the store is built), whichever is smaller, and {@code maxRecords}
+ * is {@link #DEFAULT_MAX_RECORDS} or one record per {@value #HEAP_BYTES_PER_DEFAULT_RECORD} bytes of
+ * the maximum heap, whichever is smaller: 16 MiB and 16,384 records with {@code -Xmx64m}, 64 MiB and
+ * 65,536 with {@code -Xmx256m}. A full store then holds about a quarter of the heap in Latin-1 text (half
+ * in other text) and under a fifth in the objects around its records.
  */
 public final class InMemoryCanonicalInvocationStore implements CanonicalInvocationStore {
+
+    /** The most records a store holds by default, however large the heap: 100,000. */
+    public static final long DEFAULT_MAX_RECORDS = 100_000;
+
+    /** The most bytes a store holds by default, however large the heap: 256 MiB. */
+    public static final long DEFAULT_MAX_BYTES = 256L * 1024 * 1024;
+
+    /** Heap bytes per record allowed by the default {@link #maxRecords()}: 4 KiB. */
+    public static final long HEAP_BYTES_PER_DEFAULT_RECORD = 4096;
 
     private static final int STRIPES = 64;
 
     private final Clock clock;
     private final long maxRecordBytes;
+    private final long maxRecords;
+    private final long maxBytes;
+    private final long maxCounters;
+    private final AtomicLong heldRecords = new AtomicLong();
+    private final AtomicLong heldBytes = new AtomicLong();
+    private final AtomicLong heldCounters = new AtomicLong();
     private final Map<InvocationKey, Entry> records = new ConcurrentHashMap<>();
     private final Map<Counter, Count> counters = new ConcurrentHashMap<>();
     private final Object[] stripes = new Object[STRIPES];
@@ -55,34 +101,62 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private final PriorityQueue<Expiry> outOfOrder = new PriorityQueue<>(Comparator.comparing(Expiry::at));
     private final ReentrantLock sweeping = new ReentrantLock();
 
-    private InMemoryCanonicalInvocationStore(Clock clock, long maxRecordBytes) {
-        this.clock = requireNonNull(clock, "clock is null");
-        if (maxRecordBytes <= 0) {
-            throw new IllegalArgumentException("maxRecordBytes must be positive, was " + maxRecordBytes);
-        }
-        this.maxRecordBytes = maxRecordBytes;
+    private InMemoryCanonicalInvocationStore(Builder builder) {
+        this.clock = builder.clock;
+        this.maxRecordBytes = builder.recordCapBytes;
+        this.maxRecords = builder.maxRecords;
+        this.maxBytes = builder.maxBytes;
+        this.maxCounters = builder.maxRecords > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * builder.maxRecords;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Object();
         }
     }
 
-    /** A store on the system UTC clock, without a record cap of its own (the boundary's limit applies). */
+    /**
+     * A store on the system UTC clock with the default bound and without a record cap of its own (the
+     * boundary's limit applies); the same as {@link #ofDefaults()}.
+     */
     public static InMemoryCanonicalInvocationStore create() {
-        return create(Clock.systemUTC());
+        return custom().build();
     }
 
-    /** A store whose expiry follows {@code clock}, without a record cap of its own. */
+    /** A store on the system UTC clock with the default bound and without a record cap of its own. */
+    public static InMemoryCanonicalInvocationStore ofDefaults() {
+        return custom().build();
+    }
+
+    /** A store whose expiry follows {@code clock}, with the default bound, without a record cap of its own. */
     public static InMemoryCanonicalInvocationStore create(Clock clock) {
-        return create(clock, Long.MAX_VALUE);
+        return custom().clock(clock).build();
     }
 
     /**
-     * A store whose expiry follows {@code clock} and which never holds a record over
+     * A store whose expiry follows {@code clock}, with the default bound, and which never holds a record over
      * {@code recordCapBytes} UTF-8 bytes, whatever the boundary's configured limit; a boundary configured
      * with a larger limit refuses this store when it is built.
      */
     public static InMemoryCanonicalInvocationStore create(Clock clock, long recordCapBytes) {
-        return new InMemoryCanonicalInvocationStore(clock, recordCapBytes);
+        return custom().clock(clock).recordCapBytes(recordCapBytes).build();
+    }
+
+    /** A builder starting from the defaults: the system UTC clock, the default bound, no record cap. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** The most records this store holds, expired ones not yet reclaimed included. */
+    public long maxRecords() {
+        return maxRecords;
+    }
+
+    /** The most bytes of records this store holds, as {@link CanonicalRecord#byteSize()} counts them. */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    /** The bytes of the records held now (expired ones not yet reclaimed included), counted toward {@link #maxBytes()}. */
+    public long heldBytes() {
+        return heldBytes.get();
     }
 
     @Override
@@ -90,13 +164,18 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return maxRecordBytes == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(maxRecordBytes);
     }
 
-    /** {@inheritDoc} No I/O: the timeout is never reached. */
+    /**
+     * {@inheritDoc} No I/O: the timeout is never reached. {@code STORE_FULL} when the record, or a budget
+     * counter it needs, would exceed the store's bound once expired entries are reclaimed; checked after
+     * the existing key and the budgets.
+     */
     @Override
     public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         requireNonNull(start, "start is null");
         requireNonNull(timeout, "timeout is null");
         CanonicalRecord.Projecting record = start.record();
-        if (record.byteSize() > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
+        long bytes = record.byteSize();
+        if (bytes > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
             return refuse(ErrorCode.RESULT_TOO_LARGE);
         }
         sweepNowAndThen();
@@ -120,16 +199,31 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             if (used(toolCounter, now) >= start.toolCallBudget()) {
                 return refuse(ErrorCode.TOOL_BUDGET_EXHAUSTED);
             }
+            // Counters that may have to be created: absent, or expired (a sweep may drop it meanwhile).
+            long newCounters = (used(runCounter, now) == 0 ? 1 : 0) + (used(toolCounter, now) == 0 ? 1 : 0);
+            if (!admit(bytes, newCounters)) {
+                reclaimExpired();
+                if (!admit(bytes, newCounters)) {
+                    return refuse(ErrorCode.STORE_FULL);
+                }
+            }
             Instant expiresAt = now.plus(start.ttl());
-            reserve(runCounter, expiresAt, now);
-            reserve(toolCounter, expiresAt, now);
-            records.put(key, new Entry(record, start.token(), expiresAt, now.plus(start.lease())));
+            long created = reserve(runCounter, expiresAt, now) + reserve(toolCounter, expiresAt, now);
+            heldCounters.addAndGet(created - newCounters);
+            Entry previous = records.put(key, new Entry(record, start.token(), expiresAt, now.plus(start.lease()), bytes));
+            if (previous != null) {
+                release(previous);
+            }
             scheduleExpiry(expiresAt, key);
             return Either.right(record);
         }
     }
 
-    /** {@inheritDoc} No I/O: the timeout is never reached. */
+    /**
+     * {@inheritDoc} No I/O: the timeout is never reached. {@code STORE_FULL} when the final record would
+     * take the store over {@link #maxBytes()} once expired entries are reclaimed; the record is then
+     * left as it was.
+     */
     @Override
     public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
             Duration timeout) {
@@ -145,12 +239,15 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             if (!current.token().equals(token)) {
                 return refuse(ErrorCode.RECORD_CONFLICT);
             }
-            if (outcome.byteSize() > maxRecordBytes) {
+            long bytes = outcome.byteSize();
+            if (bytes > maxRecordBytes) {
                 return refuse(ErrorCode.RESULT_TOO_LARGE);
             }
             Either<BoundaryError, CanonicalRecord.Final> next = Lifecycle.complete(current.record(), outcome);
-            next.forEach(done -> records.put(key, current.with(done)));
-            return next;
+            if (next.isLeft() || current.record() instanceof CanonicalRecord.Final) {
+                return next;
+            }
+            return replace(key, current, next.get(), bytes);
         }
     }
 
@@ -175,8 +272,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
                 return Either.right(done);
             }
             CanonicalRecord.Failed ended = ((CanonicalRecord.Projecting) current.record()).fail(code, Option.none(), now);
-            records.put(key, current.with(ended));
-            return Either.right(ended);
+            return replace(key, current, ended, ended.byteSize());
         }
     }
 
@@ -202,8 +298,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
                 return refuse(ErrorCode.LEASE_NOT_EXPIRED);
             }
             CanonicalRecord.Failed abandoned = projecting.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now);
-            records.put(key, current.with(abandoned));
-            return Either.right(abandoned);
+            return replace(key, current, abandoned, abandoned.byteSize());
         }
     }
 
@@ -241,17 +336,93 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     /** Drops every expired record and counter now. */
     public void purgeExpired() {
         Instant now = clock.instant();
-        records.values().removeIf(entry -> entry.expiredAt(now));
-        counters.values().removeIf(count -> count.expiredAt(now));
+        records.keySet().forEach(key -> dropIfExpired(key, now));
+        counters.keySet().forEach(counter -> dropIfExpired(counter, now));
+    }
+
+    /**
+     * Replaces the stripe's current entry by one holding {@code done}, counting the difference in bytes;
+     * {@code STORE_FULL} (nothing changed) when the growth does not fit. Holds the key's stripe.
+     */
+    private <T extends CanonicalRecord.Final> Either<BoundaryError, T> replace(InvocationKey key, Entry current, T done,
+            long bytes) {
+        long growth = bytes - current.bytes();
+        if (!take(heldBytes, growth, maxBytes)) {
+            reclaimExpired();
+            if (!take(heldBytes, growth, maxBytes)) {
+                return refuse(ErrorCode.STORE_FULL);
+            }
+        }
+        if (!records.replace(key, current, current.with(done, bytes))) {
+            // Reclaimed by a sweep since it was read: it expired meanwhile.
+            heldBytes.addAndGet(-growth);
+            return refuse(ErrorCode.RECORD_EXPIRED);
+        }
+        return Either.right(done);
+    }
+
+    /**
+     * Reserves room for one record of {@code bytes} and {@code newCounters} counters, all or nothing;
+     * false when any would exceed its bound.
+     */
+    private boolean admit(long bytes, long newCounters) {
+        if (!take(heldRecords, 1, maxRecords)) {
+            return false;
+        }
+        if (!take(heldBytes, bytes, maxBytes)) {
+            heldRecords.decrementAndGet();
+            return false;
+        }
+        if (!take(heldCounters, newCounters, maxCounters)) {
+            heldRecords.decrementAndGet();
+            heldBytes.addAndGet(-bytes);
+            return false;
+        }
+        return true;
+    }
+
+    /** Adds {@code amount} to {@code held} unless that would take it over {@code max}; a negative amount always fits. */
+    private static boolean take(AtomicLong held, long amount, long max) {
+        while (true) {
+            long now = held.get();
+            long next = now + amount;
+            if (amount > 0 && (next > max || next < now)) {
+                return false;
+            }
+            if (held.compareAndSet(now, next)) {
+                return true;
+            }
+        }
+    }
+
+    private void release(Entry dropped) {
+        heldRecords.decrementAndGet();
+        heldBytes.addAndGet(-dropped.bytes());
     }
 
     private Entry live(InvocationKey key, Instant now) {
         Entry entry = records.get(key);
         if (entry != null && entry.expiredAt(now)) {
-            records.remove(key, entry);
+            if (records.remove(key, entry)) {
+                release(entry);
+            }
             return null;
         }
         return entry;
+    }
+
+    private void dropIfExpired(InvocationKey key, Instant now) {
+        Entry entry = records.get(key);
+        if (entry != null && entry.expiredAt(now) && records.remove(key, entry)) {
+            release(entry);
+        }
+    }
+
+    private void dropIfExpired(Counter counter, Instant now) {
+        Count count = counters.get(counter);
+        if (count != null && count.expiredAt(now) && counters.remove(counter, count)) {
+            heldCounters.decrementAndGet();
+        }
     }
 
     private long used(Counter counter, Instant now) {
@@ -262,13 +433,20 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return count.used();
     }
 
-    private void reserve(Counter counter, Instant expiresAt, Instant now) {
-        Count reserved = counters.compute(counter, (c, count) -> count == null || count.expiredAt(now)
-                ? new Count(1, expiresAt)
-                : new Count(count.used() + 1, count.expiresAt()));
+    /** Counts one call on the counter; returns 1 when the counter was created (absent before), else 0. */
+    private long reserve(Counter counter, Instant expiresAt, Instant now) {
+        boolean[] created = {false};
+        Count reserved = counters.compute(counter, (c, count) -> {
+            if (count == null) {
+                created[0] = true;
+                return new Count(1, expiresAt);
+            }
+            return count.expiredAt(now) ? new Count(1, expiresAt) : new Count(count.used() + 1, count.expiresAt());
+        });
         if (reserved.used() == 1) {
             scheduleExpiry(expiresAt, counter);
         }
+        return created[0] ? 1 : 0;
     }
 
     private void scheduleExpiry(Instant at, Object key) {
@@ -287,20 +465,34 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
 
     /** Drops the records and counters whose time has come; skipped when another thread is at it. */
     private void sweepNowAndThen() {
-        if (!sweeping.tryLock()) {
-            return;
-        }
-        try {
-            Instant now = clock.instant();
-            for (Expiry due = takeDue(now); due != null; due = takeDue(now)) {
-                if (due.key() instanceof InvocationKey key) {
-                    records.computeIfPresent(key, (k, entry) -> entry.expiredAt(now) ? null : entry);
-                } else if (due.key() instanceof Counter counter) {
-                    counters.computeIfPresent(counter, (c, count) -> count.expiredAt(now) ? null : count);
-                }
+        if (sweeping.tryLock()) {
+            try {
+                sweep();
+            } finally {
+                sweeping.unlock();
             }
+        }
+    }
+
+    /** Drops the records and counters whose time has come, waiting for a sweep under way to finish. */
+    private void reclaimExpired() {
+        sweeping.lock();
+        try {
+            sweep();
         } finally {
             sweeping.unlock();
+        }
+    }
+
+    /** Holds {@code sweeping}. */
+    private void sweep() {
+        Instant now = clock.instant();
+        for (Expiry due = takeDue(now); due != null; due = takeDue(now)) {
+            if (due.key() instanceof InvocationKey key) {
+                dropIfExpired(key, now);
+            } else if (due.key() instanceof Counter counter) {
+                dropIfExpired(counter, now);
+            }
         }
     }
 
@@ -328,14 +520,15 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return Either.left(BoundaryError.of(code));
     }
 
-    private record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant leaseUntil) {
+    /** A record as held: its attempt's token, expiry, lease, and its size as counted toward {@code maxBytes}. */
+    private record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant leaseUntil, long bytes) {
         boolean expiredAt(Instant now) {
             return !now.isBefore(expiresAt);
         }
 
         /** The same entry holding the record's final state; token, expiry and lease unchanged. */
-        Entry with(CanonicalRecord.Final done) {
-            return new Entry(done, token, expiresAt, leaseUntil);
+        Entry with(CanonicalRecord.Final done, long doneBytes) {
+            return new Entry(done, token, expiresAt, leaseUntil, doneBytes);
         }
     }
 
@@ -347,5 +540,68 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         boolean expiredAt(Instant now) {
             return !now.isBefore(expiresAt);
         }
+    }
+
+    /**
+     * Builds a store; each setter rejects an invalid value at once, naming the field. Starts from the
+     * system UTC clock, the default bound (see the class comment) and no record cap of the store's own.
+     */
+    public static final class Builder {
+        private Clock clock = Clock.systemUTC();
+        private long maxRecords = defaultMaxRecords(Runtime.getRuntime().maxMemory());
+        private long maxBytes = defaultMaxBytes(Runtime.getRuntime().maxMemory());
+        private long recordCapBytes = Long.MAX_VALUE;
+
+        private Builder() {
+        }
+
+        /** The clock that expiry follows. */
+        public Builder clock(Clock clock) {
+            this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        /** The most records held, expired ones not yet reclaimed included; 1 or more. */
+        public Builder maxRecords(long records) {
+            this.maxRecords = positive(records, "maxRecords");
+            return this;
+        }
+
+        /** The most bytes of records held, as {@code CanonicalRecord.byteSize()} counts them; 1 or more. */
+        public Builder maxBytes(long bytes) {
+            this.maxBytes = positive(bytes, "maxBytes");
+            return this;
+        }
+
+        /**
+         * The store's own hard cap on one record, in UTF-8 bytes; 1 or more. A boundary configured with a
+         * larger record limit refuses the store when it is built. None by default.
+         */
+        public Builder recordCapBytes(long bytes) {
+            this.recordCapBytes = positive(bytes, "recordCapBytes");
+            return this;
+        }
+
+        /** The store. */
+        public InMemoryCanonicalInvocationStore build() {
+            return new InMemoryCanonicalInvocationStore(this);
+        }
+
+        private static long positive(long value, String field) {
+            if (value <= 0) {
+                throw new IllegalArgumentException(field + " must be positive, was " + value);
+            }
+            return value;
+        }
+    }
+
+    /** The default {@code maxBytes} for a JVM whose maximum heap is {@code maxHeap}: a quarter of it, at most 256 MiB. */
+    static long defaultMaxBytes(long maxHeap) {
+        return Math.max(1, Math.min(DEFAULT_MAX_BYTES, maxHeap / 4));
+    }
+
+    /** The default {@code maxRecords} for a JVM whose maximum heap is {@code maxHeap}: one per 4 KiB, at most 100,000. */
+    static long defaultMaxRecords(long maxHeap) {
+        return Math.max(1, Math.min(DEFAULT_MAX_RECORDS, maxHeap / HEAP_BYTES_PER_DEFAULT_RECORD));
     }
 }

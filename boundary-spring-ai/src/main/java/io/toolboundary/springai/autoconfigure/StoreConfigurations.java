@@ -42,7 +42,6 @@ final class StoreConfigurations {
             ToolBoundaryProperties.Redis redis = properties.getRedis();
             RedisStoreOptions options = RedisStoreOptions.custom()
                     .keyPrefix(redis.getKeyPrefix())
-                    .recordLimitBytes(config.limits().recordBytes())
                     .evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.valueOf(redis.getEvictionPolicyCheck().name()))
                     .build();
             return RedisCanonicalInvocationStoreFactory.create(client, options);
