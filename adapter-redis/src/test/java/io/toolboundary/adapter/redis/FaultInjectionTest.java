@@ -108,9 +108,12 @@ class FaultInjectionTest {
             rig.awaitStoreAnswers();
 
             assertThat(frozen.code()).isEqualTo(Option.of(STORE_OUTCOME_UNKNOWN));
+            int handedOver = rig.endUnfinished();
             Option<String> status = rig.status("call-1");
-            System.out.println("FAULT sigstop-during-begin: call-1 record after SIGCONT: " + status.getOrElse("none"));
-            assertThat(status.getOrElse("none")).isIn("none", "ERROR", "PROJECTING");
+            System.out.println("FAULT sigstop-during-begin: call-1 record after SIGCONT and " + handedOver
+                    + " endUnfinished: " + status.getOrElse("none"));
+            // The late begin is ended by token, by the boundary or by the harness: never left PROJECTING.
+            assertThat(status.getOrElse("none")).isIn("none", "ERROR");
             Call again = rig.invoke("call-1");
             if (status.isDefined()) {
                 assertThat(again.code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
@@ -121,7 +124,8 @@ class FaultInjectionTest {
             }
             assertThat(rig.invoke("call-0").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
             assertThat(rig.executor.executions()).isEqualTo(status.isDefined() ? 1 : 2);
-            rig.checkAndReport(EnumSet.of(STORE_OUTCOME_UNKNOWN, DUPLICATE_TOOL_CALL));
+            assertThat(rig.checkAndReport(EnumSet.of(STORE_OUTCOME_UNKNOWN, DUPLICATE_TOOL_CALL)).projectingLeft())
+                    .isZero();
         }
     }
 
@@ -141,13 +145,17 @@ class FaultInjectionTest {
             rig.awaitStoreAnswers();
 
             assertThat(frozen.code()).isEqualTo(Option.of(STORE_OUTCOME_UNKNOWN));
+            int handedOver = rig.endUnfinished();
             Option<String> status = rig.status("call-1");
-            System.out.println("FAULT sigstop-during-complete: call-1 record after SIGCONT: " + status.getOrElse("none"));
-            assertThat(status.getOrElse("none")).isIn("READY", "PROJECTING");
+            System.out.println("FAULT sigstop-during-complete: call-1 record after SIGCONT and " + handedOver
+                    + " endUnfinished: " + status.getOrElse("none"));
+            // The late completion landed (READY), or the harness ended the record first (ERROR): never PROJECTING.
+            assertThat(status.getOrElse("none")).isIn("READY", "ERROR");
             assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
             assertThat(rig.tool.executions("call-1")).isEqualTo(1);
             assertThat(rig.executor.executions()).isEqualTo(2);
-            rig.checkAndReport(EnumSet.of(STORE_OUTCOME_UNKNOWN, DUPLICATE_TOOL_CALL));
+            assertThat(rig.checkAndReport(EnumSet.of(STORE_OUTCOME_UNKNOWN, DUPLICATE_TOOL_CALL)).projectingLeft())
+                    .isZero();
         }
     }
 

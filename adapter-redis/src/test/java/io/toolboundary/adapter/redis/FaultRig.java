@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
@@ -28,6 +31,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -36,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
@@ -73,13 +78,13 @@ final class FaultRig implements AutoCloseable {
     final ToolBoundary boundary;
     final RunContext run;
     /**
-     * The longest the store's share of one {@code invoke} may take: at most two store calls (begin and
-     * complete, or begin and the end-by-token after an unknown begin), each at most every attempt's
-     * timeout plus the retry delays, plus two seconds of slack. A bound on retries stacking up, not a
-     * performance target.
+     * The longest the store's share of one {@code invoke} may take: the boundary's store budget
+     * ({@code ToolBoundaryConfig.storeTimeout()}, every retry and clean-up included) plus one second for
+     * scheduling. The documented bound, not a performance target.
      */
     final Duration invokeStoreBound;
     private final ExecutorService threads;
+    private final Queue<AmbiguityRig.Unfinished> unfinished = new ConcurrentLinkedQueue<>();
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger faults = new AtomicInteger();
     private final AtomicInteger resurrected = new AtomicInteger();
@@ -110,14 +115,18 @@ final class FaultRig implements AutoCloseable {
         this.redis = redis;
         this.store = RedisCanonicalInvocationStoreFactory.create(config(redis.endpoint(), connections, timeoutMillis),
                 options(check));
-        Duration storeCall = Duration.ofMillis(
-                (long) timeoutMillis * (RETRY_ATTEMPTS + 1) + (long) RETRY_DELAY_MILLIS * RETRY_ATTEMPTS);
-        this.invokeStoreBound = storeCall.multipliedBy(2).plusSeconds(2);
+        this.invokeStoreBound = ToolBoundaryConfig.ofDefaults().storeTimeout().plusSeconds(1);
         this.tool = new FaultTool(redis, store::recordKey);
         this.executor = FakeTools.counting(tool);
         this.boundary = ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
+                .listener(new BoundaryListener() {
+                    @Override
+                    public void onUnfinished(InvocationKey key, AttemptToken token) {
+                        unfinished.add(new AmbiguityRig.Unfinished(key, token));
+                    }
+                })
                 .tool(ToolBinding.readOnly(TOOL, executor,
                         (request, raw) -> Projection.evidenceFound(expectedContent(request.key().toolCallId().value()))))
                 .build();
@@ -236,6 +245,24 @@ final class FaultRig implements AutoCloseable {
         InvocationKey probe = key("probe");
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(25))
                 .until(() -> store.find(probe).isRight() && store.find(probe).isRight());
+    }
+
+    /**
+     * Ends every pair {@code onUnfinished} handed over, with {@code endUnfinished}, as a harness would once
+     * the store answers again; tries a pair again while the store still gives a store error.
+     *
+     * @return how many pairs were handed over
+     */
+    int endUnfinished() {
+        int ended = 0;
+        for (AmbiguityRig.Unfinished pair = unfinished.poll(); pair != null; pair = unfinished.poll()) {
+            AmbiguityRig.Unfinished handedOver = pair;
+            await("endUnfinished gets a definite answer").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(25))
+                    .until(() -> boundary.endUnfinished(handedOver.key(), handedOver.token())
+                            .fold(error -> !AmbiguityRig.isStoreError(error.code()), record -> true));
+            ended++;
+        }
+        return ended;
     }
 
     /** Kills every connection of the store's client from the server side ({@code CLIENT KILL ID}); answers how many. */
