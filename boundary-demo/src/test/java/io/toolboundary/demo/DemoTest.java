@@ -262,7 +262,6 @@ class DemoTest {
             assertThat(bad.out()).isEmpty();
             assertThat(bad.err().lines()).singleElement().asString()
                     .startsWith("boundary-demo: --redis: redisUrl must look like redis://")
-                    .contains("redis://***@127.0.0.1:port")
                     .doesNotContain("s3cret");
         }
     }
