@@ -11,6 +11,7 @@ import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderResult;
+import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;

@@ -2,6 +2,7 @@ package io.toolboundary.springai;
 
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -38,7 +39,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  *       {@code {}}: the boundary requires one JSON object),</li>
  * </ul>
  * and answers with a {@link ToolResponseMessage.ToolResponse} carrying the same id and name and the
- * {@link ToolResultText} of the outcome. The model therefore sees only bounded results and safe errors; a
+ * {@link AgentText} of the outcome. The model therefore sees only bounded results and safe errors; a
  * duplicate id, an unknown tool or a refused call is an error text for that call, never an exception, and
  * the other calls of the same response still run.
  *
@@ -101,7 +102,7 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
             ToolCallEnvelope envelope = ToolCallEnvelope.of(run.runId().value(), call.id(), call.name(),
                     call.arguments());
             Either<BoundaryError, AgentResult> outcome = boundary.invoke(run, envelope);
-            responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), ToolResultText.of(outcome)));
+            responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), AgentText.of(outcome)));
         }
         List<Message> history = new ArrayList<>(prompt.getInstructions());
         history.add(request);
