@@ -1,6 +1,7 @@
 package io.toolboundary.springai.autoconfigure;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
 import io.toolboundary.application.CanonicalInvocationStore;
@@ -49,7 +50,7 @@ final class StoreConfigurations {
 
         @Bean
         @ConditionalOnMissingBean(CanonicalInvocationStore.class)
-        CanonicalInvocationStore redisToolBoundaryStore(ObjectProvider<RedissonClient> clients, ToolBoundaryConfig config,
+        RedisCanonicalInvocationStore redisToolBoundaryStore(ObjectProvider<RedissonClient> clients, ToolBoundaryConfig config,
                 ToolBoundaryProperties properties) {
             RedissonClient client = clients.getIfUnique(() -> {
                 throw new ToolBoundaryStartupException(
@@ -64,7 +65,7 @@ final class StoreConfigurations {
                     .recordLimitBytes(config.limits().recordBytes())
                     .evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.valueOf(redis.getEvictionPolicyCheck().name()))
                     .build();
-            CanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(client, options);
+            RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(client, options);
             LOG.info("Tool Boundary store: Redis (toolboundary.store=" + name(properties) + "), key prefix '"
                     + redis.getKeyPrefix() + "', eviction-policy-check " + name(redis.getEvictionPolicyCheck()));
             return store;
@@ -115,6 +116,25 @@ final class StoreConfigurations {
                     + "); records live in this process only");
             return InMemoryCanonicalInvocationStore.create(clock.getIfUnique(Clock::systemUTC),
                     config.limits().recordBytes());
+        }
+    }
+
+    /**
+     * The Actuator health indicator of the Redis store ({@code toolBoundaryRedis}), when Actuator is on the
+     * class path and the store is the Redis store on the context's {@code RedissonClient}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.actuate.health.HealthIndicator",
+            "org.redisson.api.RedissonClient", "io.toolboundary.adapter.redis.RedisCanonicalInvocationStore"})
+    @ConditionalOnBean(type = {"io.toolboundary.adapter.redis.RedisCanonicalInvocationStore",
+            "org.redisson.api.RedissonClient"})
+    static class RedisHealth {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "toolBoundaryRedisHealthIndicator")
+        ToolBoundaryRedisHealthIndicator toolBoundaryRedisHealthIndicator(RedissonClient client,
+                ToolBoundaryProperties properties) {
+            return new ToolBoundaryRedisHealthIndicator(client, properties.getRedis());
         }
     }
 

@@ -43,6 +43,8 @@ import org.springframework.ai.tool.resolution.ToolCallbackResolver;
  *       It takes its place before Spring AI's own tool calling auto-configuration, whose manager then backs
  *       off; tool definitions are still resolved by Spring AI's {@code ToolCallbackResolver} when the
  *       context has one, and tool calls are observed on the context's {@link ObservationRegistry}.</li>
+ *   <li>with Spring Boot Actuator on the class path and the Redis store in use, a health indicator
+ *       ({@code toolBoundaryRedis}): PING on every master and the eviction-policy check.</li>
  * </ul>
  *
  * <p><b>An {@link AccessPolicy} bean is required.</b> Access is the harness's decision and there is no
@@ -60,7 +62,7 @@ import org.springframework.ai.tool.resolution.ToolCallbackResolver;
 @ConditionalOnClass({ToolBoundary.class, ToolCallingManager.class})
 @ConditionalOnProperty(prefix = "toolboundary", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(ToolBoundaryProperties.class)
-@Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class})
+@Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class, StoreConfigurations.RedisHealth.class})
 public class ToolBoundaryAutoConfiguration {
 
     /** Created by Spring Boot. */

@@ -2,7 +2,10 @@ package io.toolboundary.springai.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.application.CanonicalInvocationStore;
@@ -30,6 +33,8 @@ import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.model.tool.DefaultToolCallingManager;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -159,6 +164,50 @@ class SpringBootApplicationTest {
                     .contains("Property: toolboundary.limits.raw-response")
                     .contains("must not exceed toolboundary.limits.record (65536 bytes)")
                     .doesNotContain(STACK_FRAME);
+        }
+    }
+
+    @Nested
+    class Observed {
+
+        @Test
+        void registersMetersObservesEachCallWithLowCardinalityTagsAndReportsRedisHealth() {
+            try (ConfigurableApplicationContext context = start(ObservedTriageApplication.class)) {
+                RunContext run = Fixtures.anyRunContext();
+                context.getBean(SpringScriptedChatModel.class)
+                        .thenRequests("call_obs1", "log-search", "{\"query\":\"checkout\"}")
+                        .thenRequests("call_obs1", "log-search", "{\"query\":\"checkout\"}")
+                        .thenSays("done");
+
+                context.getBean(ChatClient.class).prompt().user("What failed?")
+                        .toolContext(BoundaryToolContext.of(run)).call().content();
+
+                MeterRegistry meters = context.getBean(MeterRegistry.class);
+                assertThat(meters.get("toolboundary.calls").tags("tool", "log-search", "outcome", "ready",
+                        "evidence", "EVIDENCE_FOUND", "error.code", "none").counter().count()).isEqualTo(1.0);
+                assertThat(meters.get("toolboundary.calls").tags("outcome", "rejected",
+                        "error.code", "DUPLICATE_TOOL_CALL").counter().count()).isEqualTo(1.0);
+
+                ObservedTriageApplication.StoppedObservations observed =
+                        context.getBean(ObservedTriageApplication.StoppedObservations.class);
+                assertThat(observed.named(BoundaryToolCallingManager.OBSERVATION)).hasSize(2);
+                assertThat(observed.named(BoundaryToolCallingManager.OBSERVATION).get(0).getLowCardinalityKeyValues())
+                        .extracting(KeyValue::getKey, KeyValue::getValue)
+                        .containsExactlyInAnyOrder(tuple("tool", "log-search"), tuple("outcome", "ready"),
+                                tuple("evidence", "EVIDENCE_FOUND"), tuple("error.code", "none"));
+                assertThat(observed.named(BoundaryToolCallingManager.OBSERVATION).get(1).getLowCardinalityKeyValues())
+                        .extracting(KeyValue::getKey, KeyValue::getValue)
+                        .contains(tuple("outcome", "error"), tuple("error.code", "DUPLICATE_TOOL_CALL"));
+                assertThat(observed.named(BoundaryToolCallingManager.OBSERVATION)).allSatisfy(observation ->
+                        assertThat(observation.getHighCardinalityKeyValues()).isEmpty());
+                assertThat(observed.named("spring.ai.tool")).hasSize(2);
+                assertThat(observed.named(BoundaryToolCallingManager.OBSERVATION).toString())
+                        .doesNotContain("call_obs1", run.runId().value(), "hunter2", "checkout");
+
+                HealthIndicator health = context.getBean("toolBoundaryRedisHealthIndicator", HealthIndicator.class);
+                assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+                assertThat(health.health().getDetails()).containsEntry("maxmemory-policy", "noeviction");
+            }
         }
     }
 
