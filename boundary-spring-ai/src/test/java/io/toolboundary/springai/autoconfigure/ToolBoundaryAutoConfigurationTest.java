@@ -230,6 +230,15 @@ class ToolBoundaryAutoConfigurationTest {
     }
 
     @Test
+    void refusesToStartWhenRedisIsRequiredButNotOnTheClassPath() {
+        withPolicy.withClassLoader(new FilteredClassLoader(RedissonClient.class))
+                .withPropertyValues("toolboundary.store=redis")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(ToolBoundaryStartupException.class)
+                        .hasMessageContaining("toolboundary.store=redis"));
+    }
+
+    @Test
     void defaultRedisKeyPrefixIsTheStoresOwnDefault() {
         assertThat(new ToolBoundaryProperties().getRedis().getKeyPrefix()).isEqualTo(RedisStoreOptions.DEFAULT_KEY_PREFIX);
     }
