@@ -2,12 +2,17 @@ package io.toolboundary.springai.autoconfigure;
 
 import io.toolboundary.application.ToolBoundaryConfig;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DataSizeUnit;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 import org.springframework.util.unit.DataUnit;
+import org.springframework.validation.BindingResult;
 import org.springframework.validation.Errors;
+import org.springframework.validation.FieldError;
 import org.springframework.validation.Validator;
 
 /**
@@ -166,8 +171,25 @@ public class ToolBoundaryProperties implements Validator {
 
     private static void atLeastOneMillisecond(Errors errors, String field, Duration duration) {
         if (duration == null || duration.toMillis() < 1) {
-            errors.rejectValue(field, "range", "must be at least 1ms (for example 30m or 24h)");
+            String message = "must be at least 1ms (for example 30m or 24h)";
+            if (duration != null && errors instanceof BindingResult result) {
+                // Shown as written in properties ("-5s"), not as Java prints a Duration ("PT-5S").
+                result.addError(new FieldError(result.getObjectName(), field, written(duration),
+                        false, new String[] {"range"}, null, message));
+            } else {
+                errors.rejectValue(field, "range", message);
+            }
         }
+    }
+
+    /** {@code duration} as a property would be written: in the largest unit that states it exactly. */
+    private static String written(Duration duration) {
+        for (ChronoUnit unit : List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES, ChronoUnit.SECONDS)) {
+            if (duration.toNanos() % unit.getDuration().toNanos() == 0) {
+                return DurationStyle.SIMPLE.print(duration, unit);
+            }
+        }
+        return DurationStyle.SIMPLE.print(duration);
     }
 
     private static void size(Errors errors, String field, DataSize size) {

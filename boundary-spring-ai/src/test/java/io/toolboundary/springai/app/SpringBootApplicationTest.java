@@ -149,6 +149,7 @@ class SpringBootApplicationTest {
                     .isNotNull();
             assertThat(output.getOut()).contains(APPLICATION_FAILED)
                     .contains("Property: toolboundary.record-ttl")
+                    .contains("Value: \"-5s\"")
                     .contains("must be at least 1ms")
                     .doesNotContain("recordTtl")
                     .doesNotContain(STACK_FRAME);
