@@ -29,23 +29,30 @@ public class ObservedTriageApplication {
     @Bean
     ObservationRegistry observationRegistry(StoppedObservations stopped) {
         ObservationRegistry registry = ObservationRegistry.create();
-        registry.observationConfig().observationHandler(stopped);
+        registry.observationConfig().observationHandler(stopped.handler());
         return registry;
     }
 
-    /** Every observation context, as it stopped. */
-    public static final class StoppedObservations implements ObservationHandler<Observation.Context> {
+    /**
+     * Every observation context, as it stopped. Not itself a handler bean, so that Spring Boot's Actuator
+     * does not register it a second time.
+     */
+    public static final class StoppedObservations {
 
         private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
 
-        @Override
-        public void onStop(Observation.Context context) {
-            stopped.add(context);
-        }
+        ObservationHandler<Observation.Context> handler() {
+            return new ObservationHandler<>() {
+                @Override
+                public void onStop(Observation.Context context) {
+                    stopped.add(context);
+                }
 
-        @Override
-        public boolean supportsContext(Observation.Context context) {
-            return true;
+                @Override
+                public boolean supportsContext(Observation.Context context) {
+                    return true;
+                }
+            };
         }
 
         /** The stopped observations of one name. */

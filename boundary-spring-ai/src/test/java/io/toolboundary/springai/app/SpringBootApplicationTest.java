@@ -33,6 +33,7 @@ import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.model.tool.DefaultToolCallingManager;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.health.HealthContributorRegistry;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -208,6 +209,33 @@ class SpringBootApplicationTest {
                 HealthIndicator health = context.getBean("toolBoundaryRedisHealthIndicator", HealthIndicator.class);
                 assertThat(health.health().getStatus()).isEqualTo(Status.UP);
                 assertThat(health.health().getDetails()).containsEntry("maxmemory-policy", "noeviction");
+            }
+        }
+    }
+
+    @Nested
+    class WithActuator {
+
+        @Test
+        void bootsOwnRegistriesGetTheMetersTheObservationTimersAndTheHealthContributor() {
+            try (ConfigurableApplicationContext context = start(TriageApplicationWithPolicy.class)) {
+                RunContext run = Fixtures.anyRunContext();
+                context.getBean(SpringScriptedChatModel.class)
+                        .thenRequests("call_act1", "log-search", "{\"query\":\"checkout\"}")
+                        .thenSays("done");
+
+                context.getBean(ChatClient.class).prompt().user("What failed?")
+                        .toolContext(BoundaryToolContext.of(run)).call().content();
+
+                MeterRegistry meters = context.getBean(MeterRegistry.class);
+                assertThat(meters.get("toolboundary.calls").tags("tool", "log-search", "outcome", "ready")
+                        .counter().count()).isEqualTo(1.0);
+                assertThat(meters.get(BoundaryToolCallingManager.OBSERVATION).tags("tool", "log-search",
+                        "outcome", "ready", "evidence", "EVIDENCE_FOUND", "error.code", "none").timer().count())
+                        .isEqualTo(1);
+                assertThat(meters.get("spring.ai.tool").timer().count()).isEqualTo(1);
+                assertThat(context.getBean(HealthContributorRegistry.class).getContributor("toolBoundaryRedis"))
+                        .isInstanceOf(HealthIndicator.class);
             }
         }
     }
