@@ -39,7 +39,6 @@ import io.toolboundary.domain.bad.MutableDomainValue;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingJUnitAssertJAndTestcontainers;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingRedisson;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingTheInMemoryStore;
-import io.toolboundary.langchain4j.AgentText;
 import io.toolboundary.langchain4j.LangChain4jToolBoundary;
 import io.toolboundary.langchain4j.bad.ToolProviderUsingTheTestkit;
 import io.toolboundary.micrometer.MicrometerBoundaryListener;
@@ -242,7 +241,7 @@ class RulesCatchBadClassesTest {
         @Test
         void catchesAnIntegrationUsingAnother() {
             assertCatches(ArchitectureTest.integrations_never_depend_on_each_other,
-                    MetricsUsingTheLangChain4jIntegration.class, AgentText.class);
+                    MetricsUsingTheLangChain4jIntegration.class, LangChain4jToolBoundary.class);
         }
 
         @Test

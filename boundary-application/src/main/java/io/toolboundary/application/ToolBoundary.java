@@ -76,6 +76,11 @@ public final class ToolBoundary {
         return new Builder();
     }
 
+    /** The names of the tools registered with this boundary; immutable. */
+    public java.util.Set<ToolName> toolNames() {
+        return tools.keySet();
+    }
+
     /** The harness-side query over this boundary's store. */
     public InvocationQuery records() {
         return InvocationQuery.of(store, config.storeTimeout());

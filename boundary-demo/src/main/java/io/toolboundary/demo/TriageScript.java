@@ -11,6 +11,7 @@ import static io.toolboundary.demo.DemoTools.TRACE_FETCH;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AgentText;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationQuery;
 import io.toolboundary.application.RunContext;
@@ -226,6 +227,7 @@ final class TriageScript {
             table.row("result", result).row("content", Table.abbreviate(r.content(), MAX_CONTENT_CHARS));
             r.scope().forEach(scope -> table.row("scope", scope));
         });
+        table.row("model sees", Table.abbreviate(AgentText.of(got), MAX_CONTENT_CHARS));
         if (!asScripted) {
             table.row("NOT AS SCRIPTED", "expected " + step.expectedResult());
         }

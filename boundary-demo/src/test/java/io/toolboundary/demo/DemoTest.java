@@ -79,6 +79,13 @@ class DemoTest {
         }
 
         @Test
+        void printsTheTextTheModelSeesForEachStep() {
+            assertThat(demo.step(2).value(AGENT_GOT_BACK, "model sees")).startsWith("NO_EVIDENCE (scope: ");
+            assertThat(demo.step(8).value(AGENT_GOT_BACK, "model sees"))
+                    .isEqualTo("ERROR RUN_MISMATCH: The tool call belongs to a different run.");
+        }
+
+        @Test
         void showsTheNegativeObservationWithItsScope() {
             Step noEvidence = demo.step(2);
             assertThat(noEvidence.value(AGENT_GOT_BACK, "scope")).contains("service inventory");

@@ -11,6 +11,7 @@ import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderResult;
+import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -23,6 +24,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -60,6 +62,12 @@ import java.util.function.Supplier;
  * policy grants it to the run. Which tools run is decided by the boundary's registrations and access
  * policy, not by the list offered to the model.
  *
+ * <p>Wiring mistakes fail at {@link #of}: the specifications offered to the model and the tools registered
+ * with the boundary must name the same tools. An {@link io.toolboundary.application.AccessPolicy} does not
+ * expose the names it grants, so a policy naming a tool that is not registered cannot be caught here; calls
+ * to that name are answered TOOL_NOT_REGISTERED. {@link AnnotatedTools} declares each tool once, from a
+ * {@code @Tool} method, for both.
+ *
  * <p>Limitation of LangChain4j 1.19: within one model message, two tool calls that are equal in id,
  * name and arguments share one result slot in the framework, so the model is shown the second answer
  * (DUPLICATE_TOOL_CALL) for both. The tool still runs once and its record keeps the first result.
@@ -85,10 +93,11 @@ public final class LangChain4jToolBoundary {
      *
      * @param boundary the boundary every call goes through; its registered tools are the ones that can run
      * @param runContext the harness's current facts about the run, read once per tool call
-     * @param specifications what the model is told about each tool; each name must be a safe tool name
-     *     (and should be registered with the boundary, else every call of it is TOOL_NOT_REGISTERED)
-     * @throws IllegalArgumentException when a specification's name is not a safe tool name or two
-     *     specifications share a name
+     * @param specifications what the model is told about each tool: exactly one for each tool registered
+     *     with the boundary, and none for any other name
+     * @throws IllegalArgumentException when a specification's name is not a safe tool name, two
+     *     specifications share a name, a specification names a tool the boundary does not register, or a
+     *     tool the boundary registers has no specification (the message lists the names)
      */
     public static LangChain4jToolBoundary of(ToolBoundary boundary, Supplier<RunContext> runContext,
             Collection<ToolSpecification> specifications) {
@@ -105,6 +114,18 @@ public final class LangChain4jToolBoundary {
             if (!names.add(name)) {
                 throw new IllegalArgumentException("specifications: name appears twice: " + name);
             }
+        }
+        Set<String> registered = new TreeSet<>();
+        boundary.toolNames().forEach(tool -> registered.add(tool.value()));
+        Set<String> unregistered = new TreeSet<>(names);
+        unregistered.removeAll(registered);
+        Set<String> undescribed = new TreeSet<>(registered);
+        undescribed.removeAll(names);
+        if (!unregistered.isEmpty() || !undescribed.isEmpty()) {
+            throw new IllegalArgumentException("specifications and the boundary's tools must match:"
+                    + (unregistered.isEmpty() ? "" : " specified but not registered with the boundary " + unregistered + ";")
+                    + (undescribed.isEmpty() ? "" : " registered with the boundary but without a specification " + undescribed + ";")
+                    + " registered " + registered);
         }
         return new LangChain4jToolBoundary(boundary, runContext, checked);
     }

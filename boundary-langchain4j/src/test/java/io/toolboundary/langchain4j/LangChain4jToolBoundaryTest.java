@@ -242,17 +242,6 @@ class LangChain4jToolBoundaryTest {
     }
 
     @Test
-    void answersAnOfferedToolTheBoundaryDoesNotKnowAsNotRegistered() {
-        LangChain4jToolBoundary tools = LangChain4jToolBoundary.of(boundary, currentRun::get, List.of(spec("tickets")));
-        ScriptedChatModel model = ScriptedChatModel.replying(
-                callsTools(toolCall("call_t", "tickets", "{}")), answers("No tickets tool."));
-
-        tools.applyTo(AiServices.builder(Agent.class).chatModel(model)).build().chat("Tickets?");
-
-        assertThat(model.toolResultsSeen().get(0).text()).isEqualTo("ERROR TOOL_NOT_REGISTERED: No such tool is available.");
-    }
-
-    @Test
     void showsTheModelOnlyTheSafeErrorWhenTheToolThrows() {
         ScriptedChatModel model = ScriptedChatModel.replying(
                 callsTools(toolCall("call_f", "flaky", "{}")), answers("The tool failed."));
@@ -278,7 +267,7 @@ class LangChain4jToolBoundaryTest {
         });
         ToolBoundary stoppingBoundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
                 .tool(ToolBinding.readOnly("log-search", stopping, FakeProjectors.evidenceFound("1 row"))).build();
-        Agent agent = LangChain4jToolBoundary.of(stoppingBoundary, currentRun::get, OFFERED)
+        Agent agent = LangChain4jToolBoundary.of(stoppingBoundary, currentRun::get, List.of(spec("log-search")))
                 .applyTo(AiServices.builder(Agent.class).chatModel(model)).build();
 
         agent.chat("Search twice");
@@ -339,5 +328,22 @@ class LangChain4jToolBoundaryTest {
                 .isThrownBy(() -> LangChain4jToolBoundary.of(boundary, currentRun::get,
                         List.of(spec("metrics"), spec("metrics"))))
                 .withMessageContaining("twice");
+    }
+
+    @Test
+    void refusesASpecificationTheBoundaryDoesNotRegisterNamingIt() {
+        List<ToolSpecification> withTickets = List.of(spec("log-search"), spec("metrics"), spec("flaky"), spec("tickets"));
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LangChain4jToolBoundary.of(boundary, currentRun::get, withTickets))
+                .withMessageContaining("specified but not registered with the boundary [tickets]")
+                .withMessageNotContaining("without a specification");
+    }
+
+    @Test
+    void refusesARegisteredToolWithoutASpecificationNamingIt() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LangChain4jToolBoundary.of(boundary, currentRun::get, List.of(spec("log-search"))))
+                .withMessageContaining("registered with the boundary but without a specification [flaky, metrics]");
     }
 }

@@ -2,13 +2,13 @@ package io.toolboundary.springai;
 
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
-import io.vavr.control.Either;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -38,7 +38,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  *       {@code {}}: the boundary requires one JSON object),</li>
  * </ul>
  * and answers with a {@link ToolResponseMessage.ToolResponse} carrying the same id and name and the
- * {@link ToolResultText} of the outcome. The model therefore sees only bounded results and safe errors; a
+ * {@link AgentText} of the outcome. The model therefore sees only bounded results and safe errors; a
  * duplicate id, an unknown tool or a refused call is an error text for that call, never an exception, and
  * the other calls of the same response still run.
  *
@@ -48,21 +48,35 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * {@code TOOL_NOT_REGISTERED}. {@link ToolExecutionResult#returnDirect()} is always false: results always
  * go back to the model.
  *
+ * <p>Observations: with an {@link ObservationRegistry} (see {@link Builder#observationRegistry}), every tool
+ * call is observed twice, one inside the other. Spring AI's own tool call observation
+ * ({@code spring.ai.tool}, as Spring AI's default manager makes it, for calls of a tool whose definition was
+ * offered to the model; its result is the text the model sees) and the boundary's {@value #OBSERVATION}
+ * observation with four low-cardinality key values: {@code tool} (a tool registered with the boundary, else
+ * {@code unknown}), {@code outcome} ({@code ready} or {@code error}), {@code evidence}
+ * ({@code EVIDENCE_FOUND}, {@code NO_EVIDENCE} or {@code none}) and {@code error.code} (an
+ * {@link io.toolboundary.domain.ErrorCode} name or {@code none}). Never an id, arguments or a payload.
+ *
  * <p>Thread-safe.
  */
 public final class BoundaryToolCallingManager implements ToolCallingManager {
 
+    /** Name of the boundary's observation of one tool call. */
+    public static final String OBSERVATION = "toolboundary.call";
+
     private final ToolBoundary boundary;
     private final ToolCallingManager definitions;
+    private final ObservationRegistry observations;
 
-    private BoundaryToolCallingManager(ToolBoundary boundary, ToolCallingManager definitions) {
-        this.boundary = requireNonNull(boundary, "boundary is null");
-        this.definitions = requireNonNull(definitions, "definitions is null");
+    private BoundaryToolCallingManager(Builder builder) {
+        this.boundary = builder.boundary;
+        this.definitions = builder.definitions;
+        this.observations = builder.observations;
     }
 
     /** A manager over {@code boundary} that resolves tool definitions as Spring AI's default manager does. */
     public static BoundaryToolCallingManager of(ToolBoundary boundary) {
-        return of(boundary, DefaultToolCallingManager.builder().build());
+        return builder(boundary).build();
     }
 
     /**
@@ -70,7 +84,12 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
      * model. {@code definitions} never executes a tool call.
      */
     public static BoundaryToolCallingManager of(ToolBoundary boundary, ToolCallingManager definitions) {
-        return new BoundaryToolCallingManager(boundary, definitions);
+        return builder(boundary).definitions(definitions).build();
+    }
+
+    /** A builder of a manager over {@code boundary}. */
+    public static Builder builder(ToolBoundary boundary) {
+        return new Builder(boundary);
     }
 
     @Override
@@ -96,12 +115,12 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("the chat response requests no tool call"));
         RunContext run = runOf(prompt);
+        Map<String, ToolDefinition> offered = offeredDefinitions(prompt);
         List<ToolResponseMessage.ToolResponse> responses = new ArrayList<>();
         for (AssistantMessage.ToolCall call : request.getToolCalls()) {
-            ToolCallEnvelope envelope = ToolCallEnvelope.of(run.runId().value(), call.id(), call.name(),
-                    call.arguments());
-            Either<BoundaryError, AgentResult> outcome = boundary.invoke(run, envelope);
-            responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), ToolResultText.of(outcome)));
+            String text = ToolCallObservations.observe(observations, offered.get(call.name()), call.arguments(),
+                    () -> invoke(run, call));
+            responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), text));
         }
         List<Message> history = new ArrayList<>(prompt.getInstructions());
         history.add(request);
@@ -109,10 +128,64 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
         return ToolExecutionResult.builder().conversationHistory(history).returnDirect(false).build();
     }
 
+    private String invoke(RunContext run, AssistantMessage.ToolCall call) {
+        ToolCallEnvelope envelope = ToolCallEnvelope.of(run.runId().value(), call.id(), call.name(), call.arguments());
+        if (observations.isNoop()) {
+            return AgentText.of(boundary.invoke(run, envelope));
+        }
+        return ToolCallObservations.observeBoundary(observations, boundary.toolNames(), call.name(),
+                () -> boundary.invoke(run, envelope));
+    }
+
+    private Map<String, ToolDefinition> offeredDefinitions(Prompt prompt) {
+        if (observations.isNoop() || !(prompt.getOptions() instanceof ToolCallingChatOptions options)) {
+            return Map.of();
+        }
+        Map<String, ToolDefinition> byName = new HashMap<>();
+        try {
+            definitions.resolveToolDefinitions(options).forEach(definition -> byName.putIfAbsent(definition.name(), definition));
+        } catch (RuntimeException unresolvable) {
+            return Map.of();
+        }
+        return byName;
+    }
+
     private static RunContext runOf(Prompt prompt) {
         Map<String, Object> toolContext = prompt.getOptions() instanceof ToolCallingChatOptions options
                 && options.getToolContext() != null ? options.getToolContext() : Map.of();
         return BoundaryToolContext.runContext(toolContext).getOrElseThrow(() -> new IllegalStateException(
                 "the prompt's tool context holds no RunContext; pass BoundaryToolContext.of(run) as the tool context"));
+    }
+
+    /** Builds a {@link BoundaryToolCallingManager}. */
+    public static final class Builder {
+
+        private final ToolBoundary boundary;
+        private ToolCallingManager definitions;
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
+
+        private Builder(ToolBoundary boundary) {
+            this.boundary = requireNonNull(boundary, "boundary is null");
+        }
+
+        /** Where the tool definitions sent to the model come from; Spring AI's default manager when not set. */
+        public Builder definitions(ToolCallingManager definitions) {
+            this.definitions = requireNonNull(definitions, "definitions is null");
+            return this;
+        }
+
+        /** Where tool calls are observed; none when not set. */
+        public Builder observationRegistry(ObservationRegistry observations) {
+            this.observations = requireNonNull(observations, "observations is null");
+            return this;
+        }
+
+        /** The manager. */
+        public BoundaryToolCallingManager build() {
+            if (definitions == null) {
+                definitions = DefaultToolCallingManager.builder().observationRegistry(observations).build();
+            }
+            return new BoundaryToolCallingManager(this);
+        }
     }
 }

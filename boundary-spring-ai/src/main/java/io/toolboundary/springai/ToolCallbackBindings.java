@@ -15,8 +15,17 @@ import org.springframework.ai.tool.ToolCallback;
  * checks, records and projects every call.
  *
  * <p>The callback runs with a tool context holding the run id and the framework tool call id under
- * {@link #RUN_ID_KEY} and {@link #TOOL_CALL_ID_KEY}. Whatever it returns is the raw response: it stays in
- * the canonical record and only the projector's bounded result reaches the model. Whether a tool only
+ * {@link #RUN_ID_KEY} and {@link #TOOL_CALL_ID_KEY}. What the tool returns is the raw response: it stays in
+ * the canonical record and only the projector's bounded result reaches the model.
+ *
+ * <p><b>The raw response is the tool's own output.</b> For a callback Spring AI built from a {@code @Tool}
+ * method ({@code MethodToolCallbackProvider}, {@code ToolCallbacks.from}, {@code MethodToolCallback}) or a
+ * function ({@code FunctionToolCallback}), Spring AI's result converter is replaced: a {@code String} result
+ * is the raw response exactly as returned (Spring AI's default converter would JSON-encode it into one
+ * quoted line); any other result is serialised once, as JSON, by Spring AI's JSON mapper; {@code void} or
+ * {@code null} is the empty text. The {@code resultConverter} named on a {@code @Tool} annotation is not
+ * used for bound tools. Any other {@link ToolCallback} implementation's {@code call} result is the raw
+ * response as it is. Whether a tool only
  * reads is the harness's statement, made by choosing {@link #readOnly} or {@link #writable}.
  */
 public final class ToolCallbackBindings {
@@ -47,10 +56,17 @@ public final class ToolCallbackBindings {
         return ToolBinding.writable(nameOf(callback), executor(callback), projector);
     }
 
-    /** An executor that calls {@code callback} with the request's arguments exactly as given. */
+    /**
+     * An executor that calls {@code callback} with the request's arguments exactly as given; its raw
+     * response is the tool's own output (see above).
+     *
+     * @throws IllegalArgumentException when a method or function callback cannot be rebuilt to keep its
+     *     tool's own output (the callback is then never run)
+     */
     public static ToolExecutor executor(ToolCallback callback) {
         requireNonNull(callback, "callback is null");
-        return request -> callback.call(request.arguments(), new ToolContext(Map.of(
+        ToolCallback raw = RawToolResults.rawResults(callback);
+        return request -> raw.call(request.arguments(), new ToolContext(Map.of(
                 RUN_ID_KEY, request.key().runId().value(),
                 TOOL_CALL_ID_KEY, request.key().toolCallId().value())));
     }

@@ -1,25 +1,38 @@
 package io.toolboundary.springai.autoconfigure;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.ToolBoundaryConfig;
 import java.time.Clock;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The store choices of {@link ToolBoundaryAutoConfiguration}, imported in this order: Redis when it applies,
- * else in-memory. They are not nested in the auto-configuration, because Spring processes a configuration's
- * nested classes before its imports and in no promised order.
+ * The store choices of {@link ToolBoundaryAutoConfiguration}, imported in this order: Redis when it is
+ * chosen, else in-memory. They are not nested in the auto-configuration, because Spring processes a
+ * configuration's nested classes before its imports and in no promised order.
+ *
+ * <p>{@code toolboundary.store}: {@code auto} (the default) takes the Redis store when the context has a
+ * {@code RedissonClient} bean and {@code adapter-redis} is on the class path, else the in-memory store;
+ * {@code redis} takes the Redis store and stops the application when it cannot; {@code memory} takes the
+ * in-memory store. The choice and the key prefix are logged once, at INFO.
  */
 final class StoreConfigurations {
+
+    private static final Log LOG = LogFactory.getLog(ToolBoundaryAutoConfiguration.class);
 
     private StoreConfigurations() {
     }
@@ -32,31 +45,120 @@ final class StoreConfigurations {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"org.redisson.api.RedissonClient",
             "io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory"})
-    @ConditionalOnBean(type = "org.redisson.api.RedissonClient")
+    @Conditional(RedisChosen.class)
     static class Redis {
 
         @Bean
         @ConditionalOnMissingBean(CanonicalInvocationStore.class)
-        CanonicalInvocationStore redisToolBoundaryStore(RedissonClient client, ToolBoundaryConfig config,
+        RedisCanonicalInvocationStore redisToolBoundaryStore(ObjectProvider<RedissonClient> clients, ToolBoundaryConfig config,
                 ToolBoundaryProperties properties) {
+            RedissonClient client = clients.getIfUnique(() -> {
+                throw new ToolBoundaryStartupException(
+                        "toolboundary.store=redis, but the context has no single RedissonClient bean.",
+                        "Add a RedissonClient bean (for example with redisson-spring-boot-starter and"
+                                + " spring.data.redis.host/port), or set toolboundary.store=auto or memory.");
+            });
             ToolBoundaryProperties.Redis redis = properties.getRedis();
+            checkEvictionPolicy(client, redis.getEvictionPolicyCheck());
             RedisStoreOptions options = RedisStoreOptions.custom()
                     .keyPrefix(redis.getKeyPrefix())
                     .evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.valueOf(redis.getEvictionPolicyCheck().name()))
                     .build();
-            return RedisCanonicalInvocationStoreFactory.create(client, options);
+            RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(client, options);
+            LOG.info("Tool Boundary store: Redis (toolboundary.store=" + name(properties) + "), key prefix '"
+                    + redis.getKeyPrefix() + "', eviction-policy-check " + name(redis.getEvictionPolicyCheck()));
+            return store;
+        }
+
+        private static void checkEvictionPolicy(RedissonClient client, ToolBoundaryProperties.EvictionPolicyCheck check) {
+            String policy;
+            try {
+                policy = RedisEvictionPolicies.weakest(client);
+            } catch (RuntimeException cannotRead) {
+                LOG.warn("Tool Boundary Redis store: could not read " + RedisEvictionPolicies.POLICY + " ("
+                        + cannotRead.getClass().getSimpleName() + "; is CONFIG GET allowed?). Make sure it is "
+                        + RedisEvictionPolicies.NO_EVICTION + ".");
+                return;
+            }
+            if (RedisEvictionPolicies.NO_EVICTION.equals(policy)) {
+                return;
+            }
+            String description = "Redis " + RedisEvictionPolicies.POLICY + " is '" + policy + "', not '"
+                    + RedisEvictionPolicies.NO_EVICTION + "': Redis may delete live canonical records (each has a"
+                    + " TTL, so volatile-* policies apply too).";
+            if (check == ToolBoundaryProperties.EvictionPolicyCheck.REFUSE) {
+                throw new ToolBoundaryStartupException(description + " toolboundary.redis.eviction-policy-check is"
+                        + " refuse.", "Set maxmemory-policy noeviction on the Redis server (CONFIG SET maxmemory-policy"
+                        + " noeviction, and in redis.conf), or set toolboundary.redis.eviction-policy-check=warn to"
+                        + " start anyway.");
+            }
+            LOG.warn("Tool Boundary Redis store: " + description + " Starting because"
+                    + " toolboundary.redis.eviction-policy-check=warn.");
         }
     }
 
-    /** The in-memory store, when no other store is defined. */
+    /** The in-memory store, when no other store is defined and {@code toolboundary.store} is not {@code redis}. */
     @Configuration(proxyBeanMethods = false)
     static class InMemory {
 
         @Bean
         @ConditionalOnMissingBean(CanonicalInvocationStore.class)
-        CanonicalInvocationStore inMemoryToolBoundaryStore(ToolBoundaryConfig config, ObjectProvider<Clock> clock) {
+        CanonicalInvocationStore inMemoryToolBoundaryStore(ToolBoundaryConfig config, ToolBoundaryProperties properties,
+                ObjectProvider<Clock> clock) {
+            if (properties.getStore() == ToolBoundaryProperties.Store.REDIS) {
+                throw new ToolBoundaryStartupException(
+                        "toolboundary.store=redis, but Redisson or io.toolboundary:adapter-redis is not on the class path.",
+                        "Add io.toolboundary:adapter-redis and a RedissonClient bean (for example with"
+                                + " redisson-spring-boot-starter), or set toolboundary.store=auto or memory.");
+            }
+            LOG.info("Tool Boundary store: in memory (toolboundary.store=" + name(properties)
+                    + "); records live in this process only");
             return InMemoryCanonicalInvocationStore.create(clock.getIfUnique(Clock::systemUTC),
                     config.limits().recordBytes());
         }
+    }
+
+    /**
+     * The Actuator health indicator of the Redis store ({@code toolBoundaryRedis}), when Actuator is on the
+     * class path and the store is the Redis store on the context's {@code RedissonClient}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.actuate.health.HealthIndicator",
+            "org.redisson.api.RedissonClient", "io.toolboundary.adapter.redis.RedisCanonicalInvocationStore"})
+    @ConditionalOnBean(type = {"io.toolboundary.adapter.redis.RedisCanonicalInvocationStore",
+            "org.redisson.api.RedissonClient"})
+    static class RedisHealth {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "toolBoundaryRedisHealthIndicator")
+        ToolBoundaryRedisHealthIndicator toolBoundaryRedisHealthIndicator(RedissonClient client,
+                ToolBoundaryProperties properties) {
+            return new ToolBoundaryRedisHealthIndicator(client, properties.getRedis());
+        }
+    }
+
+    /** {@code toolboundary.store=redis}, or {@code auto} (the default) with a {@code RedissonClient} bean. */
+    static final class RedisChosen extends AnyNestedCondition {
+
+        RedisChosen() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty(prefix = "toolboundary", name = "store", havingValue = "redis")
+        static class Explicit {
+        }
+
+        @ConditionalOnProperty(prefix = "toolboundary", name = "store", havingValue = "auto", matchIfMissing = true)
+        @ConditionalOnBean(type = "org.redisson.api.RedissonClient")
+        static class AutoWithClient {
+        }
+    }
+
+    private static String name(ToolBoundaryProperties properties) {
+        return name(properties.getStore());
+    }
+
+    private static String name(Enum<?> value) {
+        return value.name().toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -7,13 +7,14 @@ import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.springai.BoundaryToolCallingManager;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -23,12 +24,17 @@ import org.springframework.ai.tool.resolution.ToolCallbackResolver;
 
 /**
  * Auto-configures the tool boundary for a Spring AI application. Every bean backs off when the context
- * already has one of its type.
+ * already has one of its type. {@code toolboundary.enabled=false} switches all of it off; that is the one
+ * way to run without the boundary.
  *
  * <ul>
- *   <li>a {@link ToolBoundaryConfig} from the {@code toolboundary.*} properties ({@link ToolBoundaryProperties});</li>
- *   <li>a {@link CanonicalInvocationStore}: the Redis store on the context's {@code RedissonClient} when
- *       there is one and {@code adapter-redis} is on the class path, else the in-memory store;</li>
+ *   <li>a {@link ToolBoundaryConfig} from the {@code toolboundary.*} properties ({@link ToolBoundaryProperties},
+ *       validated as they are bound);</li>
+ *   <li>a {@link CanonicalInvocationStore} chosen by {@code toolboundary.store} ({@code auto}: the Redis store
+ *       on the context's {@code RedissonClient} when there is one and {@code adapter-redis} is on the class
+ *       path, else the in-memory store; {@code redis}; {@code memory}), logged once at INFO. This
+ *       auto-configuration runs after Redisson's own, so a client from {@code redisson-spring-boot-starter}
+ *       is seen;</li>
  *   <li>a {@link ToolBoundary} over that store, with every {@link ToolBinding} bean as a tool, the
  *       context's {@link AccessPolicy}, its {@link BoundaryListener} beans (in order) and its {@link Clock}
  *       when it has exactly one (else the system UTC clock);</li>
@@ -36,19 +42,32 @@ import org.springframework.ai.tool.resolution.ToolCallbackResolver;
  *       and {@code ToolCallAdvisor}s that use the context's manager run every tool call through the boundary.
  *       It takes its place before Spring AI's own tool calling auto-configuration, whose manager then backs
  *       off; tool definitions are still resolved by Spring AI's {@code ToolCallbackResolver} when the
- *       context has one.</li>
+ *       context has one, and tool calls are observed on the context's {@link ObservationRegistry}.</li>
+ *   <li>with Spring Boot Actuator on the class path and the Redis store in use, a health indicator
+ *       ({@code toolBoundaryRedis}): PING on every master and the eviction-policy check.</li>
  * </ul>
  *
  * <p><b>An {@link AccessPolicy} bean is required.</b> Access is the harness's decision and there is no
- * default that grants it: without an {@code AccessPolicy} bean neither the {@link ToolBoundary} nor the
- * {@link BoundaryToolCallingManager} is created. Spring AI's own manager then remains in place, and it
- * runs tools without the boundary.
+ * default that grants it: without an {@code AccessPolicy} bean (and without a {@code ToolBoundary} bean of
+ * the application's own) the application does not start, and {@link ToolBoundaryFailureAnalyzer} names the
+ * bean to add. There is no fallback to Spring AI's own manager.
  */
-@AutoConfiguration(beforeName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration")
+@AutoConfiguration(
+        beforeName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration",
+        afterName = {
+            "org.redisson.spring.starter.RedissonAutoConfiguration",
+            "org.redisson.spring.starter.RedissonAutoConfigurationV2",
+            "org.redisson.spring.starter.RedissonAutoConfigurationV4"
+        })
 @ConditionalOnClass({ToolBoundary.class, ToolCallingManager.class})
+@ConditionalOnProperty(prefix = "toolboundary", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(ToolBoundaryProperties.class)
-@Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class})
+@Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class, StoreConfigurations.RedisHealth.class})
 public class ToolBoundaryAutoConfiguration {
+
+    /** Created by Spring Boot. */
+    public ToolBoundaryAutoConfiguration() {
+    }
 
     /** The boundary's settings, from the {@code toolboundary.*} properties. */
     @Bean
@@ -57,16 +76,22 @@ public class ToolBoundaryAutoConfiguration {
         return properties.toConfig();
     }
 
-    /** The boundary; only when the context has an {@link AccessPolicy}. */
+    /**
+     * The boundary.
+     *
+     * @throws ToolBoundaryStartupException when the context has no {@link AccessPolicy}
+     */
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean({AccessPolicy.class, CanonicalInvocationStore.class})
-    public ToolBoundary toolBoundary(CanonicalInvocationStore store, AccessPolicy accessPolicy,
+    public ToolBoundary toolBoundary(CanonicalInvocationStore store, ObjectProvider<AccessPolicy> accessPolicy,
             ToolBoundaryConfig config, ObjectProvider<ToolBinding> tools, ObjectProvider<BoundaryListener> listeners,
             ObjectProvider<Clock> clock) {
+        AccessPolicy policy = accessPolicy.getIfAvailable(() -> {
+            throw ToolBoundaryStartupException.missingAccessPolicy();
+        });
         ToolBoundary.Builder builder = ToolBoundary.builder()
                 .store(store)
-                .accessPolicy(accessPolicy)
+                .accessPolicy(policy)
                 .config(config)
                 .clock(clock.getIfUnique(Clock::systemUTC))
                 .listener(allOf(listeners.orderedStream().toList()));
@@ -77,12 +102,15 @@ public class ToolBoundaryAutoConfiguration {
     /** The Spring AI tool calling manager that routes every tool call through the boundary. */
     @Bean
     @ConditionalOnMissingBean(ToolCallingManager.class)
-    @ConditionalOnBean(ToolBoundary.class)
     public BoundaryToolCallingManager toolCallingManager(ToolBoundary boundary,
-            ObjectProvider<ToolCallbackResolver> resolver) {
-        DefaultToolCallingManager.Builder definitions = DefaultToolCallingManager.builder();
+            ObjectProvider<ToolCallbackResolver> resolver, ObjectProvider<ObservationRegistry> observations) {
+        ObservationRegistry registry = observations.getIfUnique(() -> ObservationRegistry.NOOP);
+        DefaultToolCallingManager.Builder definitions = DefaultToolCallingManager.builder().observationRegistry(registry);
         resolver.ifUnique(definitions::toolCallbackResolver);
-        return BoundaryToolCallingManager.of(boundary, definitions.build());
+        return BoundaryToolCallingManager.builder(boundary)
+                .definitions(definitions.build())
+                .observationRegistry(registry)
+                .build();
     }
 
     private static BoundaryListener allOf(List<BoundaryListener> listeners) {

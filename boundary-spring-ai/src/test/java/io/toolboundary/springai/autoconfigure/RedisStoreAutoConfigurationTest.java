@@ -14,12 +14,16 @@ import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.redis.RedisDeployment;
 import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testkit.redis.RedisServerProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -64,6 +68,56 @@ class RedisStoreAutoConfigurationTest {
                     assertThat(redis.callLong("PTTL", key)).isPositive();
                 });
         assertThat(client.isShutdown()).isFalse();
+    }
+
+    @Test
+    void startsOnAServerThatMayEvictOnlyWhenTheCheckSaysWarnAndReportsItInHealth() {
+        try (RedisServerProcess evicting = RedisServerProcess.start()) {
+            evicting.call("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
+            Config config = new Config();
+            config.useSingleServer().setAddress(evicting.endpoint().uri());
+            RedissonClient evictingClient = Redisson.create(config);
+            try {
+                ApplicationContextRunner onEvicting = runner.withBean(RedissonClient.class, () -> evictingClient);
+                onEvicting.run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(ToolBoundaryStartupException.class)
+                        .hasMessageContaining("'volatile-lru'")
+                        .hasMessageContaining("toolboundary.redis.eviction-policy-check is refuse"));
+                onEvicting.withPropertyValues("toolboundary.redis.eviction-policy-check=warn")
+                        .run(context -> {
+                            assertThat(context).hasNotFailed();
+                            assertThat(context.getBean(CanonicalInvocationStore.class))
+                                    .isInstanceOf(RedisCanonicalInvocationStore.class);
+                            Health health = context.getBean("toolBoundaryRedisHealthIndicator", HealthIndicator.class).health();
+                            assertThat(health.getStatus()).isEqualTo(Status.UP);
+                            assertThat(health.getDetails()).containsEntry("maxmemory-policy", "volatile-lru")
+                                    .containsKey("warning");
+                        });
+            } finally {
+                evictingClient.shutdown();
+            }
+        }
+    }
+
+    @Test
+    void healthIsDownWhenTheServerStopsAnswering() {
+        try (RedisServerProcess server = RedisServerProcess.start()) {
+            Config config = new Config();
+            config.useSingleServer().setAddress(server.endpoint().uri()).setRetryAttempts(0).setTimeout(200);
+            RedissonClient serverClient = Redisson.create(config);
+            try {
+                runner.withBean(RedissonClient.class, () -> serverClient).run(context -> {
+                    HealthIndicator indicator = context.getBean("toolBoundaryRedisHealthIndicator", HealthIndicator.class);
+                    assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+
+                    server.kill();
+
+                    assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+                });
+            } finally {
+                serverClient.shutdown();
+            }
+        }
     }
 
     @Test

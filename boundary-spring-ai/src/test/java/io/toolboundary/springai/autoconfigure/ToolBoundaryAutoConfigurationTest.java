@@ -126,19 +126,31 @@ class ToolBoundaryAutoConfigurationTest {
     }
 
     @Test
-    void createsNoBoundaryAndNoManagerWithoutAnAccessPolicy() {
-        runner.run(context -> {
-            assertThat(context).hasNotFailed()
-                    .doesNotHaveBean(ToolBoundary.class)
-                    .doesNotHaveBean(BoundaryToolCallingManager.class);
-        });
+    void refusesToStartWithoutAnAccessPolicyEvenWhereSpringAisOwnManagerCouldRun() {
+        runner.withConfiguration(AutoConfigurations.of(ToolCallingAutoConfiguration.class))
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().isInstanceOf(ToolBoundaryStartupException.class)
+                        .hasMessageContaining("AccessPolicy"));
     }
 
     @Test
-    void leavesSpringAisOwnManagerInPlaceWithoutAnAccessPolicy() {
+    void leavesEverythingToSpringAiOnlyWhenDisabled() {
         runner.withConfiguration(AutoConfigurations.of(ToolCallingAutoConfiguration.class))
-                .run(context -> assertThat(context.getBean(ToolCallingManager.class))
-                        .isInstanceOf(DefaultToolCallingManager.class));
+                .withPropertyValues("toolboundary.enabled=false")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(ToolBoundary.class);
+                    assertThat(context.getBean(ToolCallingManager.class)).isInstanceOf(DefaultToolCallingManager.class);
+                });
+    }
+
+    @Test
+    void failureAnalysisNamesTheBeanToAddAndTheOptOut() {
+        runner.run(context -> {
+            Throwable failure = context.getStartupFailure();
+            org.springframework.boot.diagnostics.FailureAnalysis analysis = new ToolBoundaryFailureAnalyzer().analyze(failure);
+            assertThat(analysis.getDescription()).contains("AccessPolicy bean");
+            assertThat(analysis.getAction()).contains("io.toolboundary.application.AccessPolicy", "toolboundary.enabled=false");
+        });
     }
 
     @Test
@@ -215,6 +227,15 @@ class ToolBoundaryAutoConfigurationTest {
         withPolicy.withClassLoader(new FilteredClassLoader(RedissonClient.class))
                 .run(context -> assertThat(context.getBean(CanonicalInvocationStore.class))
                         .isInstanceOf(InMemoryCanonicalInvocationStore.class));
+    }
+
+    @Test
+    void refusesToStartWhenRedisIsRequiredButNotOnTheClassPath() {
+        withPolicy.withClassLoader(new FilteredClassLoader(RedissonClient.class))
+                .withPropertyValues("toolboundary.store=redis")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(ToolBoundaryStartupException.class)
+                        .hasMessageContaining("toolboundary.store=redis"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.toolboundary.langchain4j;
+package io.toolboundary.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

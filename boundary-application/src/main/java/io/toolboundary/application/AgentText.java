@@ -1,4 +1,4 @@
-package io.toolboundary.langchain4j;
+package io.toolboundary.application;
 
 import static java.util.Objects.requireNonNull;
 
@@ -28,6 +28,8 @@ import io.vavr.control.Either;
  * name and its fixed catalogue message. The content follows on the next lines exactly as the projector
  * returned it; an error has no further lines. Nothing in the text comes from a raw response, an
  * exception, the request or a store key.
+ *
+ * <p>This is the one formatter of that text: every framework integration answers the model with it.
  */
 public final class AgentText {
 

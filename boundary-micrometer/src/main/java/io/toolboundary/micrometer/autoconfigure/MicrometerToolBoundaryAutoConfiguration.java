@@ -1,0 +1,47 @@
+package io.toolboundary.micrometer.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.toolboundary.application.BoundaryListener;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.micrometer.MicrometerBoundaryListener;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers the boundary's Micrometer meters in a Spring Boot application that has a {@link MeterRegistry}
+ * bean: a {@link MicrometerBoundaryListener} bean, which the tool boundary's auto-configuration (or any
+ * harness that collects {@link BoundaryListener} beans) installs. Rejected calls are tagged with their tool
+ * when it is one of the {@link ToolBinding} beans' names, else {@code unknown}.
+ *
+ * <p>Backs off when the context already has a {@link MicrometerBoundaryListener}, and with
+ * {@code toolboundary.enabled=false}.
+ */
+@AutoConfiguration(
+        beforeName = "io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration",
+        afterName = {
+            "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+            "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"
+        })
+@ConditionalOnClass({MeterRegistry.class, BoundaryListener.class})
+@ConditionalOnProperty(prefix = "toolboundary", name = "enabled", havingValue = "true", matchIfMissing = true)
+public class MicrometerToolBoundaryAutoConfiguration {
+
+    /** Created by Spring Boot. */
+    public MicrometerToolBoundaryAutoConfiguration() {
+    }
+
+    /** The meters' listener, on the context's (primary) meter registry. */
+    @Bean
+    @ConditionalOnBean(MeterRegistry.class)
+    @ConditionalOnMissingBean(MicrometerBoundaryListener.class)
+    public MicrometerBoundaryListener micrometerBoundaryListener(MeterRegistry registry, ObjectProvider<ToolBinding> tools) {
+        return MicrometerBoundaryListener.of(registry,
+                tools.orderedStream().map(binding -> binding.name().value()).toList());
+    }
+}

@@ -1,0 +1,2 @@
+/** Spring Boot auto-configuration of the boundary's Micrometer meters. */
+package io.toolboundary.micrometer.autoconfigure;

@@ -1,0 +1,46 @@
+package io.toolboundary.micrometer.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.micrometer.MicrometerBoundaryListener;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class MicrometerToolBoundaryAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(MicrometerToolBoundaryAutoConfiguration.class))
+            .withBean(ToolBinding.class, () -> ToolBinding.readOnly("log-search", FakeTools.returning("raw"),
+                    FakeProjectors.evidenceFound("bounded")));
+
+    @Test
+    void isRegisteredAsASpringBootAutoConfiguration() {
+        List<String> candidates = ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+                .getCandidates();
+
+        assertThat(candidates).contains(MicrometerToolBoundaryAutoConfiguration.class.getName());
+    }
+
+    @Test
+    void registersTheListenerWhenTheContextHasAMeterRegistry() {
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .run(context -> assertThat(context).hasSingleBean(MicrometerBoundaryListener.class));
+    }
+
+    @Test
+    void registersNothingWithoutAMeterRegistryOrWhenDisabled() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(MicrometerBoundaryListener.class));
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("toolboundary.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(MicrometerBoundaryListener.class));
+    }
+}

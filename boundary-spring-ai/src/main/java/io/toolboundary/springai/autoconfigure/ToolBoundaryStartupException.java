@@ -1,0 +1,40 @@
+package io.toolboundary.springai.autoconfigure;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Stops the application at start when the tool boundary cannot be wired as configured: no access policy,
+ * a store that was asked for and is not there, a Redis server that may evict records. Spring Boot reports
+ * it through {@link ToolBoundaryFailureAnalyzer}: what is wrong, and what to add or set, naming beans and
+ * properties, without a stack trace.
+ */
+public final class ToolBoundaryStartupException extends IllegalStateException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** What the application should change. */
+    private final String action;
+
+    ToolBoundaryStartupException(String description, String action) {
+        super(requireNonNull(description, "description is null"));
+        this.action = requireNonNull(action, "action is null");
+    }
+
+    /** What the application should change: the bean to add or the property to set. */
+    public String action() {
+        return action;
+    }
+
+    static ToolBoundaryStartupException missingAccessPolicy() {
+        return new ToolBoundaryStartupException(
+                "The tool boundary needs an AccessPolicy bean: access is the harness's decision, and there is no"
+                        + " default that grants it. Without the boundary, Spring AI would run tools with no checks and"
+                        + " hand raw tool output to the model, so the application does not start.",
+                "Add a bean of type io.toolboundary.application.AccessPolicy, for example\n\n"
+                        + "    @Bean\n"
+                        + "    AccessPolicy accessPolicy() {\n"
+                        + "        return AccessPolicy.allowOnly(\"log-search\");\n"
+                        + "    }\n\n"
+                        + "or, to run without the tool boundary, set toolboundary.enabled=false.");
+    }
+}
