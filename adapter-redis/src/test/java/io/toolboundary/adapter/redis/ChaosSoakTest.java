@@ -93,9 +93,17 @@ class ChaosSoakTest {
                 + " (replay the fault sequence with -D" + SEED_PROPERTY + "=" + seed + ")");
         long started = System.nanoTime();
         try (FaultRig rig = FaultRig.start(SCENARIO, CALLERS)) {
+            java.util.Queue<AmbiguityRig.Unfinished> unfinished = new java.util.concurrent.ConcurrentLinkedQueue<>();
             ToolBoundary boundary = ToolBoundary.builder()
                     .store(rig.store)
                     .accessPolicy(AccessPolicy.allowAll())
+                    .listener(new io.toolboundary.application.BoundaryListener() {
+                        @Override
+                        public void onUnfinished(io.toolboundary.domain.InvocationKey key,
+                                io.toolboundary.application.AttemptToken token) {
+                            unfinished.add(new AmbiguityRig.Unfinished(key, token));
+                        }
+                    })
                     .tool(ToolBinding.readOnly(FaultRig.TOOL, rig.executor, (request, raw) -> Projection
                             .evidenceFound(FaultRig.expectedContent(request.key().toolCallId().value()))))
                     .build();
@@ -106,6 +114,14 @@ class ChaosSoakTest {
             List<SoakCall> calls = callers.runAll();
             chaos.stopAndAwait();
             rig.awaitStoreAnswers();
+            // As a harness would once the store answers again: end every record the boundary handed over.
+            int handedOver = unfinished.size();
+            for (AmbiguityRig.Unfinished pair : unfinished) {
+                org.awaitility.Awaitility.await("endUnfinished gets a definite answer").atMost(Duration.ofSeconds(15))
+                        .pollInterval(Duration.ofMillis(25))
+                        .until(() -> boundary.endUnfinished(pair.key(), pair.token())
+                                .fold(error -> !AmbiguityRig.isStoreError(error.code()), record -> true));
+            }
 
             Verdict verdict = Verdict.of(rig, calls, chaos.faults(), callers.sentIds());
             System.out.println(verdict.line());
@@ -114,7 +130,7 @@ class ChaosSoakTest {
                     + " unconfirmedExecutions=" + rig.tool.unconfirmedExecutions()
                     + " maxCallMillis=" + verdict.maxCall().toMillis()
                     + " maxStoreMillis=" + verdict.maxStoreTime().toMillis()
-                    + " projectingLeftByOutcome=" + verdict.projectingLeftBy()
+                    + " projectingLeftByOutcome=" + verdict.projectingLeftBy() + " handedOver=" + handedOver
                     + " seconds=" + Duration.ofNanos(System.nanoTime() - started).toSeconds());
 
             assertThat(chaos.faults()).as("faults injected").isPositive();
@@ -129,6 +145,8 @@ class ChaosSoakTest {
                     .isZero();
             assertThat(verdict.resurrected()).as("partial records and records of ids never sent").isZero();
             assertThat(verdict.keysWithoutTtl()).as("keys without a TTL").isZero();
+            assertThat(verdict.projectingLeft()).as("records left PROJECTING once handed-over records were ended")
+                    .isZero();
             assertThat(verdict.leaks()).as("agent outputs carrying raw data, request text, keys or addresses")
                     .isZero();
             assertThat(calls).as("calls that threw out of invoke").allSatisfy(
