@@ -59,8 +59,8 @@ import org.redisson.config.Config;
  *
  * <p>Checks: no tool call id ran twice; a replay never runs and is answered
  * {@code DUPLICATE_TOOL_CALL} (or a safe store code); every call succeeds or ends with a safe store
- * code, within the store budget plus a margin; while the migration is short beside the store budget,
- * every call succeeds; no record is left PROJECTING once the pairs reported to
+ * code, within the store budget plus a margin; while every migration is short beside begin's share of
+ * the store budget (half of it), every call succeeds; no record is left PROJECTING once the pairs reported to
  * {@link BoundaryListener#onUnfinished} are ended. Runs on a cluster of its own. Prints
  * {@code RELIABILITY slot-migration ...}. {@value #ROUNDS_PROPERTY} sets the number of migrations
  * (default {@value #DEFAULT_ROUNDS}; the {@code soak} profile raises it).
@@ -78,6 +78,8 @@ class SlotMigrationTest {
     static final int BATCH = 10;
     /** Time for the store beyond its budget: scheduling on two shared cores, the final script reply. */
     static final Duration MARGIN = Duration.ofSeconds(1);
+    /** Room for the last pause between tries (at most 200 ms) and the try that finds the slot settled. */
+    static final Duration SLACK = Duration.ofMillis(500);
     static final Set<ErrorCode> SAFE_STORE_CODES = EnumSet.of(ErrorCode.STORE_UNAVAILABLE,
             ErrorCode.STORE_OUTCOME_UNKNOWN);
 
@@ -237,8 +239,9 @@ class SlotMigrationTest {
             assertThat(keysElsewhere).as("keys of the slot left outside its final owner").isZero();
             assertThat(tryAgain).as("TRYAGAIN replies the migrations caused").isPositive();
             assertThat(ask).as("ASK redirections the migrations caused").isPositive();
-            if (longestWindowNanos < boundaryConfig.storeTimeout().toNanos() / 2) {
-                // TRYAGAIN and ASK are retried within the budget: a migration well inside it costs no call.
+            if (longestWindowNanos + SLACK.toNanos() < boundaryConfig.storeTimeout().toNanos() / 2) {
+                // TRYAGAIN and ASK are retried within the budget: a migration well inside begin's share of it
+                // (half the store budget) costs no call an error, only waiting.
                 assertThat(tally.storeErrors.get()).as("store errors although every migration ended in %s ms",
                         TimeUnit.NANOSECONDS.toMillis(longestWindowNanos)).isZero();
             }
