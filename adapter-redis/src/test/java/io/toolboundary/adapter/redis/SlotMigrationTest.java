@@ -185,7 +185,7 @@ class SlotMigrationTest {
             int projectingLeft = 0;
             int records = 0;
             int unreadable = 0;
-            for (String id : executionsAndIds(sequence.get())) {
+            for (String id : freshIds(sequence.get())) {
                 Either<BoundaryError, Option<CanonicalRecord>> found =
                         store.find(InvocationKey.of(run.runId(), new ToolCallId(id)), boundaryConfig.storeTimeout());
                 if (found.isLeft()) {
@@ -254,7 +254,7 @@ class SlotMigrationTest {
     }
 
     /** Every tool call id the test may have used: the fresh ones are numbered. */
-    private static List<String> executionsAndIds(long last) {
+    private static List<String> freshIds(long last) {
         List<String> ids = new ArrayList<>();
         for (long i = 1; i <= last; i++) {
             ids.add("call-" + i);
@@ -331,10 +331,9 @@ class SlotMigrationTest {
         cluster.callOn(source, command.toArray(String[]::new));
     }
 
-    /** The master that owns {@code slot}, by {@code CLUSTER SHARDS} of the first node. */
+    /** The master that owns {@code slot}: the one whose own line of {@code CLUSTER NODES} lists it. */
     private static RedisEndpoint owner(OwnCluster cluster, Map<RedisEndpoint, String> ids, int slot) {
         for (RedisEndpoint node : cluster.nodes()) {
-            // A node answers a key of the slot itself only when it owns the slot.
             String reply = String.valueOf(cluster.callOn(node, "CLUSTER", "NODES"));
             for (String line : reply.split("\n")) {
                 if (!line.contains("myself")) {
