@@ -215,30 +215,30 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private Either<BoundaryError, Object> attempts(LuaScripts.Script script, String routingKey,
             List<Object> scriptKeys, Object[] values, Wait wait) {
         boolean anyMayHaveRun = false;
-        boolean reloaded = false;
+        boolean bySource = false;
         for (int attempt = 0; ; attempt++) {
             Throwable failure;
             try {
-                return Either.right(wait.await(scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
-                        RScript.ReturnType.LIST, scriptKeys, values)));
+                RFuture<Object> reply = bySource
+                        ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(),
+                                RScript.ReturnType.LIST, scriptKeys, values)
+                        : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                                RScript.ReturnType.LIST, scriptKeys, values);
+                return Either.right(wait.await(reply));
             } catch (TimeoutException outOfTime) {
                 // Given up while the try was in flight: it may still reach the server.
                 return failed(script, outOfTime, RedisFailures.Failure.MAY_HAVE_RUN, true);
             } catch (ExecutionException failed) {
                 failure = failed.getCause() == null ? failed : failed.getCause();
             }
-            if (failure instanceof RedisNoScriptException && !reloaded) {
-                // A restarted or failed-over server has lost its script cache: load the script, then run it again.
-                reloaded = true;
-                try {
-                    wait.await(scripts.scriptLoadAsync(routingKey, script.source()));
-                    attempt--;
-                    continue;
-                } catch (TimeoutException outOfTime) {
-                    return failed(script, outOfTime, RedisFailures.Failure.NOT_SENT, anyMayHaveRun);
-                } catch (ExecutionException loadFailed) {
-                    failure = loadFailed.getCause() == null ? loadFailed : loadFailed.getCause();
-                }
+            if (failure instanceof RedisNoScriptException && !bySource) {
+                // The node that answered does not know the script: a restarted or failed-over server, or the
+                // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
+                // the slot's owner in the client's map, not necessarily to that node; the script's source,
+                // sent the way the script is, reaches the node that runs it (and leaves it cached there).
+                bySource = true;
+                attempt--;
+                continue;
             }
             RedisFailures.Failure kind = RedisFailures.classify(failure);
             anyMayHaveRun |= kind.mayHaveRun();

@@ -6,6 +6,7 @@ import java.util.concurrent.CancellationException;
 import org.redisson.RedissonShutdownException;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.RedisNodeNotFoundException;
 import org.redisson.client.RedisOutOfMemoryException;
 import org.redisson.client.RedisResponseTimeoutException;
@@ -28,7 +29,7 @@ final class RedisFailures {
         /**
          * The script cannot have run: no connection was had, the command was never written, or the
          * server refused it before running it ({@code TRYAGAIN}, {@code CLUSTERDOWN}, {@code LOADING},
-         * {@code BUSY}, {@code READONLY}). Worth another try.
+         * {@code BUSY}, {@code READONLY}, {@code NOSCRIPT}). Worth another try.
          */
         NOT_SENT(false, true),
         /** The script cannot have run and another try cannot help: credentials refused, client shut down. */
@@ -103,11 +104,11 @@ final class RedisFailures {
             return Failure.NOT_SENT;
         }
         if (failure instanceof RedisConnectionException || failure instanceof RedisNodeNotFoundException
-                || failure instanceof RedisRetryException) {
+                || failure instanceof RedisRetryException || failure instanceof RedisNoScriptException) {
             return Failure.NOT_SENT;
         }
         return switch (reply) {
-            case "TRYAGAIN", "CLUSTERDOWN", "LOADING", "BUSY", "READONLY", "MASTERDOWN" -> Failure.NOT_SENT;
+            case "TRYAGAIN", "CLUSTERDOWN", "LOADING", "BUSY", "READONLY", "MASTERDOWN", "NOSCRIPT" -> Failure.NOT_SENT;
             case "NOAUTH", "WRONGPASS", "NOPERM" -> Failure.REFUSED;
             case "WRONGTYPE", "ERR" -> Failure.DATA_INVALID;
             default -> String.valueOf(failure.getMessage()).contains("WRONGTYPE")

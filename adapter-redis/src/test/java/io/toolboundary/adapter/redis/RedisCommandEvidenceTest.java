@@ -160,9 +160,29 @@ class RedisCommandEvidenceTest {
         assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
 
         Map<String, Long> calls = commandCalls();
-        // begin: EVALSHA refused with NOSCRIPT, SCRIPT LOAD, EVALSHA; complete the same
-        assertThat(calls).containsEntry("evalsha", 4L).containsEntry("script", 2L).doesNotContainKey("eval");
+        // begin: EVALSHA refused with NOSCRIPT, then the script by its source, which Redisson with its script
+        // cache on sends as EVALSHA (NOSCRIPT), SCRIPT LOAD to the node that answered, EVALSHA; complete the same
+        assertThat(calls).containsEntry("evalsha", 6L).containsEntry("script", 2L).doesNotContainKey("eval");
         assertThat(store.find(record.key()).get().get().status()).isEqualTo(InvocationStatus.READY);
+    }
+
+    @Test
+    void runsAScriptTheServerLostByItsSourceOnAClientWithItsScriptCacheOff() {
+        Config config = RedisTestServers.config(redis).setUseScriptCache(false);
+        try (RedisCanonicalInvocationStore uncached = RedisCanonicalInvocationStoreFactory.create(config,
+                RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
+            CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+            AttemptToken token = AttemptToken.random();
+            redis.callOnEveryNode("SCRIPT", "FLUSH");
+            resetStats();
+
+            assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
+            assertThat(uncached.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+
+            // begin: EVALSHA refused with NOSCRIPT, EVAL; complete the same
+            assertThat(commandCalls()).containsEntry("evalsha", 2L).containsEntry("eval", 2L).doesNotContainKey("script");
+            assertThat(uncached.find(record.key()).get().get().status()).isEqualTo(InvocationStatus.READY);
+        }
     }
 
     @Test

@@ -36,6 +36,7 @@ import org.redisson.client.RedisTryAgainException;
 import org.redisson.client.RedisReconnectedException;
 import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.WriteRedisConnectionException;
+import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.RedisOutOfMemoryException;
 import org.redisson.client.RedisResponseTimeoutException;
 import org.redisson.config.Config;
@@ -161,6 +162,8 @@ class RedisStoreFailureTest {
                 .isEqualTo(RedisFailures.Failure.NOT_SENT);
         assertThat(RedisFailures.classify(new RedisTryAgainException("TRYAGAIN Multiple keys request during rehashing")))
                 .isEqualTo(RedisFailures.Failure.NOT_SENT);
+        assertThat(RedisFailures.classify(new RedisNoScriptException("NOSCRIPT No matching script.")))
+                .as("a script the node does not have did not run").isEqualTo(RedisFailures.Failure.NOT_SENT);
         assertThat(RedisFailures.classify(new RedisException("NOAUTH Authentication required")))
                 .isEqualTo(RedisFailures.Failure.REFUSED);
         assertThat(RedisFailures.classify(new RedisException("WRONGTYPE Operation against a key")))

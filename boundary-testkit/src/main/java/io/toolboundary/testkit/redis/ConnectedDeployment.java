@@ -60,6 +60,11 @@ final class ConnectedDeployment implements RedisDeployment {
         return List.copyOf(replies);
     }
 
+    /** Sends a command to one node, without following redirects. */
+    Object callOn(RedisEndpoint node, String... command) {
+        return connection(node).call(command);
+    }
+
     void close() {
         connections.values().forEach(RespConnection::close);
         connections.clear();

@@ -94,6 +94,24 @@ public final class RedisServerFixture {
         return cluster;
     }
 
+    /**
+     * A new 3-master cluster of {@code redis-server} processes for one test alone (about three
+     * seconds), for a test that disturbs the cluster; the caller closes it, and it is stopped at JVM
+     * exit at the latest. Needs {@code redis-server} and {@code redis-cli} on the PATH, also when
+     * {@value #REDIS_CLUSTER_NODES} is set.
+     *
+     * @throws IllegalStateException when no cluster can be started
+     */
+    public static OwnCluster ownCluster() {
+        if (LocalRedisProcesses.serverExecutable().isEmpty() || LocalRedisProcesses.cliExecutable().isEmpty()) {
+            throw new IllegalStateException("Tests need a cluster of their own and none could be had (no redis-server"
+                    + " and redis-cli on the PATH); a missing Redis fails the run, it is never skipped.");
+        }
+        OwnCluster own = OwnCluster.start();
+        atExit(own::close);
+        return own;
+    }
+
     private static RedisEndpoint startStandalone(Map<String, String> environment) {
         String url = environment.get(REDIS_URL);
         if (url != null && !url.isBlank()) {
