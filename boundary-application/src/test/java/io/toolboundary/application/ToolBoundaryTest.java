@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
 
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
@@ -23,6 +24,7 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -273,6 +275,49 @@ class ToolBoundaryTest {
             assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
             assertEndedOwnRecordOnce(scripted);
             verifyNoInteractions(executor, projector);
+        }
+
+        @Test
+        void givesBeginAtMostHalfTheStoreBudgetAndNeverMoreThanTheRunHasLeft() {
+            ToolBoundaryConfig config = ToolBoundaryConfig.custom().storeTimeout(Duration.ofSeconds(2)).build();
+            ScriptedStore roomy = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+            ScriptedStore hurried = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+
+            boundary(roomy, AccessPolicy.allowAll()).config(config).build().invoke(run(), envelope());
+            boundary(hurried, AccessPolicy.allowAll()).config(config).build()
+                    .invoke(RunContext.active(new RunId(RUN), NOW.plusMillis(300), 10), envelope());
+
+            assertThat(roomy.beginTimeouts).singleElement().satisfies(timeout ->
+                    assertThat(timeout).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1)));
+            assertThat(hurried.beginTimeouts).singleElement().satisfies(timeout ->
+                    assertThat(timeout).isPositive().isLessThanOrEqualTo(Duration.ofMillis(300)));
+        }
+
+        @ParameterizedTest
+        @EnumSource(value = ErrorCode.class, names = {"STORE_OUTCOME_UNKNOWN", "STORE_UNAVAILABLE"})
+        void triesAnUnconfirmedCompletionOnceMoreThenHandsTheRecordOver(ErrorCode failure) throws Exception {
+            when(executor.execute(org.mockito.ArgumentMatchers.any())).thenReturn("raw rows");
+            when(projector.project(org.mockito.ArgumentMatchers.any(), org.mockito.ArgumentMatchers.any()))
+                    .thenReturn(Projection.evidenceFound("2 rows"));
+            ScriptedStore scripted = ScriptedStore.refusingCompleteAndEnd(BoundaryError.of(failure));
+            java.util.List<AttemptToken> handedOver = new java.util.ArrayList<>();
+            BoundaryListener harness = new BoundaryListener() {
+                @Override
+                public void onUnfinished(InvocationKey key, AttemptToken token) {
+                    handedOver.add(token);
+                }
+            };
+            ToolBoundaryConfig config = ToolBoundaryConfig.custom().storeTimeout(Duration.ofSeconds(2)).build();
+
+            Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).config(config)
+                    .listener(harness).build().invoke(run(), envelope());
+
+            // The tool ran: "unavailable" (nothing happened) would not be true.
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+            assertThat(scripted.completions).hasSize(2);
+            assertThat(scripted.completeTimeouts).allSatisfy(timeout ->
+                    assertThat(timeout).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(2)));
+            assertThat(handedOver).containsExactly(TOKEN);
         }
 
         private void assertEndedOwnRecordOnce(ScriptedStore scripted) {

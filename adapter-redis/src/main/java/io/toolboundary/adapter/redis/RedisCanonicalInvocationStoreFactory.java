@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +22,7 @@ import org.redisson.client.RedisWrongPasswordException;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
+import org.redisson.config.ConstantDelay;
 import org.redisson.config.ReadMode;
 import org.redisson.config.SentinelServersConfig;
 import org.redisson.config.SingleServerConfig;
@@ -40,9 +42,10 @@ import org.redisson.config.SingleServerConfig;
  * ({@code rediss://} for TLS; port 6379 by default; no database path). Credentials in a URL are sent
  * with {@code AUTH} to the data servers and never appear in a message. The client they create reads
  * from masters only, runs the scripts by SHA, waits {@link RedisStoreOptions#connectTimeout()} for a
- * connection and {@link RedisStoreOptions#responseTimeout()} for each reply (retrying a command up to
- * Redisson's default four more times, which the store's scripts are built to survive), and is owned by
- * the store: {@link RedisCanonicalInvocationStore#close()} shuts it down.
+ * connection and {@link RedisStoreOptions#responseTimeout()} for each reply, tries to connect twice at
+ * start (so that a server that cannot be reached is reported within about two connect timeouts), and is
+ * owned by the store: {@link RedisCanonicalInvocationStore#close()} shuts it down. The store's scripts
+ * are retried by the store itself, within each operation's timeout.
  */
 public final class RedisCanonicalInvocationStoreFactory {
 
@@ -191,8 +194,12 @@ public final class RedisCanonicalInvocationStoreFactory {
 
     private static void settings(Config config, BaseConfig<?> servers, RedisAddress credentials,
             RedisStoreOptions options) {
+        // The store retries its own scripts within each caller's timeout; the client's retries serve only
+        // its start and the factory's checks, so a server that cannot be reached is reported at once.
         servers.setConnectTimeout(Math.toIntExact(options.connectTimeout().toMillis()))
-                .setTimeout(Math.toIntExact(options.responseTimeout().toMillis()));
+                .setTimeout(Math.toIntExact(options.responseTimeout().toMillis()))
+                .setRetryAttempts(1)
+                .setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
         credentials.username().forEach(config::setUsername);
         credentials.password().forEach(config::setPassword);
     }
