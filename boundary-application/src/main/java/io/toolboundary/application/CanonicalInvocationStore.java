@@ -59,7 +59,10 @@ public interface CanonicalInvocationStore {
     }
 
     /**
-     * Compare-and-set from PROJECTING to a final record, by token, keeping the remaining TTL.
+     * Compare-and-set from PROJECTING to a final record, by token, keeping the remaining TTL. The token
+     * proves that the outcome completes the record this attempt began: the store does not compare the
+     * outcome's key, tool, request or creation with the stored record's, and a caller must pass only
+     * an outcome of its own record ({@code StoreRules.complete} decides).
      *
      * <p>Returns {@code RECORD_EXPIRED} when the record is gone (it is never re-created),
      * {@code RECORD_CONFLICT} when the token is another attempt's or the record is already final with

@@ -14,7 +14,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Lifecycle;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;

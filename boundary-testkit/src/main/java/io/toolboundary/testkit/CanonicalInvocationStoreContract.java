@@ -674,14 +674,14 @@ public abstract class CanonicalInvocationStoreContract {
         }
 
         @Test
-        void refusesCompletionOfAnotherInvocationUnderTheSameKey() {
+        void refusesACompletionByTheTokenOfAnotherAttemptUnderTheSameKey() {
             RunId run = freshRunId();
             CanonicalRecord.Projecting record = projecting(run, "call_1");
-            AttemptToken token = AttemptToken.random();
-            begin(record, token);
+            begin(record, AttemptToken.random());
             CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
 
-            assertThat(store().complete(token, readyOf(impostor, "raw", evidenceFound("found"))))
+            // Only the attempt's token proves an outcome to be of its record; another token never does.
+            assertThat(store().complete(AttemptToken.random(), readyOf(impostor, "raw", evidenceFound("found"))))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
         }

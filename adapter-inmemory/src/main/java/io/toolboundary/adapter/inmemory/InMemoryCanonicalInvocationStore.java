@@ -9,8 +9,8 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Lifecycle;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -183,21 +183,13 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         synchronized (stripe(key.runId())) {
             Instant now = clock.instant();
             Entry existing = live(key, now);
-            if (existing != null) {
-                if (existing.token().equals(start.token()) && existing.record() instanceof CanonicalRecord.Projecting own) {
-                    return Either.right(own);
-                }
-                return refuse(existing.record().requestFingerprint().equals(record.requestFingerprint())
-                        ? ErrorCode.DUPLICATE_TOOL_CALL
-                        : ErrorCode.TOOL_CALL_ID_REUSED);
-            }
             Counter runCounter = new Counter(key.runId(), Option.none());
             Counter toolCounter = new Counter(key.runId(), Option.of(record.tool()));
-            if (used(runCounter, now) >= start.runCallBudget()) {
-                return refuse(ErrorCode.RUN_BUDGET_EXHAUSTED);
-            }
-            if (used(toolCounter, now) >= start.toolCallBudget()) {
-                return refuse(ErrorCode.TOOL_BUDGET_EXHAUSTED);
+            Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(
+                    held(existing, start.token()), record.requestFingerprint(),
+                    used(runCounter, now), start.runCallBudget(), used(toolCounter, now), start.toolCallBudget());
+            if (decided.isLeft() || decided.get().isDefined()) {
+                return decided.map(Option::get);
             }
             // Counters that may have to be created: absent, or expired (a sweep may drop it meanwhile).
             long newCounters = (used(runCounter, now) == 0 ? 1 : 0) + (used(toolCounter, now) == 0 ? 1 : 0);
@@ -233,17 +225,11 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         InvocationKey key = outcome.key();
         synchronized (stripe(key.runId())) {
             Entry current = live(key, clock.instant());
-            if (current == null) {
-                return refuse(ErrorCode.RECORD_EXPIRED);
-            }
-            if (!current.token().equals(token)) {
-                return refuse(ErrorCode.RECORD_CONFLICT);
-            }
             long bytes = outcome.byteSize();
-            if (bytes > maxRecordBytes) {
+            if (current != null && current.token().equals(token) && bytes > maxRecordBytes) {
                 return refuse(ErrorCode.RESULT_TOO_LARGE);
             }
-            Either<BoundaryError, CanonicalRecord.Final> next = Lifecycle.complete(current.record(), outcome);
+            Either<BoundaryError, CanonicalRecord.Final> next = StoreRules.complete(held(current, token), outcome);
             if (next.isLeft() || current.record() instanceof CanonicalRecord.Final) {
                 return next;
             }
@@ -262,17 +248,11 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         requireNonNull(timeout, "timeout is null");
         synchronized (stripe(key.runId())) {
             Entry current = live(key, clock.instant());
-            if (current == null) {
-                return refuse(ErrorCode.RECORD_EXPIRED);
+            Either<BoundaryError, CanonicalRecord.Final> ended = StoreRules.end(held(current, token), code, now);
+            if (ended.isLeft() || current.record() instanceof CanonicalRecord.Final) {
+                return ended;
             }
-            if (!current.token().equals(token)) {
-                return refuse(ErrorCode.RECORD_CONFLICT);
-            }
-            if (current.record() instanceof CanonicalRecord.Final done) {
-                return Either.right(done);
-            }
-            CanonicalRecord.Failed ended = ((CanonicalRecord.Projecting) current.record()).fail(code, Option.none(), now);
-            return replace(key, current, ended, ended.byteSize());
+            return replace(key, current, ended.get(), ended.get().byteSize());
         }
     }
 
@@ -285,20 +265,13 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         synchronized (stripe(key.runId())) {
             Instant storeNow = clock.instant();
             Entry current = live(key, storeNow);
-            if (current == null) {
-                return refuse(ErrorCode.RECORD_EXPIRED);
+            boolean leasePassed = current != null && !storeNow.isBefore(current.leaseUntil());
+            Either<BoundaryError, CanonicalRecord.Failed> abandoned =
+                    StoreRules.abandon(Option.of(current).map(Entry::record), leasePassed, now);
+            if (abandoned.isLeft() || !(current.record() instanceof CanonicalRecord.Projecting)) {
+                return abandoned;
             }
-            if (current.record() instanceof CanonicalRecord.Failed failed && failed.code() == ErrorCode.EXECUTION_ABANDONED) {
-                return Either.right(failed);
-            }
-            if (!(current.record() instanceof CanonicalRecord.Projecting projecting)) {
-                return refuse(ErrorCode.RECORD_CONFLICT);
-            }
-            if (storeNow.isBefore(current.leaseUntil())) {
-                return refuse(ErrorCode.LEASE_NOT_EXPIRED);
-            }
-            CanonicalRecord.Failed abandoned = projecting.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now);
-            return replace(key, current, abandoned, abandoned.byteSize());
+            return replace(key, current, abandoned.get(), abandoned.get().byteSize());
         }
     }
 
@@ -510,6 +483,11 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
 
     /** When a record or counter (its key) expires. */
     private record Expiry(Instant at, Object key) {
+    }
+
+    /** What the rules see of an entry: its record, and whether {@code token} began it. */
+    private static Option<StoreRules.Held> held(Entry entry, AttemptToken token) {
+        return entry == null ? Option.none() : Option.some(new StoreRules.Held(entry.record(), entry.token().equals(token)));
     }
 
     private Object stripe(RunId runId) {

@@ -11,6 +11,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A model-based check of a {@link CanonicalInvocationStore}: seeded random sequences of begins (keys
  * from a small pool, reused tokens, two fingerprints, random budgets and TTLs), completions (READY or
- * ERROR, with the right token, a wrong one, a repeated or a tampered outcome), reads and the passing
- * of time, run against the store and against a reference model written here.
+ * ERROR, with the right token, a wrong one (then sometimes a tampered outcome), a repeated one), reads
+ * and the passing of time, run against the store and against a reference model whose decisions are the
+ * domain's {@link StoreRules}: a store that decides otherwise than the rules fails here.
  *
  * <p>After every step: each result equals the model's prediction (record or error code); a key has
  * at most one successful begin per life (one execution); each key moves only from nothing to
@@ -179,14 +181,17 @@ public abstract class StoreModelContract {
     /** One life of a record in the model. */
     private static final class Life {
         CanonicalRecord record;
+        /** The PROJECTING record this life began with. */
+        final CanonicalRecord.Projecting begun;
         final AttemptToken token;
         final Duration ttl;
         final Expiry expiry;
         Option<Duration> lastTtl = Option.none();
         Option<CanonicalRecord> lastSeen = Option.none();
 
-        Life(CanonicalRecord record, AttemptToken token, Duration ttl, Expiry expiry) {
+        Life(CanonicalRecord.Projecting record, AttemptToken token, Duration ttl, Expiry expiry) {
             this.record = record;
+            this.begun = record;
             this.token = token;
             this.ttl = ttl;
             this.expiry = expiry;
@@ -282,21 +287,12 @@ public abstract class StoreModelContract {
 
             Instant before = settleBeforeWrite(key);
             Life life = lives.get(key);
-            Either<BoundaryError, CanonicalRecord.Projecting> expected;
-            boolean creates = false;
-            if (life != null) {
-                expected = life.token.equals(attempt.token) && life.record instanceof CanonicalRecord.Projecting own
-                        ? Either.right(own)
-                        : refusal(life.record.requestFingerprint().equals(attempt.record.requestFingerprint())
-                                ? ErrorCode.DUPLICATE_TOOL_CALL : ErrorCode.TOOL_CALL_ID_REUSED);
-            } else if (used("run", before) >= budget) {
-                expected = refusal(ErrorCode.RUN_BUDGET_EXHAUSTED);
-            } else if (used("tool:" + attempt.record.tool().value(), before) >= toolBudget) {
-                expected = refusal(ErrorCode.TOOL_BUDGET_EXHAUSTED);
-            } else {
-                expected = Either.right(attempt.record);
-                creates = true;
-            }
+            Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(held(life, attempt.token),
+                    attempt.record.requestFingerprint(), used("run", before), budget,
+                    used("tool:" + attempt.record.tool().value(), before), toolBudget);
+            boolean creates = decided.isRight() && decided.get().isEmpty();
+            Either<BoundaryError, CanonicalRecord.Projecting> expected =
+                    decided.map(stored -> stored.getOrElse(attempt.record));
 
             counts.outcome("begin:" + (creates ? "created" : expected.isRight() ? "retried" : expected.getLeft().code()));
             Either<BoundaryError, CanonicalRecord.Projecting> actual = store().begin(start);
@@ -331,27 +327,16 @@ public abstract class StoreModelContract {
             } else if (tokenChoice == 1 && !attempts.isEmpty()) {
                 token = attempts.get(random.nextInt(attempts.size())).token;
             }
-            CanonicalRecord.Final outcome = attempt.lastOutcome.isDefined() && random.nextInt(4) == 0
-                    ? attempt.lastOutcome.get()
-                    : newOutcome(random.nextInt(10) == 0 ? tampered(attempt.record) : attempt.record);
+            CanonicalRecord.Projecting base = baseOfOutcome(attempt, token);
+            Option<CanonicalRecord.Final> repeatable = attempt.lastOutcome.filter(last -> completes(last, base));
+            CanonicalRecord.Final outcome = repeatable.isDefined() && random.nextInt(4) == 0
+                    ? repeatable.get()
+                    : newOutcome(base);
             InvocationKey key = outcome.key();
 
             settleBeforeWrite(key);
             Life life = lives.get(key);
-            Either<BoundaryError, CanonicalRecord.Final> expected;
-            if (life == null) {
-                expected = refusal(ErrorCode.RECORD_EXPIRED);
-            } else if (!life.token.equals(token)) {
-                expected = refusal(ErrorCode.RECORD_CONFLICT);
-            } else if (life.record instanceof CanonicalRecord.Final done) {
-                expected = done.equals(outcome) ? Either.right(done) : refusal(ErrorCode.RECORD_CONFLICT);
-            } else {
-                CanonicalRecord current = life.record;
-                boolean same = current.tool().equals(outcome.tool()) && current.request().equals(outcome.request())
-                        && current.requestFingerprint().equals(outcome.requestFingerprint())
-                        && current.createdAt().equals(outcome.createdAt());
-                expected = same ? Either.right(outcome) : refusal(ErrorCode.RECORD_CONFLICT);
-            }
+            Either<BoundaryError, CanonicalRecord.Final> expected = StoreRules.complete(held(life, token), outcome);
 
             counts.outcome("complete:" + (expected.isLeft() ? expected.getLeft().code().name()
                     : life.record instanceof CanonicalRecord.Final ? "repeated" : "applied-" + outcome.status()));
@@ -594,6 +579,32 @@ public abstract class StoreModelContract {
             String fingerprint = FINGERPRINTS.get(random.nextInt(FINGERPRINTS.size()));
             ToolName tool = TOOLS.get(random.nextInt(TOOLS.size()));
             return new CanonicalRecord.Projecting(key, tool, "{\"q\":\"" + fingerprint + "\"}", fingerprint, nextStamp());
+        }
+
+        /**
+         * The record an outcome completes. A token that began the live record under the key completes
+         * that very record (the token proves it, so the store never compares the two); any other token
+         * may come with the attempt's record or, now and then, a tampered one.
+         */
+        private CanonicalRecord.Projecting baseOfOutcome(Attempt attempt, AttemptToken token) {
+            Life life = lives.get(attempt.record.key());
+            if (life != null && life.token.equals(token)) {
+                return life.begun;
+            }
+            return random.nextInt(10) == 0 ? tampered(attempt.record) : attempt.record;
+        }
+
+        /** The rules' view of a life: its record, and whether {@code token} began it. */
+        private Option<StoreRules.Held> held(Life life, AttemptToken token) {
+            return life == null ? Option.none() : Option.some(new StoreRules.Held(life.record, life.token.equals(token)));
+        }
+
+        /** Whether {@code outcome} completes {@code record}: the same key, tool, request and creation. */
+        private static boolean completes(CanonicalRecord.Final outcome, CanonicalRecord.Projecting record) {
+            return outcome.key().equals(record.key()) && outcome.tool().equals(record.tool())
+                    && outcome.request().equals(record.request())
+                    && outcome.requestFingerprint().equals(record.requestFingerprint())
+                    && outcome.createdAt().equals(record.createdAt());
         }
 
         private CanonicalRecord.Projecting tampered(CanonicalRecord.Projecting record) {

@@ -1,0 +1,162 @@
+package io.toolboundary.domain;
+
+import static java.util.Objects.requireNonNull;
+
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Instant;
+
+/**
+ * The decisions every store of canonical records makes, as pure functions over what it holds under one
+ * key: whether a begin creates a record, returns the one a retry of the same attempt made, or is
+ * refused; whether a completion, an end by token or an abandonment is applied. A store supplies a
+ * snapshot ({@link Held}) taken inside its own atomic step and writes what the rule answers; the
+ * in-memory store and the testkit's reference model call these functions, and the Redis store's Lua
+ * scripts are their one mirror, which the contract suites run against the same cases.
+ *
+ * <p>Size limits, expiry and the store's bounds are not decided here: a store checks them before or
+ * around these rules, as the port's Javadoc orders.
+ */
+public final class StoreRules {
+
+    private StoreRules() {
+    }
+
+    /**
+     * What a store holds under a key, seen by one caller.
+     *
+     * @param record the live record (an expired one is not held)
+     * @param sameAttempt whether the caller's attempt token is the one that began it
+     */
+    public record Held(CanonicalRecord record, boolean sameAttempt) {
+        /** @throws NullPointerException when the record is null */
+        public Held {
+            requireNonNull(record, "record is null");
+        }
+    }
+
+    /**
+     * Decides a begin, after the record's size was found within its limit. Checked in this order: the
+     * key, the run's budget, the tool's budget.
+     *
+     * @param held what is stored under the key, if anything
+     * @param fingerprint the new record's request fingerprint
+     * @param runUsed records the run has created so far (live budget counter)
+     * @param runBudget records the run may create in all
+     * @param toolUsed records the run has created for this tool so far
+     * @param toolBudget records the run may create for this tool
+     * @return none: create the record and reserve one call of each budget; the stored record: a retry of
+     *     the same attempt while it is PROJECTING, nothing to write; or the refusal
+     *     ({@code DUPLICATE_TOOL_CALL}, {@code TOOL_CALL_ID_REUSED}, {@code RUN_BUDGET_EXHAUSTED},
+     *     {@code TOOL_BUDGET_EXHAUSTED}), nothing to write
+     */
+    public static Either<BoundaryError, Option<CanonicalRecord.Projecting>> begin(Option<Held> held, String fingerprint,
+            long runUsed, int runBudget, long toolUsed, int toolBudget) {
+        requireNonNull(held, "held is null");
+        requireNonNull(fingerprint, "fingerprint is null");
+        if (held.isDefined()) {
+            Held stored = held.get();
+            if (stored.sameAttempt() && stored.record() instanceof CanonicalRecord.Projecting own) {
+                return Either.right(Option.some(own));
+            }
+            return refuse(stored.record().requestFingerprint().equals(fingerprint)
+                    ? ErrorCode.DUPLICATE_TOOL_CALL
+                    : ErrorCode.TOOL_CALL_ID_REUSED);
+        }
+        if (runUsed >= runBudget) {
+            return refuse(ErrorCode.RUN_BUDGET_EXHAUSTED);
+        }
+        if (toolUsed >= toolBudget) {
+            return refuse(ErrorCode.TOOL_BUDGET_EXHAUSTED);
+        }
+        return Either.right(Option.none());
+    }
+
+    /**
+     * Decides a completion by the attempt that began the record. The attempt's token proves that the
+     * outcome completes that record; the outcome is not compared with it field by field.
+     *
+     * @param held what is stored under the key, if anything
+     * @param outcome the READY or ERROR record the attempt wants stored
+     * @return the record to store (the outcome) when the held record is PROJECTING; the held record
+     *     unchanged when it is already exactly the outcome (a retry); {@code RECORD_EXPIRED} when nothing
+     *     is held; {@code RECORD_CONFLICT} when another attempt began it or it is final with other content
+     */
+    public static Either<BoundaryError, CanonicalRecord.Final> complete(Option<Held> held, CanonicalRecord.Final outcome) {
+        requireNonNull(held, "held is null");
+        requireNonNull(outcome, "outcome is null");
+        if (held.isEmpty()) {
+            return refuse(ErrorCode.RECORD_EXPIRED);
+        }
+        Held stored = held.get();
+        if (!stored.sameAttempt()) {
+            return refuse(ErrorCode.RECORD_CONFLICT);
+        }
+        if (stored.record() instanceof CanonicalRecord.Final done) {
+            return done.equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT);
+        }
+        return Either.right(outcome);
+    }
+
+    /**
+     * Decides the end of an attempt's record by its token alone, for a begin or complete that got no
+     * definite answer.
+     *
+     * @param held what is stored under the key, if anything
+     * @param code the error code to end the record with
+     * @param now becomes the ended record's {@code updatedAt}
+     * @return the ERROR record to store (no raw response) when the held record is PROJECTING; the held
+     *     record unchanged when it is final already (the attempt's own completion landed);
+     *     {@code RECORD_EXPIRED} when nothing is held; {@code RECORD_CONFLICT} when another attempt began it
+     */
+    public static Either<BoundaryError, CanonicalRecord.Final> end(Option<Held> held, ErrorCode code, Instant now) {
+        requireNonNull(held, "held is null");
+        requireNonNull(code, "code is null");
+        requireNonNull(now, "now is null");
+        if (held.isEmpty()) {
+            return refuse(ErrorCode.RECORD_EXPIRED);
+        }
+        Held stored = held.get();
+        if (!stored.sameAttempt()) {
+            return refuse(ErrorCode.RECORD_CONFLICT);
+        }
+        if (stored.record() instanceof CanonicalRecord.Final done) {
+            return Either.right(done);
+        }
+        return Either.right(((CanonicalRecord.Projecting) stored.record()).fail(code, Option.none(), now));
+    }
+
+    /**
+     * Decides an abandonment of a record left PROJECTING past its execution lease.
+     *
+     * @param held the record stored under the key, if any
+     * @param leasePassed whether the store's own clock is at or after the record's lease
+     * @param now the caller's instant; becomes the abandoned record's {@code updatedAt}
+     * @return the ERROR/{@code EXECUTION_ABANDONED} record to store; the held record unchanged when it was
+     *     abandoned before (a retry); {@code RECORD_EXPIRED} when nothing is held; {@code RECORD_CONFLICT}
+     *     when it is final otherwise; {@code LEASE_NOT_EXPIRED} while the lease runs
+     */
+    public static Either<BoundaryError, CanonicalRecord.Failed> abandon(Option<CanonicalRecord> held,
+            boolean leasePassed, Instant now) {
+        requireNonNull(held, "held is null");
+        requireNonNull(now, "now is null");
+        if (held.isEmpty()) {
+            return refuse(ErrorCode.RECORD_EXPIRED);
+        }
+        CanonicalRecord record = held.get();
+        if (record instanceof CanonicalRecord.Failed failed && failed.code() == ErrorCode.EXECUTION_ABANDONED) {
+            return Either.right(failed);
+        }
+        if (!(record instanceof CanonicalRecord.Projecting projecting)) {
+            return refuse(ErrorCode.RECORD_CONFLICT);
+        }
+        if (!leasePassed) {
+            return refuse(ErrorCode.LEASE_NOT_EXPIRED);
+        }
+        return Either.right(projecting.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now));
+    }
+
+    private static <T> Either<BoundaryError, T> refuse(ErrorCode code) {
+        return Either.left(BoundaryError.of(code));
+    }
+}
