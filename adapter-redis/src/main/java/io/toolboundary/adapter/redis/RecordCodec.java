@@ -23,34 +23,27 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How a record lives in its Redis hash: one UTF-8 string field per value, instants as ISO-8601 text
- * ({@link Instant#toString()}, exact to the nanosecond). An optional value (raw response, scope) is
- * present exactly when its field is, so an empty string and "absent" stay different. The Lua scripts
- * read the fields {@code schema}, {@code token}, {@code status}, {@code tool}, {@code fingerprint},
- * {@code createdAt}, {@code requestSha1}, {@code request} (layouts 1 and 2 only), {@code errorCode} and
- * {@code leaseUntil} by these names.
+ * How a record lives in its Redis hash: one layout, one UTF-8 string field per value, instants as
+ * ISO-8601 text ({@link Instant#toString()}, exact to the nanosecond). An optional value (raw response,
+ * scope) is present exactly when its field is, so an empty string and "absent" stay different. The run id
+ * and the tool call id are not in the hash: its key holds both.
+ *
+ * <p>The field names are declared here, once. The Lua scripts name the fields of
+ * {@link #NAMED_BY_SCRIPTS} as literals (they read them, and {@code begin.lua} adds {@code leaseUntil});
+ * every other field reaches them as an argument built here. A test reads the scripts and checks that the
+ * field names they use are exactly those.
  *
  * <p>The execution lease is kept beside the record, not in it: field {@code leaseUntil}, as
  * {@code <epoch seconds>:<nanoseconds>} so that {@code abandon.lua} compares it exactly with Lua
  * numbers (whole seconds are clamped to ±(2<sup>53</sup>-1), some 285 million years, the range a Lua
  * number holds exactly).
  *
- * <p>Layouts, by the field {@code schema}; this codec writes layout 3 and reads all three, each
- * strictly (a field the layout does not have is invalid data):
- * <ul>
- *   <li>3: {@code requestSha1}, the SHA-1 (lowercase hex) of the request's UTF-8 bytes, written once at
- *       creation, so that {@code complete.lua} compares 40 bytes instead of reading and hashing the
- *       request; no {@code runId} and {@code toolCallId}: the key holds both.</li>
- *   <li>2: {@code runId} and {@code toolCallId} (which must name the key read), no {@code requestSha1}.</li>
- *   <li>1: as 2 without {@code leaseUntil}, written before execution leases: such a record is leased for
- *       its whole life.</li>
- * </ul>
+ * <p>The field {@code schema} holds {@link #SCHEMA_VERSION}; a hash with any other value, a field the
+ * layout does not have, or a missing one is not a record this store wrote, and is read as invalid data.
  */
 final class RecordCodec {
 
     static final String SCHEMA = "schema";
-    static final String RUN_ID = "runId";
-    static final String TOOL_CALL_ID = "toolCallId";
     static final String TOOL = "tool";
     static final String REQUEST = "request";
     static final String FINGERPRINT = "fingerprint";
@@ -66,12 +59,12 @@ final class RecordCodec {
     static final String LEASE_UNTIL = "leaseUntil";
     static final String REQUEST_SHA1 = "requestSha1";
 
-    /** The version of this layout, stored in every record it writes. */
+    /** The version of this layout, stored in every record. */
     static final String SCHEMA_VERSION = "3";
-    /** The layout before the request digest: run id and tool call id in the hash, no {@code requestSha1}. Read, never written. */
-    static final String SCHEMA_WITHOUT_DIGEST = "2";
-    /** The layout before execution leases: layout 2 without {@code leaseUntil}. Read, never written. */
-    static final String SCHEMA_WITHOUT_LEASE = "1";
+
+    /** The fields the Lua scripts name as literals; the scripts name no other field. */
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, TOOL, FINGERPRINT, CREATED_AT, REQUEST_SHA1,
+            ERROR_CODE, LEASE_UNTIL);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
@@ -79,10 +72,6 @@ final class RecordCodec {
 
     private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, REQUEST, REQUEST_SHA1, FINGERPRINT,
             TOKEN, STATUS, CREATED_AT, LEASE_UNTIL);
-    private static final Set<String> PROJECTING_FIELDS_WITHOUT_DIGEST = Set.of(SCHEMA, RUN_ID, TOOL_CALL_ID, TOOL,
-            REQUEST, FINGERPRINT, TOKEN, STATUS, CREATED_AT, LEASE_UNTIL);
-    private static final Set<String> PROJECTING_FIELDS_WITHOUT_LEASE = Set.of(SCHEMA, RUN_ID, TOOL_CALL_ID, TOOL,
-            REQUEST, FINGERPRINT, TOKEN, STATUS, CREATED_AT);
     private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, CONTENT, SCOPE);
     private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, ERROR_CODE);
 
@@ -172,12 +161,11 @@ final class RecordCodec {
     /**
      * Reads a stored hash.
      *
-     * @param expected the key the hash was read under: the record's run and tool call (a hash of layout 1
-     *     or 2 names them too, and must name the same)
+     * @param expected the key the hash was read under: the record's run and tool call
      * @param hash the hash's fields
      * @return the record and token, or {@link ErrorCode#STORE_DATA_INVALID} when the hash is not a record
-     *     this store wrote (unknown layout, missing or unknown field, unknown status, bad instant, a request
-     *     digest that is not the request's, broken rule)
+     *     this store wrote (another schema, missing or unknown field, unknown status, bad instant or lease, a
+     *     request digest that is not the request's, broken rule)
      */
     static Either<BoundaryError, Stored> decode(InvocationKey expected, Map<String, String> hash) {
         try {
@@ -188,24 +176,11 @@ final class RecordCodec {
     }
 
     private static Stored decodeOrThrow(InvocationKey expected, Map<String, String> hash) {
-        Set<String> projectingFields = switch (required(hash, SCHEMA)) {
-            case SCHEMA_VERSION -> PROJECTING_FIELDS;
-            case SCHEMA_WITHOUT_DIGEST -> PROJECTING_FIELDS_WITHOUT_DIGEST;
-            case SCHEMA_WITHOUT_LEASE -> PROJECTING_FIELDS_WITHOUT_LEASE;
-            default -> throw new IllegalArgumentException("not a record");
-        };
-        if (projectingFields.contains(LEASE_UNTIL)) {
-            check(LEASE.matcher(required(hash, LEASE_UNTIL)).matches());
-        }
-        if (projectingFields.contains(RUN_ID)) {
-            check(expected.runId().value().equals(required(hash, RUN_ID)));
-            check(expected.toolCallId().value().equals(required(hash, TOOL_CALL_ID)));
-        }
+        check(SCHEMA_VERSION.equals(required(hash, SCHEMA)));
+        check(LEASE.matcher(required(hash, LEASE_UNTIL)).matches());
         ToolName tool = new ToolName(required(hash, TOOL));
         String request = required(hash, REQUEST);
-        if (projectingFields.contains(REQUEST_SHA1)) {
-            check(requestSha1(request).equals(required(hash, REQUEST_SHA1)));
-        }
+        check(requestSha1(request).equals(required(hash, REQUEST_SHA1)));
         String fingerprint = required(hash, FINGERPRINT);
         AttemptToken token = new AttemptToken(required(hash, TOKEN));
         InvocationStatus status = InvocationStatus.valueOf(required(hash, STATUS));
@@ -214,18 +189,18 @@ final class RecordCodec {
                 createdAt);
         CanonicalRecord record = switch (status) {
             case PROJECTING -> {
-                onlyFields(hash, projectingFields, Set.of());
+                onlyFields(hash, Set.of());
                 yield projecting;
             }
             case READY -> {
-                onlyFields(hash, projectingFields, READY_ONLY_FIELDS);
+                onlyFields(hash, READY_ONLY_FIELDS);
                 EvidenceStatus evidence = EvidenceStatus.valueOf(required(hash, EVIDENCE));
                 AgentResult result = new AgentResult(required(hash, CONTENT), evidence, Option.of(hash.get(SCOPE)));
                 yield new CanonicalRecord.Ready(expected, tool, request, fingerprint, createdAt,
                         instant(hash, UPDATED_AT), required(hash, RAW), result);
             }
             case ERROR -> {
-                onlyFields(hash, projectingFields, ERROR_ONLY_FIELDS);
+                onlyFields(hash, ERROR_ONLY_FIELDS);
                 check(EvidenceStatus.ERROR.name().equals(required(hash, EVIDENCE)));
                 yield new CanonicalRecord.Failed(expected, tool, request, fingerprint, createdAt,
                         instant(hash, UPDATED_AT), Option.of(hash.get(RAW)),
@@ -235,9 +210,9 @@ final class RecordCodec {
         return new Stored(record, token);
     }
 
-    private static void onlyFields(Map<String, String> hash, Set<String> projectingFields, Set<String> finalFields) {
+    private static void onlyFields(Map<String, String> hash, Set<String> finalFields) {
         for (String field : hash.keySet()) {
-            check(projectingFields.contains(field) || finalFields.contains(field));
+            check(PROJECTING_FIELDS.contains(field) || finalFields.contains(field));
         }
     }
 

@@ -12,9 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one place where the scripts' replies become results. Each reply is a list of strings: the
- * outcome, then (for some outcomes) the record's fields and values in pairs. Anything else is
- * {@link ErrorCode#STORE_DATA_INVALID}.
+ * The one place where the scripts' replies become results. Each reply is a list of strings: a
+ * {@link ScriptReply} by its name, then (for some replies) the record's fields and values in pairs.
+ * Each script's reader names every {@link ScriptReply}: its own, each with its meaning, and the other
+ * scripts', which are not answers to it. An unknown reply, a reply of another script, fields where none
+ * belong, or a record that does not decode is {@link ErrorCode#STORE_DATA_INVALID}.
  */
 final class ScriptReplies {
 
@@ -24,62 +26,72 @@ final class ScriptReplies {
     /** Reads the reply of {@code begin.lua}. */
     static Either<BoundaryError, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
             AttemptToken token) {
-        return parse(reply).flatMap(parsed -> switch (parsed.outcome()) {
-            case "CREATED" -> parsed.noFields() ? Either.right(wanted) : invalid();
-            case "ALREADY_CREATED" -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored ->
+        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+            case CREATED -> parsed.noFields() ? Either.right(wanted) : invalid();
+            case ALREADY_CREATED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Projecting projecting && stored.token().equals(token)
                             ? Either.right(projecting)
                             : invalid());
-            case "DUPLICATE" -> refused(ErrorCode.DUPLICATE_TOOL_CALL);
-            case "REUSED" -> refused(ErrorCode.TOOL_CALL_ID_REUSED);
-            case "RUN_BUDGET" -> refused(ErrorCode.RUN_BUDGET_EXHAUSTED);
-            case "TOOL_BUDGET" -> refused(ErrorCode.TOOL_BUDGET_EXHAUSTED);
-            default -> invalid();
+            case DUPLICATE -> refused(parsed, ErrorCode.DUPLICATE_TOOL_CALL);
+            case REUSED -> refused(parsed, ErrorCode.TOOL_CALL_ID_REUSED);
+            case RUN_BUDGET -> refused(parsed, ErrorCode.RUN_BUDGET_EXHAUSTED);
+            case TOOL_BUDGET -> refused(parsed, ErrorCode.TOOL_BUDGET_EXHAUSTED);
+            case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            // Replies of the other scripts.
+            case APPLIED, ALREADY_APPLIED, CONFLICT, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
+                    ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
     /** Reads the reply of {@code complete.lua}. */
     static Either<BoundaryError, CanonicalRecord.Final> complete(Object reply, CanonicalRecord.Final wanted,
             AttemptToken token) {
-        return parse(reply).flatMap(parsed -> switch (parsed.outcome()) {
-            case "APPLIED" -> parsed.noFields() ? Either.right(wanted) : invalid();
-            case "ALREADY_APPLIED" -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored -> {
+        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+            case APPLIED -> parsed.noFields() ? Either.right(wanted) : invalid();
+            case ALREADY_APPLIED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored -> {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
                     return invalid();
                 }
                 return done.equals(wanted) ? Either.right(done) : refused(ErrorCode.RECORD_CONFLICT);
             });
-            case "NOT_FOUND" -> refused(ErrorCode.RECORD_EXPIRED);
-            case "TOKEN_MISMATCH", "CONFLICT" -> refused(ErrorCode.RECORD_CONFLICT);
-            default -> invalid();
+            case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
+            case TOKEN_MISMATCH, CONFLICT -> refused(parsed, ErrorCode.RECORD_CONFLICT);
+            // Replies of the other scripts.
+            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ENDED, FINAL,
+                    ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
     /** Reads the reply of {@code abandon.lua}. */
     static Either<BoundaryError, CanonicalRecord.Failed> abandon(Object reply, InvocationKey key) {
-        return parse(reply).flatMap(parsed -> switch (parsed.outcome()) {
-            case "ABANDONED", "ALREADY_ABANDONED" -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
+        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+            case ABANDONED, ALREADY_ABANDONED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Failed failed
                             && failed.code() == ErrorCode.EXECUTION_ABANDONED
                             ? Either.right(failed)
                             : invalid());
-            case "NOT_FOUND" -> refused(ErrorCode.RECORD_EXPIRED);
-            case "FINAL" -> refused(ErrorCode.RECORD_CONFLICT);
-            case "LEASE_ACTIVE" -> refused(ErrorCode.LEASE_NOT_EXPIRED);
-            default -> invalid();
+            case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
+            case FINAL -> refused(parsed, ErrorCode.RECORD_CONFLICT);
+            case LEASE_ACTIVE -> refused(parsed, ErrorCode.LEASE_NOT_EXPIRED);
+            case LEASE_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            // Replies of the other scripts.
+            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, APPLIED,
+                    ALREADY_APPLIED, CONFLICT, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
 
     /** Reads the reply of {@code end.lua}. */
     static Either<BoundaryError, CanonicalRecord.Final> end(Object reply, InvocationKey key, AttemptToken token) {
-        return parse(reply).flatMap(parsed -> switch (parsed.outcome()) {
-            case "ENDED", "FINAL" -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
+        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+            case ENDED, FINAL -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Final done && stored.token().equals(token)
                             ? Either.right(done)
                             : invalid());
-            case "NOT_FOUND" -> refused(ErrorCode.RECORD_EXPIRED);
-            case "TOKEN_MISMATCH" -> refused(ErrorCode.RECORD_CONFLICT);
-            default -> invalid();
+            case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
+            case TOKEN_MISMATCH -> refused(parsed, ErrorCode.RECORD_CONFLICT);
+            // Replies of the other scripts.
+            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, APPLIED,
+                    ALREADY_APPLIED, CONFLICT, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
@@ -100,7 +112,11 @@ final class ScriptReplies {
                 || !(items.get(0) instanceof String outcome)) {
             return invalid();
         }
-        return pairs(items, 1).map(fields -> new Parsed(outcome, fields));
+        Option<ScriptReply> known = ScriptReply.named(outcome);
+        if (known.isEmpty()) {
+            return invalid();
+        }
+        return pairs(items, 1).map(fields -> new Parsed(known.get(), fields));
     }
 
     private static Either<BoundaryError, Map<String, String>> pairs(List<?> items, int from) {
@@ -118,11 +134,16 @@ final class ScriptReplies {
         return Either.left(BoundaryError.of(code));
     }
 
+    /** A reply that carries no fields refuses with {@code code}; with fields it is not a reply of the scripts. */
+    private static <T> Either<BoundaryError, T> refused(Parsed parsed, ErrorCode code) {
+        return parsed.noFields() ? refused(code) : invalid();
+    }
+
     private static <T> Either<BoundaryError, T> invalid() {
         return refused(ErrorCode.STORE_DATA_INVALID);
     }
 
-    private record Parsed(String outcome, Map<String, String> fields) {
+    private record Parsed(ScriptReply reply, Map<String, String> fields) {
         boolean noFields() {
             return fields.isEmpty();
         }

@@ -9,22 +9,21 @@
 --           the caller's instant, never compared with the lease
 --
 -- The record's lease is its field 'leaseUntil', '<seconds>:<nine digits of nanoseconds>' in the same
--- units, written by begin.lua (layouts 'schema' 2 and 3). It has passed when TIME is at or after it. A
--- record of layout 1, written before leases existed, has none: it is leased for its whole life.
+-- units, written by begin.lua. It has passed when TIME is at or after it.
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ABANDONED', field, value, ...}          the record is now ERROR/EXECUTION_ABANDONED: all its fields
 --   {'ALREADY_ABANDONED', field, value, ...}  it already was: all its fields, unchanged
 --   {'NOT_FOUND'}                             there is no record (expired or never created)
 --   {'FINAL'}                                 it is READY, or ERROR with another code
---   {'LEASE_ACTIVE'}                          it is PROJECTING and its lease has not passed (or it is layout 1)
---   {'LEASE_INVALID'}                         its layout or lease field is not one this store writes
+--   {'LEASE_ACTIVE'}                          it is PROJECTING and its lease has not passed
+--   {'LEASE_INVALID'}                         its lease field is missing or not one this store writes
 --
--- No EXISTS: every record has a status and a schema, so a reply of four nils is a missing key (and a
--- key of another type fails HMGET with WRONGTYPE).
+-- No EXISTS: every record has a status, so a reply of three nils is a missing key (and a key of another
+-- type fails HMGET with WRONGTYPE).
 local record = KEYS[1]
-local stored = redis.call('HMGET', record, 'status', 'errorCode', 'leaseUntil', 'schema')
-if not (stored[1] or stored[2] or stored[3] or stored[4]) then
+local stored = redis.call('HMGET', record, 'status', 'errorCode', 'leaseUntil')
+if not (stored[1] or stored[2] or stored[3]) then
   return {'NOT_FOUND'}
 end
 if stored[1] == 'ERROR' and stored[2] == 'EXECUTION_ABANDONED' then
@@ -35,10 +34,7 @@ end
 if stored[1] ~= 'PROJECTING' then
   return {'FINAL'}
 end
-if stored[4] == '1' and not stored[3] then
-  return {'LEASE_ACTIVE'}
-end
-if (stored[4] ~= '2' and stored[4] ~= '3') or not stored[3] then
+if not stored[3] then
   return {'LEASE_INVALID'}
 end
 local leaseSeconds, leaseNanos = string.match(stored[3], '^(%-?%d+):(%d%d%d%d%d%d%d%d%d)$')

@@ -11,9 +11,7 @@
 -- ARGV[6]  the SHA-1 (hex) of the request the record must have
 -- ARGV[7..] the final fields and values, in pairs
 --
--- The record's request is compared by its SHA-1: layout ('schema') 3 stores it, written once by
--- begin.lua, as field 'requestSha1'; a record of layout 1 or 2 has no such field, and its request
--- is read and hashed here instead.
+-- The record's request is compared by its SHA-1, stored once by begin.lua as field 'requestSha1'.
 --
 -- Reply, a list whose first element is the outcome:
 --   {'APPLIED'}                               the record is now final
@@ -37,15 +35,8 @@ if stored[2] == ARGV[2] then
   table.insert(reply, 1, 'ALREADY_APPLIED')
   return reply
 end
-if stored[2] ~= 'PROJECTING' or stored[3] ~= ARGV[3] or stored[4] ~= ARGV[4] or stored[5] ~= ARGV[5] then
-  return {'CONFLICT'}
-end
-local requestSha1 = stored[6]
-if not requestSha1 then
-  local request = redis.call('HGET', record, 'request')
-  requestSha1 = request and redis.sha1hex(request)
-end
-if requestSha1 ~= ARGV[6] then
+if stored[2] ~= 'PROJECTING' or stored[3] ~= ARGV[3] or stored[4] ~= ARGV[4] or stored[5] ~= ARGV[5]
+    or stored[6] ~= ARGV[6] then
   return {'CONFLICT'}
 end
 redis.call('HSET', record, unpack(ARGV, 7))

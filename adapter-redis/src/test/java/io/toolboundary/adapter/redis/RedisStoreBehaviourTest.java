@@ -288,7 +288,11 @@ abstract class RedisStoreBehaviourTest {
                 List.of("HSET", "requestSha1", sha1Hex("{ }")),
                 List.of("HSET", "requestSha1", sha1Hex("{}").toUpperCase(java.util.Locale.ROOT)),
                 List.of("HSET", "toolCallId", "c1"),
-                List.of("HSET", "schema", "4"));
+                List.of("HSET", "schema", "1"),
+                List.of("HSET", "schema", "2"),
+                List.of("HSET", "schema", "4"),
+                List.of("HDEL", "schema"),
+                List.of("HDEL", "leaseUntil"));
         int n = 0;
         for (List<String> corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
@@ -331,22 +335,6 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
-    void readsARecordWrittenBeforeLeasesAndNeverAbandonsIt() {
-        RunId run = newRun();
-        CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
-        store.begin(start(record, AttemptToken.random()));
-        InvocationKey oldKey = key(run, "old");
-        copyAsLayout(1, store.recordKey(record.key()), oldKey);
-        CanonicalRecord.Projecting oldRecord = new CanonicalRecord.Projecting(oldKey, record.tool(), record.request(),
-                record.requestFingerprint(), record.createdAt());
-
-        assertThat(store.find(oldKey)).isEqualTo(Either.right(Option.of(oldRecord)));
-        assertThat(store.abandon(oldKey, Instant.parse("9999-12-31T23:59:59Z")))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
-        assertThat(store.find(oldKey)).isEqualTo(Either.right(Option.of(oldRecord)));
-    }
-
-    @Test
     void reportsAMissingOrMalformedLeaseAsInvalidData() {
         RunId run = newRun();
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
@@ -356,9 +344,7 @@ abstract class RedisStoreBehaviourTest {
                 List.of("HDEL", "leaseUntil"),
                 List.of("HSET", "leaseUntil", "soon"),
                 List.of("HSET", "leaseUntil", "12:34"),
-                List.of("HSET", "leaseUntil", "12:000000034 "),
-                List.of("HSET", "schema", "1"),
-                List.of("HSET", "schema", "4"));
+                List.of("HSET", "leaseUntil", "12:000000034 "));
         int n = 0;
         for (List<String> corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
@@ -413,98 +399,6 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
-    void readsCompletesAndRefusesRecordsOfLayouts1And2() {
-        for (int layout = 1; layout <= 2; layout++) {
-            RunId run = newRun();
-            CanonicalRecord.Projecting template = projecting(key(run, "template"), "{\"q\":\"" + FOUR_BYTE_TEXT + "\"}");
-            AttemptToken token = AttemptToken.random();
-            store.begin(start(template, token));
-            String from = store.recordKey(template.key());
-            List<CanonicalRecord.Projecting> old = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
-                InvocationKey oldKey = key(run, "old-" + i);
-                copyAsLayout(layout, from, oldKey);
-                old.add(new CanonicalRecord.Projecting(oldKey, template.tool(), template.request(),
-                        template.requestFingerprint(), template.createdAt()));
-            }
-            String as = "layout " + layout;
-
-            assertThat(store.find(old.get(0).key())).as(as).isEqualTo(Either.right(Option.of(old.get(0))));
-            assertThat(store.begin(start(old.get(0), token))).as(as).isEqualTo(Either.right(old.get(0)));
-            assertThat(store.begin(start(old.get(0), AttemptToken.random()))).as(as)
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
-
-            CanonicalRecord.Ready ready = ready(old.get(0), "raw " + FOUR_BYTE_TEXT, "result");
-            assertThat(store.complete(token, ready)).as(as).isEqualTo(Either.right(ready));
-            assertThat(store.complete(token, ready)).as(as).isEqualTo(Either.right(ready));
-            assertThat(store.find(ready.key())).as(as).isEqualTo(Either.right(Option.of(ready)));
-            assertThat(deployment.call("HGET", store.recordKey(ready.key()), "schema")).as(as)
-                    .isEqualTo(Integer.toString(layout));
-            assertThat(deployment.callLong("HEXISTS", store.recordKey(ready.key()), "requestSha1")).as(as).isZero();
-
-            CanonicalRecord.Failed failed = failed(old.get(1), ErrorCode.EXECUTION_FAILED, Option.of("raw"));
-            assertThat(store.complete(token, failed)).as(as).isEqualTo(Either.right(failed));
-            assertThat(store.find(failed.key())).as(as).isEqualTo(Either.right(Option.of(failed)));
-
-            CanonicalRecord.Projecting otherRequest = new CanonicalRecord.Projecting(old.get(2).key(), template.tool(),
-                    "{\"q\": 1}", template.requestFingerprint(), template.createdAt());
-            assertThat(store.complete(token, ready(otherRequest, "raw", "result"))).as(as)
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-            assertThat(store.complete(AttemptToken.random(), ready(old.get(2), "raw", "result"))).as(as)
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-            assertThat(store.find(old.get(2).key())).as(as).isEqualTo(Either.right(Option.of(old.get(2))));
-
-            deployment.call("HDEL", store.recordKey(old.get(3).key()), "request");
-            assertThat(store.complete(token, ready(old.get(3), "raw", "result"))).as(as)
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-            assertThat(deployment.call("HGET", store.recordKey(old.get(3).key()), "status")).as(as)
-                    .isEqualTo("PROJECTING");
-
-            Instant late = Instant.parse("9999-12-31T23:59:59Z");
-            if (layout == 1) {
-                assertThat(store.abandon(old.get(4).key(), late)).as(as)
-                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
-            } else {
-                life.passLease(old.get(4).key());
-                assertThat(store.abandon(old.get(4).key(), late).map(CanonicalRecord.Failed::code)).as(as)
-                        .isEqualTo(Either.right(ErrorCode.EXECUTION_ABANDONED));
-            }
-        }
-    }
-
-    @Test
-    void readsRecordsOfLayouts1And2Strictly() {
-        RunId run = newRun();
-        CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
-        store.begin(start(record, AttemptToken.random()));
-        List<List<String>> corruptions = List.of(
-                List.of("HDEL", "runId"),
-                List.of("HDEL", "toolCallId"),
-                List.of("HSET", "runId", "another-run"),
-                List.of("HSET", "toolCallId", "another-call"),
-                List.of("HSET", "requestSha1", sha1Hex("{}")),
-                List.of("HSET", "unexpected", "field"));
-        int n = 0;
-        for (int layout = 1; layout <= 2; layout++) {
-            for (List<String> corruption : corruptions) {
-                InvocationKey corruptKey = key(run, "corrupt-" + n++);
-                String target = store.recordKey(corruptKey);
-                copyAsLayout(layout, store.recordKey(record.key()), corruptKey);
-                List<String> command = new ArrayList<>(List.of(corruption.get(0), target));
-                command.addAll(corruption.subList(1, corruption.size()));
-                deployment.call(command.toArray(String[]::new));
-
-                assertThat(store.find(corruptKey)).as("layout %d %s", layout, corruption)
-                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
-            }
-        }
-        InvocationKey withLease = key(run, "layout-1-with-lease");
-        copyAsLayout(2, store.recordKey(record.key()), withLease);
-        deployment.call("HSET", store.recordKey(withLease), "schema", "1");
-        assertThat(store.find(withLease)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
-    }
-
-    @Test
     void refusesABeginOverACounterThatIsNotANumberAndWritesNothing() {
         List<List<String>> corruptions = List.of(
                 List.of("run", "SET", "not a number"),
@@ -539,21 +433,6 @@ abstract class RedisStoreBehaviourTest {
 
     private static String sha1Hex(String text) {
         return RecordCodec.requestSha1(text);
-    }
-
-    /**
-     * Copies a record of the current layout under another key (same run) as a record of an older one: run id
-     * and tool call id in the hash, no request digest, and for layout 1 no lease.
-     */
-    private void copyAsLayout(int layout, String from, InvocationKey toKey) {
-        String to = store.recordKey(toKey);
-        copyHash(from, to, toKey);
-        deployment.call("HDEL", to, "requestSha1");
-        deployment.call("HSET", to, "schema", Integer.toString(layout), "runId", toKey.runId().value(),
-                "toolCallId", toKey.toolCallId().value());
-        if (layout == 1) {
-            deployment.call("HDEL", to, "leaseUntil");
-        }
     }
 
     private long pttl(String key) {
