@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /** The store's Lua scripts, read once from the resources beside this class, each with its SHA-1 for EVALSHA. */
 final class LuaScripts {
@@ -38,9 +41,18 @@ final class LuaScripts {
                 throw new IllegalStateException("missing script resource " + name);
             }
             byte[] bytes = in.readAllBytes();
-            return new Script(name, new String(bytes, StandardCharsets.UTF_8), RecordCodec.sha1Hex(bytes));
+            return new Script(name, new String(bytes, StandardCharsets.UTF_8), sha1Hex(bytes));
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot read script resource " + name, failure);
+        }
+    }
+
+    /** The SHA-1 of the bytes, in lowercase hex: how Redis names a script. */
+    private static String sha1Hex(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+        } catch (NoSuchAlgorithmException missing) {
+            throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
         }
     }
 }

@@ -11,12 +11,8 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,21 +53,19 @@ final class RecordCodec {
     static final String SCOPE = "scope";
     static final String ERROR_CODE = "errorCode";
     static final String LEASE_UNTIL = "leaseUntil";
-    static final String REQUEST_SHA1 = "requestSha1";
 
     /** The version of this layout, stored in every record. */
     static final String SCHEMA_VERSION = "3";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, TOOL, FINGERPRINT, CREATED_AT, REQUEST_SHA1,
-            ERROR_CODE, LEASE_UNTIL);
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, FINGERPRINT, ERROR_CODE, LEASE_UNTIL);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
     private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
 
-    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, REQUEST, REQUEST_SHA1, FINGERPRINT,
-            TOKEN, STATUS, CREATED_AT, LEASE_UNTIL);
+    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, REQUEST, FINGERPRINT, TOKEN,
+            STATUS, CREATED_AT, LEASE_UNTIL);
     private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, CONTENT, SCOPE);
     private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, ERROR_CODE);
 
@@ -91,29 +85,11 @@ final class RecordCodec {
         put(fields, SCHEMA, SCHEMA_VERSION);
         put(fields, TOOL, record.tool().value());
         put(fields, REQUEST, record.request());
-        put(fields, REQUEST_SHA1, requestSha1(record.request()));
         put(fields, FINGERPRINT, record.requestFingerprint());
         put(fields, TOKEN, token.value());
         put(fields, STATUS, InvocationStatus.PROJECTING.name());
         put(fields, CREATED_AT, record.createdAt().toString());
         return fields;
-    }
-
-    /**
-     * The SHA-1 (lowercase hex, 40 characters) of a request's UTF-8 bytes: stored as {@code requestSha1},
-     * passed to {@code complete.lua}, and what Redis's {@code redis.sha1hex} gives for the stored request.
-     */
-    static String requestSha1(String request) {
-        return sha1Hex(request.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The SHA-1 of the bytes, in lowercase hex: how Redis names a script, and how a request digest is stored. */
-    static String sha1Hex(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
-        } catch (NoSuchAlgorithmException missing) {
-            throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
-        }
     }
 
     /** The fields abandonment writes over a PROJECTING record, as field, value pairs. */
@@ -164,8 +140,8 @@ final class RecordCodec {
      * @param expected the key the hash was read under: the record's run and tool call
      * @param hash the hash's fields
      * @return the record and token, or {@link ErrorCode#STORE_DATA_INVALID} when the hash is not a record
-     *     this store wrote (another schema, missing or unknown field, unknown status, bad instant or lease, a
-     *     request digest that is not the request's, broken rule)
+     *     this store wrote (another schema, missing or unknown field, unknown status, bad instant or lease,
+     *     broken rule)
      */
     static Either<BoundaryError, Stored> decode(InvocationKey expected, Map<String, String> hash) {
         try {
@@ -180,7 +156,6 @@ final class RecordCodec {
         check(LEASE.matcher(required(hash, LEASE_UNTIL)).matches());
         ToolName tool = new ToolName(required(hash, TOOL));
         String request = required(hash, REQUEST);
-        check(requestSha1(request).equals(required(hash, REQUEST_SHA1)));
         String fingerprint = required(hash, FINGERPRINT);
         AttemptToken token = new AttemptToken(required(hash, TOKEN));
         InvocationStatus status = InvocationStatus.valueOf(required(hash, STATUS));

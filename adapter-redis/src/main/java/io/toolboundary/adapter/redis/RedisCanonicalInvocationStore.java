@@ -118,13 +118,11 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
             return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
         }
         String recordKey = keys.record(outcome.key());
-        List<Object> args = new ArrayList<>(20);
+        // The token proves the attempt: the script checks it and the status, and receives only what the
+        // completion adds. The request, tool, fingerprint and creation instant stay where begin wrote them.
+        List<Object> args = new ArrayList<>(16);
         args.add(token.value());
         args.add(outcome.status().name());
-        args.add(outcome.tool().value());
-        args.add(outcome.requestFingerprint());
-        args.add(outcome.createdAt().toString());
-        args.add(RecordCodec.requestSha1(outcome.request()));
         args.addAll(RecordCodec.finalFields(outcome));
         return run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args, timeout)
                 .flatMap(reply -> ScriptReplies.complete(reply, outcome, token));

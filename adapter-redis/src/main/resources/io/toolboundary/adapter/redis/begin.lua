@@ -11,8 +11,8 @@
 -- ARGV[4]  the run's call budget
 -- ARGV[5]  the tool's call budget
 -- ARGV[6]  the execution lease in milliseconds, from now by the server's clock (TIME)
--- ARGV[7..] the record's fields and values, in pairs (include 'token', 'fingerprint', 'status',
---           'requestSha1', read by complete.lua); the script adds 'leaseUntil', the lease's end,
+-- ARGV[7..] the record's fields and values, in pairs (include 'token', 'fingerprint' and 'status', read
+--           by the scripts); the script adds 'leaseUntil', the lease's end,
 --           '<seconds>:<nine digits of nanoseconds>' by the server's clock, read by abandon.lua
 --
 -- Reply, a list whose first element is the outcome:

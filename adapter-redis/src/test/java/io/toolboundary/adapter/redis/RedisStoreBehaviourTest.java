@@ -102,7 +102,7 @@ abstract class RedisStoreBehaviourTest {
         assertThat(recordKey).isEqualTo("tbtest:{" + record.key().runId().value() + "}:call:call_1.a:b-c");
         assertThat(life.remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(TTL);
         assertThat(deployment.call("HGET", recordKey, "status")).isEqualTo("PROJECTING");
-        assertThat(deployment.call("HGET", recordKey, "requestSha1")).isEqualTo(sha1Hex(record.request()));
+        assertThat(deployment.callLong("HEXISTS", recordKey, "requestSha1")).isZero();
         assertThat(deployment.callLong("HEXISTS", recordKey, "runId")).isZero();
         assertThat(deployment.callLong("HEXISTS", recordKey, "toolCallId")).isZero();
     }
@@ -243,16 +243,24 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
-    void refusesACompletionOfAnotherInvocation() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{\"a\":1}");
+    void aCompletionWritesOnlyTheFinalFieldsAndLeavesWhatBeginWrote() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{\"q\":\"" + FOUR_BYTE_TEXT + "\"}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
-        CanonicalRecord.Projecting other = new CanonicalRecord.Projecting(record.key(), record.tool(), "{\"a\": 1}",
-                record.requestFingerprint(), record.createdAt());
+        String recordKey = store.recordKey(record.key());
+        List<String> begun = List.of("schema", "tool", "request", "fingerprint", "token", "createdAt", "leaseUntil");
+        List<Object> before = new ArrayList<>();
+        for (String field : begun) {
+            before.add(deployment.call("HGET", recordKey, field));
+        }
 
-        assertThat(store.complete(token, ready(other, "raw", "result")))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(record)));
+        CanonicalRecord.Ready done = ready(record, "raw", "result");
+        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+
+        for (int i = 0; i < begun.size(); i++) {
+            assertThat(deployment.call("HGET", recordKey, begun.get(i))).as(begun.get(i)).isEqualTo(before.get(i));
+        }
+        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
     }
 
     @Test
@@ -284,9 +292,7 @@ abstract class RedisStoreBehaviourTest {
                 List.of("HSET", "status", "READY"),
                 List.of("HSET", "unexpected", "field"),
                 List.of("HSET", "token", "not a token!"),
-                List.of("HDEL", "requestSha1"),
-                List.of("HSET", "requestSha1", sha1Hex("{ }")),
-                List.of("HSET", "requestSha1", sha1Hex("{}").toUpperCase(java.util.Locale.ROOT)),
+                List.of("HSET", "requestSha1", "bf21a9e8fbc5a3846fb05b4fa0859e0917b2202f"),
                 List.of("HSET", "toolCallId", "c1"),
                 List.of("HSET", "schema", "1"),
                 List.of("HSET", "schema", "2"),
@@ -429,10 +435,6 @@ abstract class RedisStoreBehaviourTest {
                 assertThat(counter(other)).as(as).isEqualTo(otherExists ? "3" : "");
             }
         }
-    }
-
-    private static String sha1Hex(String text) {
-        return RecordCodec.requestSha1(text);
     }
 
     private long pttl(String key) {
