@@ -32,7 +32,7 @@ final class McpToolExecutor implements ToolExecutor {
     @Override
     public String execute(ToolRequest request) throws Exception {
         Map<String, Object> arguments = JsonValues.readObject(request.arguments());
-        CallToolResult result = client.callTool(new CallToolRequest(toolName, arguments));
+        CallToolResult result = client.callTool(CallToolRequest.builder(toolName).arguments(arguments).build());
         if (result == null) {
             throw new IllegalStateException("the MCP client returned no result for " + toolName);
         }

@@ -61,29 +61,29 @@ public final class McpTestServer {
         ToolAnnotations readOnly = ToolAnnotations.builder().readOnlyHint(true).build();
 
         List<SyncToolSpecification> tools = new ArrayList<>();
-        tools.add(tool(Tool.builder(CALLS).description("How often each tool was called").inputSchema(anyObject)
+        tools.add(tool(Tool.builder(CALLS, anyObject).description("How often each tool was called")
                 .annotations(readOnly).build(), (exchange, request) -> {
                     String name = String.valueOf(request.arguments().get("tool"));
                     AtomicInteger count = COUNTS.get(name);
                     return CallToolResult.builder().addTextContent(String.valueOf(count == null ? 0 : count.get())).build();
                 }));
-        tools.add(counted(Tool.builder(LOG_SEARCH).description("Searches logs").inputSchema(anyObject)
+        tools.add(counted(Tool.builder(LOG_SEARCH, anyObject).description("Searches logs")
                 .annotations(readOnly).build(), request -> CallToolResult.builder().addTextContent(LOG_TEXT).build()));
-        tools.add(counted(Tool.builder(TWO_BLOCKS).description("Two text blocks").inputSchema(anyObject)
+        tools.add(counted(Tool.builder(TWO_BLOCKS, anyObject).description("Two text blocks")
                 .annotations(readOnly).build(),
                 request -> CallToolResult.builder().addTextContent("first block").addTextContent("second block").build()));
-        tools.add(counted(Tool.builder(EMPTY).description("No content at all").inputSchema(anyObject)
+        tools.add(counted(Tool.builder(EMPTY, anyObject).description("No content at all")
                 .annotations(readOnly).build(), request -> CallToolResult.builder().content(List.of()).build()));
-        tools.add(counted(Tool.builder(RESTART).description("Restarts a service; declares no annotations")
-                .inputSchema(anyObject).build(),
+        tools.add(counted(Tool.builder(RESTART, anyObject).description("Restarts a service; declares no annotations")
+                .build(),
                 request -> CallToolResult.builder().addTextContent("restarted").build()));
-        tools.add(counted(Tool.builder(PURGE).description("Deletes logs; declares readOnlyHint false")
-                .inputSchema(anyObject).annotations(ToolAnnotations.builder().readOnlyHint(false).destructiveHint(true).build())
+        tools.add(counted(Tool.builder(PURGE, anyObject).description("Deletes logs; declares readOnlyHint false")
+                .annotations(ToolAnnotations.builder().readOnlyHint(false).destructiveHint(true).build())
                 .build(), request -> CallToolResult.builder().addTextContent("purged").build()));
-        tools.add(counted(Tool.builder(FAILING).description("Always reports an error").inputSchema(anyObject)
+        tools.add(counted(Tool.builder(FAILING, anyObject).description("Always reports an error")
                 .annotations(readOnly).build(),
                 request -> CallToolResult.builder().addTextContent("connection refused: " + SERVER_SECRET).isError(true).build()));
-        tools.add(counted(Tool.builder(METRICS).description("Structured metrics").inputSchema(anyObject)
+        tools.add(counted(Tool.builder(METRICS, anyObject).description("Structured metrics")
                 .annotations(readOnly).build(), request -> {
                     Map<String, Object> window = new LinkedHashMap<>();
                     window.put("from", "10:00");
@@ -99,11 +99,11 @@ public final class McpTestServer {
                     // As the MCP specification recommends, the same data also as text.
                     return CallToolResult.builder().addTextContent(STRUCTURED_JSON).structuredContent(structured).build();
                 }));
-        tools.add(counted(Tool.builder(SCREENSHOT).description("An image").inputSchema(anyObject)
+        tools.add(counted(Tool.builder(SCREENSHOT, anyObject).description("An image")
                 .annotations(readOnly).build(), request -> CallToolResult.builder()
-                        .addContent(new ImageContent(null, "iVBORw0KGgo=", "image/png")).build()));
-        tools.add(counted(Tool.builder(ECHO).description("Returns its arguments as the server read them")
-                .inputSchema(anyObject).annotations(readOnly).build(), request -> {
+                        .addContent(ImageContent.builder("iVBORw0KGgo=", "image/png").build()).build()));
+        tools.add(counted(Tool.builder(ECHO, anyObject).description("Returns its arguments as the server read them")
+                .annotations(readOnly).build(), request -> {
                     try {
                         return CallToolResult.builder().addTextContent(json.writeValueAsString(request.arguments())).build();
                     } catch (IOException e) {

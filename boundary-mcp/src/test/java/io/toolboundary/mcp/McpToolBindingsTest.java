@@ -98,7 +98,7 @@ class McpToolBindingsTest {
 
     /** How often the server ran a tool, as the server counted. */
     static int serverCalls(String tool) {
-        CallToolResult result = client.callTool(new CallToolRequest(CALLS, Map.of("tool", tool)));
+        CallToolResult result = client.callTool(CallToolRequest.builder(CALLS).arguments(Map.of("tool", tool)).build());
         return Integer.parseInt(((TextContent) result.content().get(0)).text());
     }
 
