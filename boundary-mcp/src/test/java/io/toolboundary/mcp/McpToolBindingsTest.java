@@ -299,4 +299,19 @@ class McpToolBindingsTest {
         assertThatThrownBy(() -> tools.binding(LOG_SEARCH, null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> McpToolBindings.of(null)).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void theDocumentedHarnessRunsAsShown() {
+        int searches = serverCalls(LOG_SEARCH);
+        int restarts = serverCalls(RESTART);
+
+        List<String> shown = com.example.mcp.McpTriageHarness.triage(client);
+
+        assertThat(shown).containsExactly(
+                "EVIDENCE_FOUND (scope: checkout logs)\n2 matching lines",
+                "ERROR DUPLICATE_TOOL_CALL: This tool_call_id was already used in this run; the tool was not run again.",
+                AgentText.of(BoundaryError.of(ErrorCode.TOOL_NOT_READ_ONLY)));
+        assertThat(serverCalls(LOG_SEARCH)).isEqualTo(searches + 1);
+        assertThat(serverCalls(RESTART)).isEqualTo(restarts);
+    }
 }
