@@ -52,8 +52,13 @@ class ArchitectureTest {
     static final String REDIS_ADAPTER = "io.toolboundary.adapter.redis..";
     static final String TESTKIT = "io.toolboundary.testkit..";
     static final String DEMO = "io.toolboundary.demo..";
-    /** Framework integrations: LangChain4j, Spring AI, Micrometer. */
-    static final String[] INTEGRATIONS = {"io.toolboundary.langchain4j..", "io.toolboundary.springai..", "io.toolboundary.micrometer.."};
+    /** Framework integrations: LangChain4j, Spring AI, Micrometer, MCP. */
+    static final String[] INTEGRATIONS = {"io.toolboundary.langchain4j..", "io.toolboundary.springai..", "io.toolboundary.micrometer..",
+        "io.toolboundary.mcp.."};
+    /** The MCP integration, the one package that talks to MCP servers. */
+    static final String MCP_INTEGRATION = "io.toolboundary.mcp..";
+    /** The MCP Java SDK. */
+    static final String MCP_SDK = "io.modelcontextprotocol..";
     /** The Spring Boot auto-configuration, the one integration package that chooses and builds a store. */
     static final String SPRING_AUTOCONFIGURE = "io.toolboundary.springai.autoconfigure..";
 
@@ -65,7 +70,7 @@ class ArchitectureTest {
         "com.fasterxml.jackson..", "org.redisson..", "io.lettuce..", "redis.clients..", "io.netty..",
         "org.springframework..", "jakarta..", "javax..", "org.slf4j..", "io.micrometer..",
         "dev.langchain4j..", "reactor..", "io.reactivex..", "org.junit..", "org.assertj..",
-        "org.testcontainers.."
+        "org.testcontainers..", "io.modelcontextprotocol..", "tools.jackson.."
     };
 
     @ArchTest
@@ -142,6 +147,13 @@ class ArchitectureTest {
                     .because("each integration is an optional module a user adds alone");
 
     @ArchTest
+    static final ArchRule only_the_mcp_integration_uses_the_mcp_sdk =
+            noClasses().that().resideInAPackage(PROJECT).and().resideOutsideOfPackage(MCP_INTEGRATION)
+                    .should().dependOnClassesThat().resideInAPackage(MCP_SDK)
+                    .because("MCP servers are reached through one optional module; the boundary, the stores and the other"
+                            + " integrations must work without the MCP SDK on the class path");
+
+    @ArchTest
     static final ArchRule testkit_depends_only_on_application_domain_java_vavr_junit_assertj_and_testcontainers =
             classes().that().resideInAPackage(TESTKIT)
                     .should().onlyDependOnClassesThat().resideInAnyPackage(
@@ -172,7 +184,7 @@ class ArchitectureTest {
     }
 
     private static DescribedPredicate<Slice> integrationSlices() {
-        Set<String> integrations = Set.of("langchain4j", "springai", "micrometer");
+        Set<String> integrations = Set.of("langchain4j", "springai", "micrometer", "mcp");
         return DescribedPredicate.describe("are integrations", slice -> integrations.contains(slice.getNamePart(1)));
     }
 

@@ -42,6 +42,10 @@ import io.toolboundary.testkit.bad.TestkitFixtureUsingTheInMemoryStore;
 import io.toolboundary.langchain4j.LangChain4jToolBoundary;
 import io.toolboundary.langchain4j.bad.ToolProviderUsingTheTestkit;
 import io.toolboundary.micrometer.MicrometerBoundaryListener;
+import io.toolboundary.mcp.McpToolBindings;
+import io.toolboundary.mcp.bad.McpBindingsUsingTheLangChain4jIntegration;
+import io.toolboundary.mcp.bad.McpBindingsUsingTheTestkit;
+import io.toolboundary.micrometer.bad.MetricsCallingAnMcpServer;
 import io.toolboundary.micrometer.bad.MetricsUsingTheLangChain4jIntegration;
 import io.toolboundary.springai.BoundaryToolCallingManager;
 import io.toolboundary.springai.bad.AutoConfigurationReachingAdapterInternals;
@@ -233,9 +237,16 @@ class RulesCatchBadClassesTest {
         }
 
         @Test
+        void catchesTheMcpIntegrationUsingTheTestkit() {
+            assertCatches(ArchitectureTest.integrations_depend_on_the_application_and_their_framework_only,
+                    McpBindingsUsingTheTestkit.class);
+        }
+
+        @Test
         void acceptsTheIntegrationsAsTheyAre() {
             assertAccepts(ArchitectureTest.integrations_depend_on_the_application_and_their_framework_only,
-                    LangChain4jToolBoundary.class, MicrometerBoundaryListener.class, BoundaryToolCallingManager.class);
+                    LangChain4jToolBoundary.class, MicrometerBoundaryListener.class, BoundaryToolCallingManager.class,
+                    McpToolBindings.class);
         }
 
         @Test
@@ -245,9 +256,26 @@ class RulesCatchBadClassesTest {
         }
 
         @Test
+        void catchesTheMcpIntegrationUsingAnother() {
+            assertCatches(ArchitectureTest.integrations_never_depend_on_each_other,
+                    McpBindingsUsingTheLangChain4jIntegration.class, LangChain4jToolBoundary.class);
+        }
+
+        @Test
         void acceptsIntegrationsThatStandAlone() {
             assertAccepts(ArchitectureTest.integrations_never_depend_on_each_other,
-                    LangChain4jToolBoundary.class, MicrometerBoundaryListener.class);
+                    LangChain4jToolBoundary.class, MicrometerBoundaryListener.class, McpToolBindings.class);
+        }
+
+        @Test
+        void catchesAnotherIntegrationUsingTheMcpSdk() {
+            assertCatches(ArchitectureTest.only_the_mcp_integration_uses_the_mcp_sdk, MetricsCallingAnMcpServer.class);
+        }
+
+        @Test
+        void acceptsTheMcpIntegrationUsingTheMcpSdk() {
+            assertAccepts(ArchitectureTest.only_the_mcp_integration_uses_the_mcp_sdk,
+                    McpToolBindings.class, LangChain4jToolBoundary.class);
         }
     }
 
