@@ -3,6 +3,7 @@ package io.toolboundary.testkit;
 import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -17,6 +18,10 @@ import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +31,22 @@ import org.junit.jupiter.api.Test;
  *
  * <p>It proves: every sample projects to a result the boundary accepts within the agent limit (UTF-8
  * bytes of content and scope); evidence is labelled EVIDENCE_FOUND and its absence NO_EVIDENCE with a
- * non-blank scope; a large raw response is never copied through whole. Each check is also a public
+ * non-blank scope; a large raw response is never copied through whole. It also proves what an
+ * ASCII-only sample cannot:
+ * <ul>
+ *   <li>raw lines carrying long runs of 2-, 3- and 4-byte characters, at every alignment, still project
+ *       within the limit, as well-formed Unicode (no surrogate pair split by a {@code substring}) and
+ *       without a U+FFFD the raw response did not have (no character cut through its bytes);</li>
+ *   <li>a request of {@value #LARGE_REQUEST_BYTES} bytes of arguments leaves the scope within
+ *       {@link #maxScopeBytes()} ({@value #DEFAULT_MAX_SCOPE_BYTES} bytes by default) and is not echoed:
+ *       no {@value #ECHO_WINDOW_CHARS} characters in a row of its arguments reach the content or scope;</li>
+ *   <li>raw lines carrying credentials ({@code password=}, {@code Authorization: Bearer}, AWS keys,
+ *       connection strings with a password, ...) never bring a credential into the content or scope,
+ *       unless the projector opts out with {@link #allowsCredentialsInContent()}.</li>
+ * </ul>
+ * The non-ASCII and credential samples are the team's {@link #rawWithEvidence()} with extra text on
+ * each line, through {@link #rawWithEvidenceCarrying(String)}; a projector whose raw format cannot take
+ * appended text (one JSON document, for example) overrides that hook. Each check is also a public
  * static method, so that it can be run against any projector outside JUnit.
  *
  * <pre>{@code
@@ -39,6 +59,40 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  */
 public abstract class ProjectorContract {
+
+    /** The size of the arguments of the large request, in UTF-8 bytes: 60 KiB, under the 64 KiB request limit. */
+    public static final int LARGE_REQUEST_BYTES = 60 * 1024;
+
+    /** The default bound on the scope of a projection made for the large request, in UTF-8 bytes. */
+    public static final long DEFAULT_MAX_SCOPE_BYTES = 512;
+
+    /** The run of characters of the request's arguments that counts as an echo when found in the projection. */
+    public static final int ECHO_WINDOW_CHARS = 32;
+
+    /** Runs of 2-, 3- and 4-byte characters (and one of all widths) put on raw lines by the non-ASCII check. */
+    public static final List<String> NON_ASCII_CHARACTERS = List.of("\u00e9", "\u20ac", "\uD83D\uDE00",
+            "a\u00e9\u20ac\uD83D\uDE00");
+
+    /**
+     * Lines carrying a credential, each paired with the credential it carries, as {@code {line, secret}}:
+     * what the credential check puts on raw lines and then looks for in the projection.
+     */
+    public static final List<List<String>> CREDENTIAL_LINES = List.of(
+            List.of("password=Pw7rTq2Lk9Xz", "Pw7rTq2Lk9Xz"),
+            List.of("passwd: Pd4kLm8Qs2Vn", "Pd4kLm8Qs2Vn"),
+            List.of("login ok pwd=Pw3nXq8Rt5Jk", "Pw3nXq8Rt5Jk"),
+            List.of("Authorization: Bearer eyBt5Kq9Lm2Xw7Rz4Vn8", "eyBt5Kq9Lm2Xw7Rz4Vn8"),
+            List.of("called upstream with bearer Bt8Xk2Qm7Lp4Wz9R", "Bt8Xk2Qm7Lp4Wz9R"),
+            List.of("aws_access_key_id=AKIAQ3EXMPL7W2RZ5T6Y", "AKIAQ3EXMPL7W2RZ5T6Y"),
+            List.of("aws_secret_access_key=wK9rTq2Lx8/Zm4Vn7Pb3+Hs6Jd1Fg5Ck0Ye2Xa8Nu",
+                    "wK9rTq2Lx8/Zm4Vn7Pb3+Hs6Jd1Fg5Ck0Ye2Xa8Nu"),
+            List.of("api_key=Ak5Lm9Qx2Rt7Wz3V", "Ak5Lm9Qx2Rt7Wz3V"),
+            List.of("token=Tk8Qz3Lm6Xr1Wv9P", "Tk8Qz3Lm6Xr1Wv9P"),
+            List.of("secret=Sc2Vx7Lq4Mz9Rk1T", "Sc2Vx7Lq4Mz9Rk1T"),
+            List.of("cache redis://default:Rd6Kq1Xm8Lz3Vt5W@cache:6379/0", "Rd6Kq1Xm8Lz3Vt5W"),
+            List.of("db postgres://orders:Pg9Lx4Qm2Wz7Rk3V@db:5432/orders", "Pg9Lx4Qm2Wz7Rk3V"),
+            List.of("db mysql://root:My3Qx8Lk5Wz2Rv7T@db:3306/shop", "My3Qx8Lk5Wz2Rv7T"),
+            List.of("url jdbc:mysql://app:Jd7Wk2Lq9Xz4Rm6V@db:3306/shop", "Jd7Wk2Lq9Xz4Rm6V"));
 
     /** The projector under test; may be a new instance per call. */
     protected abstract Projector projector();
@@ -60,6 +114,48 @@ public abstract class ProjectorContract {
     /** The request passed to the projector with every sample. */
     protected ToolRequest request() {
         return sampleRequest("projector-under-test", Fixtures.DEFAULT_ARGUMENTS);
+    }
+
+    /**
+     * {@link #rawWithEvidence()} carrying {@code text} where the projector would quote it: by default
+     * {@code " " + text} at the end of every non-blank line. Override it when the tool's raw format
+     * cannot take appended text, for example to put {@code text} into a JSON string field.
+     *
+     * @param text the text to carry: a long non-ASCII run, or a line with a credential
+     * @return a raw response with evidence that carries {@code text}
+     */
+    protected String rawWithEvidenceCarrying(String text) {
+        StringBuilder raw = new StringBuilder();
+        rawWithEvidence().lines().forEach(line -> raw.append(line).append(line.isBlank() ? "" : " " + text).append('\n'));
+        return raw.toString();
+    }
+
+    /**
+     * The arguments of the large request, built around {@code filler}: by default
+     * {@code {"query":"<filler>"}}, exactly {@link #LARGE_REQUEST_BYTES} bytes. Override it to put the
+     * filler where the tool's own arguments would have it; keep the result under the request limit.
+     *
+     * @param filler the text to carry, ASCII letters and digits
+     * @return one JSON object
+     */
+    protected String largeRequestArguments(String filler) {
+        return "{\"query\":\"" + filler + "\"}";
+    }
+
+    /** The bound on the scope of a projection for the large request, in UTF-8 bytes. */
+    protected long maxScopeBytes() {
+        return DEFAULT_MAX_SCOPE_BYTES;
+    }
+
+    /**
+     * False by default: a credential in a raw line must not reach the content or scope. A projector
+     * whose very purpose is to show one (a secrets tool behind its own access policy) returns true, and
+     * the credential check is skipped, visibly.
+     *
+     * @return true to skip the credential check
+     */
+    protected boolean allowsCredentialsInContent() {
+        return false;
     }
 
     @Test
@@ -95,6 +191,144 @@ public abstract class ProjectorContract {
     @Test
     void neverCopiesTheLargeRawThrough() {
         checkDoesNotCopyRawThrough(projector(), request(), largeRaw(), agentLimitBytes());
+    }
+
+    @Test
+    void staysWithinTheAgentLimitForNonAsciiLargeRaw() {
+        for (String characters : NON_ASCII_CHARACTERS) {
+            for (int alignment = 0; alignment < 4; alignment++) {
+                String raw = rawWithEvidenceCarrying(nonAsciiRun(characters, alignment, agentLimitBytes()));
+                checkNonAsciiRaw(projector(), request(), raw, agentLimitBytes());
+            }
+        }
+    }
+
+    @Test
+    void keepsTheScopeBoundedAndDoesNotEchoALargeRequest() {
+        String filler = echoFiller(LARGE_REQUEST_BYTES - "{\"query\":\"\"}".length());
+        String arguments = largeRequestArguments(filler);
+        ToolRequest large = sampleRequest(request().tool().value(), arguments);
+        for (String raw : List.of(rawWithEvidence(), rawWithoutEvidence(), largeRaw())) {
+            checkLargeRequest(projector(), large, raw, agentLimitBytes(), maxScopeBytes());
+        }
+    }
+
+    @Test
+    void keepsCredentialsOutOfTheContent() {
+        assumeFalse(allowsCredentialsInContent(), "the projector allows credentials in its content");
+        for (List<String> credential : CREDENTIAL_LINES) {
+            checkNoCredential(projector(), request(), rawWithEvidenceCarrying(credential.get(0)), credential.get(1),
+                    agentLimitBytes());
+        }
+    }
+
+    /**
+     * A run of {@code characters}, repeated to about one and a half times {@code limitBytes} UTF-8 bytes,
+     * after {@code alignment} ASCII letters so that a cut by chars or bytes lands on every position.
+     *
+     * @param characters the characters to repeat
+     * @param alignment ASCII letters before the run
+     * @param limitBytes the agent limit
+     * @return the run
+     */
+    public static String nonAsciiRun(String characters, int alignment, long limitBytes) {
+        requireNonNull(characters, "characters is null");
+        long each = Math.max(1, Utf8.byteLength(characters));
+        return "x".repeat(alignment) + characters.repeat((int) ((limitBytes + limitBytes / 2) / each + 1));
+    }
+
+    /**
+     * Letters and digits from a fixed seed, {@code chars} long, with no repeated run of
+     * {@value #ECHO_WINDOW_CHARS} characters in practice: the text the large request carries.
+     *
+     * @param chars the length
+     * @return the filler
+     */
+    public static String echoFiller(int chars) {
+        String alphabet = "abcdefghijkmnopqrstuvwxyz23456789";
+        Random random = new Random(60_1024L);
+        StringBuilder filler = new StringBuilder(chars);
+        for (int i = 0; i < chars; i++) {
+            filler.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return filler.toString();
+    }
+
+    /**
+     * Asserts that the projection of a raw response carrying non-ASCII text is accepted within the limit
+     * (so it is well-formed Unicode and within the bytes), has no U+FFFD that {@code raw} did not have,
+     * and does not copy {@code raw} through.
+     *
+     * @return the accepted result
+     * @throws AssertionError when it does not
+     */
+    public static AgentResult checkNonAsciiRaw(Projector projector, ToolRequest request, String raw, long limitBytes) {
+        AgentResult result = checkWithinLimit(projector, request, raw, limitBytes);
+        if (raw.indexOf('\uFFFD') < 0) {
+            assertThat(result.content().indexOf('\uFFFD') < 0 && result.scope().forAll(s -> s.indexOf('\uFFFD') < 0))
+                    .as("the projection has a U+FFFD the raw response did not have: a character was cut through its"
+                            + " UTF-8 bytes")
+                    .isTrue();
+        }
+        assertThat(result.content().contains(raw) && Utf8.exceeds(raw, limitBytes))
+                .as("content copies the whole raw response").isFalse();
+        return result;
+    }
+
+    /**
+     * Asserts that the projection made for {@code largeRequest} is accepted within the limit, has a
+     * scope of at most {@code maxScopeBytes} UTF-8 bytes, and echoes no {@value #ECHO_WINDOW_CHARS}
+     * characters in a row of the request's arguments in its content or scope.
+     *
+     * @return the accepted result
+     * @throws AssertionError when it does not
+     */
+    public static AgentResult checkLargeRequest(Projector projector, ToolRequest largeRequest, String raw,
+            long limitBytes, long maxScopeBytes) {
+        AgentResult result = checkWithinLimit(projector, largeRequest, raw, limitBytes);
+        long scopeBytes = result.scope().map(Utf8::byteLength).getOrElse(0L);
+        assertThat(scopeBytes).as("UTF-8 bytes of the scope for a request of %d bytes (bound %d)",
+                Utf8.byteLength(largeRequest.arguments()), maxScopeBytes).isLessThanOrEqualTo(maxScopeBytes);
+        assertThat(echoes(result.content(), largeRequest.arguments()))
+                .as("content echoes the request's arguments").isFalse();
+        assertThat(result.scope().exists(scope -> echoes(scope, largeRequest.arguments())))
+                .as("scope echoes the request's arguments").isFalse();
+        return result;
+    }
+
+    /**
+     * Asserts that the projection of a raw response carrying {@code secret} is accepted within the limit
+     * and has {@code secret} neither in its content nor in its scope.
+     *
+     * @throws AssertionError when it does
+     */
+    public static void checkNoCredential(Projector projector, ToolRequest request, String raw, String secret,
+            long limitBytes) {
+        requireNonNull(secret, "secret is null");
+        AgentResult result = checkWithinLimit(projector, request, raw, limitBytes);
+        String shape = CREDENTIAL_LINES.stream().filter(c -> c.get(1).equals(secret)).map(c -> c.get(0))
+                .findFirst().orElse("a credential").replace(secret, "<secret>");
+        assertThat(result.content().contains(secret)).as("the credential in \"%s\" reaches the content", shape)
+                .isFalse();
+        assertThat(result.scope().exists(scope -> scope.contains(secret)))
+                .as("the credential in \"%s\" reaches the scope", shape).isFalse();
+    }
+
+    /** True when {@code text} holds {@value #ECHO_WINDOW_CHARS} characters in a row of {@code source}. */
+    private static boolean echoes(String text, String source) {
+        if (text.length() < ECHO_WINDOW_CHARS || source.length() < ECHO_WINDOW_CHARS) {
+            return false;
+        }
+        Set<String> windows = new HashSet<>();
+        for (int i = 0; i + ECHO_WINDOW_CHARS <= text.length(); i++) {
+            windows.add(text.substring(i, i + ECHO_WINDOW_CHARS));
+        }
+        for (int i = 0; i + ECHO_WINDOW_CHARS <= source.length(); i++) {
+            if (windows.contains(source.substring(i, i + ECHO_WINDOW_CHARS))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A request for projector checks: a fresh key, the given tool and arguments. */

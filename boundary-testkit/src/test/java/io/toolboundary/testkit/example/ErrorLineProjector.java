@@ -1,16 +1,17 @@
 package io.toolboundary.testkit.example;
 
 import io.toolboundary.application.Projector;
+import io.toolboundary.application.ProjectorText;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.Projection;
 
 /**
- * A small log projector: counts the lines that contain "ERROR" and quotes the first one, cut to a
- * fixed length. What a projector team would write, reduced to its bones.
+ * A small log projector: counts the lines that contain "ERROR" and quotes the first one, masked and
+ * cut to a fixed number of UTF-8 bytes. What a projector team would write, reduced to its bones.
  */
 final class ErrorLineProjector implements Projector {
 
-    private static final int QUOTE_CHARS = 200;
+    private static final int QUOTE_BYTES = 600;
 
     @Override
     public Projection project(ToolRequest request, String rawResponse) {
@@ -20,7 +21,7 @@ final class ErrorLineProjector implements Projector {
             return Projection.noEvidence("no ERROR lines", scope);
         }
         String first = rawResponse.lines().filter(line -> line.contains("ERROR")).findFirst().orElseThrow();
-        String quote = first.length() > QUOTE_CHARS ? first.substring(0, QUOTE_CHARS) : first;
+        String quote = ProjectorText.cut(ProjectorText.mask(first), QUOTE_BYTES);
         return Projection.evidenceFound(errorLines + " ERROR lines; first: " + quote, scope);
     }
 }
