@@ -14,7 +14,6 @@ import io.vavr.control.Either;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -22,25 +21,24 @@ import java.util.function.Supplier;
  * The one boundary every tool call passes. {@link #invoke} takes each call through six steps:
  *
  * <ol>
- *   <li><b>Preflight</b> checks the call without I/O, in this order: tool_call_id, run id, run match, run
- *       active, deadline, tool name, registered, access, read-only, request size, one JSON object. A call
- *       refused here creates no record and runs nothing.
- *   <li><b>Begin</b> creates the call's PROJECTING record; the store refuses duplicates and exhausted
- *       budgets, and a call it did not confirm runs nothing. The record gets an execution lease:
- *       {@link ToolBoundaryConfig#executionLease()} from its creation, cut short by the run's deadline. A
- *       record still PROJECTING when its lease has passed (its process stopped mid-call) can be ended with
- *       {@link #abandonExpired}, so every accepted call ends.
- *   <li><b>Execute</b> runs the tool: at most once per (run id, tool_call_id) while its record exists.
+ *   <li><b>Preflight</b>, without I/O: tool_call_id, run id, run match, run active, deadline, tool name,
+ *       registered, access, read-only, arguments within the request limit, arguments one JSON object.
+ *       A call refused here creates no record and runs nothing.
+ *   <li><b>Begin</b>: the store creates the call's PROJECTING record, or refuses a duplicate or a call over
+ *       its budget; a call the store did not confirm runs nothing.
+ *   <li><b>Execute</b>: the tool runs, at most once per (run id, tool_call_id) while its record exists.
  *   <li><b>Check</b>: the raw response must be Unicode and fit both its own limit and the record's.
- *   <li><b>Project</b> turns the raw response into the bounded agent result; nothing is truncated.
- *   <li><b>Complete</b> ends the same record as READY, or as ERROR with a stable code after any failure
- *       once the record exists.
+ *   <li><b>Project</b>: the projector turns it into the bounded agent result; nothing is truncated.
+ *   <li><b>Complete</b>: the same record ends READY, or ERROR with a stable code after any failure.
  * </ol>
  *
  * <p>The agent receives only the bounded {@link AgentResult} or a {@link BoundaryError} from the fixed
  * catalogue; never the raw response, the request, an exception text or a store key. A successful call
- * costs exactly two store calls ({@code begin}, {@code complete}). Thread-safe; one instance serves all
- * runs.
+ * costs exactly two store calls ({@code begin}, {@code complete}). Thread-safe; one instance serves all runs.
+ *
+ * <p>Each record gets an execution lease at begin: {@link ToolBoundaryConfig#executionLease()} from its
+ * creation, cut short by the run's deadline. A record that is still PROJECTING when its lease has passed
+ * (its process stopped mid-call) can be ended with {@link #abandonExpired}, so every accepted call ends.
  */
 public final class ToolBoundary {
 
@@ -65,7 +63,7 @@ public final class ToolBoundary {
     }
 
     /** The names of the tools registered with this boundary; immutable. */
-    public Set<ToolName> toolNames() {
+    public java.util.Set<ToolName> toolNames() {
         return preflight.toolNames();
     }
 
@@ -93,9 +91,9 @@ public final class ToolBoundary {
 
     /**
      * Ends the record of a call that is still PROJECTING after its execution lease has passed, by the
-     * store's own clock (never this boundary's), in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}. For the harness, after the
-     * process that ran the call stopped before it finished; the record's time to live is unchanged and
-     * a late completion by that process is refused.
+     * store's own clock (never this boundary's), in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}. For
+     * the harness, after the process that ran the call stopped before it finished; the record's time to
+     * live is unchanged and a late completion by that process is refused.
      *
      * @param runId the run
      * @param toolCallId the exact framework tool_call_id
