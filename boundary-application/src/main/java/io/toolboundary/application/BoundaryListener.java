@@ -78,7 +78,6 @@ public interface BoundaryListener {
     default void onProjected(InvocationKey key, ToolName tool, Duration elapsed) {
     }
 
-    /** A listener that does nothing. */
     /**
      * One listener that forwards every event to each of {@code listeners} in order, for example metrics
      * and the harness's own diagnostics. A listener that throws does not keep the others from the event.
@@ -91,6 +90,7 @@ public interface BoundaryListener {
         return new CompositeListener(java.util.List.of(listeners));
     }
 
+    /** A listener that does nothing. */
     static BoundaryListener noop() {
         return new BoundaryListener() {
         };

@@ -1,0 +1,96 @@
+package io.toolboundary.application;
+
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.ErrorCode;
+import io.vavr.control.Either;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The boundary's listener and ticker, made harmless: no listener event and no ticker reading can change
+ * an outcome. Also where a throwable from a tool, a projector or the boundary itself is sorted into the
+ * JVM's own distress (let through) and everything else (an outcome).
+ */
+final class Diagnostics {
+
+    private final BoundaryListener listener;
+    private final LongSupplier ticker;
+
+    Diagnostics(BoundaryListener listener, LongSupplier ticker) {
+        // A composite of one drops whatever the listener throws.
+        this.listener = new CompositeListener(List.of(listener));
+        this.ticker = ticker;
+    }
+
+    /** The listener; none of its events ever throws. */
+    BoundaryListener listener() {
+        return listener;
+    }
+
+    /**
+     * Runs a tool's or a projector's code and reports how long it ran, whether it returned or threw.
+     * A throwable is returned, not thrown, unless it is the JVM's own distress; an interrupt it carried
+     * is restored on the calling thread before the caller hears of it.
+     *
+     * @param work the executor or projector call
+     * @param elapsed the listener event that receives the duration, measured by the ticker; never negative
+     * @return what the code returned, or what it threw
+     */
+    <T> Either<Throwable, T> timed(Callable<T> work, Consumer<Duration> elapsed) {
+        OptionalLong started = tick();
+        T value;
+        try {
+            value = work.call();
+        } catch (Throwable failure) {
+            rethrowIfFatal(failure);
+            report(started, elapsed);
+            if (failure instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return Either.left(failure);
+        }
+        report(started, elapsed);
+        return Either.right(value);
+    }
+
+    /**
+     * The boundary itself failed: tells the listener the failure's type and answers
+     * {@code INTERNAL_ERROR}; the JVM's own distress is rethrown instead.
+     */
+    BoundaryError unexpected(Throwable failure) {
+        rethrowIfFatal(failure);
+        listener.onUnexpectedFailure(failure.getClass());
+        return BoundaryError.of(ErrorCode.INTERNAL_ERROR);
+    }
+
+    /**
+     * Lets the JVM's own distress through (out of memory, internal error): nothing sensible can be done
+     * in a call then, and the record left PROJECTING can be abandoned later. A stack overflow and every
+     * other throwable from a tool, a projector or a store end the call with a safe code.
+     */
+    private static void rethrowIfFatal(Throwable failure) {
+        if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {
+            throw fatal;
+        }
+    }
+
+    private void report(OptionalLong started, Consumer<Duration> elapsed) {
+        OptionalLong ended = tick();
+        if (started.isPresent() && ended.isPresent()) {
+            elapsed.accept(Duration.ofNanos(Math.max(0L, ended.getAsLong() - started.getAsLong())));
+        }
+    }
+
+    /** The ticker's reading, or none when the ticker failed: timing never changes an outcome. */
+    private OptionalLong tick() {
+        try {
+            return OptionalLong.of(ticker.getAsLong());
+        } catch (RuntimeException failure) {
+            return OptionalLong.empty();
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.toolboundary.application;
+
+import io.toolboundary.application.internal.JsonArguments;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.Utf8;
+import io.vavr.collection.List;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Step 1 of a call: the checks made before anything is stored or run, without I/O. Each check is a
+ * named function from the call to the error code that refuses it, or none; they run in the order the
+ * specification fixes and the first refusal wins, so later checks (the access policy among them) are
+ * not consulted. The last check, that the arguments are one JSON object, also yields their fingerprint.
+ */
+final class Preflight {
+
+    private final Map<ToolName, ToolBinding> tools;
+    private final AccessPolicy accessPolicy;
+    private final Clock clock;
+    private final long argumentsLimitBytes;
+    private final JsonArguments json;
+    private final Supplier<AttemptToken> tokens;
+    private final List<Function<Call, Option<ErrorCode>>> checks = List.of(
+            this::toolCallIdIsSafe,
+            this::runIdIsSafe,
+            this::runMatches,
+            this::runIsActive,
+            this::deadlineIsAhead,
+            this::toolNameIsSafe,
+            this::toolIsRegistered,
+            this::accessIsGranted,
+            this::toolIsReadOnly,
+            this::argumentsFitTheLimit);
+
+    Preflight(Map<ToolName, ToolBinding> tools, AccessPolicy accessPolicy, Clock clock, ToolBoundaryConfig config,
+            Supplier<AttemptToken> tokens) {
+        this.tools = Map.copyOf(tools);
+        this.accessPolicy = accessPolicy;
+        this.clock = clock;
+        this.argumentsLimitBytes = config.limits().requestBytes();
+        this.json = new JsonArguments(config.maxJsonDepth(), config.maxNumberLength(), argumentsLimitBytes);
+        this.tokens = tokens;
+    }
+
+    /** The registered tools' names; immutable. */
+    Set<ToolName> toolNames() {
+        return tools.keySet();
+    }
+
+    /**
+     * Checks a call.
+     *
+     * @return the admitted call, with the record to create and a fresh attempt token; or the first refusal
+     */
+    Either<BoundaryError, AdmittedCall> check(RunContext run, ToolCallEnvelope envelope) {
+        Call call = new Call(run, envelope);
+        Option<ErrorCode> refusal = checks.iterator().flatMap(check -> check.apply(call)).headOption();
+        return refusal.isDefined() ? Either.left(BoundaryError.of(refusal.get())) : argumentsAreOneJsonObject(call);
+    }
+
+    private Option<ErrorCode> toolCallIdIsSafe(Call call) {
+        return call.toolCallId.swap().toOption().map(BoundaryError::code);
+    }
+
+    private Option<ErrorCode> runIdIsSafe(Call call) {
+        return call.runId.swap().toOption().map(BoundaryError::code);
+    }
+
+    private Option<ErrorCode> runMatches(Call call) {
+        return refuseUnless(call.runId.get().equals(call.run.runId()), ErrorCode.RUN_MISMATCH);
+    }
+
+    private Option<ErrorCode> runIsActive(Call call) {
+        return refuseUnless(call.run.active(), ErrorCode.RUN_INACTIVE);
+    }
+
+    private Option<ErrorCode> deadlineIsAhead(Call call) {
+        return refuseUnless(clock.instant().isBefore(call.run.deadline()), ErrorCode.RUN_DEADLINE_EXCEEDED);
+    }
+
+    private Option<ErrorCode> toolNameIsSafe(Call call) {
+        return call.toolName.swap().toOption().map(BoundaryError::code);
+    }
+
+    private Option<ErrorCode> toolIsRegistered(Call call) {
+        return refuseUnless(call.binding().isDefined(), ErrorCode.TOOL_NOT_REGISTERED);
+    }
+
+    /** A policy that throws denies. */
+    private Option<ErrorCode> accessIsGranted(Call call) {
+        AccessPolicy.Decision decision;
+        try {
+            decision = accessPolicy.decide(call.run, call.binding().get().name());
+        } catch (RuntimeException failure) {
+            decision = AccessPolicy.Decision.DENIED;
+        }
+        return refuseUnless(decision == AccessPolicy.Decision.GRANTED, ErrorCode.TOOL_NOT_AUTHORIZED);
+    }
+
+    private Option<ErrorCode> toolIsReadOnly(Call call) {
+        return refuseUnless(call.binding().get().readOnly(), ErrorCode.TOOL_NOT_READ_ONLY);
+    }
+
+    private Option<ErrorCode> argumentsFitTheLimit(Call call) {
+        return refuseUnless(!Utf8.exceeds(call.arguments(), argumentsLimitBytes), ErrorCode.REQUEST_TOO_LARGE);
+    }
+
+    /** The last check; on success, the call with its record (created now) and its attempt's token. */
+    private Either<BoundaryError, AdmittedCall> argumentsAreOneJsonObject(Call call) {
+        ToolBinding binding = call.binding().get();
+        InvocationKey key = InvocationKey.of(call.run.runId(), call.toolCallId.get());
+        return json.fingerprint(binding.name(), call.arguments()).map(fingerprint -> new AdmittedCall(
+                new ToolRequest(key, binding.name(), call.arguments()), binding,
+                new CanonicalRecord.Projecting(key, binding.name(), call.arguments(), fingerprint, clock.instant()),
+                tokens.get()));
+    }
+
+    private static Option<ErrorCode> refuseUnless(boolean passes, ErrorCode code) {
+        return passes ? Option.none() : Option.some(code);
+    }
+
+    /** The call under check: the envelope's ids parsed once, each read only after its own check passed. */
+    private final class Call {
+        final RunContext run;
+        final ToolCallEnvelope envelope;
+        final Either<BoundaryError, ToolCallId> toolCallId;
+        final Either<BoundaryError, RunId> runId;
+        final Either<BoundaryError, ToolName> toolName;
+
+        Call(RunContext run, ToolCallEnvelope envelope) {
+            this.run = run;
+            this.envelope = envelope;
+            this.toolCallId = ToolCallId.of(envelope.toolCallId());
+            this.runId = RunId.of(envelope.runId());
+            this.toolName = ToolName.of(envelope.toolName());
+        }
+
+        Option<ToolBinding> binding() {
+            return toolName.toOption().flatMap(name -> Option.of(tools.get(name)));
+        }
+
+        String arguments() {
+            return envelope.arguments();
+        }
+    }
+}

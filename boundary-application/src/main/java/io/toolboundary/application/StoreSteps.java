@@ -1,0 +1,195 @@
+package io.toolboundary.application;
+
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+
+/**
+ * Every store call the boundary makes, and the one place that compensates for a store that failed.
+ * Step 2 begins the record; step 6 completes it; the harness's two repairs end a record by token or by
+ * its expired lease.
+ *
+ * <p>The compensations: a begin that got no definite answer is ended by token at once; a completion
+ * that got none is sent once more (the same completion by the same token is harmless); a completion
+ * refused because the record was ended meanwhile answers the stored record's code; a completion refused
+ * because nothing was written ({@code STORE_FULL}, {@code RESULT_TOO_LARGE}, {@code TEXT_NOT_UNICODE},
+ * {@code STORE_DATA_INVALID}) ends the record small, by token; and whatever is still unconfirmed then is
+ * handed over to the harness through {@link BoundaryListener#onUnfinished}. The agent is told
+ * {@code STORE_OUTCOME_UNKNOWN} whenever the record may be left PROJECTING.
+ */
+final class StoreSteps {
+
+    private final CanonicalInvocationStore store;
+    private final Clock clock;
+    private final ToolBoundaryConfig config;
+    private final Diagnostics diagnostics;
+    private final BoundaryListener listener;
+
+    StoreSteps(CanonicalInvocationStore store, Clock clock, ToolBoundaryConfig config, Diagnostics diagnostics) {
+        this.store = store;
+        this.clock = clock;
+        this.config = config;
+        this.diagnostics = diagnostics;
+        this.listener = diagnostics.listener();
+    }
+
+    /** A fresh budget of store time for one call, starting now: {@link ToolBoundaryConfig#storeTimeout()}. */
+    StoreBudget budget() {
+        return StoreBudget.startingNow(config.storeTimeout());
+    }
+
+    /** The harness-side query over the store. */
+    InvocationQuery records() {
+        return InvocationQuery.of(store, config.storeTimeout());
+    }
+
+    /**
+     * Refuses a store whose own record cap is below the configured record limit, so that no record can
+     * be refused by size after its tool ran.
+     *
+     * @throws IllegalArgumentException when it is
+     */
+    static void requireRoomForRecords(CanonicalInvocationStore store, ToolBoundaryConfig config) {
+        OptionalLong cap = store.recordCapBytes();
+        if (cap.isPresent() && cap.getAsLong() < config.limits().recordBytes()) {
+            throw new IllegalArgumentException("the store holds records of at most " + cap.getAsLong()
+                    + " bytes, below the configured recordLimitBytes of " + config.limits().recordBytes()
+                    + ": lower the config's limit or raise the store's cap");
+        }
+    }
+
+    /**
+     * Step 2: creates the call's PROJECTING record, with its execution lease, within half the store
+     * budget and never past the run's deadline (the rest is kept for ending the record).
+     */
+    Either<BoundaryError, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
+        Instant createdAt = call.record().createdAt();
+        Instant leaseUntil = leaseUntil(createdAt, run.deadline());
+        if (!leaseUntil.isAfter(createdAt)) {
+            // The deadline passed while preflight ran.
+            return Either.left(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED));
+        }
+        // The store measures the lease from the record's creation by its own clock, never by this one.
+        InvocationStart start = new InvocationStart(call.record(), call.token(), config.recordTtl(),
+                Duration.between(createdAt, leaseUntil), run.callBudget(), call.binding().callBudgetPerRun(),
+                config.limits().recordBytes());
+        Duration beforeDeadline = Duration.between(clock.instant(), run.deadline());
+        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start, budget.forBegin(beforeDeadline));
+        if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
+            // The record may exist; end it by token so that it never stays PROJECTING unattended.
+            endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, budget);
+        }
+        return begun.map(call::withRecord);
+    }
+
+    /** The execution lease's end: the configured lease from creation, or the run's deadline if sooner. */
+    private Instant leaseUntil(Instant createdAt, Instant deadline) {
+        // deadline - lease never overflows (the deadline is after creation), unlike a Duration.between
+        // over centuries, which the JDK computes by throwing and catching an exception.
+        Duration lease = config.executionLease();
+        return createdAt.isBefore(deadline.minus(lease)) ? createdAt.plus(lease) : deadline;
+    }
+
+    /**
+     * Step 6: completes the record as {@code outcome} and says what the agent may be told: the READY
+     * record's result or the ERROR record's code once stored, or the error that matches what the store
+     * holds. The tool has run, so a store failure is never "nothing happened".
+     */
+    Either<BoundaryError, AgentResult> complete(AdmittedCall call, CanonicalRecord.Final outcome, StoreBudget budget) {
+        return stored(call, outcome, budget).flatMap(done -> outcome instanceof CanonicalRecord.Ready ready
+                ? Either.right(ready.result())
+                : Either.left(BoundaryError.of(((CanonicalRecord.Failed) outcome).code())));
+    }
+
+    private Either<BoundaryError, CanonicalRecord.Final> stored(AdmittedCall call, CanonicalRecord.Final outcome,
+            StoreBudget budget) {
+        Either<BoundaryError, CanonicalRecord.Final> first = store.complete(call.token(), outcome, budget.remaining());
+        Either<BoundaryError, CanonicalRecord.Final> stored =
+                first.isLeft() && isUnconfirmed(first.getLeft().code()) && budget.hasTimeLeft()
+                        ? store.complete(call.token(), outcome, budget.remaining())
+                        : first;
+        if (stored.isRight()) {
+            listener.onCompleted(stored.get());
+            return stored;
+        }
+        BoundaryError refused = stored.getLeft();
+        listener.onStoreFailed(call.key(), refused);
+        return switch (refused.code()) {
+            case STORE_OUTCOME_UNKNOWN, STORE_UNAVAILABLE -> handOver(call);
+            case RECORD_CONFLICT -> Either.left(storedCode(call, budget).getOrElse(refused));
+            case RECORD_EXPIRED -> Either.left(refused);
+            // STORE_FULL, RESULT_TOO_LARGE, TEXT_NOT_UNICODE, STORE_DATA_INVALID: nothing was written.
+            default -> endOrHandOver(call, refused.code(), budget);
+        };
+    }
+
+    /** The error code of the record as stored, when it is an ERROR record this attempt no longer owns. */
+    private Option<BoundaryError> storedCode(AdmittedCall call, StoreBudget budget) {
+        if (!budget.hasTimeLeft()) {
+            return Option.none();
+        }
+        return store.find(call.key(), budget.remaining()).toOption().flatMap(found -> found)
+                .filter(CanonicalRecord.Failed.class::isInstance)
+                .map(record -> BoundaryError.of(((CanonicalRecord.Failed) record).code()));
+    }
+
+    /**
+     * Ends the attempt's record in ERROR with {@code code}, by token, within what is left of the budget;
+     * when that gets no definite answer either, hands the record over to the harness. The agent is told
+     * {@code code} when the record now holds it and {@code STORE_OUTCOME_UNKNOWN} otherwise.
+     */
+    private <T> Either<BoundaryError, T> endOrHandOver(AdmittedCall call, ErrorCode code, StoreBudget budget) {
+        Either<BoundaryError, CanonicalRecord.Final> ended = budget.hasTimeLeft()
+                ? store.end(call.key(), call.token(), code, clock.instant(), budget.remaining())
+                : Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+        if (ended.isRight()) {
+            listener.onCompleted(ended.get());
+            ErrorCode told = ended.get() instanceof CanonicalRecord.Failed failed
+                    ? failed.code() : ErrorCode.STORE_OUTCOME_UNKNOWN;
+            return Either.left(BoundaryError.of(told));
+        }
+        ErrorCode endCode = ended.getLeft().code();
+        if (endCode == ErrorCode.RECORD_EXPIRED || endCode == ErrorCode.RECORD_CONFLICT) {
+            // No record of this attempt exists (or it is gone): nothing is left PROJECTING by it.
+            return Either.left(BoundaryError.of(code));
+        }
+        return handOver(call);
+    }
+
+    /** The record may be left PROJECTING: the harness ends it later ({@link ToolBoundary#endUnfinished}). */
+    private <T> Either<BoundaryError, T> handOver(AdmittedCall call) {
+        listener.onUnfinished(call.key(), call.token());
+        return Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+    }
+
+    private static boolean isUnconfirmed(ErrorCode code) {
+        return code == ErrorCode.STORE_OUTCOME_UNKNOWN || code == ErrorCode.STORE_UNAVAILABLE;
+    }
+
+    /** The harness's repair of an unfinished call: see {@link ToolBoundary#endUnfinished}. */
+    Either<BoundaryError, CanonicalRecord.Final> endUnfinished(InvocationKey key, AttemptToken token) {
+        try {
+            return store.end(key, token, ErrorCode.STORE_OUTCOME_UNKNOWN, clock.instant(), config.storeTimeout())
+                    .peek(listener::onCompleted);
+        } catch (RuntimeException unexpected) {
+            return Either.left(diagnostics.unexpected(unexpected));
+        }
+    }
+
+    /** The harness's repair of an abandoned call: see {@link ToolBoundary#abandonExpired}. */
+    Either<BoundaryError, CanonicalRecord.Failed> abandonExpired(InvocationKey key) {
+        try {
+            return store.abandon(key, clock.instant(), config.storeTimeout()).peek(listener::onCompleted);
+        } catch (RuntimeException unexpected) {
+            return Either.left(diagnostics.unexpected(unexpected));
+        }
+    }
+}

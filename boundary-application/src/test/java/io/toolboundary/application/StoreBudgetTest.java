@@ -1,0 +1,43 @@
+package io.toolboundary.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class StoreBudgetTest {
+
+    @Test
+    void givesBeginAtMostHalfTheBudget() {
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10));
+
+        assertThat(budget.forBegin(Duration.ofHours(1))).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void givesBeginNoMoreThanTheRunHasLeft() {
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10));
+
+        assertThat(budget.forBegin(Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
+    void givesEveryStoreCallAtLeastOneMillisecondEvenWhenTheDeadlineHasPassed() {
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10));
+
+        assertThat(budget.forBegin(Duration.ofMillis(-5))).isEqualTo(Duration.ofMillis(1));
+    }
+
+    @Test
+    void neverGrowsAndRunsOut() throws InterruptedException {
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofMillis(20));
+        assertThat(budget.remaining()).isLessThanOrEqualTo(Duration.ofMillis(20));
+        assertThat(budget.hasTimeLeft()).isTrue();
+
+        Thread.sleep(40);
+
+        assertThat(budget.hasTimeLeft()).isFalse();
+        assertThat(budget.remaining()).isEqualTo(Duration.ofMillis(1));
+        assertThat(budget.forBegin(Duration.ofHours(1))).isEqualTo(Duration.ofMillis(1));
+    }
+}
