@@ -51,6 +51,7 @@ class ArchitectureTest {
     static final String ADAPTERS = "io.toolboundary.adapter..";
     static final String REDIS_ADAPTER = "io.toolboundary.adapter.redis..";
     static final String TESTKIT = "io.toolboundary.testkit..";
+    static final String STORE_TCK = "io.toolboundary.tck..";
     static final String DEMO = "io.toolboundary.demo..";
     /** Framework integrations: LangChain4j, Spring AI, Micrometer, MCP. */
     static final String[] INTEGRATIONS = {"io.toolboundary.langchain4j..", "io.toolboundary.springai..", "io.toolboundary.micrometer..",
@@ -154,13 +155,22 @@ class ArchitectureTest {
                             + " integrations must work without the MCP SDK on the class path");
 
     @ArchTest
-    static final ArchRule testkit_depends_only_on_application_domain_java_vavr_junit_assertj_and_testcontainers =
+    static final ArchRule testkit_depends_only_on_application_domain_java_vavr_junit_and_assertj =
             classes().that().resideInAPackage(TESTKIT)
                     .should().onlyDependOnClassesThat().resideInAnyPackage(
                             "java..", "io.vavr..", "org.junit..", "org.opentest4j..", "org.assertj..",
-                            "org.testcontainers..", DOMAIN, APPLICATION, TESTKIT)
-                    .because("other teams put the testkit on their test classpath;"
-                            + " it must not drag in an adapter, a Redis client or a JSON binding library");
+                            DOMAIN, APPLICATION, TESTKIT)
+                    .because("projector and harness teams put the testkit on their test classpath;"
+                            + " it must not drag in an adapter, a Redis client, Testcontainers or a JSON binding library");
+
+    @ArchTest
+    static final ArchRule store_tck_depends_only_on_testkit_application_domain_java_vavr_junit_and_assertj =
+            classes().that().resideInAPackage(STORE_TCK)
+                    .should().onlyDependOnClassesThat().resideInAnyPackage(
+                            "java..", "io.vavr..", "org.junit..", "org.opentest4j..", "org.assertj..",
+                            DOMAIN, APPLICATION, TESTKIT, STORE_TCK)
+                    .because("store adapter authors run the suites against their own store; the suites must not"
+                            + " bring an adapter, a Redis client or a container engine of their own");
 
     @ArchTest
     static final ArchRule domain_never_reads_the_clock =

@@ -36,7 +36,10 @@ import io.toolboundary.domain.bad.DomainValueAnnotatedForJackson;
 import io.toolboundary.domain.bad.DomainValueHoldingAFrameworkType;
 import io.toolboundary.domain.bad.DomainValueOfPlainJavaAndVavr;
 import io.toolboundary.domain.bad.MutableDomainValue;
-import io.toolboundary.testkit.bad.TestkitFixtureUsingJUnitAssertJAndTestcontainers;
+import io.toolboundary.testkit.bad.TestkitFixtureUsingJUnitAndAssertJ;
+import io.toolboundary.testkit.bad.TestkitFixtureUsingTestcontainers;
+import io.toolboundary.tck.bad.StoreSuiteUsingRedisson;
+import io.toolboundary.tck.bad.StoreSuiteUsingTheTestkit;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingRedisson;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingTheInMemoryStore;
 import io.toolboundary.langchain4j.LangChain4jToolBoundary;
@@ -317,7 +320,7 @@ class RulesCatchBadClassesTest {
     class Testkit {
 
         private final ArchRule rule =
-                ArchitectureTest.testkit_depends_only_on_application_domain_java_vavr_junit_assertj_and_testcontainers;
+                ArchitectureTest.testkit_depends_only_on_application_domain_java_vavr_junit_and_assertj;
 
         @Test
         void catchesAFixtureUsingAnAdapter() {
@@ -330,8 +333,30 @@ class RulesCatchBadClassesTest {
         }
 
         @Test
-        void acceptsAFixtureUsingJUnitAssertJTestcontainersAndTheApplication() {
-            assertAccepts(rule, TestkitFixtureUsingJUnitAssertJAndTestcontainers.class);
+        void catchesAFixtureUsingTestcontainers() {
+            assertCatches(rule, TestkitFixtureUsingTestcontainers.class);
+        }
+
+        @Test
+        void acceptsAFixtureUsingJUnitAssertJAndTheApplication() {
+            assertAccepts(rule, TestkitFixtureUsingJUnitAndAssertJ.class);
+        }
+    }
+
+    @Nested
+    class StoreTck {
+
+        private final ArchRule rule =
+                ArchitectureTest.store_tck_depends_only_on_testkit_application_domain_java_vavr_junit_and_assertj;
+
+        @Test
+        void catchesASuiteUsingRedisson() {
+            assertCatches(rule, StoreSuiteUsingRedisson.class);
+        }
+
+        @Test
+        void acceptsASuiteUsingTheTestkit() {
+            assertAccepts(rule, StoreSuiteUsingTheTestkit.class);
         }
     }
 

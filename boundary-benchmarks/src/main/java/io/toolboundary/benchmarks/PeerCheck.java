@@ -1,6 +1,6 @@
 package io.toolboundary.benchmarks;
 
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 
 /** Checks, against the real server, that the peer does what it claims before it is measured. */
 final class PeerCheck {

@@ -13,7 +13,7 @@ import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.Utf8;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import java.nio.file.Files;
 import java.nio.file.Path;

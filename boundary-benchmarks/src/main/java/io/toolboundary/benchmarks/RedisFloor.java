@@ -14,7 +14,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.io.IOException;

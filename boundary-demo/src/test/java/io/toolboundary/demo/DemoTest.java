@@ -2,8 +2,8 @@ package io.toolboundary.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.testkit.redis.RedisDeployment;
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

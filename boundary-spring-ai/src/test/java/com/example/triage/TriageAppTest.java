@@ -2,9 +2,9 @@ package com.example.triage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.testkit.redis.RedisDeployment;
-import io.toolboundary.testkit.redis.RedisEndpoint;
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisEndpoint;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

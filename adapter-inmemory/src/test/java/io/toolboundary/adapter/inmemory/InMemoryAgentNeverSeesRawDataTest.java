@@ -3,7 +3,7 @@ package io.toolboundary.adapter.inmemory;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Limits;
-import io.toolboundary.testkit.AgentNeverSeesRawDataContract;
+import io.toolboundary.tck.AgentNeverSeesRawDataContract;
 
 /** What the agent sees on every path, through the boundary on the in-memory store. */
 class InMemoryAgentNeverSeesRawDataTest extends AgentNeverSeesRawDataContract {

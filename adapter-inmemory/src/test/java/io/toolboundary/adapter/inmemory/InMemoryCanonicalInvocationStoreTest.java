@@ -9,7 +9,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.testkit.CanonicalInvocationStoreContract;
+import io.toolboundary.tck.CanonicalInvocationStoreContract;
 import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Option;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.toolboundary.adapter.inmemory;
 
-import static io.toolboundary.testkit.CanonicalInvocationStoreContract.TTL;
-import static io.toolboundary.testkit.CanonicalInvocationStoreContract.evidenceFound;
-import static io.toolboundary.testkit.CanonicalInvocationStoreContract.freshRunId;
-import static io.toolboundary.testkit.CanonicalInvocationStoreContract.projecting;
-import static io.toolboundary.testkit.CanonicalInvocationStoreContract.readyOf;
-import static io.toolboundary.testkit.CanonicalInvocationStoreContract.start;
+import static io.toolboundary.tck.CanonicalInvocationStoreContract.TTL;
+import static io.toolboundary.tck.CanonicalInvocationStoreContract.evidenceFound;
+import static io.toolboundary.tck.CanonicalInvocationStoreContract.freshRunId;
+import static io.toolboundary.tck.CanonicalInvocationStoreContract.projecting;
+import static io.toolboundary.tck.CanonicalInvocationStoreContract.readyOf;
+import static io.toolboundary.tck.CanonicalInvocationStoreContract.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -54,7 +54,7 @@ class InMemoryStoreBoundTest {
         return projecting(run, "call_%04d".formatted(i));
     }
 
-    /** The size of every such record of a {@link io.toolboundary.testkit.CanonicalInvocationStoreContract#freshRunId()}. */
+    /** The size of every such record of a {@link io.toolboundary.tck.CanonicalInvocationStoreContract#freshRunId()}. */
     private static final long RECORD_BYTES = record(freshRunId(), 0).byteSize();
 
     private Either<BoundaryError, ?> begin(InMemoryCanonicalInvocationStore store, CanonicalRecord.Projecting record) {

@@ -14,7 +14,7 @@ import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testkit.ToolBoundarySpecContract;
+import io.toolboundary.tck.ToolBoundarySpecContract;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.List;

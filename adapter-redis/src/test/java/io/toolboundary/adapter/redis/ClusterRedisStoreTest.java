@@ -1,7 +1,7 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisDeployment;
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /** The store's semantics on a Redis Cluster of three masters. */
 class ClusterRedisStoreTest extends RedisStoreBehaviourTest {

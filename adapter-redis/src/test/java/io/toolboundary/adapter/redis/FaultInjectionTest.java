@@ -11,8 +11,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.adapter.redis.FaultRig.Call;
 import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.testkit.redis.RedisServerProcess;
-import io.toolboundary.testkit.redis.RespConnection;
+import io.toolboundary.testsupport.redis.RedisServerProcess;
+import io.toolboundary.testsupport.redis.RespConnection;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.testkit.redis.RedisServerProcess;
+import io.toolboundary.testsupport.redis.RedisServerProcess;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

@@ -2,8 +2,8 @@ package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.testkit.AgentNeverSeesRawDataContract;
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.tck.AgentNeverSeesRawDataContract;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 
 /** What the agent sees on every path, through the boundary on a real Redis; the subclasses choose the deployment. */
 abstract class RedisAgentNeverSeesRawDataTest extends AgentNeverSeesRawDataContract {

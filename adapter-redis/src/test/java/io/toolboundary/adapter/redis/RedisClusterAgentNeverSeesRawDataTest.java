@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /** What the agent sees on every path, through the boundary on a Redis Cluster of three masters. */
 class RedisClusterAgentNeverSeesRawDataTest extends RedisAgentNeverSeesRawDataTest {

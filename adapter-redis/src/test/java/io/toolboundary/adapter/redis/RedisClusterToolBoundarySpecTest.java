@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /** The requirement text through the boundary on a Redis Cluster of three masters. */
 class RedisClusterToolBoundarySpecTest extends RedisToolBoundarySpecTest {

@@ -1,8 +1,8 @@
 package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.testkit.redis.RedisServerFixture;
-import io.toolboundary.testkit.reliability.HostileInputContract;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
+import io.toolboundary.tck.reliability.HostileInputContract;
 
 /** Hostile input through the boundary on the Redis store, on one standalone server; one store for the class. */
 class RedisHostileInputTest extends HostileInputContract {

@@ -1,8 +1,8 @@
 package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.testkit.redis.RedisServerFixture;
-import io.toolboundary.testkit.reliability.InterruptContract;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
+import io.toolboundary.tck.reliability.InterruptContract;
 
 /**
  * Interrupts at every point of a call, on a standalone Redis with the default store options: Redisson

@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /** The whole store contract on one standalone Redis server. */
 class RedisStandaloneStoreContractTest extends RedisStoreContractTest {

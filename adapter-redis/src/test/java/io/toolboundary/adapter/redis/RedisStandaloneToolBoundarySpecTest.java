@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /** The requirement text through the boundary on one standalone Redis server. */
 class RedisStandaloneToolBoundarySpecTest extends RedisToolBoundarySpecTest {

@@ -17,7 +17,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;

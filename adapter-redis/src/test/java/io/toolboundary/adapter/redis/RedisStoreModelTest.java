@@ -3,9 +3,9 @@ package io.toolboundary.adapter.redis;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.testkit.MutableClock;
-import io.toolboundary.testkit.redis.RedisDeployment;
-import io.toolboundary.testkit.redis.RedisServerFixture;
-import io.toolboundary.testkit.reliability.StoreModelContract;
+import io.toolboundary.testsupport.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
+import io.toolboundary.tck.reliability.StoreModelContract;
 import io.vavr.control.Option;
 import java.time.Duration;
 

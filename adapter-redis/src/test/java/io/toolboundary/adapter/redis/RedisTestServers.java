@@ -1,8 +1,8 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisDeployment;
-import io.toolboundary.testkit.redis.RedisEndpoint;
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisEndpoint;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.ClusterServersConfig;

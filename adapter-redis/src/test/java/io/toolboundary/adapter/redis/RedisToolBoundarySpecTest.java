@@ -2,8 +2,8 @@ package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.testkit.ToolBoundarySpecContract;
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.tck.ToolBoundarySpecContract;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
 import java.time.Duration;
 

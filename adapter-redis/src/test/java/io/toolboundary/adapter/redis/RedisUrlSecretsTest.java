@@ -3,7 +3,7 @@ package io.toolboundary.adapter.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisDeployment;
 
 /**
  * One Redis store per deployment and JVM with the default options (only the key prefix is the tests'),

@@ -1,7 +1,7 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.testkit.redis.RedisDeployment;
-import io.toolboundary.testkit.redis.RedisServerFixture;
+import io.toolboundary.testsupport.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /** The store's semantics on one standalone Redis server. */
 class StandaloneRedisStoreTest extends RedisStoreBehaviourTest {

@@ -3,7 +3,7 @@ package io.toolboundary.adapter.inmemory.reliability;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.testkit.MutableClock;
-import io.toolboundary.testkit.reliability.HostileInputContract;
+import io.toolboundary.tck.reliability.HostileInputContract;
 import java.time.Instant;
 
 /** Hostile input through the boundary on one in-memory store, shared by the class's tests. */

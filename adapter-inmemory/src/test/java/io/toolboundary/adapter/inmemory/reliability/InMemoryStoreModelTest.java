@@ -4,7 +4,7 @@ import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.testkit.MutableClock;
-import io.toolboundary.testkit.reliability.StoreModelContract;
+import io.toolboundary.tck.reliability.StoreModelContract;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,0 +1,421 @@
+package io.toolboundary.tck.reliability;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.ErrorCode;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Generators of hostile input for property-style tests, each driven by a caller's seeded
+ * {@link Random} so that a failing try can be replayed from its seed.
+ *
+ * <p>Three families: identifiers (the framework's {@code tool_call_id}, run ids, tool names), JSON
+ * argument texts, and texts of an exact UTF-8 size whose last character has a chosen width. Every
+ * sample says what the boundary must answer for it, so a test needs no second oracle.
+ */
+public final class HostileInputs {
+
+    /** The characters a safe identifier may hold. */
+    public static final String SAFE_ID_CHARACTERS =
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-";
+
+    /** The longest safe identifier, in characters. */
+    public static final int MAX_SAFE_ID_LENGTH = 128;
+
+    private static final String[] INJECTIONS = {
+        "{", "}", "*", "?", "[", "]", "{run}", "*:call:*", "\r\n", "\n", "\r", "\u0000", "\u0007", "\u001b[31m",
+        "\t", " ", "/", "\\", "\"", "'", "%", "$", "#", "@", "=", "password=", "\u007f",
+        "\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200f", "\u200e", "\u061c",
+        "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00a0", "\u2003", "\u3000",
+        "\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800", "\u0430", "\uff21", "\u0131", "\ud83d\ude00"
+    };
+
+    private HostileInputs() {
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Identifiers
+    // ---------------------------------------------------------------------------------------------
+
+    /**
+     * One identifier sample.
+     *
+     * @param category which generator made it (for reports)
+     * @param value the identifier text, exactly as an agent framework might send it
+     */
+    public record IdSample(String category, String value) {
+
+        public IdSample {
+            requireNonNull(category, "category is null");
+            requireNonNull(value, "value is null");
+        }
+
+        /** True when the value is a safe identifier: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
+        public boolean safe() {
+            return isSafeId(value);
+        }
+
+        /** True when the value is empty or only whitespace. */
+        public boolean blank() {
+            return value.isBlank();
+        }
+    }
+
+    /**
+     * An identifier from one of these families, chosen at random: empty, blank, safe of exactly 128
+     * characters, safe of 129, control characters, CR/LF, glob and hash-tag characters ({@code { } * ? [}),
+     * bidi controls, zero-width characters, lone surrogates, look-alike letters, safe ones of random
+     * length, and safe ones with one or more hostile fragments spliced in.
+     *
+     * @param random the source of randomness
+     * @param safePool safe identifiers to pick now and then, so that duplicates occur; may be empty
+     */
+    public static IdSample id(Random random, List<String> safePool) {
+        requireNonNull(random, "random is null");
+        requireNonNull(safePool, "safePool is null");
+        int family = random.nextInt(14);
+        return switch (family) {
+            case 0 -> new IdSample("empty", "");
+            case 1 -> new IdSample("blank", blank(random));
+            case 2 -> new IdSample("safe-128", safeId(random, MAX_SAFE_ID_LENGTH));
+            case 3 -> new IdSample("safe-129", safeId(random, MAX_SAFE_ID_LENGTH + 1));
+            case 4 -> new IdSample("control", splice(random, safeId(random, 1 + random.nextInt(20)),
+                    String.valueOf((char) random.nextInt(0x20))));
+            case 5 -> new IdSample("crlf", splice(random, safeId(random, 1 + random.nextInt(20)),
+                    pick(random, new String[] {"\r\n", "\n", "\r", "\r\nDEL x\r\n"})));
+            case 6 -> new IdSample("glob-or-hash-tag", splice(random, safeId(random, 1 + random.nextInt(20)),
+                    pick(random, new String[] {"{", "}", "*", "?", "[", "]", "{x}", "*:call:*"})));
+            case 7 -> new IdSample("bidi", splice(random, safeId(random, 1 + random.nextInt(20)),
+                    pick(random, new String[] {"\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200f",
+                        "\u200e", "\u061c"})));
+            case 8 -> new IdSample("zero-width", splice(random, safeId(random, 1 + random.nextInt(20)),
+                    pick(random, new String[] {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"})));
+            case 9 -> new IdSample("lone-surrogate", splice(random, safeId(random, random.nextInt(20)),
+                    pick(random, new String[] {"\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800"})));
+            case 10 -> new IdSample("look-alike", splice(random, safeId(random, random.nextInt(20)),
+                    pick(random, new String[] {"\u0430", "\uff21", "\u0131", "\u00e9", "\ud83d\ude00"})));
+            case 11 -> safePool.isEmpty() || random.nextBoolean()
+                    ? new IdSample("safe", safeId(random, 1 + random.nextInt(random.nextBoolean() ? 4 : MAX_SAFE_ID_LENGTH)))
+                    : new IdSample("safe-reused", safePool.get(random.nextInt(safePool.size())));
+            case 12 -> new IdSample("mixed", mixed(random));
+            default -> new IdSample("safe-edge", pick(random, new String[] {"a", "0", "-", ".", ":", "_", "..",
+                "::", "a:b", "call:1", "-1", "0000000000"}));
+        };
+    }
+
+    /** True when {@code value} has 1 to 128 characters, each of {@code [A-Za-z0-9_.:-]}. */
+    public static boolean isSafeId(String value) {
+        requireNonNull(value, "value is null");
+        if (value.isEmpty() || value.length() > MAX_SAFE_ID_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            if (SAFE_ID_CHARACTERS.indexOf(value.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A safe identifier of exactly {@code length} characters (not safe when longer than 128). */
+    public static String safeId(Random random, int length) {
+        StringBuilder id = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            id.append(SAFE_ID_CHARACTERS.charAt(random.nextInt(SAFE_ID_CHARACTERS.length())));
+        }
+        return id.toString();
+    }
+
+    private static String blank(Random random) {
+        String[] spaces = {" ", "\t", "\n", "\r", "\u000b", "\f", "\u2003", "\u3000", "\u2028", "\u001c"};
+        int length = random.nextInt(6);
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            text.append(pick(random, spaces));
+        }
+        return text.toString();
+    }
+
+    private static String mixed(Random random) {
+        StringBuilder text = new StringBuilder();
+        int parts = 1 + random.nextInt(6);
+        for (int i = 0; i < parts; i++) {
+            text.append(random.nextBoolean() ? safeId(random, random.nextInt(8)) : pick(random, INJECTIONS));
+        }
+        return text.toString();
+    }
+
+    private static String splice(Random random, String base, String fragment) {
+        int at = base.isEmpty() ? 0 : random.nextInt(base.length() + 1);
+        return base.substring(0, at) + fragment + base.substring(at);
+    }
+
+    private static String pick(Random random, String[] choices) {
+        return choices[random.nextInt(choices.length)];
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // JSON arguments
+    // ---------------------------------------------------------------------------------------------
+
+    /**
+     * What the boundary may answer for a sample.
+     *
+     * @param accepted true when a successful call is allowed
+     * @param codes the error codes allowed
+     */
+    public record Allowed(boolean accepted, Set<ErrorCode> codes) {
+
+        public Allowed {
+            requireNonNull(codes, "codes is null");
+            codes = codes.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(codes));
+        }
+
+        /** Only a successful call. */
+        public static Allowed acceptedOnly() {
+            return new Allowed(true, Set.of());
+        }
+
+        /** Only these error codes. */
+        public static Allowed only(ErrorCode first, ErrorCode... rest) {
+            return new Allowed(false, EnumSet.of(first, rest));
+        }
+
+        /** A successful call or these error codes. */
+        public static Allowed acceptedOr(ErrorCode first, ErrorCode... rest) {
+            return new Allowed(true, EnumSet.of(first, rest));
+        }
+    }
+
+    /**
+     * One JSON arguments sample.
+     *
+     * @param category which generator made it
+     * @param json the arguments text
+     * @param allowed what the boundary may answer
+     */
+    public record JsonSample(String category, String json, Allowed allowed) {
+
+        public JsonSample {
+            requireNonNull(category, "category is null");
+            requireNonNull(json, "json is null");
+            requireNonNull(allowed, "allowed is null");
+        }
+    }
+
+    /** Deepest nesting the deep-nesting family uses. */
+    public static final int DEEP_NESTING = 10_000;
+
+    /** Digits in the long-number family. */
+    public static final int LONG_NUMBER_DIGITS = 1_001;
+
+    /**
+     * An arguments text from one of these families, chosen at random: valid objects; a top level that
+     * is not an object; trailing content; duplicate keys; nesting of 10,000; nesting at the depth
+     * limit and one above; numbers of 1,001 digits; numbers at the length limit and one above;
+     * {@code 1e999999} and other overflows; {@code NaN} and other non-numbers; unpaired
+     * {@code \}{@code u} surrogate escapes; raw lone surrogates; a BOM; raw control characters in
+     * strings; and random mutations of valid objects.
+     *
+     * <p>The expectations assume the boundary's default depth (64) and number length (100) limits and
+     * a request limit of at least 64 KiB.
+     *
+     * @param random the source of randomness
+     * @param marker a text every valid object carries, so that a leak of the request can be found
+     */
+    public static JsonSample json(Random random, String marker) {
+        requireNonNull(random, "random is null");
+        requireNonNull(marker, "marker is null");
+        ErrorCode invalid = ErrorCode.ARGUMENTS_INVALID;
+        String valid = validObject(random, marker);
+        int family = random.nextInt(16);
+        return switch (family) {
+            case 0 -> new JsonSample("valid", valid, Allowed.acceptedOnly());
+            case 1 -> new JsonSample("not-an-object", pick(random, new String[] {"", " ", "\n", "[]", "[{}]", "\"x\"",
+                "\"{}\"", "1", "-0.5", "true", "false", "null", "[" + valid + "]"}), Allowed.only(invalid));
+            case 2 -> new JsonSample("trailing-content", valid + pick(random, new String[] {"{}", "x", "]", "}", ",",
+                "//c", "/*c*/", "\u0000", "null", "1", " {}", "\n[", valid}), Allowed.only(invalid));
+            case 3 -> new JsonSample("trailing-whitespace", valid + pick(random, new String[] {" ", "\n", "\r\n", "\t  "}),
+                    Allowed.acceptedOnly());
+            case 4 -> new JsonSample("duplicate-keys", pick(random, new String[] {
+                "{\"a\":1,\"a\":2}", "{\"a\":1,\"a\":1}", "{\"a\":{\"b\":1,\"b\":1}}", "{\"x\":1,\"y\":2,\"x\":1}",
+                "{\"a\":1,\"\\u0061\":1}", "{\"k\":[{\"m\":null,\"m\":null}]}",
+                "{\"" + marker + "\":1,\"" + marker + "\":2}"}), Allowed.only(invalid));
+            case 5 -> new JsonSample("nesting-10000", deepNesting(random, DEEP_NESTING), Allowed.only(invalid));
+            case 6 -> {
+                int depth = 63 + random.nextInt(3);
+                yield new JsonSample("nesting-" + depth, nestedArrays(depth),
+                        depth <= 64 ? Allowed.acceptedOnly() : Allowed.only(invalid));
+            }
+            case 7 -> new JsonSample("number-1001-digits", "{\"n\":" + longNumber(random, LONG_NUMBER_DIGITS) + "}",
+                    Allowed.only(invalid));
+            case 8 -> {
+                int length = 99 + random.nextInt(3);
+                yield new JsonSample("number-" + length + "-chars", "{\"n\":" + numberOfLength(random, length) + "}",
+                        length <= 100 ? Allowed.acceptedOnly() : Allowed.only(invalid));
+            }
+            case 9 -> new JsonSample("number-overflow", "{\"n\":" + pick(random, new String[] {"1e999999", "-1e999999",
+                "1E400", "9e308", "-2e308", "1" + "0".repeat(90) + "e300"}) + "}", Allowed.only(invalid));
+            case 10 -> new JsonSample("number-underflow", "{\"n\":" + pick(random, new String[] {"1e-999999", "-1e-400",
+                "4.9e-325"}) + "}", Allowed.acceptedOnly());
+            case 11 -> new JsonSample("not-a-number", "{\"n\":" + pick(random, new String[] {"NaN", "-NaN", "Infinity",
+                "-Infinity", "+1", "01", ".5", "0x10", "1.", "--1", "1e", "\"1\"x"}) + "}", Allowed.only(invalid));
+            case 12 -> random.nextInt(4) == 0
+                    ? new JsonSample("escaped-surrogate-pair", "{\"s\":\"\\ud83d\\ude00\"}", Allowed.acceptedOnly())
+                    : new JsonSample("escaped-lone-surrogate", pick(random, new String[] {"{\"s\":\"\\ud800\"}",
+                        "{\"s\":\"\\udbff\"}", "{\"s\":\"\\udc00\"}", "{\"s\":\"\\udc00\\ud800\"}", "{\"s\":\"x\\ud800y\"}",
+                        "{\"\\ud800\":1}", "{\"s\":\"\\ud800\\u0041\"}"}), Allowed.only(invalid));
+            case 13 -> new JsonSample("raw-lone-surrogate", pick(random, new String[] {"{\"s\":\"\ud800\"}",
+                "{\"s\":\"\udc00\"}", "{\"\udbff\":1}", "\ud800{}", "{}\udfff"}), Allowed.only(ErrorCode.TEXT_NOT_UNICODE));
+            case 14 -> random.nextBoolean()
+                    ? new JsonSample("bom", "\ufeff" + valid, Allowed.only(invalid))
+                    : new JsonSample("raw-control-character", "{\"s\":\"a" + (char) random.nextInt(0x20) + "b\"}",
+                        Allowed.only(invalid));
+            default -> new JsonSample("mutation", mutate(random, valid), Allowed.acceptedOr(invalid,
+                    ErrorCode.TEXT_NOT_UNICODE, ErrorCode.REQUEST_TOO_LARGE));
+        };
+    }
+
+    /** A random valid JSON object of a few members, nested a little, always holding {@code marker}. */
+    public static String validObject(Random random, String marker) {
+        StringBuilder json = new StringBuilder("{\"q\":\"").append(marker).append('"');
+        int members = random.nextInt(5);
+        for (int i = 0; i < members; i++) {
+            json.append(",\"k").append(i).append("\":").append(value(random, 2));
+        }
+        return json.append('}').toString();
+    }
+
+    private static String value(Random random, int depth) {
+        int kind = random.nextInt(depth > 0 ? 8 : 6);
+        return switch (kind) {
+            case 0 -> "null";
+            case 1 -> random.nextBoolean() ? "true" : "false";
+            case 2 -> Integer.toString(random.nextInt());
+            case 3 -> Double.toString(random.nextDouble() * 1e6);
+            case 4, 5 -> "\"" + jsonStringContent(random) + "\"";
+            case 6 -> "[" + value(random, depth - 1) + "," + value(random, depth - 1) + "]";
+            default -> "{\"n\":" + value(random, depth - 1) + "}";
+        };
+    }
+
+    private static String jsonStringContent(Random random) {
+        String[] pieces = {"a", "Z", "0", " ", "\\n", "\\\"", "\\\\", "\\u0041", "\u00e9", "\u4e2d", "\ud83d\ude00",
+            "\\ud83d\\ude00", "/", "\\/"};
+        StringBuilder text = new StringBuilder();
+        int length = random.nextInt(8);
+        for (int i = 0; i < length; i++) {
+            text.append(pick(random, pieces));
+        }
+        return text.toString();
+    }
+
+    private static String deepNesting(Random random, int depth) {
+        return switch (random.nextInt(3)) {
+            case 0 -> "{\"a\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
+            case 1 -> "{\"a\":".repeat(depth) + "1" + "}".repeat(depth);
+            default -> "{\"a\":" + "[".repeat(depth);
+        };
+    }
+
+    /** An object whose nesting, counting the object itself, is exactly {@code depth}. */
+    private static String nestedArrays(int depth) {
+        return "{\"a\":" + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}";
+    }
+
+    private static String longNumber(Random random, int digits) {
+        StringBuilder number = new StringBuilder(digits + 2);
+        int shape = random.nextInt(3);
+        if (shape == 1) {
+            number.append('-');
+        }
+        number.append((char) ('1' + random.nextInt(9)));
+        for (int i = 1; i < digits; i++) {
+            number.append((char) ('0' + random.nextInt(10)));
+            if (shape == 2 && i == digits / 2) {
+                number.append('.');
+            }
+        }
+        return number.toString();
+    }
+
+    private static String numberOfLength(Random random, int length) {
+        StringBuilder number = new StringBuilder(length);
+        number.append((char) ('1' + random.nextInt(9)));
+        while (number.length() < length) {
+            number.append((char) ('0' + random.nextInt(10)));
+        }
+        return number.toString();
+    }
+
+    private static String mutate(Random random, String valid) {
+        String[] inserts = {"{", "}", "[", "]", "\"", ":", ",", "\\", "\\u", "\\ud800", "\ud800", "\u0000", " ", "1",
+            "e", "-", "null", "tru", "\ufeff", "\u00e9", "\ud83d\ude00"};
+        StringBuilder text = new StringBuilder(valid);
+        int edits = 1 + random.nextInt(3);
+        for (int i = 0; i < edits; i++) {
+            int at = random.nextInt(text.length() + 1);
+            switch (random.nextInt(5)) {
+                case 0 -> {
+                    if (at < text.length()) {
+                        text.deleteCharAt(at);
+                    }
+                }
+                case 1 -> text.insert(at, pick(random, inserts));
+                case 2 -> text.setLength(Math.min(text.length(), at));
+                case 3 -> {
+                    int from = random.nextInt(text.length() + 1);
+                    int to = Math.min(text.length(), from + random.nextInt(12));
+                    text.insert(at, text.substring(from, to));
+                }
+                default -> {
+                    if (at < text.length()) {
+                        text.setCharAt(at, pick(random, inserts).charAt(0));
+                    }
+                }
+            }
+        }
+        return text.toString();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Texts of an exact UTF-8 size
+    // ---------------------------------------------------------------------------------------------
+
+    /**
+     * A well-formed text of exactly {@code utf8Bytes} UTF-8 bytes whose last character takes
+     * {@code lastCharBytes} bytes (1 to 4). The rest is a random mix of 1-, 2- and 3-byte letters, never
+     * a quote, a backslash, a control character or a surrogate, so it may sit inside a JSON string.
+     *
+     * @throws IllegalArgumentException when the width is not 1 to 4 or exceeds the size
+     */
+    public static String textOfUtf8Bytes(Random random, int utf8Bytes, int lastCharBytes) {
+        requireNonNull(random, "random is null");
+        if (lastCharBytes < 1 || lastCharBytes > 4 || lastCharBytes > utf8Bytes) {
+            throw new IllegalArgumentException("lastCharBytes must be 1 to 4 and at most utf8Bytes, was " + lastCharBytes);
+        }
+        StringBuilder text = new StringBuilder(utf8Bytes);
+        int remaining = utf8Bytes - lastCharBytes;
+        while (remaining > 0) {
+            int width = 1 + random.nextInt(Math.min(3, remaining));
+            text.appendCodePoint(codePointOfWidth(random, width));
+            remaining -= width;
+        }
+        text.appendCodePoint(codePointOfWidth(random, lastCharBytes));
+        return text.toString();
+    }
+
+    /** A letter-like code point that takes {@code width} bytes in UTF-8. */
+    public static int codePointOfWidth(Random random, int width) {
+        return switch (width) {
+            case 1 -> 'a' + random.nextInt(26);
+            case 2 -> 0x00e0 + random.nextInt(0x20);
+            case 3 -> 0x4e00 + random.nextInt(0x5000);
+            case 4 -> 0x1f600 + random.nextInt(0x40);
+            default -> throw new IllegalArgumentException("width must be 1 to 4, was " + width);
+        };
+    }
+}

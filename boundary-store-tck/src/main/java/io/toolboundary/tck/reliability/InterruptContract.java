@@ -1,0 +1,216 @@
+package io.toolboundary.tck.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.testkit.CountingExecutor;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Interrupts at each point of a call, on a real store: an interrupt never leaves a record behind, the
+ * agent's answer always agrees with the record, the caller's interrupt flag is always kept, and a
+ * replay never runs the tool again. Each point runs {@link #rounds()} calls and prints one
+ * {@code RELIABILITY interrupts/<point>/<store>} line.
+ *
+ * <p>An adapter supplies {@link #store()} and {@link #storeName()}.
+ */
+public abstract class InterruptContract {
+
+    /** Rounds per interrupt point; {@code -Dtoolboundary.interrupt.rounds=N} sets another number. */
+    public static final String ROUNDS_PROPERTY = "toolboundary.interrupt.rounds";
+    private static final int DEFAULT_ROUNDS = 100;
+    private static final String RAW = "10:00:02 ERROR timeout calling payments";
+
+    /** Where the interrupt lands. */
+    public enum Point {
+        /** The caller's flag is already set when it calls {@code invoke}. */
+        BEFORE_INVOKE,
+        /** The flag is set as the store's begin starts its I/O. */
+        DURING_BEGIN,
+        /** The tool sets the flag again (it was interrupted and restores the flag) and returns its result. */
+        DURING_TOOL,
+        /** The tool is interrupted and gives up with {@link InterruptedException}. */
+        TOOL_GIVES_UP,
+        /** The flag is set as the store's complete starts its I/O. */
+        DURING_COMPLETE
+    }
+
+    /** The store under test; shared across rounds (each round uses a fresh run id). */
+    protected abstract CanonicalInvocationStore store();
+
+    /** The name printed in the reliability line. */
+    protected abstract String storeName();
+
+    /** Rounds per point. */
+    protected int rounds() {
+        return Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);
+    }
+
+    @AfterEach
+    void clearTheTestThreadsFlag() {
+        Thread.interrupted();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Point.class)
+    void anInterruptNeverLeavesARecordBehindNorDisagreesWithIt(Point point) {
+        ReliabilityTally tally = new ReliabilityTally("interrupts/" + point.name().toLowerCase() + "/" + storeName(), 0);
+        long projectingLeft = 0;
+        long disagreements = 0;
+        long flagLost = 0;
+        for (int round = 0; round < rounds(); round++) {
+            RunContext run = Fixtures.anyRunContext();
+            ToolCallEnvelope call = Fixtures.envelope(run).build();
+            InvocationKey key = InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()));
+            CountingExecutor tool = FakeTools.counting(toolFor(point));
+            ToolBoundary boundary = ToolBoundary.builder().store(new Interrupting(store(), point))
+                    .accessPolicy(AccessPolicy.allowAll())
+                    .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, tool, FakeProjectors.evidenceFound("found")))
+                    .build();
+
+            Either<BoundaryError, AgentResult> answer;
+            try {
+                if (point == Point.BEFORE_INVOKE) {
+                    Thread.currentThread().interrupt();
+                }
+                answer = boundary.invoke(run, call);
+            } catch (RuntimeException | Error escaped) {
+                tally.unexpected(round, escaped);
+                continue;
+            } finally {
+                boolean flagged = Thread.interrupted();
+                if (!flagged) {
+                    flagLost++;
+                    tally.violation(round, "the caller's interrupt flag was lost");
+                }
+            }
+            tally.call(answer.isLeft());
+
+            Option<CanonicalRecord> stored = store().find(key).getOrElseThrow(
+                    error -> new AssertionError("find failed: " + error));
+            if (stored.isDefined() && stored.get() instanceof CanonicalRecord.Projecting) {
+                projectingLeft++;
+                tally.violation(round, "record left PROJECTING");
+            }
+            if (!agrees(answer, stored)) {
+                disagreements++;
+                tally.violation(round, "agent got " + answer + " but the record is " + stored.map(r -> r.status()));
+            }
+            int executions = tool.executions();
+            Either<BoundaryError, AgentResult> replay = boundary.invoke(run, call);
+            Thread.interrupted();
+            if (tool.executions() != executions) {
+                tally.duplicateExecution(round, "a replay ran the tool again");
+            }
+            tally.check(replay.isLeft() && replay.getLeft().code() == ErrorCode.DUPLICATE_TOOL_CALL, round,
+                    "a replay was answered " + replay);
+        }
+        System.out.println("RELIABILITY interrupts/" + point.name().toLowerCase() + "/" + storeName()
+                + " rounds=" + rounds() + " projectingLeft=" + projectingLeft + " disagreements=" + disagreements
+                + " flagLost=" + flagLost);
+        tally.reportAndAssertClean();
+        assertThat(projectingLeft + disagreements + flagLost).isZero();
+    }
+
+    /**
+     * The agent's answer agrees with the record: a result with a READY record holding it, an error with
+     * an ERROR record holding that code.
+     */
+    private static boolean agrees(Either<BoundaryError, AgentResult> answer, Option<CanonicalRecord> stored) {
+        if (stored.isEmpty()) {
+            return false;
+        }
+        CanonicalRecord record = stored.get();
+        if (answer.isRight()) {
+            return record instanceof CanonicalRecord.Ready ready && ready.result().equals(answer.get());
+        }
+        return record instanceof CanonicalRecord.Failed failed && failed.code() == answer.getLeft().code();
+    }
+
+    private static ToolExecutor toolFor(Point point) {
+        return switch (point) {
+            case DURING_TOOL -> request -> {
+                Thread.currentThread().interrupt();
+                return RAW;
+            };
+            case TOOL_GIVES_UP -> request -> {
+                Thread.currentThread().interrupt();
+                throw new InterruptedException("interrupted while searching");
+            };
+            default -> request -> RAW;
+        };
+    }
+
+    /** The real store, with the caller's flag set as begin or complete starts. */
+    private static final class Interrupting implements CanonicalInvocationStore {
+        private final CanonicalInvocationStore store;
+        private final Point point;
+
+        Interrupting(CanonicalInvocationStore store, Point point) {
+            this.store = store;
+            this.point = point;
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+            if (point == Point.DURING_BEGIN) {
+                Thread.currentThread().interrupt();
+            }
+            return store.begin(start, timeout);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                Duration timeout) {
+            if (point == Point.DURING_COMPLETE) {
+                Thread.currentThread().interrupt();
+            }
+            return store.complete(token, outcome, timeout);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+                Instant now, Duration timeout) {
+            return store.end(key, token, code, now, timeout);
+        }
+
+        @Override
+        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
+            return store.abandon(key, now, timeout);
+        }
+
+        @Override
+        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
+            return store.find(key, timeout);
+        }
+
+        @Override
+        public OptionalLong recordCapBytes() {
+            return store.recordCapBytes();
+        }
+    }
+}

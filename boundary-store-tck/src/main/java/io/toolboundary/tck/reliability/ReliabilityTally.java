@@ -1,0 +1,115 @@
+package io.toolboundary.tck.reliability;
+
+import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The counts of one reliability run and the findings behind them. A run prints one line,
+ * {@code RELIABILITY <scenario> calls=<n> rejected=<n> leaks=<n> unexpected=<n> duplicateExecutions=<n>},
+ * and then fails when any finding was recorded, quoting the first ones.
+ *
+ * <p>Not thread-safe: one tally per test, filled from the test's own thread.
+ */
+public final class ReliabilityTally {
+
+    /** How many findings a failure message quotes. */
+    private static final int QUOTED = 20;
+
+    private final String scenario;
+    private final long seed;
+    private long calls;
+    private long rejected;
+    private long leaks;
+    private long unexpected;
+    private long duplicateExecutions;
+    private long violations;
+    private final List<String> findings = new ArrayList<>();
+
+    /**
+     * @param scenario the name printed in the line, for example {@code hostile-ids/in-memory}
+     * @param seed the seed of the run, quoted in the failure message so that it can be replayed
+     */
+    public ReliabilityTally(String scenario, long seed) {
+        this.scenario = requireNonNull(scenario, "scenario is null");
+        this.seed = seed;
+    }
+
+    /** One call through the boundary; {@code wasRejected} when it ended in an error. */
+    public void call(boolean wasRejected) {
+        calls++;
+        if (wasRejected) {
+            rejected++;
+        }
+    }
+
+    /** Something the agent received held a forbidden fragment. */
+    public void leak(int attempt, String what) {
+        leaks++;
+        note(attempt, "leak: " + what);
+    }
+
+    /** A throwable escaped the boundary or the store. */
+    public void unexpected(int attempt, Throwable failure) {
+        unexpected++;
+        note(attempt, "unexpected " + failure.getClass().getName());
+    }
+
+    /** A tool ran more than once for one key. */
+    public void duplicateExecution(int attempt, String what) {
+        duplicateExecutions++;
+        note(attempt, "duplicate execution: " + what);
+    }
+
+    /** The outcome or the stored state was not the expected one. */
+    public void violation(int attempt, String what) {
+        violations++;
+        note(attempt, what);
+    }
+
+    /** Checks a condition and records a violation when it does not hold. */
+    public void check(boolean holds, int attempt, String what) {
+        if (!holds) {
+            violation(attempt, what);
+        }
+    }
+
+    /** Calls so far. */
+    public long calls() {
+        return calls;
+    }
+
+    /** Calls that ended in an error so far. */
+    public long rejected() {
+        return rejected;
+    }
+
+    /** Leaks, unexpected throwables, duplicate executions and violations so far. */
+    public long findings() {
+        return leaks + unexpected + duplicateExecutions + violations;
+    }
+
+    /** The line the README figures are collected from. */
+    public String line() {
+        return "RELIABILITY " + scenario + " calls=" + calls + " rejected=" + rejected + " leaks=" + leaks
+                + " unexpected=" + unexpected + " duplicateExecutions=" + duplicateExecutions;
+    }
+
+    /** Prints {@link #line()} to standard output, then fails when anything was found. */
+    public void reportAndAssertClean() {
+        System.out.println(line());
+        assertThat(findings)
+                .as("%s (seed %d): %d leaks, %d unexpected, %d duplicate executions, %d violations",
+                        scenario, seed, leaks, unexpected, duplicateExecutions, violations)
+                .isEmpty();
+        assertThat(calls).as("calls made by %s", scenario).isPositive();
+    }
+
+    private void note(int attempt, String what) {
+        if (findings.size() < QUOTED) {
+            findings.add("try " + attempt + ": " + what);
+        }
+    }
+}

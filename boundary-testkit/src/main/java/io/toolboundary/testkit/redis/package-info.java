@@ -1,2 +1,0 @@
-/** Real Redis servers for tests: a standalone server and a 3-master cluster, with a minimal command connection. */
-package io.toolboundary.testkit.redis;

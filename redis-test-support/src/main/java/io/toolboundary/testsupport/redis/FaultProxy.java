@@ -1,0 +1,392 @@
+package io.toolboundary.testsupport.redis;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A TCP proxy between a client and one Redis server that a test switches at runtime to break the link
+ * in the ways a network does, for fault tests of the code that talks to Redis. It listens on a free
+ * loopback port ({@link #endpoint()}) and forwards every accepted connection to its own connection to
+ * the server.
+ *
+ * <p>{@link Mode}s: {@link Mode#PASS} forwards both ways; {@link Mode#DROP_REPLIES} forwards the
+ * client's bytes (so the server runs the commands) and swallows the server's (the reply is lost);
+ * {@link Mode#BLACK_HOLE} accepts and reads everything and forwards nothing either way (a link that went
+ * silent); {@link Mode#REFUSE} resets every open connection and every new one at once. A TCP stream
+ * never loses bytes and goes on, so when the proxy returns to {@link Mode#PASS} it resets every
+ * connection that swallowed bytes, as the peers would once their retransmissions gave up: a lost reply
+ * is never followed by later ones on the same connection. {@link #resetAll()} resets every open
+ * connection; {@link #resetAfterClientBytes(long)} cuts the next connection that carries that many more
+ * client bytes right after them, mid-command if the count ends inside one.
+ *
+ * <p>Plain blocking sockets, two daemon threads per connection and one for accepting; at most
+ * {@value #MAX_CONNECTIONS} open connections (more are reset at once). Resets close with {@code SO_LINGER}
+ * 0, so the peer sees a {@code RST}. {@link #close()} stops accepting and resets everything. Thread-safe.
+ */
+public final class FaultProxy implements AutoCloseable {
+
+    /** The most connections open at once; further ones are reset when accepted. */
+    public static final int MAX_CONNECTIONS = 256;
+    private static final String LOOPBACK = "127.0.0.1";
+    private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+    private static final int BUFFER_BYTES = 16 * 1024;
+
+    /** What the proxy does with the traffic. */
+    public enum Mode {
+        /** Forward both ways. */
+        PASS,
+        /** Forward the client's bytes, swallow the server's: commands run, their replies are lost. */
+        DROP_REPLIES,
+        /** Read both ways and forward nothing: no command arrives, no reply comes. */
+        BLACK_HOLE,
+        /** Reset every open connection, and every new one as soon as it is accepted. */
+        REFUSE
+    }
+
+    private final RedisEndpoint target;
+    private final ServerSocket listener;
+    private final Thread acceptor;
+    private final Set<Link> links = ConcurrentHashMap.newKeySet();
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong resets = new AtomicLong();
+    private final AtomicLong toServer = new AtomicLong();
+    private final AtomicLong toClient = new AtomicLong();
+    private final AtomicLong swallowed = new AtomicLong();
+    /** Client bytes still forwarded before the connection carrying them is reset; negative when unarmed. */
+    private final AtomicLong resetAfter = new AtomicLong(-1);
+    private volatile Mode mode = Mode.PASS;
+    private volatile boolean closed;
+
+    private FaultProxy(RedisEndpoint target, ServerSocket listener) {
+        this.target = target;
+        this.listener = listener;
+        this.acceptor = new Thread(this::acceptLoop, "fault-proxy-accept-" + listener.getLocalPort());
+        this.acceptor.setDaemon(true);
+    }
+
+    /**
+     * Starts a proxy to {@code target} in {@link Mode#PASS}.
+     *
+     * @throws UncheckedIOException when no loopback port can be bound
+     */
+    public static FaultProxy start(RedisEndpoint target) {
+        requireNonNull(target, "target is null");
+        ServerSocket listener;
+        try {
+            listener = new ServerSocket();
+            listener.setReuseAddress(true);
+            listener.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), 0), 128);
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot bind the fault proxy", failure);
+        }
+        FaultProxy proxy = new FaultProxy(target, listener);
+        proxy.acceptor.start();
+        return proxy;
+    }
+
+    /** Where clients connect (no password: the client authenticates through the proxy as to the server). */
+    public RedisEndpoint endpoint() {
+        return new RedisEndpoint(LOOPBACK, listener.getLocalPort(), target.password());
+    }
+
+    /** The current mode. */
+    public Mode mode() {
+        return mode;
+    }
+
+    /**
+     * Switches the mode. {@link Mode#REFUSE} resets every open connection; {@link Mode#PASS} resets every
+     * connection that swallowed bytes meanwhile.
+     */
+    public void mode(Mode next) {
+        requireNonNull(next, "mode is null");
+        mode = next;
+        for (Link link : List.copyOf(links)) {
+            synchronized (link) {
+                if (next == Mode.REFUSE || (next == Mode.PASS && link.damaged)) {
+                    link.reset();
+                }
+            }
+        }
+    }
+
+    /**
+     * Resets every open connection now.
+     *
+     * @return how many were open
+     */
+    public int resetAll() {
+        int reset = 0;
+        for (Link link : List.copyOf(links)) {
+            synchronized (link) {
+                link.reset();
+            }
+            reset++;
+        }
+        return reset;
+    }
+
+    /**
+     * Arms a cut: the connection that carries the next {@code bytes} client bytes (counted over all
+     * connections, from now on) forwards exactly them and is then reset. Disarms itself when it fires.
+     */
+    public void resetAfterClientBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("bytes must be positive, was " + bytes);
+        }
+        resetAfter.set(bytes);
+    }
+
+    /** Disarms a cut armed by {@link #resetAfterClientBytes} that has not fired. */
+    public void disarmCut() {
+        resetAfter.set(-1);
+    }
+
+    /** True while a cut armed by {@link #resetAfterClientBytes} has not fired. */
+    public boolean cutArmed() {
+        return resetAfter.get() > 0;
+    }
+
+    /** Client bytes forwarded to the server so far. */
+    public long bytesToServer() {
+        return toServer.get();
+    }
+
+    /** Server bytes forwarded to clients so far. */
+    public long bytesToClient() {
+        return toClient.get();
+    }
+
+    /** Bytes read and not forwarded, either way, so far. */
+    public long bytesSwallowed() {
+        return swallowed.get();
+    }
+
+    /** Connections accepted so far (refused ones included). */
+    public long accepted() {
+        return accepted.get();
+    }
+
+    /** Connections reset so far. */
+    public long resets() {
+        return resets.get();
+    }
+
+    /** Connections open now. */
+    public int openConnections() {
+        return links.size();
+    }
+
+    /** Stops accepting and resets every connection. Safe to call more than once. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // Closing is all that is wanted.
+        }
+        resetAll();
+        try {
+            acceptor.join(2_000);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "fault proxy " + LOOPBACK + ":" + listener.getLocalPort() + " -> " + target.hostAndPort() + " (" + mode
+                + ")";
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket client;
+            try {
+                client = listener.accept();
+            } catch (IOException failure) {
+                if (closed) {
+                    return;
+                }
+                continue;
+            }
+            accepted.incrementAndGet();
+            if (mode == Mode.REFUSE || links.size() >= MAX_CONNECTIONS) {
+                abort(client);
+                resets.incrementAndGet();
+                continue;
+            }
+            Socket server = new Socket();
+            try {
+                server.connect(new InetSocketAddress(target.host(), target.port()), CONNECT_TIMEOUT_MILLIS);
+                client.setTcpNoDelay(true);
+                server.setTcpNoDelay(true);
+            } catch (IOException unreachable) {
+                abort(client);
+                abort(server);
+                resets.incrementAndGet();
+                continue;
+            }
+            Link link = new Link(client, server);
+            links.add(link);
+            link.start();
+        }
+    }
+
+    private static void abort(Socket socket) {
+        try {
+            if (!socket.isClosed()) {
+                if (socket.isConnected()) {
+                    socket.setSoLinger(true, 0);
+                }
+                socket.close();
+            }
+        } catch (IOException ignored) {
+            // The socket is gone either way.
+        }
+    }
+
+    /** One client connection and the proxy's connection to the server for it. */
+    private final class Link {
+        private final Socket client;
+        private final Socket server;
+        /** True once this link swallowed a byte: it must not carry traffic on after the bytes it lost. */
+        private boolean damaged;
+        private boolean reset;
+
+        Link(Socket client, Socket server) {
+            this.client = client;
+            this.server = server;
+        }
+
+        void start() {
+            int port = client.getPort();
+            Thread up = new Thread(this::clientToServer, "fault-proxy-up-" + port);
+            Thread down = new Thread(this::serverToClient, "fault-proxy-down-" + port);
+            up.setDaemon(true);
+            down.setDaemon(true);
+            up.start();
+            down.start();
+        }
+
+        /** Closes both sockets with a RST; once. Callers hold this link's lock. */
+        void reset() {
+            if (!reset) {
+                reset = true;
+                resets.incrementAndGet();
+            }
+            abort(client);
+            abort(server);
+            links.remove(this);
+        }
+
+        private void clientToServer() {
+            byte[] buffer = new byte[BUFFER_BYTES];
+            try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
+                for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+                    synchronized (this) {
+                        if (reset) {
+                            return;
+                        }
+                        switch (mode) {
+                            case PASS, DROP_REPLIES -> {
+                                if (forwardUntilCut(buffer, read, out)) {
+                                    return;
+                                }
+                            }
+                            case BLACK_HOLE -> {
+                                swallowed.addAndGet(read);
+                                damaged = true;
+                            }
+                            case REFUSE -> {
+                                reset();
+                                return;
+                            }
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException broken) {
+                // The link is cut: below.
+            }
+            end();
+        }
+
+        /** Forwards {@code read} bytes, or as many as an armed cut allows and then resets; true when it reset. */
+        private boolean forwardUntilCut(byte[] buffer, int read, OutputStream out) throws IOException {
+            long allowed = read;
+            while (true) {
+                long left = resetAfter.get();
+                if (left <= 0) {
+                    break;
+                }
+                long take = Math.min(left, read);
+                if (resetAfter.compareAndSet(left, left - take)) {
+                    allowed = take;
+                    if (left - take == 0) {
+                        out.write(buffer, 0, (int) take);
+                        out.flush();
+                        toServer.addAndGet(take);
+                        reset();
+                        return true;
+                    }
+                    break;
+                }
+            }
+            out.write(buffer, 0, (int) allowed);
+            out.flush();
+            toServer.addAndGet(allowed);
+            return false;
+        }
+
+        private void serverToClient() {
+            byte[] buffer = new byte[BUFFER_BYTES];
+            try (InputStream in = server.getInputStream(); OutputStream out = client.getOutputStream()) {
+                for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+                    synchronized (this) {
+                        if (reset) {
+                            return;
+                        }
+                        switch (mode) {
+                            case PASS -> {
+                                out.write(buffer, 0, read);
+                                out.flush();
+                                toClient.addAndGet(read);
+                            }
+                            case DROP_REPLIES, BLACK_HOLE -> {
+                                swallowed.addAndGet(read);
+                                damaged = true;
+                            }
+                            case REFUSE -> {
+                                reset();
+                                return;
+                            }
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException broken) {
+                // The link is cut: below.
+            }
+            end();
+        }
+
+        /** One side closed or failed: the whole link goes, as a proxy's would. */
+        private void end() {
+            synchronized (this) {
+                reset();
+            }
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package io.toolboundary.testsupport.redis;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * One {@code redis-server} process that a test owns and may hurt: kill it hard, freeze and thaw it,
+ * start it again on the same port. For fault tests; never the shared servers of {@link RedisServerFixture}.
+ *
+ * <p>The server listens on a free loopback port below the usual ephemeral range and runs without
+ * persistence ({@code --save "" --appendonly no}), so a restart starts empty: whatever it held is lost,
+ * as after a crash of a server without persistence. {@link #close()} (also at JVM exit, should a test
+ * not reach it) kills the process, frozen or not, and deletes its directory. Commands from the test go
+ * through a fresh {@link RespConnection} each, so they work across restarts.
+ *
+ * <p>Freezing uses {@code kill -STOP} and {@code kill -CONT}, so this class needs a POSIX {@code kill}.
+ * Thread-safe.
+ */
+public final class RedisServerProcess implements AutoCloseable {
+
+    private static final String LOOPBACK = "127.0.0.1";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /** Below Linux's ephemeral range (32768 and up), so that no client socket takes the port while the server is down. */
+    private static final int LOWEST_PORT = 20_000;
+    private static final int HIGHEST_PORT = 32_000;
+    private static final int START_ATTEMPTS = 5;
+    private static final Set<RedisServerProcess> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(LIVE).forEach(RedisServerProcess::close),
+                "redis-server-process-stop"));
+    }
+
+    private final Path executable;
+    private final int port;
+    private final List<Path> directories = new ArrayList<>();
+    private Process process;
+    private boolean frozen;
+    private boolean closed;
+
+    private RedisServerProcess(Path executable, int port) {
+        this.executable = executable;
+        this.port = port;
+    }
+
+    /**
+     * Starts a server on a free loopback port and waits until it answers {@code PING}.
+     *
+     * @throws IllegalStateException when {@code redis-server} is not on the PATH or does not start
+     */
+    public static RedisServerProcess start() {
+        Path executable = LocalRedisProcesses.serverExecutable()
+                .orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
+        IllegalStateException last = new IllegalStateException("redis-server did not start");
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            RedisServerProcess server = new RedisServerProcess(executable, freePort());
+            try {
+                server.launch();
+                return server;
+            } catch (IllegalStateException failure) {
+                server.close();
+                last = failure;
+            }
+        }
+        throw last;
+    }
+
+    /** Where the server listens; the same across restarts. */
+    public RedisEndpoint endpoint() {
+        return RedisEndpoint.of(LOOPBACK, port);
+    }
+
+    /** The process id of the current server process. */
+    public synchronized long pid() {
+        return current().pid();
+    }
+
+    /** True while the current server process exists (frozen or not). */
+    public synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills the server with {@code SIGKILL} (as {@code kill -9}) and waits until the process is gone. */
+    public synchronized void kill() {
+        Process victim = current();
+        victim.destroyForcibly();
+        awaitExit(victim);
+        frozen = false;
+    }
+
+    /**
+     * Freezes the server with {@code SIGSTOP}: it keeps its connections and data but answers nothing,
+     * as a server stalled by the machine would. Returns once the kernel reports the process stopped
+     * (where {@code /proc} shows it).
+     */
+    public synchronized void freeze() {
+        signal("-STOP");
+        frozen = true;
+        Path stat = Path.of("/proc", Long.toString(current().pid()), "stat");
+        if (Files.isReadable(stat)) {
+            LocalRedisProcesses.awaitTrue(() -> stateOf(stat) == 'T', STOP_TIMEOUT, "redis-server to stop");
+        }
+    }
+
+    /** Thaws a frozen server with {@code SIGCONT}; it then serves everything that waited in its sockets. */
+    public synchronized void thaw() {
+        signal("-CONT");
+        frozen = false;
+    }
+
+    /** True between {@link #freeze()} and {@link #thaw()}. */
+    public synchronized boolean isFrozen() {
+        return frozen;
+    }
+
+    /**
+     * Starts a new, empty server process on the same port (killing the current one first when it still
+     * runs) and waits until it answers {@code PING}. Nothing of the old server's data survives.
+     */
+    public synchronized void restart() {
+        if (isAlive()) {
+            kill();
+        }
+        launch();
+    }
+
+    /**
+     * Sends one command over a fresh connection.
+     *
+     * @return the reply, as {@link RespConnection#call} gives it
+     * @throws RedisErrorReply when Redis answers with an error
+     * @throws UncheckedIOException when the server cannot be reached or does not answer in 5 seconds
+     */
+    public Object call(String... command) {
+        try (RespConnection connection = RespConnection.open(endpoint(), COMMAND_TIMEOUT)) {
+            return connection.call(command);
+        }
+    }
+
+    /** {@link #call} for an integer reply. */
+    public long callLong(String... command) {
+        Object reply = call(command);
+        if (reply instanceof Long value) {
+            return value;
+        }
+        throw new IllegalStateException("expected an integer reply to " + command[0] + ", got " + reply);
+    }
+
+    /**
+     * Every key matching {@code pattern} (a {@code SCAN MATCH} pattern), read with a full {@code SCAN}
+     * over one connection.
+     */
+    public List<String> keys(String pattern) {
+        requireNonNull(pattern, "pattern is null");
+        List<String> keys = new ArrayList<>();
+        try (RespConnection connection = RespConnection.open(endpoint(), COMMAND_TIMEOUT)) {
+            String cursor = "0";
+            do {
+                List<?> reply = (List<?>) connection.call("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
+                cursor = (String) reply.get(0);
+                for (Object key : (List<?>) reply.get(1)) {
+                    keys.add((String) key);
+                }
+            } while (!"0".equals(cursor));
+        }
+        return List.copyOf(keys);
+    }
+
+    /**
+     * How many of the server's established connections hold bytes the server has not read yet: while
+     * the server is frozen, a command a client sent shows up here. Reads {@code /proc/net/tcp}.
+     *
+     * @throws IllegalStateException where there is no {@code /proc/net/tcp} (not Linux)
+     */
+    public int connectionsWithUnreadInput() {
+        Path table = Path.of("/proc/net/tcp");
+        if (!Files.isReadable(table)) {
+            throw new IllegalStateException("connectionsWithUnreadInput needs /proc/net/tcp (Linux)");
+        }
+        String localSuffix = String.format(":%04X", port);
+        int waiting = 0;
+        try {
+            for (String line : Files.readAllLines(table, StandardCharsets.US_ASCII)) {
+                String[] columns = line.trim().split("\\s+");
+                boolean established = columns.length > 4 && "01".equals(columns[3]);
+                if (established && columns[1].endsWith(localSuffix)) {
+                    String receiveQueue = columns[4].substring(columns[4].indexOf(':') + 1);
+                    if (Long.parseLong(receiveQueue, 16) > 0) {
+                        waiting++;
+                    }
+                }
+            }
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot read " + table, failure);
+        }
+        return waiting;
+    }
+
+    /** The last lines of the current server's log, for failure messages. */
+    public synchronized String logTail() {
+        if (directories.isEmpty()) {
+            return "(no log)";
+        }
+        try {
+            List<String> lines = Files.readAllLines(directories.get(directories.size() - 1).resolve("redis.log"),
+                    StandardCharsets.UTF_8);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+        } catch (IOException | UncheckedIOException unreadable) {
+            return "(no log)";
+        }
+    }
+
+    /** Kills the server, frozen or not, and deletes its directories. Safe to call more than once. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        LIVE.remove(this);
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            awaitExit(process);
+        }
+        directories.forEach(RedisServerProcess::deleteQuietly);
+        directories.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "redis-server on " + endpoint();
+    }
+
+    private void launch() {
+        if (closed) {
+            throw new IllegalStateException("the server process was closed");
+        }
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("toolboundary-redis-fault-" + port + "-");
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot create a directory for redis-server", failure);
+        }
+        directories.add(directory);
+        List<String> command = List.of(executable.toString(), "--port", Integer.toString(port), "--bind", LOOPBACK,
+                "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", directory.toString());
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(directory.resolve("redis.log").toFile()).start();
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot start redis-server", failure);
+        }
+        LIVE.add(this);
+        frozen = false;
+        Process started = process;
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        LocalRedisProcesses.awaitTrue(() -> {
+            if (!started.isAlive() || System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("redis-server did not start on port " + port + ": " + logTail());
+            }
+            return LocalRedisProcesses.answersPing(endpoint());
+        }, START_TIMEOUT.plusSeconds(1), "PING on " + endpoint());
+    }
+
+    private Process current() {
+        if (process == null) {
+            throw new IllegalStateException("no server process");
+        }
+        return process;
+    }
+
+    private void signal(String signal) {
+        Process target = current();
+        if (!target.isAlive()) {
+            throw new IllegalStateException("the server process is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(target.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                kill.destroyForcibly();
+                throw new IllegalStateException("kill " + signal + " " + target.pid() + " failed");
+            }
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot run kill", failure);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling redis-server", interrupted);
+        }
+    }
+
+    private static void awaitExit(Process victim) {
+        try {
+            if (!victim.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                throw new IllegalStateException("redis-server " + victim.pid() + " did not exit in " + STOP_TIMEOUT);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for redis-server to exit", interrupted);
+        }
+    }
+
+    /** The state letter of {@code /proc/<pid>/stat} (R, S, T, Z, ...), or '?' when unreadable. */
+    private static char stateOf(Path stat) {
+        try {
+            String line = Files.readString(stat, StandardCharsets.US_ASCII);
+            int afterName = line.lastIndexOf(')');
+            return afterName > 0 && afterName + 2 < line.length() ? line.charAt(afterName + 2) : '?';
+        } catch (IOException | UncheckedIOException unreadable) {
+            return '?';
+        }
+    }
+
+    private static int freePort() {
+        for (int tries = 0; tries < 200; tries++) {
+            int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(false);
+                socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
+                return port;
+            } catch (IOException taken) {
+                // Try another.
+            }
+        }
+        throw new IllegalStateException("no free loopback port found for redis-server");
+    }
+
+    private static void deleteQuietly(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException ignored) {
+            // A leftover temporary directory is harmless.
+        }
+    }
+}

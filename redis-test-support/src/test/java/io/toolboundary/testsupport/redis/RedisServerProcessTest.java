@@ -1,0 +1,59 @@
+package io.toolboundary.testsupport.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class RedisServerProcessTest {
+
+    @Test
+    void restartsEmptyOnTheSamePortAfterAKill() {
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
+            int port = redis.endpoint().port();
+            redis.call("SET", "tbprocess:a", "1");
+            assertThat(redis.keys("tbprocess:*")).containsExactly("tbprocess:a");
+
+            redis.kill();
+            assertThat(redis.isAlive()).isFalse();
+            assertThatThrownBy(() -> redis.call("PING")).isInstanceOf(UncheckedIOException.class);
+
+            redis.restart();
+            assertThat(redis.endpoint().port()).isEqualTo(port);
+            assertThat(redis.call("PING")).isEqualTo("PONG");
+            assertThat(redis.keys("tbprocess:*")).isEmpty();
+        }
+    }
+
+    @Test
+    void answersNothingWhileFrozenAndServesTheWaitingCommandOnceThawed() {
+        try (RedisServerProcess redis = RedisServerProcess.start();
+                RespConnection client = RespConnection.open(redis.endpoint(), Duration.ofSeconds(10))) {
+            redis.freeze();
+            assertThat(redis.isFrozen()).isTrue();
+            CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> client.call("INCR", "tbprocess:n"));
+            LocalRedisProcesses.awaitTrue(() -> redis.connectionsWithUnreadInput() == 1, Duration.ofSeconds(10),
+                    "the INCR to wait in the frozen server's socket");
+            assertThat(waiting).isNotDone();
+
+            redis.thaw();
+
+            assertThat(waiting.join()).isEqualTo(1L);
+            assertThat(redis.connectionsWithUnreadInput()).isZero();
+        }
+    }
+
+    @Test
+    void killsAFrozenServerOnClose() {
+        RedisServerProcess redis = RedisServerProcess.start();
+        redis.freeze();
+
+        redis.close();
+
+        assertThat(redis.isAlive()).isFalse();
+        assertThat(LocalRedisProcesses.answersPing(redis.endpoint())).isFalse();
+    }
+}
