@@ -36,20 +36,20 @@ public final class AgentText {
     private AgentText() {
     }
 
-    /** The text of a boundary outcome. */
+    /** {@return the text of a boundary outcome} */
     public static String of(Either<BoundaryError, AgentResult> outcome) {
         requireNonNull(outcome, "outcome is null");
         return outcome.fold(AgentText::of, AgentText::of);
     }
 
-    /** The text of a bounded result: its label line, then its content. */
+    /** {@return the text of a bounded result: its label line, then its content} */
     public static String of(AgentResult result) {
         requireNonNull(result, "result is null");
         String label = result.evidence().name() + result.scope().map(scope -> " (scope: " + scope + ")").getOrElse("");
         return label + "\n" + result.content();
     }
 
-    /** The text of a safe error: {@code ERROR <CODE>: <safe message>}. */
+    /** {@return the text of a safe error: {@code ERROR <CODE>: <safe message>}} */
     public static String of(BoundaryError error) {
         requireNonNull(error, "error is null");
         return "ERROR " + error.code().name() + ": " + error.message();

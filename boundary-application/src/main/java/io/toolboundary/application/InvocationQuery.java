@@ -27,12 +27,12 @@ public final class InvocationQuery {
         this.timeout = timeout;
     }
 
-    /** A query over a store whose reads wait at most {@link CanonicalInvocationStore#DEFAULT_TIMEOUT}. */
+    /** {@return a query over a store whose reads wait at most {@link CanonicalInvocationStore#DEFAULT_TIMEOUT}} */
     public static InvocationQuery of(CanonicalInvocationStore store) {
         return of(store, CanonicalInvocationStore.DEFAULT_TIMEOUT);
     }
 
-    /** A query over a store whose reads wait at most {@code timeout} each. */
+    /** {@return a query over a store whose reads wait at most {@code timeout} each} */
     public static InvocationQuery of(CanonicalInvocationStore store, Duration timeout) {
         requireNonNull(timeout, "timeout is null");
         if (timeout.isNegative() || timeout.isZero()) {

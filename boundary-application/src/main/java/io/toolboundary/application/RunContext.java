@@ -30,12 +30,12 @@ public record RunContext(RunId runId, boolean active, Instant deadline, int call
         }
     }
 
-    /** An active run. */
+    /** {@return an active run} */
     public static RunContext active(RunId runId, Instant deadline, int callBudget) {
         return new RunContext(runId, true, deadline, callBudget);
     }
 
-    /** The same run, no longer active. */
+    /** {@return the same run, no longer active} */
     public RunContext deactivated() {
         return new RunContext(runId, false, deadline, callBudget);
     }

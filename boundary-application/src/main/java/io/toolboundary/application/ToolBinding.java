@@ -50,7 +50,7 @@ public record ToolBinding(ToolName name, ToolExecutor executor, Projector projec
         return new ToolBinding(new ToolName(name), executor, projector, false, UNLIMITED);
     }
 
-    /** The same tool with a per-run call budget. */
+    /** {@return the same tool with a per-run call budget} */
     public ToolBinding withCallBudgetPerRun(int budget) {
         return new ToolBinding(name, executor, projector, readOnly, budget);
     }

@@ -59,22 +59,22 @@ public final class ToolBoundaryConfig {
         this.maxNumberLength = builder.maxNumberLength;
     }
 
-    /** The documented defaults. */
+    /** {@return the documented defaults} */
     public static ToolBoundaryConfig ofDefaults() {
         return DEFAULTS;
     }
 
-    /** A builder starting from the defaults. */
+    /** {@return a builder starting from the defaults} */
     public static Builder custom() {
         return new Builder();
     }
 
-    /** The byte limits. */
+    /** {@return the byte limits} */
     public Limits limits() {
         return limits;
     }
 
-    /** How long a record lives after creation. */
+    /** {@return how long a record lives after creation} */
     public Duration recordTtl() {
         return recordTtl;
     }
@@ -97,12 +97,12 @@ public final class ToolBoundaryConfig {
         return storeTimeout;
     }
 
-    /** The deepest JSON nesting accepted in arguments. */
+    /** {@return the deepest JSON nesting accepted in arguments} */
     public int maxJsonDepth() {
         return maxJsonDepth;
     }
 
-    /** The longest JSON number literal accepted in arguments, in characters. */
+    /** {@return the longest JSON number literal accepted in arguments, in characters} */
     public int maxNumberLength() {
         return maxNumberLength;
     }
