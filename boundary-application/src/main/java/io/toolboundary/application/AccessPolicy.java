@@ -31,12 +31,21 @@ public interface AccessPolicy {
      */
     Decision decide(RunContext run, ToolName tool);
 
-    /** Grants every registered tool to every run. */
+    /**
+     * Grants every registered tool to every run.
+     *
+     * @return a policy that grants every registered tool
+     */
     static AccessPolicy allowAll() {
         return (run, tool) -> Decision.GRANTED;
     }
 
-    /** Grants only the named tools. */
+    /**
+     * Grants only the named tools.
+     *
+     * @param toolNames the names of the tools to grant; each must be a valid tool name
+     * @return a policy that grants those tools and denies every other
+     */
     static AccessPolicy allowOnly(String... toolNames) {
         requireNonNull(toolNames, "toolNames is null");
         Set<String> allowed = Arrays.stream(toolNames).map(ToolName::new).map(ToolName::value)

@@ -36,20 +36,32 @@ public final class AgentText {
     private AgentText() {
     }
 
-    /** The text of a boundary outcome. */
+    /**
+     * {@return the text of a boundary outcome}
+     *
+     * @param outcome what the boundary returned for a call
+     */
     public static String of(Either<BoundaryError, AgentResult> outcome) {
         requireNonNull(outcome, "outcome is null");
         return outcome.fold(AgentText::of, AgentText::of);
     }
 
-    /** The text of a bounded result: its label line, then its content. */
+    /**
+     * {@return the text of a bounded result: its label line, then its content}
+     *
+     * @param result a checked result
+     */
     public static String of(AgentResult result) {
         requireNonNull(result, "result is null");
         String label = result.evidence().name() + result.scope().map(scope -> " (scope: " + scope + ")").getOrElse("");
         return label + "\n" + result.content();
     }
 
-    /** The text of a safe error: {@code ERROR <CODE>: <safe message>}. */
+    /**
+     * {@return the text of a safe error: {@code ERROR <CODE>: <safe message>}}
+     *
+     * @param error a safe error
+     */
     public static String of(BoundaryError error) {
         requireNonNull(error, "error is null");
         return "ERROR " + error.code().name() + ": " + error.message();

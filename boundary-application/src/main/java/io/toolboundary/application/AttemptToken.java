@@ -19,6 +19,12 @@ public record AttemptToken(String value) {
     private static final String PROCESS_PREFIX = HexFormat.of().formatHex(new SecureRandom().generateSeed(10)) + "-";
     private static final AtomicLong COUNTER = new AtomicLong();
 
+    /**
+     * Builds a token.
+     *
+     * @param value 1 to 64 characters of {@code [A-Za-z0-9-]}
+     * @throws IllegalArgumentException when the value is empty, too long or has another character
+     */
     public AttemptToken {
         requireNonNull(value, "value is null");
         if (value.isEmpty() || value.length() > 64 || !allowed(value)) {
@@ -31,6 +37,8 @@ public record AttemptToken(String value) {
      * process (80 bits from {@link SecureRandom}) and a counter, for example
      * {@code 3f9c0a6e1d2b7c4e8a91-1b}. Unique, not secret: knowing one token tells the next of the same
      * process, which grants nothing, since a token only tells one attempt's writes from another's.
+     *
+     * @return a new token, unique across processes
      */
     public static AttemptToken random() {
         return new AttemptToken(PROCESS_PREFIX + Long.toHexString(COUNTER.incrementAndGet()));

@@ -18,19 +18,41 @@ import java.time.Duration;
  */
 public interface BoundaryListener {
 
-    /** A call was refused before its tool ran (preflight, duplicate, budget or store refusal). */
+    /**
+     * A call was refused before its tool ran (preflight, duplicate, budget or store refusal).
+     *
+     * @param envelope the refused call as the framework supplied it
+     * @param error why it was refused
+     */
     default void onRejected(ToolCallEnvelope envelope, BoundaryError error) {
     }
 
-    /** The tool threw; the record ends in ERROR/EXECUTION_FAILED. */
+    /**
+     * The tool threw; the record ends in ERROR/EXECUTION_FAILED.
+     *
+     * @param key the call
+     * @param tool the registered tool
+     * @param failure the type of what the tool threw
+     */
     default void onToolFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
     }
 
-    /** The projector threw; the record ends in ERROR/PROJECTION_FAILED. */
+    /**
+     * The projector threw; the record ends in ERROR/PROJECTION_FAILED.
+     *
+     * @param key the call
+     * @param tool the registered tool
+     * @param failure the type of what the projector threw
+     */
     default void onProjectorFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
     }
 
-    /** The store refused or failed to record a completion; the agent got an error. */
+    /**
+     * The store refused or failed to record a completion; the agent got an error.
+     *
+     * @param key the call
+     * @param error the store error the agent got
+     */
     default void onStoreFailed(InvocationKey key, BoundaryError error) {
     }
 
@@ -47,11 +69,19 @@ public interface BoundaryListener {
     default void onUnfinished(InvocationKey key, AttemptToken token) {
     }
 
-    /** The boundary itself failed unexpectedly and closed with INTERNAL_ERROR. */
+    /**
+     * The boundary itself failed unexpectedly and closed with INTERNAL_ERROR.
+     *
+     * @param failure the type of what was thrown
+     */
     default void onUnexpectedFailure(Class<? extends Throwable> failure) {
     }
 
-    /** A record reached its final state in the store. */
+    /**
+     * A record reached its final state in the store.
+     *
+     * @param record the READY or ERROR record as stored
+     */
     default void onCompleted(CanonicalRecord.Final record) {
     }
 
@@ -81,6 +111,9 @@ public interface BoundaryListener {
     /**
      * One listener that forwards every event to each of {@code listeners} in order, for example metrics
      * and the harness's own diagnostics. A listener that throws does not keep the others from the event.
+     *
+     * @param listeners the listeners, none of them null
+     * @return a listener that forwards to all of them
      */
     static BoundaryListener composite(BoundaryListener... listeners) {
         java.util.Objects.requireNonNull(listeners, "listeners is null");
@@ -90,7 +123,7 @@ public interface BoundaryListener {
         return new CompositeListener(java.util.List.of(listeners));
     }
 
-    /** A listener that does nothing. */
+    /** {@return a listener that does nothing} */
     static BoundaryListener noop() {
         return new BoundaryListener() {
         };

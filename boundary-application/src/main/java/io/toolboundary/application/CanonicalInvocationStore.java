@@ -53,7 +53,12 @@ public interface CanonicalInvocationStore {
      */
     Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout);
 
-    /** {@link #begin(InvocationStart, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    /**
+     * {@link #begin(InvocationStart, Duration)} with {@link #DEFAULT_TIMEOUT}.
+     *
+     * @param start the record, token, TTL, execution lease, budgets and record limit
+     * @return the stored PROJECTING record
+     */
     default Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
         return begin(start, DEFAULT_TIMEOUT);
     }
@@ -77,7 +82,13 @@ public interface CanonicalInvocationStore {
     Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
             Duration timeout);
 
-    /** {@link #complete(AttemptToken, CanonicalRecord.Final, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    /**
+     * {@link #complete(AttemptToken, CanonicalRecord.Final, Duration)} with {@link #DEFAULT_TIMEOUT}.
+     *
+     * @param token the token given to {@link #begin}
+     * @param outcome the READY or ERROR record
+     * @return the stored final record
+     */
     default Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
         return complete(token, outcome, DEFAULT_TIMEOUT);
     }
@@ -125,7 +136,13 @@ public interface CanonicalInvocationStore {
      */
     Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout);
 
-    /** {@link #abandon(InvocationKey, Instant, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    /**
+     * {@link #abandon(InvocationKey, Instant, Duration)} with {@link #DEFAULT_TIMEOUT}.
+     *
+     * @param key the canonical key
+     * @param now the caller's current instant; becomes the record's {@code updatedAt}
+     * @return the stored ERROR record
+     */
     default Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
         return abandon(key, now, DEFAULT_TIMEOUT);
     }
@@ -139,7 +156,12 @@ public interface CanonicalInvocationStore {
      */
     Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
 
-    /** {@link #find(InvocationKey, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    /**
+     * {@link #find(InvocationKey, Duration)} with {@link #DEFAULT_TIMEOUT}.
+     *
+     * @param key the canonical key
+     * @return the record, or none when there is none or it has expired
+     */
     default Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
         return find(key, DEFAULT_TIMEOUT);
     }

@@ -27,12 +27,21 @@ public final class InvocationQuery {
         this.timeout = timeout;
     }
 
-    /** A query over a store whose reads wait at most {@link CanonicalInvocationStore#DEFAULT_TIMEOUT}. */
+    /**
+     * {@return a query over a store whose reads wait at most {@link CanonicalInvocationStore#DEFAULT_TIMEOUT}}
+     *
+     * @param store the store to read
+     */
     public static InvocationQuery of(CanonicalInvocationStore store) {
         return of(store, CanonicalInvocationStore.DEFAULT_TIMEOUT);
     }
 
-    /** A query over a store whose reads wait at most {@code timeout} each. */
+    /**
+     * {@return a query over a store whose reads wait at most {@code timeout} each}
+     *
+     * @param store the store to read
+     * @param timeout the longest one read may wait; positive
+     */
     public static InvocationQuery of(CanonicalInvocationStore store, Duration timeout) {
         requireNonNull(timeout, "timeout is null");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -55,6 +64,10 @@ public final class InvocationQuery {
     /**
      * Says how the record of a call may be cited: as evidence (READY, EVIDENCE_FOUND), only as a
      * scoped negative observation (READY, NO_EVIDENCE), or not at all (PROJECTING, ERROR, missing).
+     *
+     * @param runId the run
+     * @param toolCallId the exact framework tool_call_id
+     * @return how the record may be cited ({@code NOT_REFERENCABLE} when there is none), or a store error
      */
     public Either<BoundaryError, Referencability> referencability(RunId runId, ToolCallId toolCallId) {
         return find(runId, toolCallId).map(found -> found.map(CanonicalRecord::referencability)

@@ -26,6 +26,16 @@ public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken to
         Duration lease, int runCallBudget, int toolCallBudget, long recordLimitBytes) {
 
     /**
+     * Builds the request to begin a record.
+     *
+     * @param record the PROJECTING record to create
+     * @param token the attempt's token
+     * @param ttl how long the record lives; set once, at creation
+     * @param lease how long, from the record's creation by the store's own clock, the attempt may still
+     *     be running its tool
+     * @param runCallBudget how many records the run may create in all
+     * @param toolCallBudget how many records the run may create for this tool
+     * @param recordLimitBytes the largest the record may ever be, in UTF-8 bytes
      * @throws IllegalArgumentException when the TTL or the lease is not positive, a budget is negative
      *     or the record limit is not positive
      */

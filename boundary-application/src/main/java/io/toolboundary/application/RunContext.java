@@ -20,6 +20,12 @@ public record RunContext(RunId runId, boolean active, Instant deadline, int call
     public static final int UNLIMITED = Integer.MAX_VALUE;
 
     /**
+     * Builds the run's facts.
+     *
+     * @param runId the run
+     * @param active false once the harness has stopped or cancelled the run
+     * @param deadline the instant from which the run may make no more calls
+     * @param callBudget how many tool calls the whole run may start, all tools together
      * @throws IllegalArgumentException when the budget is negative
      */
     public RunContext {
@@ -30,12 +36,18 @@ public record RunContext(RunId runId, boolean active, Instant deadline, int call
         }
     }
 
-    /** An active run. */
+    /**
+     * {@return an active run}
+     *
+     * @param runId the run
+     * @param deadline the instant from which the run may make no more calls
+     * @param callBudget how many tool calls the whole run may start; {@link #UNLIMITED} for no limit
+     */
     public static RunContext active(RunId runId, Instant deadline, int callBudget) {
         return new RunContext(runId, true, deadline, callBudget);
     }
 
-    /** The same run, no longer active. */
+    /** {@return the same run, no longer active} */
     public RunContext deactivated() {
         return new RunContext(runId, false, deadline, callBudget);
     }

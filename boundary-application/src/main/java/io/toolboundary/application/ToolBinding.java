@@ -21,6 +21,13 @@ public record ToolBinding(ToolName name, ToolExecutor executor, Projector projec
     public static final int UNLIMITED = Integer.MAX_VALUE;
 
     /**
+     * Builds a registration.
+     *
+     * @param name the name agents call it by
+     * @param executor runs the tool
+     * @param projector turns its raw response into an agent result
+     * @param readOnly false for a tool that writes; the boundary refuses to run such a tool
+     * @param callBudgetPerRun how many calls of this tool one run may start
      * @throws IllegalArgumentException when the budget is negative
      */
     public ToolBinding {
@@ -36,6 +43,10 @@ public record ToolBinding(ToolName name, ToolExecutor executor, Projector projec
      * A read-only tool with an unlimited budget.
      *
      * @throws IllegalArgumentException when the name is not a safe identifier
+     * @param name the name agents call it by
+     * @param executor runs the tool
+     * @param projector turns its raw response into an agent result
+     * @return the registration of a read-only tool
      */
     public static ToolBinding readOnly(String name, ToolExecutor executor, Projector projector) {
         return new ToolBinding(new ToolName(name), executor, projector, true, UNLIMITED);
@@ -45,12 +56,20 @@ public record ToolBinding(ToolName name, ToolExecutor executor, Projector projec
      * A tool that writes. It can be registered (so that calls to it get a clear error) but is never run.
      *
      * @throws IllegalArgumentException when the name is not a safe identifier
+     * @param name the name agents call it by
+     * @param executor runs the tool
+     * @param projector turns its raw response into an agent result
+     * @return the registration of a tool the boundary refuses to run
      */
     public static ToolBinding writable(String name, ToolExecutor executor, Projector projector) {
         return new ToolBinding(new ToolName(name), executor, projector, false, UNLIMITED);
     }
 
-    /** The same tool with a per-run call budget. */
+    /**
+     * {@return the same tool with a per-run call budget}
+     *
+     * @param budget how many calls of this tool one run may start; not negative
+     */
     public ToolBinding withCallBudgetPerRun(int budget) {
         return new ToolBinding(name, executor, projector, readOnly, budget);
     }

@@ -59,22 +59,22 @@ public final class ToolBoundaryConfig {
         this.maxNumberLength = builder.maxNumberLength;
     }
 
-    /** The documented defaults. */
+    /** {@return the documented defaults} */
     public static ToolBoundaryConfig ofDefaults() {
         return DEFAULTS;
     }
 
-    /** A builder starting from the defaults. */
+    /** {@return a builder starting from the defaults} */
     public static Builder custom() {
         return new Builder();
     }
 
-    /** The byte limits. */
+    /** {@return the byte limits} */
     public Limits limits() {
         return limits;
     }
 
-    /** How long a record lives after creation. */
+    /** {@return how long a record lives after creation} */
     public Duration recordTtl() {
         return recordTtl;
     }
@@ -82,6 +82,8 @@ public final class ToolBoundaryConfig {
     /**
      * How long after its creation a record may stay PROJECTING before it may be abandoned; the run's
      * deadline cuts it short.
+     *
+     * @return the execution lease
      */
     public Duration executionLease() {
         return executionLease;
@@ -92,17 +94,19 @@ public final class ToolBoundaryConfig {
      * clean-ups together. Store calls made before the tool runs never wait past the run's deadline;
      * the completion after it may, within this budget, so that the record ends. Also the timeout of
      * each harness-side store call ({@code records()}, {@code abandonExpired}, {@code endUnfinished}).
+     *
+     * @return the store budget of one call
      */
     public Duration storeTimeout() {
         return storeTimeout;
     }
 
-    /** The deepest JSON nesting accepted in arguments. */
+    /** {@return the deepest JSON nesting accepted in arguments} */
     public int maxJsonDepth() {
         return maxJsonDepth;
     }
 
-    /** The longest JSON number literal accepted in arguments, in characters. */
+    /** {@return the longest JSON number literal accepted in arguments, in characters} */
     public int maxNumberLength() {
         return maxNumberLength;
     }
@@ -129,31 +133,56 @@ public final class ToolBoundaryConfig {
         private Builder() {
         }
 
-        /** Limit of the arguments, in UTF-8 bytes. */
+        /**
+         * Limit of the arguments, in UTF-8 bytes.
+         *
+         * @param bytes the limit; positive
+         * @return this builder
+         */
         public Builder requestLimitBytes(long bytes) {
             this.requestBytes = positive(bytes, "requestLimitBytes");
             return this;
         }
 
-        /** Limit of the raw tool response, in UTF-8 bytes. */
+        /**
+         * Limit of the raw tool response, in UTF-8 bytes.
+         *
+         * @param bytes the limit; positive
+         * @return this builder
+         */
         public Builder rawResponseLimitBytes(long bytes) {
             this.rawResponseBytes = positive(bytes, "rawResponseLimitBytes");
             return this;
         }
 
-        /** Limit of the whole record, in UTF-8 bytes. */
+        /**
+         * Limit of the whole record, in UTF-8 bytes.
+         *
+         * @param bytes the limit; positive
+         * @return this builder
+         */
         public Builder recordLimitBytes(long bytes) {
             this.recordBytes = positive(bytes, "recordLimitBytes");
             return this;
         }
 
-        /** Limit of the agent result (content and scope), in UTF-8 bytes. */
+        /**
+         * Limit of the agent result (content and scope), in UTF-8 bytes.
+         *
+         * @param bytes the limit; positive
+         * @return this builder
+         */
         public Builder agentResultLimitBytes(long bytes) {
             this.agentResultBytes = positive(bytes, "agentResultLimitBytes");
             return this;
         }
 
-        /** Time to live of each record, set once when it is created; at least one millisecond. */
+        /**
+         * Time to live of each record, set once when it is created; at least one millisecond.
+         *
+         * @param ttl the time to live
+         * @return this builder
+         */
         public Builder recordTtl(Duration ttl) {
             requireNonNull(ttl, "recordTtl is null");
             if (ttl.toMillis() < 1) {
@@ -167,6 +196,9 @@ public final class ToolBoundaryConfig {
          * How long a tool may run: a record still PROJECTING this long after its creation (or at the
          * run's deadline, if that comes first) may be ended as {@code EXECUTION_ABANDONED}. At least one
          * millisecond. Choose it longer than the slowest tool, or a slow call is ended while it runs.
+         *
+         * @param lease the execution lease
+         * @return this builder
          */
         public Builder executionLease(Duration lease) {
             requireNonNull(lease, "executionLease is null");
@@ -177,13 +209,23 @@ public final class ToolBoundaryConfig {
             return this;
         }
 
-        /** Deepest nesting of objects and arrays in the arguments, 1 or more. */
+        /**
+         * Deepest nesting of objects and arrays in the arguments, 1 or more.
+         *
+         * @param depth the deepest nesting accepted
+         * @return this builder
+         */
         public Builder maxJsonDepth(int depth) {
             this.maxJsonDepth = (int) positive(depth, "maxJsonDepth");
             return this;
         }
 
-        /** Longest number literal in the arguments, in characters, 1 or more. */
+        /**
+         * Longest number literal in the arguments, in characters, 1 or more.
+         *
+         * @param length the longest number literal accepted, in characters
+         * @return this builder
+         */
         public Builder maxNumberLength(int length) {
             this.maxNumberLength = (int) positive(length, "maxNumberLength");
             return this;
@@ -192,6 +234,9 @@ public final class ToolBoundaryConfig {
         /**
          * The most time one {@code invoke} may spend waiting for the store: 10 ms to 10 minutes, whole
          * milliseconds. See {@link ToolBoundaryConfig#storeTimeout()}.
+         *
+         * @param timeout the store budget of one call
+         * @return this builder
          */
         public Builder storeTimeout(Duration timeout) {
             requireNonNull(timeout, "storeTimeout is null");
@@ -209,6 +254,7 @@ public final class ToolBoundaryConfig {
          *
          * @throws IllegalArgumentException when the limits do not nest (request and raw response must
          *     each fit in the record)
+         * @return the validated config
          */
         public ToolBoundaryConfig build() {
             if (requestBytes > recordBytes || rawResponseBytes > recordBytes) {

@@ -13,6 +13,14 @@ package io.toolboundary.application;
  */
 public record ToolCallEnvelope(String runId, String toolCallId, String toolName, String arguments) {
 
+    /**
+     * Builds an envelope; {@code null} fields become empty, which the boundary rejects as missing.
+     *
+     * @param runId the run the call claims to belong to
+     * @param toolCallId the framework's {@code tool_call_id}
+     * @param toolName the tool the agent asked for
+     * @param arguments the arguments, expected to be exactly one JSON object
+     */
     public ToolCallEnvelope {
         runId = runId == null ? "" : runId;
         toolCallId = toolCallId == null ? "" : toolCallId;
@@ -20,7 +28,15 @@ public record ToolCallEnvelope(String runId, String toolCallId, String toolName,
         arguments = arguments == null ? "" : arguments;
     }
 
-    /** An envelope; {@code null} fields are read as missing. */
+    /**
+     * An envelope; {@code null} fields are read as missing.
+     *
+     * @param runId the run the call claims to belong to
+     * @param toolCallId the framework's {@code tool_call_id}
+     * @param toolName the tool the agent asked for
+     * @param arguments the arguments, expected to be exactly one JSON object
+     * @return the envelope, unchecked
+     */
     public static ToolCallEnvelope of(String runId, String toolCallId, String toolName, String arguments) {
         return new ToolCallEnvelope(runId, toolCallId, toolName, arguments);
     }

@@ -14,6 +14,13 @@ import io.toolboundary.domain.ToolName;
  */
 public record ToolRequest(InvocationKey key, ToolName tool, String arguments) {
 
+    /**
+     * Builds a request.
+     *
+     * @param key the canonical key (run id and exact tool_call_id)
+     * @param tool the tool
+     * @param arguments the arguments, one valid JSON object, exactly as supplied
+     */
     public ToolRequest {
         requireNonNull(key, "key is null");
         requireNonNull(tool, "tool is null");

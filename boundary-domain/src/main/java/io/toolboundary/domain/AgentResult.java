@@ -21,6 +21,9 @@ public record AgentResult(String content, EvidenceStatus evidence, Option<String
     /**
      * Builds a trusted result.
      *
+     * @param content the projected text
+     * @param evidence EVIDENCE_FOUND or NO_EVIDENCE
+     * @param scope the scope of the observation; always present for NO_EVIDENCE
      * @throws IllegalArgumentException when the evidence or scope break the rules above
      */
     public AgentResult {
@@ -59,7 +62,7 @@ public record AgentResult(String content, EvidenceStatus evidence, Option<String
         return Either.right(new AgentResult(content, projection.evidence(), scope));
     }
 
-    /** The UTF-8 size of content and scope together. */
+    /** {@return the UTF-8 size of content and scope together} */
     public long byteSize() {
         return Utf8.byteLength(content) + scope.map(Utf8::byteLength).getOrElse(0L);
     }

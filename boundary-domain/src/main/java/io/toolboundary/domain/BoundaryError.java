@@ -11,16 +11,26 @@ import static java.util.Objects.requireNonNull;
  */
 public record BoundaryError(ErrorCode code) {
 
+    /**
+     * Builds the error of a code.
+     *
+     * @param code the stable error code
+     */
     public BoundaryError {
         requireNonNull(code, "code is null");
     }
 
-    /** The error for a code. */
+    /**
+     * The error for a code.
+     *
+     * @param code the stable error code
+     * @return the error carrying only that code
+     */
     public static BoundaryError of(ErrorCode code) {
         return new BoundaryError(code);
     }
 
-    /** The fixed, safe message of the code. */
+    /** {@return the fixed, safe message of the code} */
     public String message() {
         return code.safeMessage();
     }

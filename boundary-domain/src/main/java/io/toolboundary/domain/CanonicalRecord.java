@@ -16,43 +16,43 @@ import java.time.Instant;
  */
 public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, CanonicalRecord.Final {
 
-    /** The run and the exact framework tool_call_id. */
+    /** {@return the run and the exact framework tool_call_id} */
     InvocationKey key();
 
-    /** The tool that was called. */
+    /** {@return the tool that was called} */
     ToolName tool();
 
-    /** The complete arguments JSON, exactly as the framework supplied it. */
+    /** {@return the complete arguments JSON, exactly as the framework supplied it} */
     String request();
 
-    /** A fingerprint of the request's canonical JSON, used to tell a replay from a reused id. */
+    /** {@return a fingerprint of the request's canonical JSON, used to tell a replay from a reused id} */
     String requestFingerprint();
 
-    /** When the record was created. */
+    /** {@return when the record was created} */
     Instant createdAt();
 
-    /** When the record last changed. */
+    /** {@return when the record last changed} */
     Instant updatedAt();
 
-    /** The lifecycle status. */
+    /** {@return the lifecycle status} */
     InvocationStatus status();
 
-    /** The evidence status; none while PROJECTING. */
+    /** {@return the evidence status; none while PROJECTING} */
     Option<EvidenceStatus> evidence();
 
-    /** The complete raw response, when one was obtained and kept. Harness-only data. */
+    /** {@return the complete raw response, when one was obtained and kept (harness-only data)} */
     Option<String> rawResponse();
 
-    /** The bounded result given to the agent; only on READY. */
+    /** {@return the bounded result given to the agent; only on READY} */
     Option<AgentResult> agentResult();
 
-    /** The error code; only on ERROR. */
+    /** {@return the error code; only on ERROR} */
     Option<ErrorCode> errorCode();
 
-    /** How this record may be cited. */
+    /** {@return how this record may be cited} */
     Referencability referencability();
 
-    /** The record's size in UTF-8 bytes: ids, tool name, request, fingerprint, raw response, agent result. */
+    /** {@return the record's size in UTF-8 bytes: ids, tool name, request, fingerprint, raw response, agent result} */
     default long byteSize() {
         // Ids and tool names are ASCII by construction: one byte per character.
         long bytes = key().runId().value().length()
@@ -87,6 +87,15 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
     record Projecting(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt)
             implements CanonicalRecord {
 
+        /**
+         * Builds the record of a call that is about to run.
+         *
+         * @param key the canonical key
+         * @param tool the tool
+         * @param request the complete arguments JSON
+         * @param requestFingerprint the fingerprint of the request's canonical JSON
+         * @param createdAt the creation time
+         */
         public Projecting {
             requireNonNull(key, "key is null");
             requireNonNull(tool, "tool is null");
@@ -126,7 +135,8 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          *
          * @param code the error code
          * @param rawResponse the raw response, when it was obtained, is Unicode and fits the record limit
-         * @param at the time of failure
+         * @param at the time of failure (never earlier than {@link #createdAt()} in the record)
+         * @return the ERROR record with that code
          */
         public Failed fail(ErrorCode code, Option<String> rawResponse, Instant at) {
             return new Failed(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse, code);
@@ -187,6 +197,18 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
     record Ready(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt,
             Instant updatedAt, String raw, AgentResult result) implements Final {
 
+        /**
+         * Builds the record of a call that ran and was projected.
+         *
+         * @param key the canonical key
+         * @param tool the tool
+         * @param request the complete arguments JSON
+         * @param requestFingerprint the fingerprint of the request's canonical JSON
+         * @param createdAt the creation time
+         * @param updatedAt the completion time
+         * @param raw the complete raw response
+         * @param result the agent result
+         */
         public Ready {
             requireNonNull(key, "key is null");
             requireNonNull(tool, "tool is null");
@@ -246,6 +268,18 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
     record Failed(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt,
             Instant updatedAt, Option<String> rawResponse, ErrorCode code) implements Final {
 
+        /**
+         * Builds the record of a call that failed after its record was created.
+         *
+         * @param key the canonical key
+         * @param tool the tool
+         * @param request the complete arguments JSON
+         * @param requestFingerprint the fingerprint of the request's canonical JSON
+         * @param createdAt the creation time
+         * @param updatedAt the failure time
+         * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
+         * @param code the error code
+         */
         public Failed {
             requireNonNull(key, "key is null");
             requireNonNull(tool, "tool is null");

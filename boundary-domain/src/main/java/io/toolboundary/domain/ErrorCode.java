@@ -78,7 +78,7 @@ public enum ErrorCode {
         this.safeMessage = safeMessage;
     }
 
-    /** The fixed message for this code; it never varies and never carries data. */
+    /** {@return the fixed message for this code; it never varies and never carries data} */
     public String safeMessage() {
         return safeMessage;
     }

@@ -11,12 +11,24 @@ import static java.util.Objects.requireNonNull;
  */
 public record InvocationKey(RunId runId, ToolCallId toolCallId) {
 
+    /**
+     * Builds the key.
+     *
+     * @param runId the run
+     * @param toolCallId the framework's tool call id, exactly as supplied
+     */
     public InvocationKey {
         requireNonNull(runId, "runId is null");
         requireNonNull(toolCallId, "toolCallId is null");
     }
 
-    /** The key of a tool call in a run. */
+    /**
+     * The key of a tool call in a run.
+     *
+     * @param runId the run
+     * @param toolCallId the framework's tool call id, exactly as supplied
+     * @return the key of that call in that run
+     */
     public static InvocationKey of(RunId runId, ToolCallId toolCallId) {
         return new InvocationKey(runId, toolCallId);
     }

@@ -25,12 +25,17 @@ public enum InvocationStatus {
         LEGAL_MOVES.put(ERROR, EnumSet.noneOf(InvocationStatus.class));
     }
 
-    /** True when a record in this status may move to {@code next}. */
+    /**
+     * Whether a record in this status may move to another.
+     *
+     * @param next the status to move to
+     * @return true when a record in this status may move to {@code next}
+     */
     public boolean canMoveTo(InvocationStatus next) {
         return LEGAL_MOVES.get(this).contains(next);
     }
 
-    /** True for READY and ERROR, which never change again. */
+    /** {@return true for READY and ERROR, which never change again} */
     public boolean isFinal() {
         return LEGAL_MOVES.get(this).isEmpty();
     }

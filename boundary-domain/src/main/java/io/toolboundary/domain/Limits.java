@@ -21,6 +21,12 @@ public record Limits(long requestBytes, long rawResponseBytes, long recordBytes,
     public static final long DEFAULT_AGENT_RESULT_BYTES = 8L * 1024;
 
     /**
+     * Builds the limits, each in UTF-8 bytes.
+     *
+     * @param requestBytes the tool arguments (JSON text)
+     * @param rawResponseBytes the raw tool response
+     * @param recordBytes the whole canonical record
+     * @param agentResultBytes the projected result's content and scope
      * @throws IllegalArgumentException when a limit is not positive
      */
     public Limits {
@@ -30,7 +36,7 @@ public record Limits(long requestBytes, long rawResponseBytes, long recordBytes,
         requirePositive(agentResultBytes, "agentResultBytes");
     }
 
-    /** The documented defaults: 64 KiB, 1 MiB, 1.25 MiB, 8 KiB. */
+    /** {@return the documented defaults: 64 KiB, 1 MiB, 1.25 MiB, 8 KiB} */
     public static Limits ofDefaults() {
         return new Limits(DEFAULT_REQUEST_BYTES, DEFAULT_RAW_RESPONSE_BYTES, DEFAULT_RECORD_BYTES,
                 DEFAULT_AGENT_RESULT_BYTES);

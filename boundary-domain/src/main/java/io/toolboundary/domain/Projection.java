@@ -17,6 +17,13 @@ import io.vavr.control.Option;
  */
 public record Projection(String content, EvidenceStatus evidence, Option<String> scope) {
 
+    /**
+     * Builds an unchecked projection.
+     *
+     * @param content the bounded text for the agent
+     * @param evidence the claimed evidence status
+     * @param scope what was searched; required for NO_EVIDENCE
+     */
     public Projection {
         requireNonNull(content, "content is null");
         requireNonNull(evidence, "evidence is null");
@@ -24,17 +31,34 @@ public record Projection(String content, EvidenceStatus evidence, Option<String>
         scope.forEach(s -> requireNonNull(s, "scope value is null"));
     }
 
-    /** Something was found. */
+    /**
+     * Something was found.
+     *
+     * @param content the bounded text for the agent
+     * @return an EVIDENCE_FOUND projection without a scope
+     */
     public static Projection evidenceFound(String content) {
         return new Projection(content, EvidenceStatus.EVIDENCE_FOUND, Option.none());
     }
 
-    /** Something was found within a stated scope. */
+    /**
+     * Something was found within a stated scope.
+     *
+     * @param content the bounded text for the agent
+     * @param scope what was searched
+     * @return an EVIDENCE_FOUND projection with that scope
+     */
     public static Projection evidenceFound(String content, String scope) {
         return new Projection(content, EvidenceStatus.EVIDENCE_FOUND, Option.of(scope));
     }
 
-    /** Nothing was found within {@code scope}: a negative observation, not a success. */
+    /**
+     * Nothing was found within {@code scope}: a negative observation, not a success.
+     *
+     * @param content the bounded text for the agent
+     * @param scope what was searched, for example "service checkout, logs 10:00-10:15 UTC"
+     * @return a NO_EVIDENCE projection with that scope
+     */
     public static Projection noEvidence(String content, String scope) {
         return new Projection(content, EvidenceStatus.NO_EVIDENCE, Option.of(scope));
     }

@@ -18,6 +18,7 @@ public record ToolCallId(String value) {
     /**
      * Builds a trusted value.
      *
+     * @param value the identifier, exactly as supplied
      * @throws IllegalArgumentException when the value is not a safe identifier
      */
     public ToolCallId {

@@ -18,6 +18,7 @@ public record ToolName(String value) {
     /**
      * Builds a trusted value.
      *
+     * @param value the identifier, exactly as supplied
      * @throws IllegalArgumentException when the value is not a safe identifier
      */
     public ToolName {

@@ -14,13 +14,24 @@ public final class Utf8 {
     private Utf8() {
     }
 
-    /** The number of bytes the text takes in UTF-8. */
+    /**
+     * The number of bytes the text takes in UTF-8.
+     *
+     * @param text the text
+     * @return its UTF-8 length, a lone surrogate counted as U+FFFD (3 bytes)
+     */
     public static long byteLength(CharSequence text) {
         requireNonNull(text, "text is null");
         return count(text, Long.MAX_VALUE);
     }
 
-    /** True when the text takes more than {@code limit} bytes in UTF-8; stops counting past the limit. */
+    /**
+     * Whether the text is over a byte limit; stops counting past the limit.
+     *
+     * @param text the text
+     * @param limit the limit in UTF-8 bytes
+     * @return true when the text takes more than {@code limit} bytes in UTF-8
+     */
     public static boolean exceeds(CharSequence text, long limit) {
         requireNonNull(text, "text is null");
         return count(text, limit) > limit;
@@ -29,6 +40,9 @@ public final class Utf8 {
     /**
      * {@link #byteLength} and {@link #isWellFormed} in one pass: the number of bytes the text takes in
      * UTF-8, or -1 when it has a lone surrogate (UTF-8 cannot keep it exactly).
+     *
+     * @param text the text
+     * @return its UTF-8 length, or -1 when it has a lone surrogate
      */
     public static long wellFormedByteLength(CharSequence text) {
         requireNonNull(text, "text is null");
@@ -52,13 +66,25 @@ public final class Utf8 {
         return bytes;
     }
 
-    /** True when the text has no lone surrogate, so that UTF-8 keeps it exactly. */
+    /**
+     * Whether UTF-8 keeps the text exactly.
+     *
+     * @param text the text
+     * @return true when the text has no lone surrogate
+     */
     public static boolean isWellFormed(CharSequence text) {
         requireNonNull(text, "text is null");
         return isWellFormed(text, 0, text.length());
     }
 
-    /** True when the characters {@code [from, to)} have no lone surrogate. */
+    /**
+     * Whether UTF-8 keeps a range of the text exactly.
+     *
+     * @param text the text
+     * @param from the first index checked
+     * @param to the index after the last one checked
+     * @return true when the characters {@code [from, to)} have no lone surrogate
+     */
     public static boolean isWellFormed(CharSequence text, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);

@@ -54,6 +54,8 @@ public final class AnnotatedTools {
      *
      * @throws IllegalArgumentException when an object has no {@code @Tool} method, a name is not a safe tool
      *     name, or two methods share a name
+     * @param toolObjects objects with {@code @Tool} methods
+     * @return their tools, by name
      */
     public static AnnotatedTools from(Object... toolObjects) {
         requireNonNull(toolObjects, "toolObjects is null");
@@ -82,7 +84,11 @@ public final class AnnotatedTools {
         return new AnnotatedTools(Map.copyOf(tools));
     }
 
-    /** The specifications of every tool, for {@link LangChain4jToolBoundary#of}. */
+    /**
+     * The specifications of every tool, for {@link LangChain4jToolBoundary#of}.
+     *
+     * @return the specifications, one per tool
+     */
     public List<ToolSpecification> specifications() {
         List<ToolSpecification> specifications = new ArrayList<>();
         tools.values().forEach(tool -> specifications.add(tool.specification()));
@@ -93,6 +99,9 @@ public final class AnnotatedTools {
      * A read-only binding of the named tool, with an unlimited per-run budget.
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
+     * @param name the tool name
+     * @param projector turns its raw response into an agent result
+     * @return the binding
      */
     public ToolBinding readOnly(String name, Projector projector) {
         return ToolBinding.readOnly(name, executor(name), projector);
@@ -102,6 +111,9 @@ public final class AnnotatedTools {
      * A binding of the named tool as one that writes: registered so that calls to it get a clear error, never run.
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
+     * @param name the tool name
+     * @param projector turns its raw response into an agent result
+     * @return the binding
      */
     public ToolBinding writable(String name, Projector projector) {
         return ToolBinding.writable(name, executor(name), projector);
@@ -111,6 +123,8 @@ public final class AnnotatedTools {
      * The executor of the named tool: calls its method and returns its own output as the raw response.
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
+     * @param name the tool name
+     * @return the executor
      */
     public ToolExecutor executor(String name) {
         requireNonNull(name, "name is null");

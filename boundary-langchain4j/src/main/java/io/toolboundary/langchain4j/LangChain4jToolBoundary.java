@@ -98,6 +98,7 @@ public final class LangChain4jToolBoundary {
      * @throws IllegalArgumentException when a specification's name is not a safe tool name, two
      *     specifications share a name, a specification names a tool the boundary does not register, or a
      *     tool the boundary registers has no specification (the message lists the names)
+     * @return the tools, checked against the boundary
      */
     public static LangChain4jToolBoundary of(ToolBoundary boundary, Supplier<RunContext> runContext,
             Collection<ToolSpecification> specifications) {
@@ -133,6 +134,8 @@ public final class LangChain4jToolBoundary {
     /**
      * A {@link ToolProvider} offering the specifications, each executed through the boundary. For
      * {@link AiServices#toolProvider(ToolProvider)}.
+     *
+     * @return the tool provider
      */
     public ToolProvider toolProvider() {
         return request -> {
@@ -146,6 +149,8 @@ public final class LangChain4jToolBoundary {
      * The answer to a tool name the model was not offered, computed by the boundary like any other
      * call. For {@link AiServices#hallucinatedToolNameStrategy(Function)}; without it, LangChain4j ends
      * the agent's call with an exception.
+     *
+     * @return the strategy
      */
     public Function<ToolExecutionRequest, ToolExecutionResultMessage> unknownToolStrategy() {
         return request -> {
@@ -162,6 +167,8 @@ public final class LangChain4jToolBoundary {
     /**
      * Installs {@link #toolProvider()} and {@link #unknownToolStrategy()} on an AI service builder.
      *
+     * @param <T> the AI service interface
+     * @param aiServices the builder
      * @return the same builder
      */
     public <T> AiServices<T> applyTo(AiServices<T> aiServices) {

@@ -102,7 +102,12 @@ public final class MicrometerBoundaryListener implements BoundaryListener {
         this.registeredTools = registeredTools;
     }
 
-    /** A listener tagging every rejected call's tool as {@value #UNKNOWN_TOOL}. */
+    /**
+     * A listener tagging every rejected call's tool as {@value #UNKNOWN_TOOL}.
+     *
+     * @param registry where the meters go
+     * @return the listener
+     */
     public static MicrometerBoundaryListener of(MeterRegistry registry) {
         return of(registry, List.of());
     }
@@ -114,6 +119,7 @@ public final class MicrometerBoundaryListener implements BoundaryListener {
      * @param registry where the meters go
      * @param registeredTools the names of the tools registered with the boundary
      * @throws IllegalArgumentException when a name is not a safe tool name
+     * @return the listener
      */
     public static MicrometerBoundaryListener of(MeterRegistry registry, Collection<String> registeredTools) {
         requireNonNull(registry, "registry is null");

@@ -115,17 +115,28 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     /**
      * A store on the system UTC clock with the default bound and without a record cap of its own (the
      * boundary's limit applies); the same as {@link #ofDefaults()}.
+     *
+     * @return the store
      */
     public static InMemoryCanonicalInvocationStore create() {
         return custom().build();
     }
 
-    /** A store on the system UTC clock with the default bound and without a record cap of its own. */
+    /**
+     * A store on the system UTC clock with the default bound and without a record cap of its own.
+     *
+     * @return the store
+     */
     public static InMemoryCanonicalInvocationStore ofDefaults() {
         return custom().build();
     }
 
-    /** A store whose expiry follows {@code clock}, with the default bound, without a record cap of its own. */
+    /**
+     * A store whose expiry follows {@code clock}, with the default bound, without a record cap of its own.
+     *
+     * @param clock the clock that expiry follows
+     * @return the store
+     */
     public static InMemoryCanonicalInvocationStore create(Clock clock) {
         return custom().clock(clock).build();
     }
@@ -134,27 +145,47 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
      * A store whose expiry follows {@code clock}, with the default bound, and which never holds a record over
      * {@code recordCapBytes} UTF-8 bytes, whatever the boundary's configured limit; a boundary configured
      * with a larger limit refuses this store when it is built.
+     *
+     * @param clock the clock that expiry follows
+     * @param recordCapBytes the store's own cap on one record, in UTF-8 bytes; positive
+     * @return the store
      */
     public static InMemoryCanonicalInvocationStore create(Clock clock, long recordCapBytes) {
         return custom().clock(clock).recordCapBytes(recordCapBytes).build();
     }
 
-    /** A builder starting from the defaults: the system UTC clock, the default bound, no record cap. */
+    /**
+     * A builder starting from the defaults: the system UTC clock, the default bound, no record cap.
+     *
+     * @return the builder
+     */
     public static Builder custom() {
         return new Builder();
     }
 
-    /** The most records this store holds, expired ones not yet reclaimed included. */
+    /**
+     * The most records this store holds, expired ones not yet reclaimed included.
+     *
+     * @return the record bound
+     */
     public long maxRecords() {
         return maxRecords;
     }
 
-    /** The most bytes of records this store holds, as {@link CanonicalRecord#byteSize()} counts them. */
+    /**
+     * The most bytes of records this store holds, as {@link CanonicalRecord#byteSize()} counts them.
+     *
+     * @return the byte bound
+     */
     public long maxBytes() {
         return maxBytes;
     }
 
-    /** The bytes of the records held now (expired ones not yet reclaimed included), counted toward {@link #maxBytes()}. */
+    /**
+     * The bytes of the records held now (expired ones not yet reclaimed included), counted toward {@link #maxBytes()}.
+     *
+     * @return the bytes held now
+     */
     public long heldBytes() {
         return heldBytes.get();
     }
@@ -290,6 +321,9 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     /**
      * The time the record has left, by this store's clock; none when there is no live record. Never
      * changes it.
+     *
+     * @param key the canonical key
+     * @return the record's remaining time to live, or none
      */
     public Option<Duration> remainingTtl(InvocationKey key) {
         requireNonNull(key, "key is null");
@@ -301,7 +335,11 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return Option.of(Duration.between(now, entry.expiresAt()));
     }
 
-    /** How many records and budget counters are held, live or not yet swept. */
+    /**
+     * How many records and budget counters are held, live or not yet swept.
+     *
+     * @return the number of records and budget counters held
+     */
     public int size() {
         return records.size() + counters.size();
     }
@@ -533,19 +571,34 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         private Builder() {
         }
 
-        /** The clock that expiry follows. */
+        /**
+         * The clock that expiry follows.
+         *
+         * @param clock the clock
+         * @return this builder
+         */
         public Builder clock(Clock clock) {
             this.clock = requireNonNull(clock, "clock is null");
             return this;
         }
 
-        /** The most records held, expired ones not yet reclaimed included; 1 or more. */
+        /**
+         * The most records held, expired ones not yet reclaimed included; 1 or more.
+         *
+         * @param records the record bound
+         * @return this builder
+         */
         public Builder maxRecords(long records) {
             this.maxRecords = positive(records, "maxRecords");
             return this;
         }
 
-        /** The most bytes of records held, as {@code CanonicalRecord.byteSize()} counts them; 1 or more. */
+        /**
+         * The most bytes of records held, as {@code CanonicalRecord.byteSize()} counts them; 1 or more.
+         *
+         * @param bytes the byte bound
+         * @return this builder
+         */
         public Builder maxBytes(long bytes) {
             this.maxBytes = positive(bytes, "maxBytes");
             return this;
@@ -554,13 +607,20 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         /**
          * The store's own hard cap on one record, in UTF-8 bytes; 1 or more. A boundary configured with a
          * larger record limit refuses the store when it is built. None by default.
+         *
+         * @param bytes the cap on one record
+         * @return this builder
          */
         public Builder recordCapBytes(long bytes) {
             this.recordCapBytes = positive(bytes, "recordCapBytes");
             return this;
         }
 
-        /** The store. */
+        /**
+         * The store.
+         *
+         * @return the store
+         */
         public InMemoryCanonicalInvocationStore build() {
             return new InMemoryCanonicalInvocationStore(this);
         }

@@ -36,7 +36,13 @@ public class MicrometerToolBoundaryAutoConfiguration {
     public MicrometerToolBoundaryAutoConfiguration() {
     }
 
-    /** The meters' listener, on the context's (primary) meter registry. */
+    /**
+     * The meters' listener, on the context's (primary) meter registry.
+     *
+     * @param registry the context's (primary) meter registry
+     * @param tools the registered tool bindings, whose names tag rejected calls
+     * @return the listener
+     */
     @Bean
     @ConditionalOnBean(MeterRegistry.class)
     @ConditionalOnMissingBean(MicrometerBoundaryListener.class)
