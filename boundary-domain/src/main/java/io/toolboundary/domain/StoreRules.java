@@ -29,7 +29,13 @@ public final class StoreRules {
      * @param sameAttempt whether the caller's attempt token is the one that began it
      */
     public record Held(CanonicalRecord record, boolean sameAttempt) {
-        /** @throws NullPointerException when the record is null */
+        /**
+         * A snapshot of one key.
+         *
+         * @param record the live record
+         * @param sameAttempt whether the caller's attempt token began it
+         * @throws NullPointerException when the record is null
+         */
         public Held {
             requireNonNull(record, "record is null");
         }

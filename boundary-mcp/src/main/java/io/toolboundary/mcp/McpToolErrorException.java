@@ -11,6 +11,7 @@ public final class McpToolErrorException extends Exception {
 
     private static final long serialVersionUID = 1L;
 
+    /** @serial the name of the tool whose call the server reported as an error */
     private final String toolName;
 
     McpToolErrorException(String toolName) {

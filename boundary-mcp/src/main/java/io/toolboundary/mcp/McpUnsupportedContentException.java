@@ -16,6 +16,7 @@ public final class McpUnsupportedContentException extends Exception {
 
     private static final long serialVersionUID = 1L;
 
+    /** @serial the type of the content block that cannot become a raw response */
     private final String contentType;
 
     McpUnsupportedContentException(String contentType) {
