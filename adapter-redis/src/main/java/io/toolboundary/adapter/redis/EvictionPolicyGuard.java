@@ -50,7 +50,7 @@ final class EvictionPolicyGuard {
         }
     }
 
-    private static List<String> policies(RedissonClient client) {
+    static List<String> policies(RedissonClient client) {
         List<String> policies = new ArrayList<>();
         for (RedisNode master : masters(client)) {
             Map<String, String> config = master.getConfig(POLICY);
@@ -63,7 +63,7 @@ final class EvictionPolicyGuard {
         return policies;
     }
 
-    private static List<? extends RedisNode> masters(RedissonClient client) {
+    static List<? extends RedisNode> masters(RedissonClient client) {
         Config config = client.getConfig();
         if (config.isClusterConfig()) {
             return List.copyOf(client.getRedisNodes(RedisNodes.CLUSTER).getMasters());

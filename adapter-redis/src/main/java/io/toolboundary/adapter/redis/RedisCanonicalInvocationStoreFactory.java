@@ -29,8 +29,9 @@ import org.redisson.config.SingleServerConfig;
 
 /**
  * Creates {@link RedisCanonicalInvocationStore}s. The only public type of this library that names a
- * Redisson type, and only in {@link #create(RedissonClient, RedisStoreOptions)} and
- * {@link #create(Config, RedisStoreOptions)}; the {@code connect…} methods take plain URLs, so a caller
+ * Redisson type, and only in {@link #create(RedissonClient, RedisStoreOptions)},
+ * {@link #create(Config, RedisStoreOptions)} and the two health readings
+ * {@link #evictionPolicies(RedissonClient)} and {@link #pingMasters(RedissonClient)}; the {@code connect…} methods take plain URLs, so a caller
  * that needs no Redisson settings of its own never names Redisson at all.
  *
  * <p>Before returning a store, each factory method reads {@code maxmemory-policy} on every master:
@@ -172,6 +173,31 @@ public final class RedisCanonicalInvocationStoreFactory {
         return connect(config, options, "the Redis master '" + masterName + "' through the sentinels at "
                 + hostsAndPorts(sentinels), client -> {
         });
+    }
+
+    /**
+     * The {@code maxmemory-policy} of every master behind {@code client}, as the factory's check reads
+     * them: for health checks and operator tools that report the policy in their own words.
+     *
+     * @param client a client of a standalone server, a cluster, or a master behind sentinels
+     * @return one policy per master
+     * @throws IllegalStateException when a master does not report its policy
+     * @throws org.redisson.client.RedisException when a master cannot be asked ({@code CONFIG} refused,
+     *     no connection)
+     */
+    public static List<String> evictionPolicies(RedissonClient client) {
+        return List.copyOf(EvictionPolicyGuard.policies(requireNonNull(client, "client is null")));
+    }
+
+    /**
+     * Whether every master behind {@code client} answers {@code PING}.
+     *
+     * @param client a client of a standalone server, a cluster, or a master behind sentinels
+     * @return true when each master answered
+     */
+    public static boolean pingMasters(RedissonClient client) {
+        return EvictionPolicyGuard.masters(requireNonNull(client, "client is null")).stream()
+                .allMatch(org.redisson.api.redisnode.RedisNode::ping);
     }
 
     private static RedisCanonicalInvocationStore connect(Config config, RedisStoreOptions options, String target,
