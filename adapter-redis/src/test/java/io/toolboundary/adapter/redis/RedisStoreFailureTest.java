@@ -44,6 +44,9 @@ import org.redisson.config.Config;
 /** Redis failures become safe codes, nothing escapes as an exception, and an evicting server is refused. */
 class RedisStoreFailureTest {
 
+    /** A short timeout for calls to a server that cannot answer: the store tries until it runs out. */
+    private static final Duration SHORT = Duration.ofMillis(600);
+
     private static final RedisStoreOptions OPTIONS = RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).build();
 
     @Test
@@ -55,11 +58,13 @@ class RedisStoreFailureTest {
         try (RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(
                 quickFailing("redis://127.0.0.1:" + closedPort), OPTIONS)) {
             CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+            // Every try is refused at once; the store keeps trying until the timeout and still knows
+            // that none can have reached a server.
 
-            assertThat(store.begin(start(record, AttemptToken.random())))
+            assertThat(store.begin(start(record, AttemptToken.random()), SHORT))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(store.find(record.key())).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result")))
+            assertThat(store.find(record.key(), SHORT)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+            assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result"), SHORT))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
         }
     }
@@ -72,7 +77,8 @@ class RedisStoreFailureTest {
                         RedisStoreOptions.custom().evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.WARN).build())) {
             CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
 
-            assertThat(store.begin(start(record, AttemptToken.random())))
+            // The script was written and no reply came within the response timeout (1 s) nor the call's.
+            assertThat(store.begin(start(record, AttemptToken.random()), Duration.ofMillis(1_500)))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
         }
     }
