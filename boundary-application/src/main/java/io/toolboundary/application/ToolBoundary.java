@@ -57,17 +57,29 @@ public final class ToolBoundary {
         this.execution = new Execution(builder.clock, builder.config.limits(), diagnostics);
     }
 
-    /** A builder; a store and an access policy are required. */
+    /**
+     * A builder; a store and an access policy are required.
+     *
+     * @return a new builder with the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The names of the tools registered with this boundary; immutable. */
+    /**
+     * The names of the tools registered with this boundary.
+     *
+     * @return an immutable set of the registered names
+     */
     public java.util.Set<ToolName> toolNames() {
         return preflight.toolNames();
     }
 
-    /** The harness-side query over this boundary's store. */
+    /**
+     * The harness-side query over this boundary's store, each read bounded by the store timeout.
+     *
+     * @return the query
+     */
     public InvocationQuery records() {
         return storeSteps.records();
     }
@@ -150,31 +162,57 @@ public final class ToolBoundary {
         private Builder() {
         }
 
-        /** The store of canonical records. Required. */
+        /**
+         * The store of canonical records. Required.
+         *
+         * @param store the store
+         * @return this builder
+         */
         public Builder store(CanonicalInvocationStore store) {
             this.store = requireNonNull(store, "store is null");
             return this;
         }
 
-        /** The harness's access decisions. Required: there is no default that grants access. */
+        /**
+         * The harness's access decisions. Required: there is no default that grants access.
+         *
+         * @param accessPolicy the policy
+         * @return this builder
+         */
         public Builder accessPolicy(AccessPolicy accessPolicy) {
             this.accessPolicy = requireNonNull(accessPolicy, "accessPolicy is null");
             return this;
         }
 
-        /** The clock for deadlines and timestamps; defaults to the system UTC clock. */
+        /**
+         * The clock for deadlines and timestamps; defaults to the system UTC clock. Never the lease's
+         * authority: the store's own clock is.
+         *
+         * @param clock the clock
+         * @return this builder
+         */
         public Builder clock(Clock clock) {
             this.clock = requireNonNull(clock, "clock is null");
             return this;
         }
 
-        /** Limits, TTL and execution lease; defaults to {@link ToolBoundaryConfig#ofDefaults()}. */
+        /**
+         * Limits, TTL, execution lease and store budget; defaults to {@link ToolBoundaryConfig#ofDefaults()}.
+         *
+         * @param config the config
+         * @return this builder
+         */
         public Builder config(ToolBoundaryConfig config) {
             this.config = requireNonNull(config, "config is null");
             return this;
         }
 
-        /** Harness-side diagnostics; defaults to none. */
+        /**
+         * Harness-side diagnostics; defaults to none.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
         public Builder listener(BoundaryListener listener) {
             this.listener = requireNonNull(listener, "listener is null");
             return this;
@@ -184,6 +222,9 @@ public final class ToolBoundary {
          * The source of attempt tokens; defaults to {@link AttemptToken#random()}. Every call must get a
          * token no other call has: a repeated token makes a concurrent duplicate look like a retry of the
          * same attempt.
+         *
+         * @param tokens the source of tokens
+         * @return this builder
          */
         public Builder tokens(Supplier<AttemptToken> tokens) {
             this.tokens = requireNonNull(tokens, "tokens is null");
@@ -196,6 +237,9 @@ public final class ToolBoundary {
          * between two readings are used, so it need not relate to wall-clock time; a reading that goes
          * backwards is reported as zero, and a ticker that throws suppresses that report and changes no
          * outcome.
+         *
+         * @param ticker the source of nanosecond readings
+         * @return this builder
          */
         public Builder ticker(LongSupplier ticker) {
             this.ticker = requireNonNull(ticker, "ticker is null");
@@ -205,6 +249,8 @@ public final class ToolBoundary {
         /**
          * Registers a tool.
          *
+         * @param binding the tool, its executor, projector and budget
+         * @return this builder
          * @throws IllegalArgumentException when a tool of that name is already registered
          */
         public Builder tool(ToolBinding binding) {
@@ -218,6 +264,7 @@ public final class ToolBoundary {
         /**
          * The boundary.
          *
+         * @return the boundary, immutable and thread-safe
          * @throws NullPointerException when the store or the access policy is not set
          * @throws IllegalArgumentException when the store's own record cap is below the config's record
          *     limit
