@@ -17,14 +17,9 @@ import io.vavr.control.Option;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The embedded store: the same semantics as the Redis store, in this JVM's memory, within a bound.
@@ -84,29 +79,20 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private final long maxRecordBytes;
     private final long maxRecords;
     private final long maxBytes;
-    private final long maxCounters;
-    private final AtomicLong heldRecords = new AtomicLong();
-    private final AtomicLong heldBytes = new AtomicLong();
-    private final AtomicLong heldCounters = new AtomicLong();
+    private final Room room;
     private final Map<InvocationKey, Entry> records = new ConcurrentHashMap<>();
     private final Map<Counter, Count> counters = new ConcurrentHashMap<>();
     private final Object[] stripes = new Object[STRIPES];
-    /**
-     * Every record and counter, by expiry, in two queues: those scheduled in order (nearly all: the clock
-     * moves forward and the TTL rarely changes), appended at the end; and the few that expire before the
-     * last one queued (a shorter TTL, a clock set back), in a heap. Entries are dropped from the maps as
-     * their time comes.
-     */
-    private final ArrayDeque<Expiry> inOrder = new ArrayDeque<>();
-    private final PriorityQueue<Expiry> outOfOrder = new PriorityQueue<>(Comparator.comparing(Expiry::at));
-    private final ReentrantLock sweeping = new ReentrantLock();
+    /** Every record and counter, by expiry: dropped from the maps as their time comes. */
+    private final ExpirySchedule<Object> expiries = new ExpirySchedule<>();
 
     private InMemoryCanonicalInvocationStore(Builder builder) {
         this.clock = builder.clock;
         this.maxRecordBytes = builder.recordCapBytes;
         this.maxRecords = builder.maxRecords;
         this.maxBytes = builder.maxBytes;
-        this.maxCounters = builder.maxRecords > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * builder.maxRecords;
+        this.room = new Room(builder.maxRecords, builder.maxBytes,
+                builder.maxRecords > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * builder.maxRecords);
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Object();
         }
@@ -187,7 +173,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
      * @return the bytes held now
      */
     public long heldBytes() {
-        return heldBytes.get();
+        return room.heldBytes();
     }
 
     @Override
@@ -209,7 +195,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         if (bytes > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
             return refuse(ErrorCode.RESULT_TOO_LARGE);
         }
-        sweepNowAndThen();
+        Instant sweptAt = clock.instant();
+        expiries.sweepNowAndThen(sweptAt, due -> dropIfExpired(due, sweptAt));
         InvocationKey key = record.key();
         synchronized (stripe(key.runId())) {
             Instant now = clock.instant();
@@ -224,20 +211,20 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             }
             // Counters that may have to be created: absent, or expired (a sweep may drop it meanwhile).
             long newCounters = (used(runCounter, now) == 0 ? 1 : 0) + (used(toolCounter, now) == 0 ? 1 : 0);
-            if (!admit(bytes, newCounters)) {
+            if (!room.admit(bytes, newCounters)) {
                 reclaimExpired();
-                if (!admit(bytes, newCounters)) {
+                if (!room.admit(bytes, newCounters)) {
                     return refuse(ErrorCode.STORE_FULL);
                 }
             }
             Instant expiresAt = now.plus(start.ttl());
             long created = reserve(runCounter, expiresAt, now) + reserve(toolCounter, expiresAt, now);
-            heldCounters.addAndGet(created - newCounters);
+            room.settleCounters(created, newCounters);
             Entry previous = records.put(key, new Entry(record, start.token(), expiresAt, now.plus(start.lease()), bytes));
             if (previous != null) {
                 release(previous);
             }
-            scheduleExpiry(expiresAt, key);
+            expiries.schedule(expiresAt, key);
             return Either.right(record);
         }
     }
@@ -358,57 +345,22 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private <T extends CanonicalRecord.Final> Either<BoundaryError, T> replace(InvocationKey key, Entry current, T done,
             long bytes) {
         long growth = bytes - current.bytes();
-        if (!take(heldBytes, growth, maxBytes)) {
+        if (!room.grow(growth)) {
             reclaimExpired();
-            if (!take(heldBytes, growth, maxBytes)) {
+            if (!room.grow(growth)) {
                 return refuse(ErrorCode.STORE_FULL);
             }
         }
         if (!records.replace(key, current, current.with(done, bytes))) {
             // Reclaimed by a sweep since it was read: it expired meanwhile.
-            heldBytes.addAndGet(-growth);
+            room.ungrow(growth);
             return refuse(ErrorCode.RECORD_EXPIRED);
         }
         return Either.right(done);
     }
 
-    /**
-     * Reserves room for one record of {@code bytes} and {@code newCounters} counters, all or nothing;
-     * false when any would exceed its bound.
-     */
-    private boolean admit(long bytes, long newCounters) {
-        if (!take(heldRecords, 1, maxRecords)) {
-            return false;
-        }
-        if (!take(heldBytes, bytes, maxBytes)) {
-            heldRecords.decrementAndGet();
-            return false;
-        }
-        if (!take(heldCounters, newCounters, maxCounters)) {
-            heldRecords.decrementAndGet();
-            heldBytes.addAndGet(-bytes);
-            return false;
-        }
-        return true;
-    }
-
-    /** Adds {@code amount} to {@code held} unless that would take it over {@code max}; a negative amount always fits. */
-    private static boolean take(AtomicLong held, long amount, long max) {
-        while (true) {
-            long now = held.get();
-            long next = now + amount;
-            if (amount > 0 && (next > max || next < now)) {
-                return false;
-            }
-            if (held.compareAndSet(now, next)) {
-                return true;
-            }
-        }
-    }
-
     private void release(Entry dropped) {
-        heldRecords.decrementAndGet();
-        heldBytes.addAndGet(-dropped.bytes());
+        room.releaseRecord(dropped.bytes());
     }
 
     private Entry live(InvocationKey key, Instant now) {
@@ -432,7 +384,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private void dropIfExpired(Counter counter, Instant now) {
         Count count = counters.get(counter);
         if (count != null && count.expiredAt(now) && counters.remove(counter, count)) {
-            heldCounters.decrementAndGet();
+            room.releaseCounter();
         }
     }
 
@@ -455,72 +407,23 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             return count.expiredAt(now) ? new Count(1, expiresAt) : new Count(count.used() + 1, count.expiresAt());
         });
         if (reserved.used() == 1) {
-            scheduleExpiry(expiresAt, counter);
+            expiries.schedule(expiresAt, counter);
         }
         return created[0] ? 1 : 0;
     }
 
-    private void scheduleExpiry(Instant at, Object key) {
-        sweeping.lock();
-        try {
-            Expiry last = inOrder.peekLast();
-            if (last == null || !at.isBefore(last.at())) {
-                inOrder.addLast(new Expiry(at, key));
-            } else {
-                outOfOrder.add(new Expiry(at, key));
-            }
-        } finally {
-            sweeping.unlock();
-        }
-    }
-
-    /** Drops the records and counters whose time has come; skipped when another thread is at it. */
-    private void sweepNowAndThen() {
-        if (sweeping.tryLock()) {
-            try {
-                sweep();
-            } finally {
-                sweeping.unlock();
-            }
-        }
-    }
-
     /** Drops the records and counters whose time has come, waiting for a sweep under way to finish. */
     private void reclaimExpired() {
-        sweeping.lock();
-        try {
-            sweep();
-        } finally {
-            sweeping.unlock();
-        }
+        Instant sweptAt = clock.instant();
+        expiries.sweep(sweptAt, due -> dropIfExpired(due, sweptAt));
     }
 
-    /** Holds {@code sweeping}. */
-    private void sweep() {
-        Instant now = clock.instant();
-        for (Expiry due = takeDue(now); due != null; due = takeDue(now)) {
-            if (due.key() instanceof InvocationKey key) {
-                dropIfExpired(key, now);
-            } else if (due.key() instanceof Counter counter) {
-                dropIfExpired(counter, now);
-            }
+    private void dropIfExpired(Object key, Instant now) {
+        if (key instanceof InvocationKey record) {
+            dropIfExpired(record, now);
+        } else if (key instanceof Counter counter) {
+            dropIfExpired(counter, now);
         }
-    }
-
-    /** Removes and returns the earliest entry if its time has come; else null. Holds {@code sweeping}. */
-    private Expiry takeDue(Instant now) {
-        Expiry ordered = inOrder.peekFirst();
-        Expiry straggler = outOfOrder.peek();
-        boolean fromHeap = straggler != null && (ordered == null || straggler.at().isBefore(ordered.at()));
-        Expiry earliest = fromHeap ? straggler : ordered;
-        if (earliest == null || now.isBefore(earliest.at())) {
-            return null;
-        }
-        return fromHeap ? outOfOrder.poll() : inOrder.pollFirst();
-    }
-
-    /** When a record or counter (its key) expires. */
-    private record Expiry(Instant at, Object key) {
     }
 
     /** What the rules see of an entry: its record, and whether {@code token} began it. */
