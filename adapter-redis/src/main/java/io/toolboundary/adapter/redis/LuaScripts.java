@@ -21,6 +21,8 @@ final class LuaScripts {
     static final Script END = load("end.lua");
     /** Reads a record; see {@code find.lua}. */
     static final Script FIND = load("find.lua");
+    /** One SCAN step over a run's record keys; see {@code scan.lua}. */
+    static final Script SCAN = load("scan.lua");
 
     private LuaScripts() {
     }
