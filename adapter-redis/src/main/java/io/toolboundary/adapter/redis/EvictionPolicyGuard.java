@@ -63,7 +63,7 @@ final class EvictionPolicyGuard {
         return policies;
     }
 
-    private static List<? extends RedisNode> masters(RedissonClient client) {
+    static List<? extends RedisNode> masters(RedissonClient client) {
         Config config = client.getConfig();
         if (config.isClusterConfig()) {
             return List.copyOf(client.getRedisNodes(RedisNodes.CLUSTER).getMasters());

@@ -244,6 +244,17 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return keys.record(requireNonNull(key, "key is null"));
     }
 
+    /** The client, for {@link RedisOperatorView}. */
+    RedissonClient client() {
+        return client;
+    }
+
+    /** Runs one script with this store's retries, for {@link RedisOperatorView}. */
+    Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> args,
+            Duration timeout) {
+        return run(script, routingKey, List.of(routingKey), args, timeout);
+    }
+
     /** The layout of every key this store writes. */
     RedisKeys keys() {
         return keys;
