@@ -47,8 +47,8 @@ final class RunsCommand implements Callable<Integer> {
                     counts[key.contains("}:call:") ? 0 : 1]++;
                 });
             }
-            out.printf("%-40s %8s %9s%n", "RUN", "RECORDS", "COUNTERS");
-            runs.forEach((run, counts) -> out.printf("%-40s %8d %9d%n", run, counts[0], counts[1]));
+            out.printf("%-40s %8s %6s%n", "RUN", "RECORDS", "OTHER");
+            runs.forEach((run, counts) -> out.printf("%-40s %8d %6d%n", run, counts[0], counts[1]));
             out.printf("%d run(s) in %d key(s) scanned%n", runs.size(), page.get().keys().size());
             if (!"0".equals(page.get().nextCursor())) {
                 out.printf("more: --cursor %s%n", page.get().nextCursor());
