@@ -11,6 +11,9 @@ import io.vavr.control.Option;
 /** Checked ids and the store reads the commands share; a store failure is Redis unreachable (exit 2). */
 final class Ids {
 
+    /** The longest a listing of a run's records may take: it walks the whole keyspace of the run's master. */
+    private static final java.time.Duration LISTING_TIMEOUT = java.time.Duration.ofSeconds(30);
+
     private Ids() {
     }
 
@@ -27,8 +30,7 @@ final class Ids {
         if (limit < 1) {
             throw new IllegalArgumentException("--limit must be at least 1");
         }
-        Either<BoundaryError, ToolCallIdPage> page = opened.store().toolCallIds(runId, after, limit,
-                opened.view() == null ? java.time.Duration.ofSeconds(5) : java.time.Duration.ofSeconds(30));
+        Either<BoundaryError, ToolCallIdPage> page = opened.store().toolCallIds(runId, after, limit, LISTING_TIMEOUT);
         return page.getOrElseThrow(failed -> new Connection.UnreachableException(
                 "Redis did not list the run's records (" + failed.code() + ")"));
     }
