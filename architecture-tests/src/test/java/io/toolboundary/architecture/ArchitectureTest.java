@@ -53,6 +53,8 @@ class ArchitectureTest {
     static final String TESTKIT = "io.toolboundary.testkit..";
     static final String STORE_TCK = "io.toolboundary.tck..";
     static final String DEMO = "io.toolboundary.demo..";
+    /** The operator's command line: like the demo, a program that chooses and builds a store. */
+    static final String CLI = "io.toolboundary.cli..";
     /** Framework integrations: LangChain4j, Spring AI, Micrometer, MCP. */
     static final String[] INTEGRATIONS = {"io.toolboundary.langchain4j..", "io.toolboundary.springai..", "io.toolboundary.micrometer..",
         "io.toolboundary.mcp.."};
@@ -130,9 +132,10 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule nothing_but_the_adapters_and_the_demo_depends_on_an_adapter =
-            noClasses().that().resideInAPackage(PROJECT).and().resideOutsideOfPackages(ADAPTERS, DEMO, SPRING_AUTOCONFIGURE)
+            noClasses().that().resideInAPackage(PROJECT).and().resideOutsideOfPackages(ADAPTERS, DEMO, CLI, SPRING_AUTOCONFIGURE)
                     .should().dependOnClassesThat().resideInAPackage(ADAPTERS)
-                    .because("the domain, the application, the testkit and the integrations see a store only through its port");
+                    .because("the domain, the application, the testkit and the integrations see a store only through its port"
+                            + " (the demo and the CLI are programs that build one)");
 
     @ArchTest
     static final ArchRule integrations_depend_on_the_application_and_their_framework_only =

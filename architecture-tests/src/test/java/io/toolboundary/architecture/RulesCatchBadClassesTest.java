@@ -474,4 +474,14 @@ class RulesCatchBadClassesTest {
         System.arraycopy(others, 0, all, 1, others.length);
         return new ClassFileImporter().importClasses(all);
     }
+
+    @Nested
+    class CommandLine {
+
+        @Test
+        void catchesACliCommandUsingRedisson() {
+            assertCatches(ArchitectureTest.only_the_redis_adapter_uses_redisson_or_a_redis_client,
+                    io.toolboundary.cli.bad.CliCommandUsingRedisson.class);
+        }
+    }
 }

@@ -4,6 +4,8 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -165,6 +167,29 @@ public interface CanonicalInvocationStore {
     default Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
         return find(key, DEFAULT_TIMEOUT);
     }
+
+    /**
+     * Lists the tool_call_ids of the records a run has in this store, a page at a time, for the harness's
+     * sweeps (such as {@code ToolBoundary.abandonExpired(RunId)}); never for the agent. Reads only: it
+     * never changes a record or its time to live.
+     *
+     * <p>The ids are ordered by their text ({@link String#compareTo}); a page holds the first {@code limit}
+     * of those strictly after {@code after} (all of them when it is none), each once, and says whether
+     * further ones exist, so that pages asked for with the last id of the previous one as {@code after}
+     * list every record of the run once. A record that exists for the whole listing is listed; one
+     * created or expiring meanwhile may or may not be. An expired record is never listed, nor is a budget
+     * counter.
+     *
+     * @param runId the run
+     * @param after the last id of the previous page, or none for the first page
+     * @param limit the most ids to list, at least 1
+     * @param timeout the longest this call may take
+     * @return the page, or a store error (nothing is ever written, so a failure is
+     *     {@code STORE_UNAVAILABLE} or {@code STORE_DATA_INVALID})
+     * @throws IllegalArgumentException when {@code limit} is below 1
+     */
+    Either<BoundaryError, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
+            Duration timeout);
 
     /**
      * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}

@@ -192,4 +192,9 @@ final class StoreSteps {
             return Either.left(diagnostics.unexpected(unexpected));
         }
     }
+
+    /** The harness's sweep of a run: see {@link ToolBoundary#abandonExpired(io.toolboundary.domain.RunId)}. */
+    Either<BoundaryError, SweepSummary> abandonExpired(io.toolboundary.domain.RunId runId) {
+        return new RunSweep(store, clock, config.storeTimeout(), diagnostics).sweep(runId);
+    }
 }

@@ -120,6 +120,25 @@ public final class ToolBoundary {
     }
 
     /**
+     * Ends every record of a run that is still PROJECTING after its execution lease has passed, by the
+     * store's own clock, in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}: lists the run's records
+     * ({@link CanonicalInvocationStore#toolCallIds}, a page at a time), reads each, and ends each
+     * PROJECTING one by the store's compare-and-set, as {@link #abandonExpired(RunId, ToolCallId)} does.
+     * Records still within their lease, final ones and those completed meanwhile are left as they are.
+     * For the harness or an operator, after the processes of a run stopped; safe to repeat. Each store
+     * call waits at most the configured store timeout; on Redis, each page scans the keyspace of the
+     * master that holds the run.
+     *
+     * @param runId the run
+     * @return what was looked at, abandoned, still leased and failed; a store error when the first listing
+     *     failed (nothing was changed)
+     */
+    public Either<BoundaryError, SweepSummary> abandonExpired(RunId runId) {
+        requireNonNull(runId, "runId is null");
+        return storeSteps.abandonExpired(runId);
+    }
+
+    /**
      * Runs one tool call through the boundary.
      *
      * @param run the harness's trusted facts about the run

@@ -445,6 +445,12 @@ class ToolBoundaryTest {
                 }
 
                 @Override
+                public Either<BoundaryError, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
+                        java.time.Duration timeout) {
+                    return Either.right(new ToolCallIdPage(java.util.List.of(), false));
+                }
+
+                @Override
                 public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }

@@ -1347,4 +1347,157 @@ public abstract class CanonicalInvocationStoreContract {
     private static <T> Either<BoundaryError, T> refused(ErrorCode code) {
         return Either.left(BoundaryError.of(code));
     }
+
+    @Nested
+    class ListingAndSweepingARun {
+
+        private List<String> listed(RunId runId) {
+            Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> page =
+                    store().toolCallIds(runId, Option.none(), 1000, CanonicalInvocationStore.DEFAULT_TIMEOUT);
+            assertThat(page.isRight()).as("listing answered %s", page).isTrue();
+            assertThat(page.get().more()).as("more").isFalse();
+            return page.get().ids().stream().map(ToolCallId::value).toList();
+        }
+
+        @Test
+        void listsEveryRecordOfTheRunOnceInOrderAndNoCounterNorAnotherRunsRecord() {
+            RunId runId = freshRunId();
+            // Runs whose ids start like this one's, or differ only where a pattern could be loose.
+            RunId longer = new RunId(runId.value() + "0");
+            RunId shorter = new RunId(runId.value().substring(0, runId.value().length() - 1));
+            for (String id : List.of("call_b", "call_a", "call:c.d", "call_c")) {
+                begin(projecting(runId, id), AttemptToken.random());
+            }
+            begin(projecting(longer, "call_z"), AttemptToken.random());
+            begin(projecting(shorter, "call_y"), AttemptToken.random());
+            CanonicalRecord.Projecting completed = projecting(runId, "done");
+            AttemptToken token = AttemptToken.random();
+            begin(completed, token);
+            assertAccepted(store().complete(token, readyOf(completed, "raw", evidenceFound("found"))));
+
+            assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
+            assertThat(listed(longer)).containsExactly("call_z");
+            assertThat(listed(freshRunId())).isEmpty();
+        }
+
+        @Test
+        void listsRunIdsWithDotsAndColonsLiterally() {
+            String base = freshRunId().value();
+            RunId dotted = new RunId(base + ".a:b");
+            RunId lookalike = new RunId(base + "xa-b");
+            begin(projecting(dotted, "call_1"), AttemptToken.random());
+            begin(projecting(lookalike, "call_2"), AttemptToken.random());
+
+            assertThat(listed(dotted)).containsExactly("call_1");
+            assertThat(listed(lookalike)).containsExactly("call_2");
+        }
+
+        @Test
+        void pagesAfterTheLastIdUntilEveryRecordIsListedOnce() {
+            RunId runId = freshRunId();
+            List<String> all = IntStream.range(0, 7).mapToObj(i -> "call_" + i).toList();
+            all.forEach(id -> begin(projecting(runId, id), AttemptToken.random()));
+
+            List<String> seen = new ArrayList<>();
+            List<Boolean> mores = new ArrayList<>();
+            Option<ToolCallId> after = Option.none();
+            for (int page = 0; page < 3; page++) {
+                var listed = store().toolCallIds(runId, after, 3, CanonicalInvocationStore.DEFAULT_TIMEOUT).get();
+                listed.ids().forEach(id -> seen.add(id.value()));
+                mores.add(listed.more());
+                after = Option.of(listed.ids().get(listed.ids().size() - 1));
+            }
+
+            assertThat(seen).containsExactlyElementsOf(all);
+            assertThat(mores).containsExactly(true, true, false);
+        }
+
+        @Test
+        void doesNotListAnExpiredRecord() {
+            RunId runId = freshRunId();
+            CanonicalRecord.Projecting gone = projecting(runId, "call_gone");
+            begin(gone, AttemptToken.random());
+            // Lets time pass where the store's clock can move (expire may end every record as old).
+            passLease(gone.key());
+            begin(projecting(runId, "call_kept"), AttemptToken.random());
+            expire(gone.key());
+
+            assertThat(listed(runId)).containsExactly("call_kept");
+        }
+
+        @Test
+        void refusesALimitBelowOne() {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().toolCallIds(freshRunId(), Option.none(), 0,
+                    CanonicalInvocationStore.DEFAULT_TIMEOUT)).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void theBoundarySweepEndsOnlyTheRecordsPastTheirLeaseAndIsSafeToRepeat() {
+            RunId runId = freshRunId();
+            CanonicalRecord.Projecting expired = projecting(runId, "call_expired");
+            CanonicalRecord.Projecting leased = projecting(runId, "call_leased");
+            CanonicalRecord.Projecting done = projecting(runId, "call_done");
+            // passLease may pass every lease begun so far (a store's clock moved on), so the leased
+            // record is begun after it.
+            begin(expired, AttemptToken.random());
+            AttemptToken token = AttemptToken.random();
+            begin(done, token);
+            CanonicalRecord.Ready ready = readyOf(done, "raw", evidenceFound("found"));
+            assertAccepted(store().complete(token, ready));
+            passLease(expired.key());
+            begin(leased, AttemptToken.random());
+            ToolBoundary boundary = sweeper();
+
+            var first = boundary.abandonExpired(runId);
+
+            assertThat(first.isRight()).as("sweep answered %s", first).isTrue();
+            assertThat(first.get().lookedAt()).isEqualTo(3);
+            assertThat(first.get().abandoned()).containsExactly(expired.key().toolCallId());
+            assertThat(first.get().stillLeased()).containsExactly(leased.key().toolCallId());
+            assertThat(first.get().errors()).isZero();
+            assertThat(stored(expired.key()).get().errorCode()).isEqualTo(Option.some(ErrorCode.EXECUTION_ABANDONED));
+            assertThat(stored(leased.key())).isEqualTo(Option.some(leased));
+            assertThat(stored(done.key())).isEqualTo(Option.some(ready));
+
+            var again = boundary.abandonExpired(runId);
+            assertThat(again.get().lookedAt()).isEqualTo(3);
+            assertThat(again.get().abandoned()).isEmpty();
+            assertThat(again.get().stillLeased()).containsExactly(leased.key().toolCallId());
+        }
+
+        @Test
+        void theBoundarySweepReachesRecordsBeyondTheFirstPage() {
+            RunId runId = freshRunId();
+            int records = 503;
+            List<CanonicalRecord.Projecting> begun = IntStream.range(0, records)
+                    .mapToObj(i -> projecting(runId, String.format("call_%04d", i))).toList();
+            CanonicalRecord.Projecting last = begun.get(records - 1);
+            // Begun first: passLease may pass every lease begun so far.
+            begin(last, AttemptToken.random());
+            passLease(last.key());
+            begun.subList(0, records - 1).forEach(record -> begin(record, AttemptToken.random()));
+
+            var swept = sweeper().abandonExpired(runId);
+
+            assertThat(swept.get().lookedAt()).isEqualTo(records);
+            assertThat(swept.get().abandoned()).containsExactly(last.key().toolCallId());
+            assertThat(swept.get().stillLeased()).hasSize(records - 1);
+        }
+
+        @Test
+        void theBoundarySweepOfAnEmptyRunLooksAtNothing() {
+            var swept = sweeper().abandonExpired(freshRunId());
+
+            assertThat(swept.get().lookedAt()).isZero();
+            assertThat(swept.get().abandoned()).isEmpty();
+        }
+
+        private ToolBoundary sweeper() {
+            long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
+            ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
+                    .requestLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_REQUEST_BYTES, record))
+                    .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
+            return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting).build();
+        }
+    }
 }

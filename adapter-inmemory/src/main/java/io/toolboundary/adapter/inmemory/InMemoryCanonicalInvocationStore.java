@@ -5,20 +5,24 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -303,6 +307,37 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             return Either.right(Option.none());
         }
         return Either.right(Option.of(entry.record()));
+    }
+
+    /**
+     * {@inheritDoc} No I/O: the timeout is never reached. Looks at every record held, of every run (at most
+     * {@link #maxRecords()}), and takes no lock.
+     */
+    @Override
+    public Either<BoundaryError, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
+            Duration timeout) {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(after, "after is null");
+        requireNonNull(timeout, "timeout is null");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        Instant now = clock.instant();
+        TreeMap<String, ToolCallId> ids = new TreeMap<>();
+        boolean more = false;
+        for (Map.Entry<InvocationKey, Entry> held : records.entrySet()) {
+            ToolCallId id = held.getKey().toolCallId();
+            if (!held.getKey().runId().equals(runId) || held.getValue().expiredAt(now)
+                    || after.exists(last -> id.value().compareTo(last.value()) <= 0)) {
+                continue;
+            }
+            ids.put(id.value(), id);
+            if (ids.size() > limit) {
+                ids.pollLastEntry();
+                more = true;
+            }
+        }
+        return Either.right(new ToolCallIdPage(List.copyOf(ids.values()), more));
     }
 
     /**

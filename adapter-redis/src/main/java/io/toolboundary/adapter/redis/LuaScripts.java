@@ -21,6 +21,12 @@ final class LuaScripts {
     static final Script END = load("end.lua");
     /** Reads a record; see {@code find.lua}. */
     static final Script FIND = load("find.lua");
+    /** One SCAN step over a run's record keys; see {@code scan.lua}. */
+    static final Script SCAN = load("scan.lua");
+    /** One SCAN step over a node's keys, for operators; see {@code scankeys.lua}. */
+    static final Script SCAN_KEYS = load("scankeys.lua");
+    /** What an operator needs to know of one key; see {@code inspect.lua}. */
+    static final Script INSPECT = load("inspect.lua");
 
     private LuaScripts() {
     }

@@ -5,10 +5,13 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -50,6 +53,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
     /** The longest TTL sent to Redis: 100 years, far inside what {@code PEXPIRE} accepts. */
     private static final long MAX_TTL_MILLIS = Duration.ofDays(36_500).toMillis();
+    /** The {@code COUNT} hint of each SCAN step of {@link #toolCallIds}. */
+    private static final int SCAN_COUNT = 1000;
 
     private final RedissonClient client;
     private final boolean ownsClient;
@@ -171,6 +176,61 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 .flatMap(reply -> ScriptReplies.find(reply, key));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>SCAN with {@code MATCH <prefix>:{<runId>}:call:*} (glob characters escaped) and a {@code COUNT}
+     * of {@value #SCAN_COUNT}, one step per script call, on the master that owns the run's slot (on Redis
+     * Cluster, the slot of the run's hash tag; no other node is asked), to the end of the walk, keeping
+     * the first {@code limit + 1} ids after {@code after}. Never {@code KEYS}. Each step looks at about
+     * {@value #SCAN_COUNT} keys of that master, of any run, so every page costs time in proportion to
+     * the master's whole keyspace. A key whose end is not a valid tool_call_id is not listed.
+     */
+    @Override
+    public Either<BoundaryError, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
+            Duration timeout) {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(after, "after is null");
+        requireNonNull(timeout, "timeout is null");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        long deadline = System.nanoTime() + Math.max(timeout.toNanos(), 0L);
+        String start = keys.recordsOf(runId);
+        List<Object> args = List.of("0", keys.recordPattern(runId), Integer.toString(SCAN_COUNT));
+        java.util.TreeMap<String, ToolCallId> ids = new java.util.TreeMap<>();
+        String cursor = "0";
+        do {
+            Duration left = Duration.ofNanos(Math.max(0L, deadline - System.nanoTime()));
+            Either<BoundaryError, Object> step = run(LuaScripts.SCAN, start, List.of(start),
+                    List.of(cursor, args.get(1), args.get(2)), left);
+            if (step.isLeft()) {
+                // A read: nothing was written whatever happened, so an unknown outcome is only unavailable.
+                return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+            }
+            if (!(step.get() instanceof List<?> reply) || reply.isEmpty()) {
+                return Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID));
+            }
+            cursor = String.valueOf(reply.get(0));
+            for (Object key : reply.subList(1, reply.size())) {
+                String text = String.valueOf(key);
+                if (text.startsWith(start)) {
+                    ToolCallId.of(text.substring(start.length())).toOption()
+                            .filter(id -> after.forAll(last -> id.value().compareTo(last.value()) > 0))
+                            .forEach(id -> ids.put(id.value(), id));
+                }
+            }
+            while (ids.size() > limit + 1) {
+                ids.pollLastEntry();
+            }
+        } while (!"0".equals(cursor));
+        boolean more = ids.size() > limit;
+        if (more) {
+            ids.pollLastEntry();
+        }
+        return Either.right(new ToolCallIdPage(List.copyOf(ids.values()), more));
+    }
+
     /** Shuts down the Redis client when the factory created it from a {@code Config}; else does nothing. */
     @Override
     public void close() {
@@ -182,6 +242,17 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /** The Redis key of a record. */
     String recordKey(InvocationKey key) {
         return keys.record(requireNonNull(key, "key is null"));
+    }
+
+    /** The client, for {@link RedisOperatorView}. */
+    RedissonClient client() {
+        return client;
+    }
+
+    /** Runs one script with this store's retries, for {@link RedisOperatorView}. */
+    Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> args,
+            Duration timeout) {
+        return run(script, routingKey, List.of(routingKey), args, timeout);
     }
 
     /** The layout of every key this store writes. */

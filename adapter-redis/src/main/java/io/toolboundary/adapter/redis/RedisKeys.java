@@ -33,6 +33,34 @@ final class RedisKeys {
         return run(runId) + ":budget:tool:" + tool.value();
     }
 
+    /** {@code <prefix>:{<runId>}:call:}, the start of every record key of the run. */
+    String recordsOf(RunId runId) {
+        return run(runId) + ":call:";
+    }
+
+    /**
+     * The SCAN {@code MATCH} pattern of every record key of the run: {@link #recordsOf} with the glob
+     * characters {@code * ? [ ] \} escaped, then {@code *}. Prefixes and run ids hold none of them today
+     * ({@code [A-Za-z0-9_.:-]}, and the braces, which glob does not treat specially), so this guards
+     * against a later widening of either.
+     */
+    String recordPattern(RunId runId) {
+        return globEscaped(recordsOf(runId)) + "*";
+    }
+
+    /** {@code literal} with each of {@code * ? [ ] \} preceded by a backslash, as Redis's glob reads it. */
+    static String globEscaped(String literal) {
+        StringBuilder escaped = new StringBuilder(literal.length() + 8);
+        for (int i = 0; i < literal.length(); i++) {
+            char c = literal.charAt(i);
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                escaped.append('\\');
+            }
+            escaped.append(c);
+        }
+        return escaped.toString();
+    }
+
     /** {@code <prefix>:{<runId>}}, the start of every key of the run. */
     String run(RunId runId) {
         return prefix + ":{" + runId.value() + "}";

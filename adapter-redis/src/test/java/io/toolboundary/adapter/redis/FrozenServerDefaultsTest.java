@@ -194,6 +194,12 @@ class FrozenServerDefaultsTest {
         }
 
         @Override
+        public Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> toolCallIds(
+                io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit, Duration timeout) {
+            return store.toolCallIds(runId, after, limit, timeout);
+        }
+
+        @Override
         public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
             return store.find(key, timeout);
         }

@@ -1,0 +1,27 @@
+package io.toolboundary.application;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.domain.ToolCallId;
+import java.util.List;
+
+/**
+ * One page of the tool_call_ids of a run's records, as {@link CanonicalInvocationStore#toolCallIds} lists
+ * them: at most the limit asked for, each once, in ascending order of their text; {@code more} says that
+ * the run has records after the last of them (ask again with it as {@code after}).
+ *
+ * @param ids the ids listed, immutable, each once, in ascending order of their text
+ * @param more true when the run has further records after the last id of this page
+ */
+public record ToolCallIdPage(List<ToolCallId> ids, boolean more) {
+
+    /**
+     * Checks and copies the ids.
+     *
+     * @param ids the ids listed
+     * @param more true when the run has further records after the last id
+     */
+    public ToolCallIdPage {
+        ids = List.copyOf(requireNonNull(ids, "ids is null"));
+    }
+}
