@@ -8,12 +8,9 @@ import io.toolboundary.application.InvocationStart;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.OptionalLong;
 
 /**
  * A real store with one failure switched in, standing for the failures a remote store maps to safe
@@ -46,16 +43,15 @@ public final class FaultyStores {
         return new Faulty(store, Option.none(), Option.none(), Option.of(message));
     }
 
-    private static final class Faulty implements CanonicalInvocationStore {
+    private static final class Faulty extends ForwardingStore {
 
-        private final CanonicalInvocationStore store;
         private final Option<ErrorCode> beginRefusal;
         private final Option<ErrorCode> completeRefusal;
         private final Option<String> beginCrash;
 
         private Faulty(CanonicalInvocationStore store, Option<ErrorCode> beginRefusal,
                 Option<ErrorCode> completeRefusal, Option<String> beginCrash) {
-            this.store = requireNonNull(store, "store is null");
+            super(store);
             this.beginRefusal = beginRefusal;
             this.completeRefusal = completeRefusal;
             this.beginCrash = beginCrash;
@@ -68,7 +64,7 @@ public final class FaultyStores {
             }
             return beginRefusal.isDefined()
                     ? Either.left(BoundaryError.of(beginRefusal.get()))
-                    : store.begin(start, timeout);
+                    : delegate().begin(start, timeout);
         }
 
         @Override
@@ -76,35 +72,7 @@ public final class FaultyStores {
                 CanonicalRecord.Final outcome, Duration timeout) {
             return completeRefusal.isDefined()
                     ? Either.left(BoundaryError.of(completeRefusal.get()))
-                    : store.complete(token, outcome, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token,
-                ErrorCode code, Instant now, Duration timeout) {
-            return store.end(key, token, code, now, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> toolCallIds(
-                io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit, Duration timeout) {
-            return store.toolCallIds(runId, after, limit, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
-            return store.find(key, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now,
-                Duration timeout) {
-            return store.abandon(key, now, timeout);
-        }
-
-        @Override
-        public OptionalLong recordCapBytes() {
-            return store.recordCapBytes();
+                    : delegate().complete(token, outcome, timeout);
         }
     }
 }

@@ -6,7 +6,6 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
@@ -16,6 +15,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.ForwardingStore;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -91,16 +91,10 @@ class StoreFullAtCompletionTest {
     }
 
     /** Refuses, as a full Redis would, every completion that carries a raw response. */
-    private static class RefusingLargeCompletions implements CanonicalInvocationStore {
-        final CanonicalInvocationStore store;
+    private static class RefusingLargeCompletions extends ForwardingStore {
 
         RefusingLargeCompletions(CanonicalInvocationStore store) {
-            this.store = store;
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
-            return store.begin(start, timeout);
+            super(store);
         }
 
         @Override
@@ -108,29 +102,7 @@ class StoreFullAtCompletionTest {
                 Duration timeout) {
             return outcome.rawResponse().isDefined()
                     ? Either.left(BoundaryError.of(ErrorCode.STORE_FULL))
-                    : store.complete(token, outcome, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
-                Instant now, Duration timeout) {
-            return store.end(key, token, code, now, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> toolCallIds(
-                io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit, Duration timeout) {
-            return store.toolCallIds(runId, after, limit, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
-            return store.find(key, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
-            return store.abandon(key, now, timeout);
+                    : delegate().complete(token, outcome, timeout);
         }
     }
 

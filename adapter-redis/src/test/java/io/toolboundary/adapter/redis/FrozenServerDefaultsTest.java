@@ -3,6 +3,7 @@ package io.toolboundary.adapter.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.toolboundary.tck.ForwardingStore;
 import io.toolboundary.adapter.redis.AmbiguityRig.Call;
 import io.toolboundary.adapter.redis.AmbiguityRig.Tally;
 import io.toolboundary.application.AttemptToken;
@@ -14,13 +15,11 @@ import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
@@ -158,55 +157,21 @@ class FrozenServerDefaultsTest {
     }
 
     /** Passes every call on to the Redis store and notes each begin's timeout and duration. */
-    static final class TimedStore implements CanonicalInvocationStore {
+    static final class TimedStore extends ForwardingStore {
         final List<Timed> begins = new CopyOnWriteArrayList<>();
-        private final CanonicalInvocationStore store;
 
         TimedStore(CanonicalInvocationStore store) {
-            this.store = store;
+            super(store);
         }
 
         @Override
         public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
             long started = System.nanoTime();
             try {
-                return store.begin(start, timeout);
+                return delegate().begin(start, timeout);
             } finally {
                 begins.add(new Timed(timeout, Duration.ofNanos(System.nanoTime() - started)));
             }
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
-                Duration timeout) {
-            return store.complete(token, outcome, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
-                Instant now, Duration timeout) {
-            return store.end(key, token, code, now, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
-            return store.abandon(key, now, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> toolCallIds(
-                io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit, Duration timeout) {
-            return store.toolCallIds(runId, after, limit, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
-            return store.find(key, timeout);
-        }
-
-        @Override
-        public OptionalLong recordCapBytes() {
-            return store.recordCapBytes();
         }
     }
 }

@@ -20,12 +20,11 @@ import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.tck.ForwardingStore;
 import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -166,12 +165,11 @@ public abstract class InterruptContract {
     }
 
     /** The real store, with the caller's flag set as begin or complete starts. */
-    private static final class Interrupting implements CanonicalInvocationStore {
-        private final CanonicalInvocationStore store;
+    private static final class Interrupting extends ForwardingStore {
         private final Point point;
 
         Interrupting(CanonicalInvocationStore store, Point point) {
-            this.store = store;
+            super(store);
             this.point = point;
         }
 
@@ -180,7 +178,7 @@ public abstract class InterruptContract {
             if (point == Point.DURING_BEGIN) {
                 Thread.currentThread().interrupt();
             }
-            return store.begin(start, timeout);
+            return delegate().begin(start, timeout);
         }
 
         @Override
@@ -189,34 +187,7 @@ public abstract class InterruptContract {
             if (point == Point.DURING_COMPLETE) {
                 Thread.currentThread().interrupt();
             }
-            return store.complete(token, outcome, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
-                Instant now, Duration timeout) {
-            return store.end(key, token, code, now, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
-            return store.abandon(key, now, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> toolCallIds(
-                io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit, Duration timeout) {
-            return store.toolCallIds(runId, after, limit, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
-            return store.find(key, timeout);
-        }
-
-        @Override
-        public OptionalLong recordCapBytes() {
-            return store.recordCapBytes();
+            return delegate().complete(token, outcome, timeout);
         }
     }
 }
