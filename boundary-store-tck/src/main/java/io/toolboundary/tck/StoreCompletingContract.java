@@ -1,0 +1,379 @@
+package io.toolboundary.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The store contract's groups on completing records, their time to live, expiry and size limits; run through {@link CanonicalInvocationStoreContract}.
+ */
+public abstract class StoreCompletingContract extends StoreCreatingContract {
+    /** For the contract only. */
+    StoreCompletingContract() {
+    }
+
+    @Nested
+    class Completing {
+
+        @Test
+        @DisplayName("Projector succeeds")
+        void movesProjectingToReadyWithEvidence() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
+
+            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        }
+
+        @Test
+        @DisplayName("No evidence projection completes")
+        void movesProjectingToReadyWithNoEvidenceAndKeepsItsScope() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
+
+            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            CanonicalRecord found = stored(record.key()).get();
+            assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
+            assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
+        }
+
+        @Test
+        void movesProjectingToErrorWithRawResponse() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
+
+            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+            assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        }
+
+        @Test
+        void movesProjectingToErrorWithoutRawResponse() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
+
+            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+            assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        }
+
+        @Test
+        void refusesEveryChangeToAReadyRecord() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+            store().complete(token, ready);
+
+            assertRefusesEveryOtherOutcome(record, token, ready);
+        }
+
+        @Test
+        void refusesEveryChangeToAnErrorRecord() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
+            store().complete(token, failed);
+
+            assertRefusesEveryOtherOutcome(record, token, failed);
+        }
+
+        @Test
+        void returnsTheStoredRecordWhenTheSameCompletionIsRepeated() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+            store().complete(token, ready);
+
+            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        }
+
+        @Test
+        void returnsTheStoredRecordWhenTheSameFailureIsRepeated() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
+            store().complete(token, failed);
+
+            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+            assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        }
+
+        @Test
+        void refusesCompletionWithAnotherToken() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+
+            assertThat(store().complete(AttemptToken.random(), ready)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+        }
+
+        @Test
+        void refusesRepeatedCompletionWithAnotherToken() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+            store().complete(token, ready);
+
+            assertThat(store().complete(AttemptToken.random(), ready)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        }
+
+        @Test
+        void refusesACompletionByTheTokenOfAnotherAttemptUnderTheSameKey() {
+            RunId run = freshRunId();
+            CanonicalRecord.Projecting record = projecting(run, "call_1");
+            begin(record, AttemptToken.random());
+            CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
+
+            // Only the attempt's token proves an outcome to be of its record; another token never does.
+            assertThat(store().complete(AttemptToken.random(), readyOf(impostor, "raw", evidenceFound("found"))))
+                    .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        }
+
+        private void assertRefusesEveryOtherOutcome(CanonicalRecord.Projecting record, AttemptToken token,
+                CanonicalRecord.Final stored) {
+            List<CanonicalRecord.Final> others = List.of(
+                    readyOf(record, "raw", evidenceFound("found")),
+                    readyOf(record, "other raw", evidenceFound("found")),
+                    readyOf(record, "raw", noEvidence("nothing", "checkout")),
+                    failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()),
+                    failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("raw")));
+            for (CanonicalRecord.Final other : others) {
+                if (other.equals(stored)) {
+                    continue;
+                }
+                assertThat(store().complete(token, other)).as("complete %s after %s", other, stored)
+                        .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+                assertThat(stored(record.key())).isEqualTo(Option.some(stored));
+            }
+        }
+    }
+
+    @Nested
+    class TimeToLive {
+
+        @Test
+        void setsTheTtlAtBegin() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+
+            begin(record, AttemptToken.random());
+
+            assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(TTL);
+        }
+
+        @Test
+        @DisplayName("Read does not renew TTL")
+        void readsDoNotExtendTheTtl() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            begin(record, AttemptToken.random());
+            Duration before = liveTtl(record.key());
+
+            for (int i = 0; i < 100; i++) {
+                assertThat(stored(record.key())).isEqualTo(Option.some(record));
+            }
+
+            assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+        }
+
+        @Test
+        void keepsTheTtlWhenCompleted() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            Duration before = liveTtl(record.key());
+
+            store().complete(token, readyOf(record, "raw", evidenceFound("found")));
+
+            assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+        }
+
+        @Test
+        void refusedBeginsDoNotExtendTheTtl() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            Duration before = liveTtl(record.key());
+            Duration longer = TTL.multipliedBy(10);
+
+            store().begin(new InvocationStart(record, token, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+            store().begin(new InvocationStart(record, AttemptToken.random(), longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+
+            assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+        }
+
+        private Duration liveTtl(InvocationKey key) {
+            Option<Duration> ttl = remainingTtl(key);
+            assertThat(ttl).as("remaining TTL of a live record").isNotEmpty();
+            return ttl.get();
+        }
+    }
+
+    @Nested
+    class Expiry {
+
+        @Test
+        void findsNothingAfterExpiry() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            begin(record, AttemptToken.random());
+
+            expire(record.key());
+
+            assertThat(stored(record.key())).isEmpty();
+            assertThat(remainingTtl(record.key())).isEmpty();
+        }
+
+        @Test
+        void refusesCompletionOfAnExpiredRecordAndDoesNotRecreateIt() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            expire(record.key());
+
+            assertThat(store().complete(token, readyOf(record, "raw", evidenceFound("found"))))
+                    .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+            assertThat(store().complete(token, failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())))
+                    .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+
+            assertThat(stored(record.key())).isEmpty();
+            assertThat(remainingTtl(record.key())).isEmpty();
+        }
+
+        @Test
+        void beginAfterExpiryCreatesANewRecord() {
+            RunId run = freshRunId();
+            CanonicalRecord.Projecting old = projecting(run, "call_1");
+            AttemptToken oldToken = AttemptToken.random();
+            begin(old, oldToken);
+            expire(old.key());
+            CanonicalRecord.Projecting fresh = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
+            AttemptToken freshToken = AttemptToken.random();
+
+            assertThat(store().begin(start(fresh, freshToken))).isEqualTo(Either.right(fresh));
+
+            assertThat(stored(fresh.key())).isEqualTo(Option.some(fresh));
+            assertThat(remainingTtl(fresh.key()).get()).isPositive().isLessThanOrEqualTo(TTL);
+            assertThat(store().complete(oldToken, readyOf(old, "raw", evidenceFound("found"))))
+                    .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(stored(fresh.key())).isEqualTo(Option.some(fresh));
+        }
+
+        @Test
+        void expiringOneRecordLeavesALongerLivedOneAlone() {
+            RunId run = freshRunId();
+            CanonicalRecord.Projecting shortLived = projecting(run, "call_1");
+            CanonicalRecord.Projecting longLived = projecting(run, "call_2");
+            begin(shortLived, AttemptToken.random());
+            store().begin(new InvocationStart(longLived, AttemptToken.random(), TTL.multipliedBy(3), LEASE, GENEROUS_BUDGET,
+                    GENEROUS_BUDGET, maxRecordBytes()));
+
+            expire(shortLived.key());
+
+            assertThat(stored(shortLived.key())).isEmpty();
+            assertThat(stored(longLived.key())).isEqualTo(Option.some(longLived));
+        }
+    }
+
+    @Nested
+    class SizeLimits {
+
+        @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void acceptsBeginOfExactlyTheRecordLimit(int lastCharacterBytes) {
+            CanonicalRecord.Projecting record = projectingOfSize(freshRunId(), "call_1", maxRecordBytes(),
+                    characterOfUtf8Bytes(lastCharacterBytes));
+            assertThat(record.byteSize()).isEqualTo(maxRecordBytes());
+
+            assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        }
+
+        @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void refusesBeginOfOneByteOverTheRecordLimit(int lastCharacterBytes) {
+            CanonicalRecord.Projecting record = projectingOfSize(freshRunId(), "call_1", maxRecordBytes() + 1,
+                    characterOfUtf8Bytes(lastCharacterBytes));
+            assertThat(record.byteSize()).isEqualTo(maxRecordBytes() + 1);
+
+            assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+            assertThat(stored(record.key())).isEmpty();
+        }
+
+        @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void acceptsCompletionOfExactlyTheRecordLimit(int lastCharacterBytes) {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
+            assertThat(ready.byteSize()).isEqualTo(maxRecordBytes());
+
+            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        }
+
+        @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void refusesCompletionOfOneByteOverTheRecordLimitAndKeepsTheProjectingRecord(int lastCharacterBytes) {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes() + 1,
+                    characterOfUtf8Bytes(lastCharacterBytes));
+            assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
+
+            assertThat(store().complete(token, ready)).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+
+            CanonicalRecord.Failed failed = failedOf(record, ErrorCode.RESULT_TOO_LARGE, Option.none());
+            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+        }
+
+        @Test
+        void refusesAnErrorRecordWhoseRawResponseIsOneByteOverTheRecordLimit() {
+            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            AttemptToken token = AttemptToken.random();
+            begin(record, token);
+            long fixed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("")).byteSize();
+            CanonicalRecord.Failed atLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
+                    Option.some(padding(maxRecordBytes() - fixed, characterOfUtf8Bytes(4))));
+            CanonicalRecord.Failed overLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
+                    Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
+
+            assertThat(store().complete(token, overLimit)).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+            assertThat(store().complete(token, atLimit)).isEqualTo(Either.right(atLimit));
+            assertThat(stored(record.key())).isEqualTo(Option.some(atLimit));
+        }
+    }
+}

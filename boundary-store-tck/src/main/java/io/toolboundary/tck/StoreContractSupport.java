@@ -1,0 +1,294 @@
+package io.toolboundary.tck;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.Utf8;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every group of the store contract shares: the hooks a store adapter implements, the constants
+ * and the public helpers that build records and starts the way the tests do. The groups extend it in a
+ * chain ({@link StoreCreatingContract}, {@link StoreCompletingContract}, {@link StoreAbandoningContract}),
+ * and {@link CanonicalInvocationStoreContract}, the one class an adapter extends, runs them all.
+ */
+public abstract class StoreContractSupport {
+
+    /** The time to live every test gives at begin unless it says otherwise. */
+    public static final Duration TTL = Duration.ofMinutes(10);
+
+    /** A budget, for the run and for each tool, that no test reaches unless it means to. */
+    public static final int GENEROUS_BUDGET = 10_000;
+
+    /** The tool the helpers use by default. */
+    public static final ToolName TOOL = new ToolName("search_logs");
+
+    /** When the helpers' records are created; nanosecond precision on purpose, it must survive storage. */
+    public static final Instant CREATED_AT = Instant.parse("2031-05-06T07:08:09.123456789Z");
+
+    /** When the helpers' records are completed. */
+    public static final Instant COMPLETED_AT = Instant.parse("2031-05-06T07:08:10.987654321Z");
+
+    /** The execution lease every helper start gives: it ends this long after the record's creation. */
+    public static final Duration LEASE = Duration.ofMinutes(5);
+
+    /** The request the helpers use by default: one JSON object. */
+    public static final String REQUEST = "{\"service\":\"checkout\",\"window\":\"10:00-10:15\"}";
+
+    /** Threads in each race. */
+    static final int RACERS = 32;
+
+    /** Each race is run this often: a store without atomicity loses a single race only now and then. */
+    static final int ROUNDS = 50;
+
+    /** Threads in each race through a {@link ToolBoundary}. */
+    static final int BOUNDARY_RACERS = 64;
+
+    /** The tool of the races through a {@link ToolBoundary}. */
+    static final String RACE_TOOL = "race_tool";
+
+    // ---------------------------------------------------------------------------------------------
+    // Hooks
+    // ---------------------------------------------------------------------------------------------
+
+    /** The store under test; may be the same instance for every test. */
+    protected abstract CanonicalInvocationStore store();
+
+    /**
+     * The time the record under {@code key} has left, read without changing it.
+     *
+     * @return none when there is no live record under the key
+     */
+    protected abstract Option<Duration> remainingTtl(InvocationKey key);
+
+    /** Ends the life of the record under {@code key} now, as if its time to live had run out. */
+    protected abstract void expire(InvocationKey key);
+
+    /** The record limit, in UTF-8 bytes, that the store under test was built with. */
+    protected abstract long maxRecordBytes();
+
+    /**
+     * Lets the store's own clock pass the execution lease of the record under {@code key}, as if the
+     * process running its tool had stopped {@link #LEASE} ago: a store on a test clock moves that clock
+     * by {@link #LEASE}; a store on a server's clock may move the stored lease's end to the past.
+     */
+    protected abstract void passLease(InvocationKey key);
+
+    /**
+     * Rounds of the race of 64 threads calling one key through a {@link ToolBoundary}: 1,000. A store
+     * whose round trips are slow may run fewer; at least one.
+     */
+    protected int sameKeyRaceRounds() {
+        return 1_000;
+    }
+
+    /**
+     * Rounds of the race of many runs spending their budgets at once through a {@link ToolBoundary}:
+     * 100. A store whose round trips are slow may run fewer; at least one.
+     */
+    protected int budgetRaceRounds() {
+        return 100;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Public helpers
+    // ---------------------------------------------------------------------------------------------
+
+    /** A run id no other test uses: {@code run-} and a random UUID. */
+    public static RunId freshRunId() {
+        return new RunId("run-" + UUID.randomUUID());
+    }
+
+    /** A fingerprint of the request text: {@code sha256:} and the hex digest of its UTF-8 bytes. */
+    public static String fingerprintOf(String request) {
+        requireNonNull(request, "request is null");
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(request.getBytes(UTF_8));
+            return "sha256:" + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException missing) {
+            throw new IllegalStateException("SHA-256 is not available", missing);
+        }
+    }
+
+    /** A PROJECTING record of {@link #TOOL} with {@link #REQUEST}, created at {@link #CREATED_AT}. */
+    public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId) {
+        return projecting(runId, toolCallId, TOOL.value(), REQUEST);
+    }
+
+    /** A PROJECTING record of {@code tool} with {@code request}, created at {@link #CREATED_AT}. */
+    public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId, String tool, String request) {
+        return projecting(runId, toolCallId, tool, request, CREATED_AT);
+    }
+
+    /** A PROJECTING record whose fingerprint is {@link #fingerprintOf(String)} of its request. */
+    public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId, String tool, String request,
+            Instant createdAt) {
+        InvocationKey key = InvocationKey.of(runId, new ToolCallId(toolCallId));
+        return new CanonicalRecord.Projecting(key, new ToolName(tool), request, fingerprintOf(request), createdAt);
+    }
+
+    /** A start with {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the run and the tool. */
+    public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
+        return start(record, token, GENEROUS_BUDGET, GENEROUS_BUDGET);
+    }
+
+    /** A start with {@link #TTL}, the lease {@link #LEASE}, the given budgets and no record limit (the store's cap applies). */
+    public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runCallBudget,
+            int toolCallBudget) {
+        return new InvocationStart(record, token, TTL, LEASE, runCallBudget, toolCallBudget, Long.MAX_VALUE);
+    }
+
+    /** The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check. */
+    public static CanonicalRecord.Ready readyOf(CanonicalRecord.Projecting record, String raw, AgentResult result) {
+        return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(), record.requestFingerprint(),
+                record.createdAt(), COMPLETED_AT, raw, result);
+    }
+
+    /** The ERROR record ending {@code record} at {@link #COMPLETED_AT}. */
+    public static CanonicalRecord.Failed failedOf(CanonicalRecord.Projecting record, ErrorCode code,
+            Option<String> raw) {
+        return record.fail(code, raw, COMPLETED_AT);
+    }
+
+    /** An EVIDENCE_FOUND result without a scope. */
+    public static AgentResult evidenceFound(String content) {
+        return new AgentResult(content, EvidenceStatus.EVIDENCE_FOUND, Option.none());
+    }
+
+    /** A NO_EVIDENCE result within {@code scope}. */
+    public static AgentResult noEvidence(String content, String scope) {
+        return new AgentResult(content, EvidenceStatus.NO_EVIDENCE, Option.of(scope));
+    }
+
+    /** A character that takes {@code bytes} (1 to 4) bytes in UTF-8: a, é, €, or an emoji. */
+    public static String characterOfUtf8Bytes(int bytes) {
+        return switch (bytes) {
+            case 1 -> "a";
+            case 2 -> "\u00e9";
+            case 3 -> "\u20ac";
+            case 4 -> "\ud83d\ude00";
+            default -> throw new IllegalArgumentException("bytes must be 1 to 4, was " + bytes);
+        };
+    }
+
+    /**
+     * A PROJECTING record of exactly {@code totalBytes} ({@link CanonicalRecord#byteSize()}), whose
+     * request pads one JSON string with {@code a} and ends the padding with {@code last}.
+     */
+    public static CanonicalRecord.Projecting projectingOfSize(RunId runId, String toolCallId, long totalBytes,
+            String last) {
+        long fixed = projecting(runId, toolCallId, TOOL.value(), paddedRequest("")).byteSize();
+        String request = paddedRequest(padding(totalBytes - fixed, last));
+        return projecting(runId, toolCallId, TOOL.value(), request);
+    }
+
+    /**
+     * The READY record completing {@code record} of exactly {@code totalBytes}, whose raw response is
+     * {@code a} repeated and ends with {@code last}.
+     */
+    public static CanonicalRecord.Ready readyOfSize(CanonicalRecord.Projecting record, long totalBytes, String last) {
+        AgentResult result = evidenceFound("found");
+        long fixed = readyOf(record, "", result).byteSize();
+        return readyOf(record, padding(totalBytes - fixed, last), result);
+    }
+
+    static String paddedRequest(String padding) {
+        return "{\"padding\":\"" + padding + "\"}";
+    }
+
+    static String padding(long bytes, String last) {
+        long filler = bytes - Utf8.byteLength(last);
+        if (filler < 0) {
+            throw new IllegalArgumentException("the record cannot be made that small: " + bytes + " bytes left");
+        }
+        return "a".repeat(Math.toIntExact(filler)) + last;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The suite
+    // ---------------------------------------------------------------------------------------------
+
+    /** For the groups of the contract only. */
+    StoreContractSupport() {
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Test steps
+    // ---------------------------------------------------------------------------------------------
+
+    /**
+     * Runs {@code task} once on each of {@code racers} threads of {@code pool} (which has at least that
+     * many), released together; returns the results in racer order.
+     */
+    static <T> List<T> raceOn(ExecutorService pool, int racers, IntFunction<T> task) throws Exception {
+        CountDownLatch ready = new CountDownLatch(racers);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<T>> futures = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            int racer = i;
+            Callable<T> call = () -> {
+                ready.countDown();
+                go.await();
+                return task.apply(racer);
+            };
+            futures.add(pool.submit(call));
+        }
+        assertThat(ready.await(30, SECONDS)).as("all racers started").isTrue();
+        go.countDown();
+        List<T> results = new ArrayList<>();
+        for (Future<T> future : futures) {
+            results.add(future.get(60, SECONDS));
+        }
+        return results;
+    }
+
+    /** Begins {@code record} with {@link #start(CanonicalRecord.Projecting, AttemptToken)}, asserting it is created. */
+    void begin(CanonicalRecord.Projecting record, AttemptToken token) {
+        assertThat(store().begin(start(record, token))).as("begin %s", record.key()).isEqualTo(Either.right(record));
+    }
+
+    /** What the store finds under {@code key}, asserting the read itself succeeded. */
+    Option<CanonicalRecord> stored(InvocationKey key) {
+        Either<BoundaryError, Option<CanonicalRecord>> found = store().find(key);
+        assertThat(found.isRight()).as("find %s answered %s", key, found).isTrue();
+        return found.get();
+    }
+
+    /** Asserts that the store accepted the operation. */
+    static void assertAccepted(Either<BoundaryError, ?> result) {
+        assertThat(result.isRight()).as("expected acceptance, got %s", result).isTrue();
+    }
+
+    static <T> Either<BoundaryError, T> refused(ErrorCode code) {
+        return Either.left(BoundaryError.of(code));
+    }
+}
