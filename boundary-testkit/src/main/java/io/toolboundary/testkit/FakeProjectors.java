@@ -17,20 +17,39 @@ public final class FakeProjectors {
     private FakeProjectors() {
     }
 
-    /** Always EVIDENCE_FOUND with {@code content}. */
+    /**
+     * Always EVIDENCE_FOUND with {@code content}.
+     *
+     * @param content the content of every projection, whatever the request and raw response
+     * @return a projector that ignores its input
+     * @throws NullPointerException when {@code content} is null
+     */
     public static Projector evidenceFound(String content) {
         requireNonNull(content, "content is null");
         return (request, raw) -> Projection.evidenceFound(content);
     }
 
-    /** Always NO_EVIDENCE with {@code content}, within {@code scope}. */
+    /**
+     * Always NO_EVIDENCE with {@code content}, within {@code scope}.
+     *
+     * @param content the content of every projection
+     * @param scope what every projection claims was searched
+     * @return a projector that ignores its input
+     * @throws NullPointerException when {@code content} or {@code scope} is null
+     */
     public static Projector noEvidence(String content, String scope) {
         requireNonNull(content, "content is null");
         requireNonNull(scope, "scope is null");
         return (request, raw) -> Projection.noEvidence(content, scope);
     }
 
-    /** Always throws an {@link IllegalStateException} with {@code message}. */
+    /**
+     * Always throws an {@link IllegalStateException} with {@code message}.
+     *
+     * @param message the message of the exception thrown on every call
+     * @return a projector that never returns a projection
+     * @throws NullPointerException when {@code message} is null
+     */
     public static Projector throwing(String message) {
         requireNonNull(message, "message is null");
         return (request, raw) -> {
@@ -38,22 +57,40 @@ public final class FakeProjectors {
         };
     }
 
-    /** Claims the evidence status ERROR, which no projection may carry. */
+    /**
+     * Claims the evidence status ERROR, which no projection may carry.
+     *
+     * @return a projector whose every projection has content {@code "projected"}, status ERROR and no scope
+     */
     public static Projector invalidEvidenceStatus() {
         return (request, raw) -> new Projection("projected", EvidenceStatus.ERROR, Option.none());
     }
 
-    /** Claims NO_EVIDENCE with a blank scope: a negative observation without its scope. */
+    /**
+     * Claims NO_EVIDENCE with a blank scope: a negative observation without its scope.
+     *
+     * @return a projector whose every projection is NO_EVIDENCE with the scope {@code " "}
+     */
     public static Projector noEvidenceWithBlankScope() {
         return (request, raw) -> Projection.noEvidence("nothing found", " ");
     }
 
-    /** EVIDENCE_FOUND with content of exactly {@code utf8Bytes} UTF-8 bytes. */
+    /**
+     * EVIDENCE_FOUND with content of exactly {@code utf8Bytes} UTF-8 bytes.
+     *
+     * @param utf8Bytes the size of the content, in UTF-8 bytes (see {@link Fixtures#textOfUtf8Bytes(int)})
+     * @return a projector that always returns the same content of that size
+     * @throws IllegalArgumentException when {@code utf8Bytes} is negative
+     */
     public static Projector returningBytes(int utf8Bytes) {
         return evidenceFound(Fixtures.textOfUtf8Bytes(utf8Bytes));
     }
 
-    /** Returns {@code null} instead of a projection. */
+    /**
+     * Returns {@code null} instead of a projection.
+     *
+     * @return a projector that always returns {@code null}
+     */
     public static Projector returningNull() {
         return (request, raw) -> null;
     }
@@ -61,12 +98,20 @@ public final class FakeProjectors {
     /**
      * EVIDENCE_FOUND with the whole raw response as content: a broken projector, used to prove that
      * the boundary bounds what it returns.
+     *
+     * @return a projector whose content is the raw response it is given
      */
     public static Projector echoingRaw() {
         return (request, raw) -> Projection.evidenceFound(raw);
     }
 
-    /** Counts the calls of {@code projector}. */
+    /**
+     * Counts the calls of {@code projector}.
+     *
+     * @param projector the projector every call is passed on to
+     * @return a wrapper that counts the calls and delegates each to {@code projector}
+     * @throws NullPointerException when {@code projector} is null
+     */
     public static CountingProjector counting(Projector projector) {
         return new CountingProjector(projector);
     }

@@ -24,7 +24,12 @@ public final class Fixtures {
     private Fixtures() {
     }
 
-    /** An active run with a fresh random id, a deadline far ahead and an unlimited call budget. */
+    /**
+     * An active run with a fresh random id, a deadline far ahead and an unlimited call budget.
+     *
+     * @return an active run context with a run id from {@link #anyRunId()}, the deadline
+     *     {@link #FAR_FUTURE} and a budget of {@link RunContext#UNLIMITED} calls
+     */
     public static RunContext anyRunContext() {
         return runContext(anyRunId());
     }
@@ -32,28 +37,51 @@ public final class Fixtures {
     /**
      * An active run with the given id, a deadline far ahead and an unlimited call budget.
      *
+     * @param runId the run id, which must be a safe identifier
+     * @return an active run context with the deadline {@link #FAR_FUTURE} and a budget of
+     *     {@link RunContext#UNLIMITED} calls
      * @throws IllegalArgumentException when {@code runId} is not a safe identifier
      */
     public static RunContext runContext(String runId) {
         return RunContext.active(new RunId(runId), FAR_FUTURE, RunContext.UNLIMITED);
     }
 
-    /** A fresh random safe run id. */
+    /**
+     * A fresh random safe run id.
+     *
+     * @return {@code "run-"} followed by a random UUID
+     */
     public static String anyRunId() {
         return "run-" + UUID.randomUUID();
     }
 
-    /** A fresh random safe tool call id. */
+    /**
+     * A fresh random safe tool call id.
+     *
+     * @return {@code "call_"} followed by the 32 hex digits of a random UUID
+     */
     public static String anyToolCallId() {
         return "call_" + UUID.randomUUID().toString().replace("-", "");
     }
 
-    /** An envelope builder for a fresh run id. */
+    /**
+     * An envelope builder for a fresh run id.
+     *
+     * @return a builder with a fresh run id and tool call id, {@link #DEFAULT_TOOL_NAME} and
+     *     {@link #DEFAULT_ARGUMENTS}
+     */
     public static EnvelopeBuilder envelope() {
         return new EnvelopeBuilder(anyRunId(), anyToolCallId(), DEFAULT_TOOL_NAME, DEFAULT_ARGUMENTS);
     }
 
-    /** An envelope builder for the run of {@code run}. */
+    /**
+     * An envelope builder for the run of {@code run}.
+     *
+     * @param run the run whose run id the envelope claims
+     * @return a builder with the run id of {@code run}, a fresh tool call id,
+     *     {@link #DEFAULT_TOOL_NAME} and {@link #DEFAULT_ARGUMENTS}
+     * @throws NullPointerException when {@code run} is null
+     */
     public static EnvelopeBuilder envelope(RunContext run) {
         requireNonNull(run, "run is null");
         return envelope().withRunId(run.runId().value());
@@ -63,6 +91,9 @@ public final class Fixtures {
      * A text of exactly {@code utf8Bytes} UTF-8 bytes made mostly of two-byte characters, so that a
      * limit counted in characters instead of bytes is caught.
      *
+     * @param utf8Bytes the length of the text, in UTF-8 bytes
+     * @return {@code utf8Bytes / 2} characters U+00E9, followed by one {@code x} when
+     *     {@code utf8Bytes} is odd
      * @throws IllegalArgumentException when {@code utf8Bytes} is negative
      */
     public static String textOfUtf8Bytes(int utf8Bytes) {
@@ -95,27 +126,51 @@ public final class Fixtures {
             this.arguments = arguments;
         }
 
-        /** The framework tool_call_id; {@code null} means missing. */
+        /**
+         * The framework tool_call_id; {@code null} means missing.
+         *
+         * @param toolCallId the tool call id the envelope carries, passed through as given
+         * @return a new builder with this tool call id and the other values of this one
+         */
         public EnvelopeBuilder withToolCallId(String toolCallId) {
             return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
         }
 
-        /** The run id the envelope claims; {@code null} means missing. */
+        /**
+         * The run id the envelope claims; {@code null} means missing.
+         *
+         * @param runId the run id the envelope claims, passed through as given
+         * @return a new builder with this run id and the other values of this one
+         */
         public EnvelopeBuilder withRunId(String runId) {
             return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
         }
 
-        /** The tool the agent asks for; {@code null} means missing. */
+        /**
+         * The tool the agent asks for; {@code null} means missing.
+         *
+         * @param toolName the tool name the envelope carries, passed through as given
+         * @return a new builder with this tool name and the other values of this one
+         */
         public EnvelopeBuilder withToolName(String toolName) {
             return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
         }
 
-        /** The arguments text; {@code null} means missing. */
+        /**
+         * The arguments text; {@code null} means missing.
+         *
+         * @param arguments the arguments the envelope carries, passed through as given
+         * @return a new builder with these arguments and the other values of this one
+         */
         public EnvelopeBuilder withArguments(String arguments) {
             return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
         }
 
-        /** The envelope. */
+        /**
+         * The envelope.
+         *
+         * @return an envelope of this builder's values, unchecked; {@code null} values are read as missing
+         */
         public ToolCallEnvelope build() {
             return ToolCallEnvelope.of(runId, toolCallId, toolName, arguments);
         }

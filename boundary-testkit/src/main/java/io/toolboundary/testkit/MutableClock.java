@@ -34,7 +34,13 @@ public final class MutableClock extends Clock {
         this.zone = requireNonNull(zone, "zone is null");
     }
 
-    /** A clock showing {@code start} in UTC. */
+    /**
+     * A clock showing {@code start} in UTC.
+     *
+     * @param start the first instant the clock shows
+     * @return a new clock, the same as {@code new MutableClock(start)}
+     * @throws NullPointerException when {@code start} is null
+     */
     public static MutableClock at(Instant start) {
         return new MutableClock(start);
     }

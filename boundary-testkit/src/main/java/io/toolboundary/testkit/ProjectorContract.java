@@ -94,24 +94,50 @@ public abstract class ProjectorContract {
             List.of("db mysql://root:My3Qx8Lk5Wz2Rv7T@db:3306/shop", "My3Qx8Lk5Wz2Rv7T"),
             List.of("url jdbc:mysql://app:Jd7Wk2Lq9Xz4Rm6V@db:3306/shop", "Jd7Wk2Lq9Xz4Rm6V"));
 
-    /** The projector under test; may be a new instance per call. */
+    /**
+     * The projector under test; may be a new instance per call.
+     *
+     * @return the projector every check of this suite runs against
+     */
     protected abstract Projector projector();
 
-    /** A raw response in which the projector must find evidence. */
+    /**
+     * A raw response in which the projector must find evidence.
+     *
+     * @return a raw tool response that the projector must label EVIDENCE_FOUND
+     */
     protected abstract String rawWithEvidence();
 
-    /** A raw response in which the projector must find nothing. */
+    /**
+     * A raw response in which the projector must find nothing.
+     *
+     * @return a raw tool response that the projector must label NO_EVIDENCE, with a non-blank scope
+     */
     protected abstract String rawWithoutEvidence();
 
-    /** A raw response well over {@link #agentLimitBytes()}, as the tool can really produce it. */
+    /**
+     * A raw response well over {@link #agentLimitBytes()}, as the tool can really produce it.
+     *
+     * @return a raw tool response of more than {@link #agentLimitBytes()} UTF-8 bytes
+     */
     protected abstract String largeRaw();
 
-    /** The agent result limit the projector must respect, in UTF-8 bytes. */
+    /**
+     * The agent result limit the projector must respect, in UTF-8 bytes.
+     *
+     * @return the limit on content and scope together, in UTF-8 bytes; by default
+     *     {@link ToolBoundaryConfig#DEFAULT_AGENT_RESULT_BYTES}
+     */
     protected long agentLimitBytes() {
         return ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
     }
 
-    /** The request passed to the projector with every sample. */
+    /**
+     * The request passed to the projector with every sample.
+     *
+     * @return the request; by default one for the tool {@code projector-under-test} with
+     *     {@link Fixtures#DEFAULT_ARGUMENTS} and a fresh invocation key
+     */
     protected ToolRequest request() {
         return sampleRequest("projector-under-test", Fixtures.DEFAULT_ARGUMENTS);
     }
@@ -142,7 +168,12 @@ public abstract class ProjectorContract {
         return "{\"query\":\"" + filler + "\"}";
     }
 
-    /** The bound on the scope of a projection for the large request, in UTF-8 bytes. */
+    /**
+     * The bound on the scope of a projection for the large request, in UTF-8 bytes.
+     *
+     * @return the most UTF-8 bytes the scope may take for the large request; by default
+     *     {@value #DEFAULT_MAX_SCOPE_BYTES}
+     */
     protected long maxScopeBytes() {
         return DEFAULT_MAX_SCOPE_BYTES;
     }
@@ -259,6 +290,10 @@ public abstract class ProjectorContract {
      * (so it is well-formed Unicode and within the bytes), has no U+FFFD that {@code raw} did not have,
      * and does not copy {@code raw} through.
      *
+     * @param projector the projector to check
+     * @param request the request passed to the projector with {@code raw}
+     * @param raw a raw response carrying non-ASCII text, for example from {@link #nonAsciiRun}
+     * @param limitBytes the agent limit, in UTF-8 bytes, on content and scope together
      * @return the accepted result
      * @throws AssertionError when it does not
      */
@@ -280,6 +315,11 @@ public abstract class ProjectorContract {
      * scope of at most {@code maxScopeBytes} UTF-8 bytes, and echoes no {@value #ECHO_WINDOW_CHARS}
      * characters in a row of the request's arguments in its content or scope.
      *
+     * @param projector the projector to check
+     * @param largeRequest the request with large arguments, whose arguments must not be echoed
+     * @param raw the raw response passed to the projector with {@code largeRequest}
+     * @param limitBytes the agent limit, in UTF-8 bytes, on content and scope together
+     * @param maxScopeBytes the bound on the scope, in UTF-8 bytes
      * @return the accepted result
      * @throws AssertionError when it does not
      */
@@ -300,6 +340,12 @@ public abstract class ProjectorContract {
      * Asserts that the projection of a raw response carrying {@code secret} is accepted within the limit
      * and has {@code secret} neither in its content nor in its scope.
      *
+     * @param projector the projector to check
+     * @param request the request passed to the projector with {@code raw}
+     * @param raw a raw response with a line carrying {@code secret}, for example one of
+     *     {@link #CREDENTIAL_LINES}
+     * @param secret the credential that must not reach the content or scope
+     * @param limitBytes the agent limit, in UTF-8 bytes, on content and scope together
      * @throws AssertionError when it does
      */
     public static void checkNoCredential(Projector projector, ToolRequest request, String raw, String secret,
@@ -331,7 +377,13 @@ public abstract class ProjectorContract {
         return false;
     }
 
-    /** A request for projector checks: a fresh key, the given tool and arguments. */
+    /**
+     * A request for projector checks: a fresh key, the given tool and arguments.
+     *
+     * @param toolName the name of the tool the request calls
+     * @param arguments the arguments of the request, as the tool takes them (JSON for most tools)
+     * @return a request under a fresh run id and tool call id
+     */
     public static ToolRequest sampleRequest(String toolName, String arguments) {
         InvocationKey key = InvocationKey.of(new RunId(Fixtures.anyRunId()), new ToolCallId(Fixtures.anyToolCallId()));
         return new ToolRequest(key, new ToolName(toolName), arguments);
@@ -341,6 +393,8 @@ public abstract class ProjectorContract {
      * Asserts that {@code largeRaw} is over {@code limitBytes}, so that the other checks on it mean
      * something.
      *
+     * @param largeRaw the raw response meant to be over the limit
+     * @param limitBytes the agent limit, in UTF-8 bytes
      * @throws AssertionError when it is not
      */
     public static void checkLargeRawIsLarge(String largeRaw, long limitBytes) {
@@ -356,6 +410,10 @@ public abstract class ProjectorContract {
      * {@code limitBytes}: a valid evidence status, a scope for NO_EVIDENCE, Unicode text, content and
      * scope together within the limit.
      *
+     * @param projector the projector to check
+     * @param request the request passed to the projector with {@code raw}
+     * @param raw the raw response to project
+     * @param limitBytes the agent limit, in UTF-8 bytes, on content and scope together
      * @return the accepted result
      * @throws AssertionError when it does not
      */
@@ -372,6 +430,10 @@ public abstract class ProjectorContract {
     /**
      * Asserts that the projector labels {@code raw} EVIDENCE_FOUND within the limit.
      *
+     * @param projector the projector to check
+     * @param request the request passed to the projector with {@code raw}
+     * @param raw a raw response in which the projector must find evidence
+     * @param limitBytes the agent limit, in UTF-8 bytes, on content and scope together
      * @throws AssertionError when it does not
      */
     public static void checkEvidenceFound(Projector projector, ToolRequest request, String raw, long limitBytes) {
@@ -384,6 +446,10 @@ public abstract class ProjectorContract {
      * Asserts that the projector labels {@code raw} NO_EVIDENCE within the limit, with a non-blank
      * scope saying what was searched.
      *
+     * @param projector the projector to check
+     * @param request the request passed to the projector with {@code raw}
+     * @param raw a raw response in which the projector must find nothing
+     * @param limitBytes the agent limit, in UTF-8 bytes, on content and scope together
      * @throws AssertionError when it does not
      */
     public static void checkNoEvidenceWithScope(Projector projector, ToolRequest request, String raw,
@@ -398,6 +464,10 @@ public abstract class ProjectorContract {
      * Asserts that the projection of a raw response over the limit neither throws nor carries the
      * whole raw response in its content or scope.
      *
+     * @param projector the projector to check
+     * @param request the request passed to the projector with {@code largeRaw}
+     * @param largeRaw a raw response over {@code limitBytes}; checked with {@link #checkLargeRawIsLarge}
+     * @param limitBytes the agent limit, in UTF-8 bytes
      * @throws AssertionError when it does
      */
     public static void checkDoesNotCopyRawThrough(Projector projector, ToolRequest request, String largeRaw,

@@ -38,12 +38,25 @@ public final class ScriptedRun {
         this.run = requireNonNull(run, "run is null");
     }
 
-    /** An empty script for {@code run} against {@code boundary}. */
+    /**
+     * An empty script for {@code run} against {@code boundary}.
+     *
+     * @param boundary the boundary every call is invoked on
+     * @param run the run context the calls are invoked in, and whose run id they claim
+     * @return a script with no calls yet
+     * @throws NullPointerException when {@code boundary} or {@code run} is null
+     */
     public static ScriptedRun on(ToolBoundary boundary, RunContext run) {
         return new ScriptedRun(boundary, run);
     }
 
-    /** Adds a call of {@code toolName} with {@code arguments}, in this run, with a fresh tool call id. */
+    /**
+     * Adds a call of {@code toolName} with {@code arguments}, in this run, with a fresh tool call id.
+     *
+     * @param toolName the tool the call asks for, passed through as given; {@code null} means missing
+     * @param arguments the arguments text, passed through as given; {@code null} means missing
+     * @return this script, to add more calls or adjust the one just added
+     */
     public ScriptedRun call(String toolName, String arguments) {
         calls.add(Fixtures.envelope(run).withToolName(toolName).withArguments(arguments));
         return this;
@@ -52,6 +65,9 @@ public final class ScriptedRun {
     /**
      * Gives the last call this tool call id.
      *
+     * @param toolCallId the framework tool_call_id for the last call, passed through as given;
+     *     {@code null} means missing
+     * @return this script
      * @throws IllegalStateException when no call was added yet
      */
     public ScriptedRun withToolCallId(String toolCallId) {
@@ -61,13 +77,21 @@ public final class ScriptedRun {
     /**
      * Makes the last call claim another run id, as a confused or malicious agent might.
      *
+     * @param runId the run id the last call claims instead of the script's run, passed through as
+     *     given; {@code null} means missing
+     * @return this script
      * @throws IllegalStateException when no call was added yet
      */
     public ScriptedRun withRunId(String runId) {
         return replaceLast(calls.get(lastIndex()).withRunId(runId));
     }
 
-    /** Invokes every call in order and returns one step per call. */
+    /**
+     * Invokes every call in order and returns one step per call.
+     *
+     * @return an unmodifiable list of steps, one per call in the order added, each with the envelope
+     *     sent and what the boundary returned
+     */
     public List<Step> play() {
         List<Step> steps = new ArrayList<>(calls.size());
         for (Fixtures.EnvelopeBuilder call : calls) {
@@ -97,17 +121,32 @@ public final class ScriptedRun {
      */
     public record Step(ToolCallEnvelope envelope, Either<BoundaryError, AgentResult> result) {
 
+        /**
+         * A played call.
+         *
+         * @param envelope the envelope sent
+         * @param result what the boundary returned
+         * @throws NullPointerException when {@code envelope} or {@code result} is null
+         */
         public Step {
             requireNonNull(envelope, "envelope is null");
             requireNonNull(result, "result is null");
         }
 
-        /** The error code, when the call failed. */
+        /**
+         * The error code, when the call failed.
+         *
+         * @return the code of the boundary's error, or none when the call succeeded
+         */
         public Option<ErrorCode> error() {
             return result.isLeft() ? Option.of(result.getLeft().code()) : Option.none();
         }
 
-        /** The agent result, when the call succeeded. */
+        /**
+         * The agent result, when the call succeeded.
+         *
+         * @return the result the agent received, or none when the call failed
+         */
         public Option<AgentResult> agentResult() {
             return result.toOption();
         }
