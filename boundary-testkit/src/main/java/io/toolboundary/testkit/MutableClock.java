@@ -10,10 +10,11 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A clock that stands still until a test moves it forward.
+ * A clock that stands still until a test moves it.
  *
- * <p>Safe to read and advance from many threads; every reader sees each advance as one step. Time
- * never goes backwards. Clocks derived with {@link #withZone(ZoneId)} share this clock's instant.
+ * <p>Safe to read and advance from many threads; every reader sees each move as one step. {@code advance}
+ * only moves it forward; {@code set} may also move it back, for tests of a clock set back. Clocks
+ * derived with {@link #withZone(ZoneId)} share this clock's instant.
  */
 public final class MutableClock extends Clock {
 
