@@ -74,7 +74,12 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
         this.observations = builder.observations;
     }
 
-    /** A manager over {@code boundary} that resolves tool definitions as Spring AI's default manager does. */
+    /**
+     * A manager over {@code boundary} that resolves tool definitions as Spring AI's default manager does.
+     *
+     * @param boundary the boundary every tool call runs through
+     * @return a manager with no observations
+     */
     public static BoundaryToolCallingManager of(ToolBoundary boundary) {
         return builder(boundary).build();
     }
@@ -82,12 +87,21 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
     /**
      * A manager over {@code boundary} that asks {@code definitions} for the tool definitions sent to the
      * model. {@code definitions} never executes a tool call.
+     *
+     * @param boundary the boundary every tool call runs through
+     * @param definitions the manager asked only for {@link #resolveToolDefinitions}
+     * @return a manager with no observations
      */
     public static BoundaryToolCallingManager of(ToolBoundary boundary, ToolCallingManager definitions) {
         return builder(boundary).definitions(definitions).build();
     }
 
-    /** A builder of a manager over {@code boundary}. */
+    /**
+     * A builder of a manager over {@code boundary}.
+     *
+     * @param boundary the boundary every tool call runs through
+     * @return a builder with Spring AI's default definitions and no observations until set
+     */
     public static Builder builder(ToolBoundary boundary) {
         return new Builder(boundary);
     }
@@ -168,19 +182,35 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
             this.boundary = requireNonNull(boundary, "boundary is null");
         }
 
-        /** Where the tool definitions sent to the model come from; Spring AI's default manager when not set. */
+        /**
+         * Where the tool definitions sent to the model come from; Spring AI's default manager when not set.
+         *
+         * @param definitions the manager asked only for the tool definitions; never for a tool call
+         * @return this builder
+         */
         public Builder definitions(ToolCallingManager definitions) {
             this.definitions = requireNonNull(definitions, "definitions is null");
             return this;
         }
 
-        /** Where tool calls are observed; none when not set. */
+        /**
+         * Where tool calls are observed; none when not set.
+         *
+         * @param observations the registry of both Spring AI's {@code spring.ai.tool} observation and the
+         *     boundary's {@value BoundaryToolCallingManager#OBSERVATION} observation; also given to the
+         *     default definitions manager when {@link #definitions} is not set
+         * @return this builder
+         */
         public Builder observationRegistry(ObservationRegistry observations) {
             this.observations = requireNonNull(observations, "observations is null");
             return this;
         }
 
-        /** The manager. */
+        /**
+         * The manager.
+         *
+         * @return a manager over this builder's boundary, definitions and observation registry
+         */
         public BoundaryToolCallingManager build() {
             if (definitions == null) {
                 definitions = DefaultToolCallingManager.builder().observationRegistry(observations).build();

@@ -25,7 +25,12 @@ public final class BoundaryToolContext {
     private BoundaryToolContext() {
     }
 
-    /** A tool context holding {@code run}, to merge into a chat's tool context. */
+    /**
+     * A tool context holding {@code run}, to merge into a chat's tool context.
+     *
+     * @param run the harness's run, whose run id every tool call of the chat is recorded under
+     * @return an immutable map holding {@code run} under {@link #RUN_CONTEXT_KEY}
+     */
     public static Map<String, Object> of(RunContext run) {
         requireNonNull(run, "run is null");
         return Map.of(RUN_CONTEXT_KEY, run);
@@ -34,6 +39,7 @@ public final class BoundaryToolContext {
     /**
      * The run in a tool context.
      *
+     * @param toolContext a chat's tool context, as Spring AI hands it to the tool calling manager
      * @return the run, or none when the context holds none (or holds something else under the key)
      */
     public static Option<RunContext> runContext(Map<String, ?> toolContext) {

@@ -41,6 +41,9 @@ public final class ToolCallbackBindings {
     /**
      * A read-only tool with an unlimited per-run budget, named as the callback's definition.
      *
+     * @param callback the Spring AI callback that describes the tool to the model and runs it
+     * @param projector what turns the callback's raw response into the bounded result the model sees
+     * @return a binding named as {@code callback}'s tool definition, whose executor is {@link #executor}
      * @throws IllegalArgumentException when the definition's name is not a safe identifier
      */
     public static ToolBinding readOnly(ToolCallback callback, Projector projector) {
@@ -50,6 +53,10 @@ public final class ToolCallbackBindings {
     /**
      * A tool that writes: registered so that calls to it get a clear error, never run.
      *
+     * @param callback the Spring AI callback that describes the tool to the model; never called
+     * @param projector the projector the binding carries; not applied, since the tool never runs
+     * @return the registration of a tool the boundary refuses to run, named as {@code callback}'s tool
+     *     definition
      * @throws IllegalArgumentException when the definition's name is not a safe identifier
      */
     public static ToolBinding writable(ToolCallback callback, Projector projector) {
@@ -60,6 +67,9 @@ public final class ToolCallbackBindings {
      * An executor that calls {@code callback} with the request's arguments exactly as given; its raw
      * response is the tool's own output (see above).
      *
+     * @param callback the Spring AI callback to call; it receives a tool context holding
+     *     {@link #RUN_ID_KEY} and {@link #TOOL_CALL_ID_KEY}
+     * @return an executor whose raw response is what the callback's tool returns
      * @throws IllegalArgumentException when a method or function callback cannot be rebuilt to keep its
      *     tool's own output (the callback is then never run)
      */

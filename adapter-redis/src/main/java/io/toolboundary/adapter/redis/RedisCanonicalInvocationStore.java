@@ -73,7 +73,11 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 .timeout(options.responseTimeout()).retryAttempts(0));
     }
 
-    /** The options this store was created with. */
+    /**
+     * The options this store was created with.
+     *
+     * @return the options passed to the factory method that made this store
+     */
     public RedisStoreOptions options() {
         return options;
     }

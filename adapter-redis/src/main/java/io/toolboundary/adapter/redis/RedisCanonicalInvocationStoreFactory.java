@@ -60,6 +60,10 @@ public final class RedisCanonicalInvocationStoreFactory {
      * does not shut it down. Neither the client's codec nor its script cache setting matters: the store
      * always uses strings and runs its scripts by SHA.
      *
+     * @param client the client to use; the caller keeps owning it and shuts it down
+     * @param options the store's settings; their timeouts apply to the store's scripts, but their connect
+     *     timeout is not used
+     * @return a store on {@code client}
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
     public static RedisCanonicalInvocationStore create(RedissonClient client, RedisStoreOptions options) {
@@ -74,6 +78,9 @@ public final class RedisCanonicalInvocationStoreFactory {
      * {@link RedisCanonicalInvocationStore#close()} shuts it down. The timeouts of {@code options} are
      * not used: the config's own apply.
      *
+     * @param config the Redisson settings, copied before use so later changes to it have no effect
+     * @param options the store's settings
+     * @return a store owning a new client made from the copy
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
     public static RedisCanonicalInvocationStore create(Config config, RedisStoreOptions options) {
@@ -95,6 +102,7 @@ public final class RedisCanonicalInvocationStoreFactory {
      *
      * @param redisUrl the server, {@code redis://[[user]:password@]host[:port]} or {@code rediss://…}
      * @param options the store's settings, the timeouts included
+     * @return a store owning a new client connected to that server
      * @throws IllegalArgumentException when {@code redisUrl} is not such a URL
      * @throws RedisStoreUnavailableException when the server cannot be reached or used, or is a Redis
      *     Cluster node (use {@link #connectCluster})
@@ -123,6 +131,7 @@ public final class RedisCanonicalInvocationStoreFactory {
      * @param seedUrls one or more of the cluster's nodes, each {@code redis://[[user]:password@]host[:port]}
      *     (or {@code rediss://…}), all with the same credentials
      * @param options the store's settings, the timeouts included
+     * @return a store owning a new client connected to the cluster
      * @throws IllegalArgumentException when the list is empty, a URL is not such a URL, or the URLs carry
      *     different credentials
      * @throws RedisStoreUnavailableException when no seed can be reached, a seed is not a cluster node, or
@@ -152,6 +161,7 @@ public final class RedisCanonicalInvocationStoreFactory {
      * @param sentinelUrls one or more sentinels, each {@code redis://[[user]:password@]host[:port]}
      *     (or {@code rediss://…}), all with the same credentials
      * @param options the store's settings, the timeouts included
+     * @return a store owning a new client connected to the master the sentinels name
      * @throws IllegalArgumentException when the master name is blank, the list is empty, a URL is not
      *     such a URL, or the URLs carry different credentials
      * @throws RedisStoreUnavailableException when no sentinel can be reached or none knows the master

@@ -60,17 +60,27 @@ public final class RedisStoreOptions {
     /**
      * Prefix {@code toolboundary}, no record cap of the store's own, refuse an evicting server, connect
      * timeout 5 s, response timeout 1 s.
+     *
+     * @return the shared default options
      */
     public static RedisStoreOptions ofDefaults() {
         return DEFAULTS;
     }
 
-    /** A builder starting from the defaults. */
+    /**
+     * A builder starting from the defaults.
+     *
+     * @return a new builder holding the values of {@link #ofDefaults()}
+     */
     public static Builder custom() {
         return new Builder();
     }
 
-    /** The first segment of every key. */
+    /**
+     * The first segment of every key.
+     *
+     * @return the key prefix, {@value #DEFAULT_KEY_PREFIX} unless set otherwise
+     */
     public String keyPrefix() {
         return keyPrefix;
     }
@@ -78,12 +88,18 @@ public final class RedisStoreOptions {
     /**
      * The store's own hard cap on a record, in UTF-8 bytes as {@code CanonicalRecord.byteSize()} counts
      * them, if one was set; none by default, when the boundary's configured record limit alone applies.
+     *
+     * @return the cap in UTF-8 bytes, or empty when no cap was set
      */
     public OptionalLong recordCapBytes() {
         return recordCapBytes == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(recordCapBytes);
     }
 
-    /** What to do when the server may evict records. */
+    /**
+     * What to do when the server may evict records.
+     *
+     * @return {@link EvictionPolicyCheck#REFUSE} (the default) or {@link EvictionPolicyCheck#WARN}
+     */
     public EvictionPolicyCheck evictionPolicyCheck() {
         return evictionPolicyCheck;
     }
@@ -91,6 +107,8 @@ public final class RedisStoreOptions {
     /**
      * How long the factory's {@code connect…} methods wait for a TCP connection. A store made from a
      * Redisson {@code Config} or client uses that config's own setting instead.
+     *
+     * @return the connect timeout, 1 ms to 1 minute; 5 seconds by default
      */
     public Duration connectTimeout() {
         return connectTimeout;
@@ -100,6 +118,8 @@ public final class RedisStoreOptions {
      * How long the store waits for one reply before trying again, whichever way it was made (the store's
      * own scripts use this, not the Redisson config's {@code timeout} or {@code retryAttempts}). The
      * whole operation is bounded by the timeout the caller passes.
+     *
+     * @return the timeout of one reply, 1 ms to 1 minute; 1 second by default
      */
     public Duration responseTimeout() {
         return responseTimeout;
@@ -126,6 +146,11 @@ public final class RedisStoreOptions {
         /**
          * The first segment of every key: 1 to 64 characters of {@code [A-Za-z0-9_.:-]} (no braces, so
          * that the run id stays the only hash tag).
+         *
+         * @param prefix the key prefix
+         * @return this builder
+         * @throws IllegalArgumentException when {@code prefix} is empty, longer than
+         *     {@value RedisStoreOptions#MAX_KEY_PREFIX_LENGTH} characters, or holds another character
          */
         public Builder keyPrefix(String prefix) {
             requireNonNull(prefix, "keyPrefix is null");
@@ -141,6 +166,10 @@ public final class RedisStoreOptions {
         /**
          * A hard cap on a record, in UTF-8 bytes; positive. A boundary whose configured record limit is
          * larger refuses this store when it is built.
+         *
+         * @param bytes the cap, in UTF-8 bytes as {@code CanonicalRecord.byteSize()} counts them
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is zero or negative
          */
         public Builder recordCapBytes(long bytes) {
             if (bytes <= 0) {
@@ -150,25 +179,51 @@ public final class RedisStoreOptions {
             return this;
         }
 
-        /** What to do when the server's {@code maxmemory-policy} is not {@code noeviction}. */
+        /**
+         * What to do when the server's {@code maxmemory-policy} is not {@code noeviction}.
+         *
+         * @param check {@link EvictionPolicyCheck#REFUSE} to make the factory throw, or
+         *     {@link EvictionPolicyCheck#WARN} to log a warning and create the store anyway
+         * @return this builder
+         */
         public Builder evictionPolicyCheck(EvictionPolicyCheck check) {
             this.evictionPolicyCheck = requireNonNull(check, "evictionPolicyCheck is null");
             return this;
         }
 
-        /** How long the factory's {@code connect…} methods wait for a TCP connection: 1 ms to 1 minute, whole milliseconds. */
+        /**
+         * How long the factory's {@code connect…} methods wait for a TCP connection: 1 ms to 1 minute, whole
+         * milliseconds.
+         *
+         * @param timeout the connect timeout
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is under 1 ms, over 1 minute, or not a whole
+         *     number of milliseconds
+         */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = timeout("connectTimeout", timeout);
             return this;
         }
 
-        /** How long a store made by a {@code connect…} method waits for one reply: 1 ms to 1 minute, whole milliseconds. */
+        /**
+         * How long a store made by a {@code connect…} method waits for one reply: 1 ms to 1 minute, whole
+         * milliseconds.
+         *
+         * @param timeout the timeout of one reply, after which the store tries the script again
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is under 1 ms, over 1 minute, or not a whole
+         *     number of milliseconds
+         */
         public Builder responseTimeout(Duration timeout) {
             this.responseTimeout = timeout("responseTimeout", timeout);
             return this;
         }
 
-        /** The options. */
+        /**
+         * The options.
+         *
+         * @return immutable options holding the values set on this builder
+         */
         public RedisStoreOptions build() {
             return new RedisStoreOptions(this);
         }

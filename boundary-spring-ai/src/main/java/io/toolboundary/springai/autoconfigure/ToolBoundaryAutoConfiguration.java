@@ -69,7 +69,12 @@ public class ToolBoundaryAutoConfiguration {
     public ToolBoundaryAutoConfiguration() {
     }
 
-    /** The boundary's settings, from the {@code toolboundary.*} properties. */
+    /**
+     * The boundary's settings, from the {@code toolboundary.*} properties.
+     *
+     * @param properties the bound and validated {@code toolboundary.*} properties
+     * @return the limits, record TTL, execution lease and JSON bounds those properties set
+     */
     @Bean
     @ConditionalOnMissingBean
     public ToolBoundaryConfig toolBoundaryConfig(ToolBoundaryProperties properties) {
@@ -79,6 +84,13 @@ public class ToolBoundaryAutoConfiguration {
     /**
      * The boundary.
      *
+     * @param store the store that keeps the canonical records
+     * @param accessPolicy the context's access policy; required
+     * @param config the boundary's settings
+     * @param tools every {@link ToolBinding} bean, each registered as a tool in bean order
+     * @param listeners the {@link BoundaryListener} beans, all notified in bean order; none is allowed
+     * @param clock the context's clock when it has exactly one, else the system UTC clock is used
+     * @return the boundary over {@code store} with those tools, policy, listeners and clock
      * @throws ToolBoundaryStartupException when the context has no {@link AccessPolicy}
      */
     @Bean
@@ -99,7 +111,16 @@ public class ToolBoundaryAutoConfiguration {
         return builder.build();
     }
 
-    /** The Spring AI tool calling manager that routes every tool call through the boundary. */
+    /**
+     * The Spring AI tool calling manager that routes every tool call through the boundary.
+     *
+     * @param boundary the boundary every tool call runs through
+     * @param resolver the context's {@link ToolCallbackResolver}, used to resolve tool definitions when
+     *     there is exactly one; else Spring AI's default resolution applies
+     * @param observations the context's {@link ObservationRegistry} when there is exactly one; else tool
+     *     calls are not observed
+     * @return the manager, resolving definitions with Spring AI's default manager
+     */
     @Bean
     @ConditionalOnMissingBean(ToolCallingManager.class)
     public BoundaryToolCallingManager toolCallingManager(ToolBoundary boundary,

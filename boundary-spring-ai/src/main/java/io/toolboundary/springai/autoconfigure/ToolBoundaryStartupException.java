@@ -20,7 +20,11 @@ public final class ToolBoundaryStartupException extends IllegalStateException {
         this.action = requireNonNull(action, "action is null");
     }
 
-    /** What the application should change: the bean to add or the property to set. */
+    /**
+     * What the application should change: the bean to add or the property to set.
+     *
+     * @return the advice {@link ToolBoundaryFailureAnalyzer} reports as the action, possibly several lines
+     */
     public String action() {
         return action;
     }
