@@ -75,8 +75,9 @@ public final class RedisCanonicalInvocationStoreFactory {
 
     /**
      * A store on a new client made from a copy of {@code config}. The store owns that client:
-     * {@link RedisCanonicalInvocationStore#close()} shuts it down. The timeouts of {@code options} are
-     * not used: the config's own apply.
+     * {@link RedisCanonicalInvocationStore#close()} shuts it down. The connect timeout of {@code options}
+     * is not used (the config's own applies); its response timeout is, for each try of the store's own
+     * scripts, as with every store.
      *
      * @param config the Redisson settings, copied before use so later changes to it have no effect
      * @param options the store's settings
