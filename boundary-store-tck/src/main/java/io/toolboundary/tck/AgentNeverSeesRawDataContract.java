@@ -84,16 +84,24 @@ public abstract class AgentNeverSeesRawDataContract {
     /**
      * The store under test; may be the same instance for every test. Called after this class's fields
      * are set, so a subclass may build it on {@link #clock()} in a field initializer.
+     *
+     * @return the store the boundaries of the cases are built on
      */
     protected abstract CanonicalInvocationStore store();
 
     /**
      * Ends the life of the record under {@code key} now, as if its time to live had run out. Called
      * from inside a tool, while the boundary waits for it.
+     *
+     * @param key the run and tool call whose record is to expire
      */
     protected abstract void expire(InvocationKey key);
 
-    /** The record limit, in UTF-8 bytes, that the store under test was built with. */
+    /**
+     * The record limit, in UTF-8 bytes, that the store under test was built with.
+     *
+     * @return the largest {@link CanonicalRecord#byteSize()} the store accepts
+     */
     protected abstract long maxRecordBytes();
 
     /**
@@ -101,11 +109,17 @@ public abstract class AgentNeverSeesRawDataContract {
      * the suite has moved {@link #clock()} past it. A store whose clock is {@link #clock()} needs nothing
      * more (the default); a store on a server's clock must pass the lease there, or the case that
      * abandons a call past its lease fails.
+     *
+     * @param key the run and tool call whose execution lease is to pass
      */
     protected void passLease(InvocationKey key) {
     }
 
-    /** The clock of this test's boundaries; a new one for each test, standing at {@link #START}. */
+    /**
+     * The clock of this test's boundaries; a new one for each test, standing at {@link #START}.
+     *
+     * @return this test's clock, which the cases move by hand
+     */
     protected final MutableClock clock() {
         return clock;
     }

@@ -22,13 +22,27 @@ public final class FaultyStores {
     private FaultyStores() {
     }
 
-    /** {@code begin} answers {@code code} and touches nothing; the rest is {@code store}. */
+    /**
+     * {@code begin} answers {@code code} and touches nothing; the rest is {@code store}.
+     *
+     * @param store the real store every other operation goes to
+     * @param code the safe error code every {@code begin} answers with
+     * @return a store whose {@code begin} always refuses with {@code code}
+     * @throws NullPointerException if {@code code} is null
+     */
     public static CanonicalInvocationStore refusingBegin(CanonicalInvocationStore store, ErrorCode code) {
         requireNonNull(code, "code is null");
         return new Faulty(store, Option.of(code), Option.none(), Option.none());
     }
 
-    /** {@code complete} answers {@code code} and touches nothing; the rest is {@code store}. */
+    /**
+     * {@code complete} answers {@code code} and touches nothing; the rest is {@code store}.
+     *
+     * @param store the real store every other operation goes to
+     * @param code the safe error code every {@code complete} answers with
+     * @return a store whose {@code complete} always refuses with {@code code}
+     * @throws NullPointerException if {@code code} is null
+     */
     public static CanonicalInvocationStore refusingComplete(CanonicalInvocationStore store, ErrorCode code) {
         requireNonNull(code, "code is null");
         return new Faulty(store, Option.none(), Option.of(code), Option.none());
@@ -37,6 +51,11 @@ public final class FaultyStores {
     /**
      * {@code begin} throws an {@link IllegalStateException} with {@code message}, as a store with a bug
      * would; the rest is {@code store}.
+     *
+     * @param store the real store every other operation goes to
+     * @param message the message of the exception every {@code begin} throws
+     * @return a store whose {@code begin} always throws instead of answering
+     * @throws NullPointerException if {@code message} is null
      */
     public static CanonicalInvocationStore crashingOnBegin(CanonicalInvocationStore store, String message) {
         requireNonNull(message, "message is null");

@@ -65,12 +65,15 @@ public abstract class SpecContractSupport {
     /**
      * The store under test; may be the same instance for every test. Called after this class's fields
      * are set, so a subclass may build it on {@link #clock()} in a field initializer.
+     *
+     * @return the store the boundaries of the cases are built on
      */
     protected abstract CanonicalInvocationStore store();
 
     /**
      * The time the record under {@code key} has left, read without changing it.
      *
+     * @param key the run and tool call whose record is read
      * @return none when there is no live record under the key
      */
     protected abstract Option<Duration> remainingTtl(InvocationKey key);
@@ -78,6 +81,8 @@ public abstract class SpecContractSupport {
     /**
      * Ends the life of the record under {@code key} now, as if its time to live had run out. May be
      * called from inside a tool, while the boundary waits for it.
+     *
+     * @param key the run and tool call whose record is to expire
      */
     protected abstract void expire(InvocationKey key);
 
@@ -85,6 +90,10 @@ public abstract class SpecContractSupport {
      * Whether the store measures its records' lives on {@link #clock()}: then a record created at
      * {@link #START} has exactly {@link #TTL} left until the clock moves, and dies when the clock
      * reaches its expiry.
+     *
+     * @return true when the store's time to live runs on {@link #clock()}; false when it runs on a clock
+     *     of its own (such as a server's), so remaining times are only checked to be positive and at
+     *     most {@link #TTL}, not exact
      */
     protected abstract boolean storeExpiresOnTheSuiteClock();
 
@@ -92,7 +101,11 @@ public abstract class SpecContractSupport {
     // What subclasses may use
     // ---------------------------------------------------------------------------------------------
 
-    /** The clock of this test's boundaries; a new one for each test, standing at {@link #START}. */
+    /**
+     * The clock of this test's boundaries; a new one for each test, standing at {@link #START}.
+     *
+     * @return this test's clock, which the cases move by hand
+     */
     protected final MutableClock clock() {
         return clock;
     }

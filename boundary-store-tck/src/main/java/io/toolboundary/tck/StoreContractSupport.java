@@ -80,32 +80,49 @@ public abstract class StoreContractSupport {
     // Hooks
     // ---------------------------------------------------------------------------------------------
 
-    /** The store under test; may be the same instance for every test. */
+    /**
+     * The store under test; may be the same instance for every test.
+     *
+     * @return the store every case writes to and reads from
+     */
     protected abstract CanonicalInvocationStore store();
 
     /**
      * The time the record under {@code key} has left, read without changing it.
      *
+     * @param key the run and tool call whose record is read
      * @return none when there is no live record under the key
      */
     protected abstract Option<Duration> remainingTtl(InvocationKey key);
 
-    /** Ends the life of the record under {@code key} now, as if its time to live had run out. */
+    /**
+     * Ends the life of the record under {@code key} now, as if its time to live had run out.
+     *
+     * @param key the run and tool call whose record is to expire
+     */
     protected abstract void expire(InvocationKey key);
 
-    /** The record limit, in UTF-8 bytes, that the store under test was built with. */
+    /**
+     * The record limit, in UTF-8 bytes, that the store under test was built with.
+     *
+     * @return the largest {@link CanonicalRecord#byteSize()} the store accepts
+     */
     protected abstract long maxRecordBytes();
 
     /**
      * Lets the store's own clock pass the execution lease of the record under {@code key}, as if the
      * process running its tool had stopped {@link #LEASE} ago: a store on a test clock moves that clock
      * by {@link #LEASE}; a store on a server's clock may move the stored lease's end to the past.
+     *
+     * @param key the run and tool call whose execution lease is to pass
      */
     protected abstract void passLease(InvocationKey key);
 
     /**
      * Rounds of the race of 64 threads calling one key through a {@link ToolBoundary}: 1,000. A store
      * whose round trips are slow may run fewer; at least one.
+     *
+     * @return how many times the same-key race is run; at least one
      */
     protected int sameKeyRaceRounds() {
         return 1_000;
@@ -114,6 +131,8 @@ public abstract class StoreContractSupport {
     /**
      * Rounds of the race of many runs spending their budgets at once through a {@link ToolBoundary}:
      * 100. A store whose round trips are slow may run fewer; at least one.
+     *
+     * @return how many times the budget race is run; at least one
      */
     protected int budgetRaceRounds() {
         return 100;
@@ -123,12 +142,23 @@ public abstract class StoreContractSupport {
     // Public helpers
     // ---------------------------------------------------------------------------------------------
 
-    /** A run id no other test uses: {@code run-} and a random UUID. */
+    /**
+     * A run id no other test uses: {@code run-} and a random UUID.
+     *
+     * @return a new run id, different on every call
+     */
     public static RunId freshRunId() {
         return new RunId("run-" + UUID.randomUUID());
     }
 
-    /** A fingerprint of the request text: {@code sha256:} and the hex digest of its UTF-8 bytes. */
+    /**
+     * A fingerprint of the request text: {@code sha256:} and the hex digest of its UTF-8 bytes.
+     *
+     * @param request the request text to fingerprint
+     * @return {@code sha256:} followed by the 64 lower-case hex digits of the SHA-256 digest
+     * @throws NullPointerException if {@code request} is null
+     * @throws IllegalStateException if the platform offers no SHA-256
+     */
     public static String fingerprintOf(String request) {
         requireNonNull(request, "request is null");
         try {
@@ -139,57 +169,125 @@ public abstract class StoreContractSupport {
         }
     }
 
-    /** A PROJECTING record of {@link #TOOL} with {@link #REQUEST}, created at {@link #CREATED_AT}. */
+    /**
+     * A PROJECTING record of {@link #TOOL} with {@link #REQUEST}, created at {@link #CREATED_AT}.
+     *
+     * @param runId the run of the record's key
+     * @param toolCallId the tool call id of the record's key
+     * @return the record, fingerprinted with {@link #fingerprintOf(String)}
+     */
     public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId) {
         return projecting(runId, toolCallId, TOOL.value(), REQUEST);
     }
 
-    /** A PROJECTING record of {@code tool} with {@code request}, created at {@link #CREATED_AT}. */
+    /**
+     * A PROJECTING record of {@code tool} with {@code request}, created at {@link #CREATED_AT}.
+     *
+     * @param runId the run of the record's key
+     * @param toolCallId the tool call id of the record's key
+     * @param tool the name of the tool called
+     * @param request the request text, stored as is
+     * @return the record, fingerprinted with {@link #fingerprintOf(String)}
+     */
     public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId, String tool, String request) {
         return projecting(runId, toolCallId, tool, request, CREATED_AT);
     }
 
-    /** A PROJECTING record whose fingerprint is {@link #fingerprintOf(String)} of its request. */
+    /**
+     * A PROJECTING record whose fingerprint is {@link #fingerprintOf(String)} of its request.
+     *
+     * @param runId the run of the record's key
+     * @param toolCallId the tool call id of the record's key
+     * @param tool the name of the tool called
+     * @param request the request text, stored as is
+     * @param createdAt when the record was created
+     * @return the record
+     */
     public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId, String tool, String request,
             Instant createdAt) {
         InvocationKey key = InvocationKey.of(runId, new ToolCallId(toolCallId));
         return new CanonicalRecord.Projecting(key, new ToolName(tool), request, fingerprintOf(request), createdAt);
     }
 
-    /** A start with {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the run and the tool. */
+    /**
+     * A start with {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the run and the tool.
+     *
+     * @param record the PROJECTING record to begin
+     * @param token the attempt token the start claims the record with
+     * @return the start, with no record limit of its own (the store's cap applies)
+     */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
         return start(record, token, GENEROUS_BUDGET, GENEROUS_BUDGET);
     }
 
-    /** A start with {@link #TTL}, the lease {@link #LEASE}, the given budgets and no record limit (the store's cap applies). */
+    /**
+     * A start with {@link #TTL}, the lease {@link #LEASE}, the given budgets and no record limit (the store's cap applies).
+     *
+     * @param record the PROJECTING record to begin
+     * @param token the attempt token the start claims the record with
+     * @param runCallBudget how many calls the record's run may make in all
+     * @param toolCallBudget how many calls the run may make to the record's tool
+     * @return the start
+     */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runCallBudget,
             int toolCallBudget) {
         return new InvocationStart(record, token, TTL, LEASE, runCallBudget, toolCallBudget, Long.MAX_VALUE);
     }
 
-    /** The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check. */
+    /**
+     * The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check.
+     *
+     * @param record the PROJECTING record whose key, tool, request, fingerprint and creation time are kept
+     * @param raw the tool's raw response
+     * @param result the projected result the agent sees
+     * @return the READY record
+     */
     public static CanonicalRecord.Ready readyOf(CanonicalRecord.Projecting record, String raw, AgentResult result) {
         return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(), record.requestFingerprint(),
                 record.createdAt(), COMPLETED_AT, raw, result);
     }
 
-    /** The ERROR record ending {@code record} at {@link #COMPLETED_AT}. */
+    /**
+     * The ERROR record ending {@code record} at {@link #COMPLETED_AT}.
+     *
+     * @param record the PROJECTING record that failed
+     * @param code the error code the record ends with
+     * @param raw the tool's raw response, if it gave one
+     * @return the ERROR record
+     */
     public static CanonicalRecord.Failed failedOf(CanonicalRecord.Projecting record, ErrorCode code,
             Option<String> raw) {
         return record.fail(code, raw, COMPLETED_AT);
     }
 
-    /** An EVIDENCE_FOUND result without a scope. */
+    /**
+     * An EVIDENCE_FOUND result without a scope.
+     *
+     * @param content the text the agent sees
+     * @return the result
+     */
     public static AgentResult evidenceFound(String content) {
         return new AgentResult(content, EvidenceStatus.EVIDENCE_FOUND, Option.none());
     }
 
-    /** A NO_EVIDENCE result within {@code scope}. */
+    /**
+     * A NO_EVIDENCE result within {@code scope}.
+     *
+     * @param content the text the agent sees
+     * @param scope the scope of the observation that found no evidence; must not be blank
+     * @return the result
+     */
     public static AgentResult noEvidence(String content, String scope) {
         return new AgentResult(content, EvidenceStatus.NO_EVIDENCE, Option.of(scope));
     }
 
-    /** A character that takes {@code bytes} (1 to 4) bytes in UTF-8: a, é, €, or an emoji. */
+    /**
+     * A character that takes {@code bytes} (1 to 4) bytes in UTF-8: a, é, €, or an emoji.
+     *
+     * @param bytes the UTF-8 length wanted, 1 to 4
+     * @return the character, as a string (two chars, a surrogate pair, for 4 bytes)
+     * @throws IllegalArgumentException if {@code bytes} is not 1 to 4
+     */
     public static String characterOfUtf8Bytes(int bytes) {
         return switch (bytes) {
             case 1 -> "a";
@@ -203,6 +301,13 @@ public abstract class StoreContractSupport {
     /**
      * A PROJECTING record of exactly {@code totalBytes} ({@link CanonicalRecord#byteSize()}), whose
      * request pads one JSON string with {@code a} and ends the padding with {@code last}.
+     *
+     * @param runId the run of the record's key
+     * @param toolCallId the tool call id of the record's key
+     * @param totalBytes the record's size wanted, in UTF-8 bytes
+     * @param last the text the padding ends with, such as a multi-byte character
+     * @return the record, of {@link #TOOL} and created at {@link #CREATED_AT}
+     * @throws IllegalArgumentException if {@code totalBytes} is too small for the record with {@code last}
      */
     public static CanonicalRecord.Projecting projectingOfSize(RunId runId, String toolCallId, long totalBytes,
             String last) {
@@ -214,6 +319,12 @@ public abstract class StoreContractSupport {
     /**
      * The READY record completing {@code record} of exactly {@code totalBytes}, whose raw response is
      * {@code a} repeated and ends with {@code last}.
+     *
+     * @param record the PROJECTING record to complete
+     * @param totalBytes the READY record's size wanted, in UTF-8 bytes
+     * @param last the text the raw response ends with, such as a multi-byte character
+     * @return the READY record, with an EVIDENCE_FOUND result
+     * @throws IllegalArgumentException if {@code totalBytes} is too small for the record with {@code last}
      */
     public static CanonicalRecord.Ready readyOfSize(CanonicalRecord.Projecting record, long totalBytes, String last) {
         AgentResult result = evidenceFound("found");

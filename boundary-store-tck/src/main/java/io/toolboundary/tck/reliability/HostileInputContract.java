@@ -92,18 +92,34 @@ public abstract class HostileInputContract {
     // Hooks
     // ---------------------------------------------------------------------------------------------
 
-    /** The store under test; may be the same instance for every test (each test uses its own runs). */
+    /**
+     * The store under test; may be the same instance for every test (each test uses its own runs).
+     *
+     * @return the store the boundaries of the tests are built on
+     */
     protected abstract CanonicalInvocationStore store();
 
-    /** The store's name in the printed lines, for example {@code in-memory}. */
+    /**
+     * The store's name in the printed lines, for example {@code in-memory}.
+     *
+     * @return the name that ends each scenario in the {@code RELIABILITY} lines
+     */
     protected abstract String storeName();
 
-    /** Tries per test: {@value #TRIES_PROPERTY} when set, else {@value #DEFAULT_TRIES}. */
+    /**
+     * Tries per test: {@value #TRIES_PROPERTY} when set, else {@value #DEFAULT_TRIES}.
+     *
+     * @return how many hostile inputs each test sends through the boundary
+     */
     protected int tries() {
         return Integer.getInteger(TRIES_PROPERTY, DEFAULT_TRIES);
     }
 
-    /** The base seed: {@value #SEED_PROPERTY} when set, else a fixed number. */
+    /**
+     * The base seed: {@value #SEED_PROPERTY} when set, else a fixed number.
+     *
+     * @return the seed each test offsets by its own number to seed its random inputs
+     */
     protected long seed() {
         return Long.getLong(SEED_PROPERTY, 20_261_202L);
     }

@@ -48,17 +48,32 @@ public final class HostileInputs {
      */
     public record IdSample(String category, String value) {
 
+        /**
+         * Checks that both components are present.
+         *
+         * @param category which generator made it (for reports)
+         * @param value the identifier text, exactly as an agent framework might send it
+         * @throws NullPointerException if {@code category} or {@code value} is null
+         */
         public IdSample {
             requireNonNull(category, "category is null");
             requireNonNull(value, "value is null");
         }
 
-        /** True when the value is a safe identifier: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
+        /**
+         * True when the value is a safe identifier: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}.
+         *
+         * @return whether the boundary may accept the value as an identifier
+         */
         public boolean safe() {
             return isSafeId(value);
         }
 
-        /** True when the value is empty or only whitespace. */
+        /**
+         * True when the value is empty or only whitespace.
+         *
+         * @return whether the value counts as missing rather than as unsafe
+         */
         public boolean blank() {
             return value.isBlank();
         }
@@ -72,6 +87,8 @@ public final class HostileInputs {
      *
      * @param random the source of randomness
      * @param safePool safe identifiers to pick now and then, so that duplicates occur; may be empty
+     * @return the identifier, with the name of the family that made it
+     * @throws NullPointerException if {@code random} or {@code safePool} is null
      */
     public static IdSample id(Random random, List<String> safePool) {
         requireNonNull(random, "random is null");
@@ -106,7 +123,13 @@ public final class HostileInputs {
         };
     }
 
-    /** True when {@code value} has 1 to 128 characters, each of {@code [A-Za-z0-9_.:-]}. */
+    /**
+     * True when {@code value} has 1 to 128 characters, each of {@code [A-Za-z0-9_.:-]}.
+     *
+     * @param value the identifier text to check
+     * @return whether {@code value} is a safe identifier
+     * @throws NullPointerException if {@code value} is null
+     */
     public static boolean isSafeId(String value) {
         requireNonNull(value, "value is null");
         if (value.isEmpty() || value.length() > MAX_SAFE_ID_LENGTH) {
@@ -120,7 +143,13 @@ public final class HostileInputs {
         return true;
     }
 
-    /** A safe identifier of exactly {@code length} characters (not safe when longer than 128). */
+    /**
+     * A safe identifier of exactly {@code length} characters (not safe when longer than 128).
+     *
+     * @param random the source of randomness
+     * @param length how many characters, each drawn from {@code [A-Za-z0-9_.:-]}
+     * @return the identifier
+     */
     public static String safeId(Random random, int length) {
         StringBuilder id = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
@@ -169,22 +198,45 @@ public final class HostileInputs {
      */
     public record Allowed(boolean accepted, Set<ErrorCode> codes) {
 
+        /**
+         * Checks the codes and keeps an unmodifiable copy of them.
+         *
+         * @param accepted true when a successful call is allowed
+         * @param codes the error codes allowed
+         * @throws NullPointerException if {@code codes} is null
+         */
         public Allowed {
             requireNonNull(codes, "codes is null");
             codes = codes.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(codes));
         }
 
-        /** Only a successful call. */
+        /**
+         * Only a successful call.
+         *
+         * @return an expectation that allows success and no error code
+         */
         public static Allowed acceptedOnly() {
             return new Allowed(true, Set.of());
         }
 
-        /** Only these error codes. */
+        /**
+         * Only these error codes.
+         *
+         * @param first an error code allowed
+         * @param rest the other error codes allowed
+         * @return an expectation that allows these codes and no successful call
+         */
         public static Allowed only(ErrorCode first, ErrorCode... rest) {
             return new Allowed(false, EnumSet.of(first, rest));
         }
 
-        /** A successful call or these error codes. */
+        /**
+         * A successful call or these error codes.
+         *
+         * @param first an error code allowed
+         * @param rest the other error codes allowed
+         * @return an expectation that allows success as well as these codes
+         */
         public static Allowed acceptedOr(ErrorCode first, ErrorCode... rest) {
             return new Allowed(true, EnumSet.of(first, rest));
         }
@@ -199,6 +251,14 @@ public final class HostileInputs {
      */
     public record JsonSample(String category, String json, Allowed allowed) {
 
+        /**
+         * Checks that all components are present.
+         *
+         * @param category which generator made it
+         * @param json the arguments text
+         * @param allowed what the boundary may answer
+         * @throws NullPointerException if any component is null
+         */
         public JsonSample {
             requireNonNull(category, "category is null");
             requireNonNull(json, "json is null");
@@ -225,6 +285,8 @@ public final class HostileInputs {
      *
      * @param random the source of randomness
      * @param marker a text every valid object carries, so that a leak of the request can be found
+     * @return the arguments text, with the family that made it and what the boundary may answer
+     * @throws NullPointerException if {@code random} or {@code marker} is null
      */
     public static JsonSample json(Random random, String marker) {
         requireNonNull(random, "random is null");
@@ -279,7 +341,14 @@ public final class HostileInputs {
         };
     }
 
-    /** A random valid JSON object of a few members, nested a little, always holding {@code marker}. */
+    /**
+     * A random valid JSON object of a few members, nested a little, always holding {@code marker}.
+     *
+     * @param random the source of randomness
+     * @param marker the text put, unescaped, in the object's first member {@code "q"}; must need no
+     *     JSON escaping
+     * @return the object's JSON text
+     */
     public static String validObject(Random random, String marker) {
         StringBuilder json = new StringBuilder("{\"q\":\"").append(marker).append('"');
         int members = random.nextInt(5);
@@ -390,6 +459,11 @@ public final class HostileInputs {
      * {@code lastCharBytes} bytes (1 to 4). The rest is a random mix of 1-, 2- and 3-byte letters, never
      * a quote, a backslash, a control character or a surrogate, so it may sit inside a JSON string.
      *
+     * @param random the source of randomness
+     * @param utf8Bytes the text's size wanted, in UTF-8 bytes
+     * @param lastCharBytes how many UTF-8 bytes the last character takes, 1 to 4
+     * @return the text
+     * @throws NullPointerException if {@code random} is null
      * @throws IllegalArgumentException when the width is not 1 to 4 or exceeds the size
      */
     public static String textOfUtf8Bytes(Random random, int utf8Bytes, int lastCharBytes) {
@@ -408,7 +482,14 @@ public final class HostileInputs {
         return text.toString();
     }
 
-    /** A letter-like code point that takes {@code width} bytes in UTF-8. */
+    /**
+     * A letter-like code point that takes {@code width} bytes in UTF-8.
+     *
+     * @param random the source of randomness
+     * @param width the UTF-8 length wanted, 1 to 4
+     * @return a random code point from a block of letters (or, for 4 bytes, emoji) of that width
+     * @throws IllegalArgumentException if {@code width} is not 1 to 4
+     */
     public static int codePointOfWidth(Random random, int width) {
         return switch (width) {
             case 1 -> 'a' + random.nextInt(26);

@@ -58,13 +58,25 @@ public abstract class InterruptContract {
         DURING_COMPLETE
     }
 
-    /** The store under test; shared across rounds (each round uses a fresh run id). */
+    /**
+     * The store under test; shared across rounds (each round uses a fresh run id).
+     *
+     * @return the store the interrupted calls write to
+     */
     protected abstract CanonicalInvocationStore store();
 
-    /** The name printed in the reliability line. */
+    /**
+     * The name printed in the reliability line.
+     *
+     * @return the store's name, for example {@code in-memory}
+     */
     protected abstract String storeName();
 
-    /** Rounds per point. */
+    /**
+     * Rounds per point: {@value #ROUNDS_PROPERTY} when set, else 100.
+     *
+     * @return how many interrupted calls each interruption point runs
+     */
     protected int rounds() {
         return Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);
     }

@@ -37,7 +37,11 @@ public final class ReliabilityTally {
         this.seed = seed;
     }
 
-    /** One call through the boundary; {@code wasRejected} when it ended in an error. */
+    /**
+     * One call through the boundary; {@code wasRejected} when it ended in an error.
+     *
+     * @param wasRejected whether the call ended in an error, counted as rejected
+     */
     public void call(boolean wasRejected) {
         calls++;
         if (wasRejected) {
@@ -45,53 +49,96 @@ public final class ReliabilityTally {
         }
     }
 
-    /** Something the agent received held a forbidden fragment. */
+    /**
+     * Something the agent received held a forbidden fragment.
+     *
+     * @param attempt the number of the try, quoted with the finding
+     * @param what which fragment leaked, and where
+     */
     public void leak(int attempt, String what) {
         leaks++;
         note(attempt, "leak: " + what);
     }
 
-    /** A throwable escaped the boundary or the store. */
+    /**
+     * A throwable escaped the boundary or the store.
+     *
+     * @param attempt the number of the try, quoted with the finding
+     * @param failure the throwable that escaped; only its class name is quoted
+     */
     public void unexpected(int attempt, Throwable failure) {
         unexpected++;
         note(attempt, "unexpected " + failure.getClass().getName());
     }
 
-    /** A tool ran more than once for one key. */
+    /**
+     * A tool ran more than once for one key.
+     *
+     * @param attempt the number of the try, quoted with the finding
+     * @param what which key ran again, and how often
+     */
     public void duplicateExecution(int attempt, String what) {
         duplicateExecutions++;
         note(attempt, "duplicate execution: " + what);
     }
 
-    /** The outcome or the stored state was not the expected one. */
+    /**
+     * The outcome or the stored state was not the expected one.
+     *
+     * @param attempt the number of the try, quoted with the finding
+     * @param what what was expected and what was found
+     */
     public void violation(int attempt, String what) {
         violations++;
         note(attempt, what);
     }
 
-    /** Checks a condition and records a violation when it does not hold. */
+    /**
+     * Checks a condition and records a violation when it does not hold.
+     *
+     * @param holds the condition; a violation is recorded when false
+     * @param attempt the number of the try, quoted with the finding
+     * @param what the violation quoted when the condition does not hold
+     */
     public void check(boolean holds, int attempt, String what) {
         if (!holds) {
             violation(attempt, what);
         }
     }
 
-    /** Calls so far. */
+    /**
+     * Calls so far.
+     *
+     * @return the number of calls counted by {@link #call(boolean)}
+     */
     public long calls() {
         return calls;
     }
 
-    /** Calls that ended in an error so far. */
+    /**
+     * Calls that ended in an error so far.
+     *
+     * @return the number of calls counted as rejected
+     */
     public long rejected() {
         return rejected;
     }
 
-    /** Leaks, unexpected throwables, duplicate executions and violations so far. */
+    /**
+     * Leaks, unexpected throwables, duplicate executions and violations so far.
+     *
+     * @return the number of all findings, including those beyond the ones quoted
+     */
     public long findings() {
         return leaks + unexpected + duplicateExecutions + violations;
     }
 
-    /** The line the README figures are collected from. */
+    /**
+     * The line the README figures are collected from.
+     *
+     * @return {@code RELIABILITY}, the scenario, and the counts of calls, rejections, leaks, unexpected
+     *     throwables and duplicate executions
+     */
     public String line() {
         return "RELIABILITY " + scenario + " calls=" + calls + " rejected=" + rejected + " leaks=" + leaks
                 + " unexpected=" + unexpected + " duplicateExecutions=" + duplicateExecutions;

@@ -71,46 +71,81 @@ public abstract class StoreModelContract {
     // Hooks
     // ---------------------------------------------------------------------------------------------
 
-    /** The store under test; may be the same instance for every run (each sequence uses its own run id). */
+    /**
+     * The store under test; may be the same instance for every run (each sequence uses its own run id).
+     *
+     * @return the store the sequences act on and compare with the model
+     */
     protected abstract CanonicalInvocationStore store();
 
-    /** The store's name in the printed line. */
+    /**
+     * The store's name in the printed line.
+     *
+     * @return the store's name, for example {@code in-memory}
+     */
     protected abstract String storeName();
 
     /**
      * The time the record under {@code key} has left, read without changing it.
      *
+     * @param key the run and tool call whose record is read
      * @return none when there is no live record under the key
      */
     protected abstract Option<Duration> remainingTtl(InvocationKey key);
 
-    /** The clock the store's expiry follows, when the suite may move it; none when the store keeps its own time. */
+    /**
+     * The clock the store's expiry follows, when the suite may move it; none when the store keeps its own time.
+     *
+     * @return the store's clock, or none when records must be ended through {@link #expire(InvocationKey)}
+     */
     protected abstract Option<MutableClock> storeClock();
 
     /**
      * Ends the life of the record under {@code key} now, as if its TTL had run out. Called only when
      * {@link #storeClock()} is none.
+     *
+     * @param key the run and tool call whose record is to expire
+     * @throws UnsupportedOperationException always, unless overridden; a store that keeps its own time
+     *     must override it
      */
     protected void expire(InvocationKey key) {
         throw new UnsupportedOperationException("a store that keeps its own time must end a record's life on request");
     }
 
-    /** Sequences per run; by default {@value #DEFAULT_SEQUENCES}, scaled up by the fuzz tries property. */
+    /**
+     * Sequences per run; by default {@value #DEFAULT_SEQUENCES}, scaled up by the fuzz tries property.
+     *
+     * @return how many random sequences of actions a run checks against the model
+     */
     protected int sequences() {
         return scaled(DEFAULT_SEQUENCES);
     }
 
-    /** Actions per sequence. */
+    /**
+     * Actions per sequence.
+     *
+     * @return how many random store actions each sequence performs
+     */
     protected int actionsPerSequence() {
         return DEFAULT_ACTIONS;
     }
 
-    /** The seed: {@link HostileInputContract#SEED_PROPERTY} when set, else a fixed number. */
+    /**
+     * The seed: {@link HostileInputContract#SEED_PROPERTY} when set, else a fixed number.
+     *
+     * @return the seed of the random sequences, offset from the hostile-input seed
+     */
     protected long seed() {
         return Long.getLong(HostileInputContract.SEED_PROPERTY, 20_261_202L) + 7;
     }
 
-    /** {@code base}, times the fuzz tries property over its default when the property is set. */
+    /**
+     * {@code base}, times the fuzz tries property over its default when the property is set.
+     *
+     * @param base the count for the default number of tries
+     * @return {@code base} scaled by {@link HostileInputContract#TRIES_PROPERTY} over its default, never
+     *     below {@code base} and capped at {@link Integer#MAX_VALUE}
+     */
     protected static int scaled(int base) {
         Integer tries = Integer.getInteger(HostileInputContract.TRIES_PROPERTY);
         if (tries == null || tries <= HostileInputContract.DEFAULT_TRIES) {
