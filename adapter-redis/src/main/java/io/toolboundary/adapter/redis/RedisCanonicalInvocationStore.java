@@ -51,6 +51,11 @@ import org.redisson.client.codec.StringCodec;
 public final class RedisCanonicalInvocationStore implements CanonicalInvocationStore, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
+    /**
+     * How long the mark of an attempt ended before its record existed is kept: one hour, far longer than
+     * a begin can stay on its way to the server.
+     */
+    static final Duration ENDED_ATTEMPT_MARK_TTL = Duration.ofHours(1);
     /** The longest TTL sent to Redis: 100 years, far inside what {@code PEXPIRE} accepts. */
     private static final long MAX_TTL_MILLIS = Duration.ofDays(36_500).toMillis();
     /** The {@code COUNT} hint of each SCAN step of {@link #toolCallIds}. */
@@ -101,7 +106,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
         List<Object> scriptKeys = List.of(recordKey, keys.runBudget(key.runId()),
-                keys.toolBudget(key.runId(), record.tool()));
+                keys.toolBudget(key.runId(), record.tool()), keys.endedAttempt(key.runId(), start.token()));
         List<Object> args = new ArrayList<>(24);
         args.add(start.token().value());
         args.add(record.requestFingerprint());
@@ -152,10 +157,11 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        List<Object> args = new ArrayList<>(9);
+        List<Object> args = new ArrayList<>(10);
         args.add(token.value());
+        args.add(Long.toString(ENDED_ATTEMPT_MARK_TTL.toMillis()));
         args.addAll(RecordCodec.failedFields(code, now));
-        return run(LuaScripts.END, recordKey, List.of(recordKey), args, timeout)
+        return run(LuaScripts.END, recordKey, List.of(recordKey, keys.endedAttempt(key.runId(), token)), args, timeout)
                 .flatMap(reply -> ScriptReplies.end(reply, key, token));
     }
 

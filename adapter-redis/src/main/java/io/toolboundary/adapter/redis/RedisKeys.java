@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolName;
@@ -31,6 +32,14 @@ final class RedisKeys {
     /** {@code <prefix>:{<runId>}:budget:tool:<toolName>}. */
     String toolBudget(RunId runId, ToolName tool) {
         return run(runId) + ":budget:tool:" + tool.value();
+    }
+
+    /**
+     * {@code <prefix>:{<runId>}:ended:<token>}: the mark {@code end.lua} leaves when it ends an attempt
+     * whose record does not exist, so that a late copy of that attempt's begin creates nothing.
+     */
+    String endedAttempt(RunId runId, AttemptToken token) {
+        return run(runId) + ":ended:" + token.value();
     }
 
     /** {@code <prefix>:{<runId>}:call:}, the start of every record key of the run. */

@@ -37,6 +37,7 @@ final class ScriptReplies {
             case RUN_BUDGET -> refused(parsed, ErrorCode.RUN_BUDGET_EXHAUSTED);
             case TOOL_BUDGET -> refused(parsed, ErrorCode.TOOL_BUDGET_EXHAUSTED);
             case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            case ATTEMPT_ENDED -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
             case APPLIED, ALREADY_APPLIED, CONFLICT, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
                     ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
@@ -57,8 +58,8 @@ final class ScriptReplies {
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH, CONFLICT -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ENDED, FINAL,
-                    ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
+            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+                    ENDED, FINAL, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
@@ -75,8 +76,8 @@ final class ScriptReplies {
             case LEASE_ACTIVE -> refused(parsed, ErrorCode.LEASE_NOT_EXPIRED);
             case LEASE_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
-            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, APPLIED,
-                    ALREADY_APPLIED, CONFLICT, TOKEN_MISMATCH, ENDED -> invalid();
+            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+                    APPLIED, ALREADY_APPLIED, CONFLICT, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
 
@@ -90,8 +91,9 @@ final class ScriptReplies {
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, APPLIED,
-                    ALREADY_APPLIED, CONFLICT, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
+            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+                    APPLIED, ALREADY_APPLIED, CONFLICT, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
+                    -> invalid();
         });
     }
 

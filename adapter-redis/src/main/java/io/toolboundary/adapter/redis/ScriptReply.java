@@ -24,6 +24,11 @@ enum ScriptReply {
     TOOL_BUDGET,
     /** begin.lua: a budget counter holds something that is not a number. */
     COUNTER_INVALID,
+    /**
+     * begin.lua: this attempt was ended by token before its begin arrived (a late copy of a begin that
+     * got no answer); nothing is written.
+     */
+    ATTEMPT_ENDED,
     /** complete.lua: the record is now final. */
     APPLIED,
     /** complete.lua: the record already has this status and token (a retry); with all its fields. */

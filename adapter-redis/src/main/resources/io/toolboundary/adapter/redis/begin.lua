@@ -5,6 +5,8 @@
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- KEYS[2]  the run's budget counter    <prefix>:{<runId>}:budget:run
 -- KEYS[3]  the tool's budget counter   <prefix>:{<runId>}:budget:tool:<toolName>
+-- KEYS[4]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>, left by end.lua when it ended
+--          this attempt before any record existed
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the request fingerprint
 -- ARGV[3]  the record's TTL in milliseconds (also a new counter's TTL)
@@ -22,12 +24,18 @@
 --   {'REUSED'}                                the record exists with another request fingerprint
 --   {'RUN_BUDGET'} / {'TOOL_BUDGET'}          a budget is used up
 --   {'COUNTER_INVALID'}                       a counter holds something that is not a number
+--   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
 -- record is new, both counters exist) sends seven: EXISTS, MGET, INCR, INCR, TIME, HSET, PEXPIRE.
 local record = KEYS[1]
-if redis.call('EXISTS', record) == 1 then
+-- One EXISTS for both: in the usual call neither the record nor the attempt's end mark exists.
+if redis.call('EXISTS', record, KEYS[4]) > 0 then
   local stored = redis.call('HMGET', record, 'token', 'status', 'fingerprint')
+  if not (stored[1] or stored[2] or stored[3]) then
+    -- No record, so the end mark exists: this attempt was ended before its begin arrived.
+    return {'ATTEMPT_ENDED'}
+  end
   if stored[1] == ARGV[1] and stored[2] == 'PROJECTING' then
     local reply = redis.call('HGETALL', record)
     table.insert(reply, 1, 'ALREADY_CREATED')

@@ -1,16 +1,20 @@
 -- end.lua: end the record an attempt began, by the attempt's token alone, in ERROR, as a
 -- compare-and-set from PROJECTING. For an attempt whose begin or complete got no definite answer.
 -- HSET comes only after HMGET has found the record, so a missing record is never created, and HSET
--- on an existing hash leaves its TTL as it is. Safe to run twice.
+-- on an existing hash leaves its TTL as it is. When no record exists, the script leaves an end mark
+-- for the attempt (with a TTL set once, here), so that a late copy of its begin, still on its way to
+-- the server, finds it and creates nothing. Safe to run twice.
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
+-- KEYS[2]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>
 -- ARGV[1]  the attempt token
--- ARGV[2..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
+-- ARGV[2]  the end mark's TTL in milliseconds
+-- ARGV[3..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ENDED', field, value, ...}     the record was PROJECTING and is now ERROR: all its fields
 --   {'FINAL', field, value, ...}     it is final already with this token: all its fields, unchanged
---   {'NOT_FOUND'}                    there is no record (expired, or never created)
+--   {'NOT_FOUND'}                    there is no record (expired, or never created); the end mark is left
 --   {'TOKEN_MISMATCH'}               the record belongs to another attempt
 --
 -- No EXISTS: every record has a token and a status, so a reply of two nils is a missing key (and a
@@ -18,6 +22,10 @@
 local record = KEYS[1]
 local stored = redis.call('HMGET', record, 'token', 'status')
 if not (stored[1] or stored[2]) then
+  if redis.call('EXISTS', KEYS[2]) == 0 then
+    redis.call('HSET', KEYS[2], 'token', ARGV[1])
+    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  end
   return {'NOT_FOUND'}
 end
 if stored[1] ~= ARGV[1] then
@@ -25,7 +33,7 @@ if stored[1] ~= ARGV[1] then
 end
 local outcome = 'FINAL'
 if stored[2] == 'PROJECTING' then
-  redis.call('HSET', record, unpack(ARGV, 2))
+  redis.call('HSET', record, unpack(ARGV, 3))
   outcome = 'ENDED'
 end
 local reply = redis.call('HGETALL', record)

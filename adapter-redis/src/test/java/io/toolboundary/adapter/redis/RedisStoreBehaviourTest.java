@@ -20,6 +20,7 @@ import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -314,6 +315,30 @@ abstract class RedisStoreBehaviourTest {
         InvocationKey stringKey = key(run, "a-string");
         deployment.call("SET", store.recordKey(stringKey), "not a hash", "PX", "60000");
         assertThat(store.find(stringKey)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+    }
+
+    @Test
+    void aBeginThatArrivesAfterItsAttemptWasEndedCreatesNothing() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "late"), "{}");
+        AttemptToken token = AttemptToken.random();
+
+        // The boundary gave up on this begin and ended the attempt by token before the begin arrived.
+        assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(),
+                Duration.ofSeconds(5))).isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+        String mark = store.keys().endedAttempt(record.key().runId(), token);
+        long markTtl = deployment.callLong("PTTL", mark);
+        assertThat(markTtl).isPositive().isLessThanOrEqualTo(RedisCanonicalInvocationStore.ENDED_ATTEMPT_MARK_TTL.toMillis());
+
+        // The late begin creates nothing and reserves nothing; a second end leaves the mark's TTL alone.
+        assertThat(store.begin(start(record, token)))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).isZero();
+        assertThat(deployment.callLong("EXISTS", store.keys().runBudget(record.key().runId()))).isZero();
+        store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(), Duration.ofSeconds(5));
+        assertThat(deployment.callLong("PTTL", mark)).isPositive().isLessThanOrEqualTo(markTtl);
+
+        // Another attempt at the same call is not affected.
+        assertThat(store.begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
     }
 
     @Test

@@ -60,7 +60,8 @@ class ScriptsAgreeWithJavaTest {
                     ScriptReply.REUSED, Answer.refused(ErrorCode.TOOL_CALL_ID_REUSED),
                     ScriptReply.RUN_BUDGET, Answer.refused(ErrorCode.RUN_BUDGET_EXHAUSTED),
                     ScriptReply.TOOL_BUDGET, Answer.refused(ErrorCode.TOOL_BUDGET_EXHAUSTED),
-                    ScriptReply.COUNTER_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID)),
+                    ScriptReply.COUNTER_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID),
+                    ScriptReply.ATTEMPT_ENDED, Answer.refused(ErrorCode.RECORD_CONFLICT)),
             LuaScripts.COMPLETE, Map.of(
                     ScriptReply.APPLIED, Answer.of(List.of(), Either.right(READY)),
                     ScriptReply.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY)),
