@@ -1,6 +1,7 @@
 package io.toolboundary.application;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * The store time one call may still spend: it starts when the call does and never grows. Readings come
@@ -11,16 +12,23 @@ final class StoreBudget {
     private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
     private final Duration total;
+    private final LongSupplier nanoTime;
     private final long deadlineNanos;
 
-    private StoreBudget(Duration total) {
+    private StoreBudget(Duration total, LongSupplier nanoTime) {
         this.total = total;
-        this.deadlineNanos = System.nanoTime() + total.toNanos();
+        this.nanoTime = nanoTime;
+        this.deadlineNanos = nanoTime.getAsLong() + total.toNanos();
     }
 
-    /** A budget of {@code total}, starting now. */
+    /** A budget of {@code total}, starting now by {@link System#nanoTime()}. */
     static StoreBudget startingNow(Duration total) {
-        return new StoreBudget(total);
+        return startingNow(total, System::nanoTime);
+    }
+
+    /** A budget of {@code total}, starting now by {@code nanoTime} (a test's, to move time without waiting). */
+    static StoreBudget startingNow(Duration total, LongSupplier nanoTime) {
+        return new StoreBudget(total, nanoTime);
     }
 
     /** Half the budget at most, and no more than {@code beforeDeadline}; at least one millisecond. */
@@ -30,12 +38,12 @@ final class StoreBudget {
 
     /** What is left of the budget; at least one millisecond, so that a store call can still be made. */
     Duration remaining() {
-        return atLeastOneMilli(Duration.ofNanos(deadlineNanos - System.nanoTime()));
+        return atLeastOneMilli(Duration.ofNanos(deadlineNanos - nanoTime.getAsLong()));
     }
 
     /** Whether any of the budget is left. */
     boolean hasTimeLeft() {
-        return deadlineNanos - System.nanoTime() > 0;
+        return deadlineNanos - nanoTime.getAsLong() > 0;
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -17,7 +17,6 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.opentest4j.TestAbortedException;
 
 /** The projector contract's checks catch each way a projector can break it. */
 class ProjectorContractTest {
@@ -421,12 +420,14 @@ class ProjectorContractTest {
         }
 
         @Test
-        void anExplicitOptOutSkipsOnlyTheCredentialCheck() {
+        void anExplicitOptOutLetsCredentialsThroughButStillHoldsTheLimit() {
             Projector quoting = (req, raw) -> Projection.evidenceFound(ProjectorText.firstLines(raw, 4_000), "secrets");
-            ProjectorContract suite = suite(quoting, true);
+            Projector flooding = (req, raw) -> Projection.evidenceFound(raw.repeat(1_000), "secrets");
 
-            assertThatThrownBy(suite::keepsCredentialsOutOfTheContent).isInstanceOf(TestAbortedException.class);
-            assertThatCode(suite::staysWithinTheAgentLimitForNonAsciiLargeRaw).doesNotThrowAnyException();
+            assertThatCode(suite(quoting, true)::keepsCredentialsOutOfTheContent).doesNotThrowAnyException();
+            assertThatThrownBy(suite(quoting, false)::keepsCredentialsOutOfTheContent).isInstanceOf(AssertionError.class);
+            assertThatThrownBy(suite(flooding, true)::keepsCredentialsOutOfTheContent).isInstanceOf(AssertionError.class);
+            assertThatCode(suite(quoting, true)::staysWithinTheAgentLimitForNonAsciiLargeRaw).doesNotThrowAnyException();
         }
     }
 
