@@ -1,5 +1,11 @@
 package io.toolboundary.tck;
 
+import static io.toolboundary.tck.LeakCases.ARGUMENTS;
+import static io.toolboundary.tck.LeakCases.EXCEPTION_TEXT;
+import static io.toolboundary.tck.LeakCases.RAW;
+import static io.toolboundary.tck.LeakCases.SAFE_CONTENT;
+import static io.toolboundary.tck.LeakCases.SAFE_SCOPE;
+import static io.toolboundary.tck.LeakCases.TOOL_CALL_ID;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.FakeProjectors;
@@ -23,12 +29,10 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,11 +40,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,14 +61,6 @@ public abstract class AgentNeverSeesRawDataContract {
 
     /** Where {@link #clock()} stands when a test begins. */
     public static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
-
-    private static final String CREDENTIAL = "password=hunter2-MARKER";
-    private static final String TOOL_CALL_ID = "call_KEYMARKER-7";
-    private static final String ARGUMENTS = "{\"query\":\"ARGS-MARKER\",\"auth\":\"" + CREDENTIAL + "\"}";
-    private static final String RAW = "RAW-MARKER 10:00 ERROR checkout timeout; " + CREDENTIAL;
-    private static final String EXCEPTION_TEXT = "EXCEPTION-MARKER failed reading " + RAW;
-    private static final String SAFE_CONTENT = "1 timeout in checkout";
-    private static final String SAFE_SCOPE = "service checkout, last 15 minutes";
 
     /** Text that must never reach the agent, besides each case's own run id and key. */
     private static final List<String> FORBIDDEN = List.of(
@@ -128,17 +120,8 @@ public abstract class AgentNeverSeesRawDataContract {
     // Cases
     // ---------------------------------------------------------------------------------------------
 
-    /** One way to call the boundary, with the code the agent must get. */
-    private record Case(String name, ErrorCode expected,
-            Function<World, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> call) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
     /** Everything a case needs: a run of its own, its envelope, the tool and projector it changes. */
-    private final class World {
+    final class World {
         final String runId = "run-KEYMARKER-" + UUID.randomUUID();
         final RunContext run = Fixtures.runContext(runId);
         final MutableClock clock = AgentNeverSeesRawDataContract.this.clock;
@@ -198,132 +181,9 @@ public abstract class AgentNeverSeesRawDataContract {
         }
     }
 
-    private static Case preflight(String name, ErrorCode expected, UnaryOperator<Fixtures.EnvelopeBuilder> change) {
-        return new Case(name, expected, w -> l -> w.invoke(l, change.apply(w.envelopeBuilder()).build()));
-    }
-
-    private static Case after(String name, ErrorCode expected,
-            Function<World, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> setUp) {
-        return new Case(name, expected, setUp);
-    }
-
-    /** One case per way the boundary can fail, covering every {@link ErrorCode}. */
-    static Stream<Case> errorPaths() {
-        return Stream.of(
-                preflight("missing tool call id", ErrorCode.TOOL_CALL_ID_MISSING, e -> e.withToolCallId(null)),
-                preflight("unsafe tool call id", ErrorCode.TOOL_CALL_ID_UNSAFE,
-                        e -> e.withToolCallId("call*MARKER " + CREDENTIAL)),
-                preflight("unsafe run id", ErrorCode.RUN_ID_INVALID, e -> e.withRunId("run*MARKER " + CREDENTIAL)),
-                preflight("cross-run call", ErrorCode.RUN_MISMATCH, e -> e.withRunId("run-OTHER-MARKER")),
-                after("inactive run", ErrorCode.RUN_INACTIVE,
-                        w -> l -> w.builder(l).build().invoke(w.run.deactivated(), w.envelope)),
-                after("deadline passed", ErrorCode.RUN_DEADLINE_EXCEEDED,
-                        w -> l -> w.builder(l).build().invoke(
-                                RunContext.active(w.run.runId(), START, RunContext.UNLIMITED), w.envelope)),
-                preflight("unsafe tool name", ErrorCode.TOOL_NAME_INVALID, e -> e.withToolName("tool*MARKER")),
-                preflight("unknown tool", ErrorCode.TOOL_NOT_REGISTERED, e -> e.withToolName("unknown-MARKER")),
-                after("access policy throws", ErrorCode.TOOL_NOT_AUTHORIZED,
-                        w -> l -> w.builder(l).accessPolicy((run, tool) -> {
-                            throw new IllegalStateException(EXCEPTION_TEXT);
-                        }).build().invoke(w.run, w.envelope)),
-                after("writable tool", ErrorCode.TOOL_NOT_READ_ONLY,
-                        w -> l -> ToolBoundary.builder().store(w.store()).accessPolicy(AccessPolicy.allowAll())
-                                .clock(w.clock).listener(l)
-                                .tool(ToolBinding.writable("log-search", w.executor, w.projector)).build()
-                                .invoke(w.run, w.envelope)),
-                after("request over the limit", ErrorCode.REQUEST_TOO_LARGE,
-                        w -> l -> w.builder(l).config(ToolBoundaryConfig.custom().requestLimitBytes(16).build())
-                                .build().invoke(w.run, w.envelope)),
-                preflight("arguments with trailing content", ErrorCode.ARGUMENTS_INVALID,
-                        e -> e.withArguments(ARGUMENTS + " MARKER")),
-                after("raw response with a lone surrogate", ErrorCode.TEXT_NOT_UNICODE, w -> {
-                    w.executor = FakeTools.returning(RAW + "\ud800");
-                    return w::invoke;
-                }),
-                after("duplicate call", ErrorCode.DUPLICATE_TOOL_CALL, w -> l -> w.invokeTwice(l, w.envelope)),
-                after("reused tool call id", ErrorCode.TOOL_CALL_ID_REUSED, w -> l -> w.invokeTwice(l,
-                        w.envelopeBuilder().withArguments("{\"query\":\"OTHER-MARKER\"}").build())),
-                after("run budget exhausted", ErrorCode.RUN_BUDGET_EXHAUSTED, w -> l -> w.builder(l).build()
-                        .invoke(RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0), w.envelope)),
-                after("tool budget exhausted", ErrorCode.TOOL_BUDGET_EXHAUSTED,
-                        w -> l -> ToolBoundary.builder().store(w.store()).accessPolicy(AccessPolicy.allowAll())
-                                .clock(w.clock).listener(l)
-                                .tool(ToolBinding.readOnly("log-search", w.executor, w.projector).withCallBudgetPerRun(0))
-                                .build().invoke(w.run, w.envelope)),
-                after("tool throws", ErrorCode.EXECUTION_FAILED, w -> {
-                    w.executor = FakeTools.throwing(EXCEPTION_TEXT);
-                    return w::invoke;
-                }),
-                after("raw over the limit", ErrorCode.RESULT_TOO_LARGE, w -> {
-                    w.executor = FakeTools.returning(RAW + Fixtures.textOfUtf8Bytes(1024));
-                    return l -> w.builder(l).config(ToolBoundaryConfig.custom().rawResponseLimitBytes(1024).build())
-                            .build().invoke(w.run, w.envelope);
-                }),
-                after("echoing projector over the agent limit", ErrorCode.RESULT_TOO_LARGE, w -> {
-                    w.executor = FakeTools.returning(RAW + Fixtures.textOfUtf8Bytes(
-                            (int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES));
-                    w.projector = FakeProjectors.echoingRaw();
-                    return w::invoke;
-                }),
-                after("record over the record limit", ErrorCode.RESULT_TOO_LARGE,
-                        w -> w::invokeOverTheStoresRecordLimit),
-                after("projector throws", ErrorCode.PROJECTION_FAILED, w -> {
-                    w.projector = FakeProjectors.throwing(EXCEPTION_TEXT);
-                    return w::invoke;
-                }),
-                after("projector claims status ERROR with the raw as content", ErrorCode.PROJECTION_INVALID, w -> {
-                    w.projector = (request, raw) -> new Projection(raw, EvidenceStatus.ERROR, Option.of(raw));
-                    return w::invoke;
-                }),
-                after("store unavailable", ErrorCode.STORE_UNAVAILABLE, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_UNAVAILABLE))),
-                after("store outcome unknown", ErrorCode.STORE_OUTCOME_UNKNOWN, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_OUTCOME_UNKNOWN))),
-                after("store full", ErrorCode.STORE_FULL, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_FULL))),
-                after("store data invalid", ErrorCode.STORE_DATA_INVALID, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_DATA_INVALID))),
-                after("record expired while the tool ran", ErrorCode.RECORD_EXPIRED, w -> {
-                    w.executor = request -> {
-                        w.expire(request.key());
-                        return RAW;
-                    };
-                    return w::invoke;
-                }),
-                after("store refuses the completion", ErrorCode.RECORD_CONFLICT, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingComplete(w.store(), ErrorCode.RECORD_CONFLICT))),
-                after("store crashes", ErrorCode.INTERNAL_ERROR,
-                        w -> l -> w.invokeOn(l, FaultyStores.crashingOnBegin(w.store(), EXCEPTION_TEXT))),
-                after("harness abandons a call within its lease", ErrorCode.LEASE_NOT_EXPIRED,
-                        w -> l -> abandonWhileRunning(w, l, Duration.ZERO)),
-                after("harness abandons a call past its lease", ErrorCode.EXECUTION_ABANDONED,
-                        w -> l -> abandonWhileRunning(w, l, ToolBoundaryConfig.DEFAULT_EXECUTION_LEASE)));
-    }
-
-    /**
-     * What the harness gets from {@link ToolBoundary#abandonExpired} while the tool runs, {@code wait}
-     * after the call began: the refusal, or the abandoned record's code.
-     */
-    private static Either<BoundaryError, AgentResult> abandonWhileRunning(World w, BoundaryListener listener,
-            Duration wait) {
-        AtomicReference<ToolBoundary> boundary = new AtomicReference<>();
-        AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandoned = new AtomicReference<>();
-        w.executor = request -> {
-            w.clock.advance(wait);
-            if (wait.compareTo(ToolBoundaryConfig.DEFAULT_EXECUTION_LEASE) >= 0) {
-                w.passLease(request.key());
-            }
-            abandoned.set(boundary.get().abandonExpired(w.run.runId(), new ToolCallId(TOOL_CALL_ID)));
-            return RAW;
-        };
-        boundary.set(w.builder(listener).build());
-        boundary.get().invoke(w.run, w.envelope);
-        return abandoned.get().flatMap(record -> Either.left(BoundaryError.of(record.code())));
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("errorPaths")
-    void agentSeesOnlyTheSafeCodeOnEveryErrorPath(Case path) {
+    @MethodSource("io.toolboundary.tck.LeakCases#errorPaths")
+    void agentSeesOnlyTheSafeCodeOnEveryErrorPath(LeakCases.Case path) {
         World world = new World();
         RecordingListener listener = new RecordingListener();
 
@@ -339,7 +199,7 @@ public abstract class AgentNeverSeesRawDataContract {
 
     @Test
     void errorPathsCoverEveryErrorCode() {
-        Set<ErrorCode> covered = errorPaths().map(Case::expected).collect(Collectors.toCollection(
+        Set<ErrorCode> covered = LeakCases.errorPaths().map(LeakCases.Case::expected).collect(Collectors.toCollection(
                 () -> EnumSet.noneOf(ErrorCode.class)));
 
         assertThat(covered).isEqualTo(EnumSet.allOf(ErrorCode.class));
