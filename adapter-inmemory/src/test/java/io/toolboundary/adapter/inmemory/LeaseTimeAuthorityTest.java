@@ -33,49 +33,45 @@ class LeaseTimeAuthorityTest {
 
     @Test
     void aHarnessClockSteppingForwardCannotAbandonARunningCall() {
-        RunContext run = RunContext.active(Fixtures.anyRunContext().runId(), Fixtures.FAR_FUTURE, 10);
-        ToolCallEnvelope call = Fixtures.envelope(run).build();
-        AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandonedMeanwhile = new AtomicReference<>();
-        AtomicReference<ToolBoundary> self = new AtomicReference<>();
-        ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
-                .clock(harnessClock)
-                .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, request -> {
-                    harnessClock.advance(Duration.ofHours(6));
-                    abandonedMeanwhile.set(self.get().abandonExpired(run.runId(), new ToolCallId(call.toolCallId())));
-                    return "raw";
-                }, FakeProjectors.evidenceFound("found")))
-                .build();
-        self.set(boundary);
+        Outcome outcome = callAbandoningMidway(() -> harnessClock.advance(Duration.ofHours(6)));
 
-        Either<BoundaryError, ?> answer = boundary.invoke(run, call);
-
-        assertThat(abandonedMeanwhile.get()).isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
-        assertThat(answer.isRight()).isTrue();
-        assertThat(boundary.records().find(run.runId(), new ToolCallId(call.toolCallId())).get().get())
+        assertThat(outcome.abandonedMeanwhile()).isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
+        assertThat(outcome.answer().isRight()).isTrue();
+        assertThat(outcome.boundary().records().find(outcome.run().runId(), outcome.toolCallId()).get().get())
                 .isInstanceOf(CanonicalRecord.Ready.class);
     }
 
     @Test
     void theStoresClockPassingTheLeaseLetsTheHarnessAbandon() {
+        Outcome outcome = callAbandoningMidway(() -> storeClock.advance(Duration.ofMinutes(5)));
+
+        assertThat(outcome.abandonedMeanwhile().map(CanonicalRecord.Failed::code))
+                .isEqualTo(Either.right(ErrorCode.EXECUTION_ABANDONED));
+        // The late completion loses, and the agent is told what the record says.
+        assertThat(outcome.answer()).isEqualTo(Either.left(BoundaryError.of(ErrorCode.EXECUTION_ABANDONED)));
+    }
+
+    private record Outcome(ToolBoundary boundary, RunContext run, ToolCallId toolCallId, Either<BoundaryError, ?> answer,
+            Either<BoundaryError, CanonicalRecord.Failed> abandonedMeanwhile) {
+    }
+
+    /** A call whose tool lets {@code meanwhile} move a clock, then asks the harness to abandon it. */
+    private Outcome callAbandoningMidway(Runnable meanwhile) {
         RunContext run = RunContext.active(Fixtures.anyRunContext().runId(), Fixtures.FAR_FUTURE, 10);
         ToolCallEnvelope call = Fixtures.envelope(run).build();
-        AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandonedMeanwhile = new AtomicReference<>();
+        ToolCallId toolCallId = new ToolCallId(call.toolCallId());
+        AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandoned = new AtomicReference<>();
         AtomicReference<ToolBoundary> self = new AtomicReference<>();
         ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
                 .clock(harnessClock)
                 .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, request -> {
-                    storeClock.advance(Duration.ofMinutes(5));
-                    abandonedMeanwhile.set(self.get().abandonExpired(run.runId(), new ToolCallId(call.toolCallId())));
+                    meanwhile.run();
+                    abandoned.set(self.get().abandonExpired(run.runId(), toolCallId));
                     return "raw";
                 }, FakeProjectors.evidenceFound("found")))
                 .build();
         self.set(boundary);
-
         Either<BoundaryError, ?> answer = boundary.invoke(run, call);
-
-        assertThat(abandonedMeanwhile.get().map(CanonicalRecord.Failed::code))
-                .isEqualTo(Either.right(ErrorCode.EXECUTION_ABANDONED));
-        // The late completion loses, and the agent is told what the record says.
-        assertThat(answer).isEqualTo(Either.left(BoundaryError.of(ErrorCode.EXECUTION_ABANDONED)));
+        return new Outcome(boundary, run, toolCallId, answer, abandoned.get());
     }
 }

@@ -41,11 +41,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
 
@@ -89,25 +85,7 @@ final class FaultRig implements AutoCloseable {
     private final AtomicInteger faults = new AtomicInteger();
     private final AtomicInteger resurrected = new AtomicInteger();
     private final Map<String, Integer> executionsBeforeLoss = new HashMap<>();
-    private final Map<String, Integer> storeFailures = new ConcurrentSkipListMap<>();
-    private final Logger storeLog = Logger.getLogger(RedisCanonicalInvocationStore.class.getName());
-    private final Handler storeFailureCapture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            Object[] parameters = record.getParameters();
-            if (parameters != null && parameters.length == 3) {
-                storeFailures.merge(parameters[0] + ":" + parameters[1] + "->" + parameters[2], 1, Integer::sum);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final StoreFailureLog storeFailures = StoreFailureLog.open();
 
     private FaultRig(String scenario, RedisServerProcess redis, int connections,
             RedisStoreOptions.EvictionPolicyCheck check, int timeoutMillis) {
@@ -132,7 +110,6 @@ final class FaultRig implements AutoCloseable {
                 .build();
         this.run = Fixtures.anyRunContext();
         this.threads = Executors.newFixedThreadPool(Math.max(2, connections * 2));
-        storeLog.addHandler(storeFailureCapture);
     }
 
     /**
@@ -367,7 +344,7 @@ final class FaultRig implements AutoCloseable {
                 resurrected.get() + partialRecords, keysWithoutTtl, leaks, unexpected, reExecutedAfterLoss,
                 projectingLeft, tool.unconfirmedExecutions(), Duration.ofNanos(maxStoreNanos), outcomes);
         System.out.println(report.line());
-        System.out.println("FAULT " + scenario + " storeFailures=" + storeFailures);
+        System.out.println("FAULT " + scenario + " storeFailures=" + storeFailures.counts());
         assertThat(executor.executions()).as("the counting executor agrees with the per-call counts")
                 .isEqualTo(tool.executionsByCall().values().stream().mapToInt(Integer::intValue).sum());
         assertThat(report.duplicateExecutions()).as("duplicate executions while a record exists").isZero();
@@ -383,7 +360,7 @@ final class FaultRig implements AutoCloseable {
 
     @Override
     public void close() {
-        storeLog.removeHandler(storeFailureCapture);
+        storeFailures.close();
         try {
             tool.openGate();
             threads.shutdownNow();

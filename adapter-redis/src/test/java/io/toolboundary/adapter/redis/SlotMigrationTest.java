@@ -42,9 +42,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.redisson.config.Config;
 
@@ -85,30 +82,11 @@ class SlotMigrationTest {
 
     private final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
     private final ThreadLocal<long[]> toolNanos = ThreadLocal.withInitial(() -> new long[1]);
-    private final Map<String, Integer> storeFailures = new ConcurrentHashMap<>();
 
     @Test
     void migratingTheSlotOfARunDuringCallsRunsNothingTwiceAndEveryCallEndsInBound() throws Exception {
         int rounds = Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);
-        Logger storeLog = Logger.getLogger(RedisCanonicalInvocationStore.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                Object[] parameters = record.getParameters();
-                if (parameters != null && parameters.length == 3) {
-                    storeFailures.merge(parameters[0] + ":" + parameters[1] + "->" + parameters[2], 1, Integer::sum);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        storeLog.addHandler(capture);
+        StoreFailureLog storeFailures = StoreFailureLog.open();
         ExecutorService callers = Executors.newFixedThreadPool(CALLERS);
         try (OwnCluster cluster = RedisServerFixture.ownCluster();
                 RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(config(cluster),
@@ -226,7 +204,7 @@ class SlotMigrationTest {
                     + " boundMillis=" + bound.toMillis()
                     + " outcomes=" + new TreeMap<>(tally.outcomes).toString().replace(" ", "").replace("{", "")
                             .replace("}", "").replace('=', ':'));
-            System.out.println("MIGRATION slot=" + slot + " moves=" + moves + " storeFailures=" + new TreeMap<>(storeFailures));
+            System.out.println("MIGRATION slot=" + slot + " moves=" + moves + " storeFailures=" + storeFailures.counts());
 
             assertThat(duplicateExecutions).as("tool call ids that ran more than once").isZero();
             assertThat(tally.replayExecutions.get()).as("replays of a succeeded call that ran the tool").isZero();
@@ -249,7 +227,7 @@ class SlotMigrationTest {
         } finally {
             callers.shutdownNow();
             callers.awaitTermination(30, TimeUnit.SECONDS);
-            storeLog.removeHandler(capture);
+            storeFailures.close();
         }
     }
 
