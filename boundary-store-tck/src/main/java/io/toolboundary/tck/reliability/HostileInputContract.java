@@ -65,7 +65,6 @@ public abstract class HostileInputContract {
     /** A credential fragment carried by raw responses and exception texts. */
     public static final String CREDENTIAL_MARKER = "password=";
 
-
     // ---------------------------------------------------------------------------------------------
     // Hooks
     // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ final class JsonInputs {
     private JsonInputs() {
     }
 
-
     static JsonSample json(Random random, String marker) {
         ErrorCode invalid = ErrorCode.ARGUMENTS_INVALID;
         String valid = validObject(random, marker);
