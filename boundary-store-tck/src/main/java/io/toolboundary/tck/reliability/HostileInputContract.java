@@ -1,41 +1,28 @@
 package io.toolboundary.tck.reliability;
 
-import io.toolboundary.application.AccessPolicy;
+import static io.toolboundary.tck.reliability.HostileHarness.ARGUMENTS;
+import static io.toolboundary.tck.reliability.HostileHarness.TOOL;
+import static io.toolboundary.tck.reliability.HostileHarness.WRITER;
+
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.Projector;
-import io.toolboundary.application.RunContext;
-import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.application.ToolExecutor;
-import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.reliability.HostileInputs.Allowed;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,16 +64,6 @@ public abstract class HostileInputContract {
 
     /** A credential fragment carried by raw responses and exception texts. */
     public static final String CREDENTIAL_MARKER = "password=";
-
-    private static final String TOOL = "fuzz_tool";
-    private static final String WRITER = "fuzz_writer";
-    private static final String RAW = "{\"hits\":1,\"" + RAW_MARKER + "\":\"" + CREDENTIAL_MARKER + "hunter2\"}";
-    private static final String ARGUMENTS = "{\"q\":\"" + REQUEST_MARKER + "\"}";
-    private static final Set<ErrorCode> PREFLIGHT = EnumSet.of(ErrorCode.TOOL_CALL_ID_MISSING,
-            ErrorCode.TOOL_CALL_ID_UNSAFE, ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_MISMATCH, ErrorCode.RUN_INACTIVE,
-            ErrorCode.RUN_DEADLINE_EXCEEDED, ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NOT_REGISTERED,
-            ErrorCode.TOOL_NOT_AUTHORIZED, ErrorCode.TOOL_NOT_READ_ONLY, ErrorCode.REQUEST_TOO_LARGE,
-            ErrorCode.ARGUMENTS_INVALID, ErrorCode.TEXT_NOT_UNICODE);
 
     // ---------------------------------------------------------------------------------------------
     // Hooks
@@ -132,7 +109,7 @@ public abstract class HostileInputContract {
     void rejectsEveryUnsafeIdentifierAndRunsEverySafeOneOnce() {
         long seed = seed() + 1;
         Random random = new Random(seed);
-        Harness harness = new Harness(ToolBoundaryConfig.custom().build());
+        HostileHarness harness = new HostileHarness(this::store, ToolBoundaryConfig.custom().build());
         ReliabilityTally tally = new ReliabilityTally("hostile-ids/" + storeName(), seed);
         Map<String, CanonicalRecord> accepted = new HashMap<>();
         harness.seedRecords(accepted);
@@ -186,7 +163,7 @@ public abstract class HostileInputContract {
     void rejectsEveryInvalidJsonArgumentAndStoresEveryValidOneExactly() {
         long seed = seed() + 2;
         Random random = new Random(seed);
-        Harness harness = new Harness(ToolBoundaryConfig.custom().build());
+        HostileHarness harness = new HostileHarness(this::store, ToolBoundaryConfig.custom().build());
         ReliabilityTally tally = new ReliabilityTally("hostile-json/" + storeName(), seed);
         Map<String, CanonicalRecord> accepted = new HashMap<>();
         harness.seedRecords(accepted);
@@ -227,7 +204,7 @@ public abstract class HostileInputContract {
                 .agentResultLimitBytes(PAYLOAD_LIMIT_BYTES)
                 .recordLimitBytes(4 * PAYLOAD_LIMIT_BYTES)
                 .build();
-        Harness harness = new Harness(config);
+        HostileHarness harness = new HostileHarness(this::store, config);
         ReliabilityTally tally = new ReliabilityTally("hostile-payloads/" + storeName(), seed);
         Map<String, CanonicalRecord> accepted = new HashMap<>();
         harness.seedRecords(accepted);
@@ -235,7 +212,7 @@ public abstract class HostileInputContract {
         int runs = 0;
 
         for (int i = 0; i < tries(); i++) {
-            Payload payload = Payload.random(random);
+            HostilePayload payload = HostilePayload.random(random);
             String toolCallId = "payload-" + i;
             harness.script.set(payload);
             int executions = harness.executions();
@@ -251,7 +228,7 @@ public abstract class HostileInputContract {
             Option<CanonicalRecord> stored = harness.find(toolCallId, tally, i);
             boolean ran = harness.executions() > executions;
             boolean projected = harness.projections.get() > projections;
-            boolean shouldRun = !(payload.kind() == Kind.ARGUMENTS && payload.over());
+            boolean shouldRun = !(payload.kind() == HostilePayload.Kind.ARGUMENTS && payload.over());
             tally.check(ran == shouldRun, i, what + (shouldRun ? ": the tool did not run" : ": the tool ran"));
             if (shouldRun) {
                 runs++;
@@ -292,7 +269,7 @@ public abstract class HostileInputContract {
     // Expectations
     // ---------------------------------------------------------------------------------------------
 
-    private static Allowed expectedForIds(int field, HostileInputs.IdSample sample, Harness harness,
+    private static Allowed expectedForIds(int field, HostileInputs.IdSample sample, HostileHarness harness,
             Map<String, CanonicalRecord> accepted) {
         if (field < 7) {
             if (sample.blank()) {
@@ -340,234 +317,4 @@ public abstract class HostileInputContract {
         return result.isLeft() ? result.getLeft().code().name() : "a result of " + result.get().byteSize() + " bytes";
     }
 
-    // ---------------------------------------------------------------------------------------------
-    // Payloads of an exact size
-    // ---------------------------------------------------------------------------------------------
-
-    /** Where a payload is put. */
-    private enum Kind { ARGUMENTS, RAW, PROJECTION, THROWING_TOOL, THROWING_PROJECTOR }
-
-    /** One payload try: which part is sized, at the limit or one byte over, and its last character's width. */
-    private record Payload(Kind kind, boolean over, int lastCharBytes, String arguments, String raw, String content,
-            Option<String> scope) {
-
-        static Payload random(Random random) {
-            Kind kind = Kind.values()[random.nextInt(10) < 8 ? random.nextInt(3) : 3 + random.nextInt(2)];
-            boolean over = random.nextBoolean();
-            int width = 1 + random.nextInt(4);
-            int size = PAYLOAD_LIMIT_BYTES + (over ? 1 : 0);
-            String arguments = ARGUMENTS;
-            String raw = RAW;
-            String content = "found " + random.nextInt(1000);
-            Option<String> scope = Option.none();
-            switch (kind) {
-                case ARGUMENTS -> arguments = "{\"q\":\"" + HostileInputs.textOfUtf8Bytes(random, size - 8, width) + "\"}";
-                case RAW -> raw = HostileInputs.textOfUtf8Bytes(random, size, width);
-                case PROJECTION -> {
-                    if (random.nextBoolean()) {
-                        int scopeBytes = 1 + random.nextInt(64);
-                        scope = Option.of(HostileInputs.textOfUtf8Bytes(random, scopeBytes, 1));
-                        content = HostileInputs.textOfUtf8Bytes(random, size - scopeBytes, width);
-                    } else {
-                        content = HostileInputs.textOfUtf8Bytes(random, size, width);
-                    }
-                }
-                default -> {
-                }
-            }
-            return new Payload(kind, over, width, arguments, raw, content, scope);
-        }
-
-        ErrorCode expectedCode() {
-            return switch (kind) {
-                case THROWING_TOOL -> ErrorCode.EXECUTION_FAILED;
-                case THROWING_PROJECTOR -> ErrorCode.PROJECTION_FAILED;
-                case ARGUMENTS -> over ? ErrorCode.REQUEST_TOO_LARGE : null;
-                case RAW, PROJECTION -> over ? ErrorCode.RESULT_TOO_LARGE : null;
-            };
-        }
-
-        Projection projection() {
-            return scope.isDefined() && scope.get().length() % 2 == 0
-                    ? Projection.noEvidence(content, scope.get())
-                    : new Projection(content, io.toolboundary.domain.EvidenceStatus.EVIDENCE_FOUND, scope);
-        }
-
-        String describe() {
-            return kind + (over ? " limit+1" : " at limit") + ", last character " + lastCharBytes + " bytes";
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // The boundary under test
-    // ---------------------------------------------------------------------------------------------
-
-    /** A boundary on the store under test, one run, a counting tool and a scripted projector. */
-    private final class Harness {
-        private final RunId runId = new RunId("run-" + UUID.randomUUID());
-        private final RunId otherRunId = new RunId("run-" + UUID.randomUUID());
-        private final RunContext run = RunContext.active(runId, Instant.parse("9999-01-01T00:00:00Z"), RunContext.UNLIMITED);
-        private final Map<InvocationKey, AtomicInteger> executionsByKey = new LinkedHashMap<>();
-        private final AtomicInteger executions = new AtomicInteger();
-        private final AtomicInteger projections = new AtomicInteger();
-        private final AtomicReference<Payload> script = new AtomicReference<>();
-        private final ToolBoundary boundary;
-        private final List<InvocationKey> seeded = new ArrayList<>();
-
-        Harness(ToolBoundaryConfig config) {
-            ToolExecutor executor = request -> {
-                executionsByKey.computeIfAbsent(request.key(), k -> new AtomicInteger()).incrementAndGet();
-                executions.incrementAndGet();
-                Payload payload = script.get();
-                if (payload != null && payload.kind() == Kind.THROWING_TOOL) {
-                    throw new IllegalStateException(EXCEPTION_MARKER + " " + CREDENTIAL_MARKER + "s3cret at "
-                            + request.key() + " " + request.arguments());
-                }
-                return payload == null ? RAW : payload.raw();
-            };
-            Projector projector = (ToolRequest request, String raw) -> {
-                projections.incrementAndGet();
-                Payload payload = script.get();
-                if (payload == null) {
-                    return Projection.evidenceFound("found");
-                }
-                if (payload.kind() == Kind.THROWING_PROJECTOR) {
-                    throw new IllegalArgumentException(EXCEPTION_MARKER + " " + CREDENTIAL_MARKER + "s3cret " + raw);
-                }
-                return payload.projection();
-            };
-            MutableClock clock = MutableClock.at(Instant.parse("2031-01-01T00:00:00Z"));
-            this.boundary = ToolBoundary.builder()
-                    .store(store())
-                    .accessPolicy(AccessPolicy.allowAll())
-                    .clock(clock)
-                    .config(config)
-                    .tool(ToolBinding.readOnly(TOOL, executor, projector))
-                    .tool(ToolBinding.writable(WRITER, executor, projector))
-                    .build();
-        }
-
-        String runId() {
-            return runId.value();
-        }
-
-        /** Stores a few READY records in this run and another one, before any hostile call. */
-        void seedRecords(Map<String, CanonicalRecord> accepted) {
-            RunContext other = RunContext.active(otherRunId, run.deadline(), RunContext.UNLIMITED);
-            for (int i = 0; i < 4; i++) {
-                String id = "seed-" + i;
-                for (RunContext target : List.of(run, other)) {
-                    Either<BoundaryError, AgentResult> result = boundary.invoke(target,
-                            ToolCallEnvelope.of(target.runId().value(), id, TOOL, ARGUMENTS));
-                    if (result.isLeft()) {
-                        throw new IllegalStateException("could not store seed record: " + result.getLeft());
-                    }
-                    InvocationKey key = InvocationKey.of(target.runId(), new ToolCallId(id));
-                    seeded.add(key);
-                    if (target == run) {
-                        accepted.put(id, store().find(key).get().get());
-                    }
-                }
-            }
-        }
-
-        Map<InvocationKey, CanonicalRecord> snapshot() {
-            Map<InvocationKey, CanonicalRecord> records = new LinkedHashMap<>();
-            for (InvocationKey key : seeded) {
-                records.put(key, store().find(key).get().get());
-            }
-            return records;
-        }
-
-        void checkUnchanged(ReliabilityTally tally, Map<InvocationKey, CanonicalRecord> before) {
-            before.forEach((key, record) -> tally.check(store().find(key).equals(Either.right(Option.of(record))), -1,
-                    "a record stored before the run changed: " + key.toolCallId()));
-        }
-
-        int executions() {
-            return executions.get();
-        }
-
-        void checkExecutions(ReliabilityTally tally, int expected) {
-            executionsByKey.forEach((key, count) -> {
-                if (count.get() > 1) {
-                    tally.duplicateExecution(-1, count.get() + " executions of one key");
-                }
-            });
-            int afterSeeding = executions() - seeded.size();
-            tally.check(afterSeeding == expected, -1, "executions " + afterSeeding + " != expected " + expected);
-        }
-
-        Option<Either<BoundaryError, AgentResult>> invoke(int attempt, ToolCallEnvelope envelope, ReliabilityTally tally) {
-            try {
-                Either<BoundaryError, AgentResult> outcome = boundary.invoke(run, envelope);
-                tally.call(outcome.isLeft());
-                if (outcome.isLeft() && !PREFLIGHT.contains(outcome.getLeft().code())
-                        && outcome.getLeft().code() != ErrorCode.DUPLICATE_TOOL_CALL
-                        && outcome.getLeft().code() != ErrorCode.RESULT_TOO_LARGE
-                        && outcome.getLeft().code() != ErrorCode.EXECUTION_FAILED
-                        && outcome.getLeft().code() != ErrorCode.PROJECTION_FAILED) {
-                    tally.violation(attempt, "unexpected code " + outcome.getLeft().code());
-                }
-                return Option.of(outcome);
-            } catch (Throwable failure) {
-                tally.call(true);
-                tally.unexpected(attempt, failure);
-                return Option.none();
-            }
-        }
-
-        Option<CanonicalRecord> find(String toolCallId, ReliabilityTally tally, int attempt) {
-            return find(runId, toolCallId, tally, attempt);
-        }
-
-        Option<CanonicalRecord> find(RunId run, String toolCallId, ReliabilityTally tally, int attempt) {
-            try {
-                Either<BoundaryError, Option<CanonicalRecord>> found =
-                        store().find(InvocationKey.of(run, new ToolCallId(toolCallId)));
-                if (found.isLeft()) {
-                    tally.violation(attempt, "find failed: " + found.getLeft().code());
-                    return Option.none();
-                }
-                return found.get();
-            } catch (Throwable failure) {
-                tally.unexpected(attempt, failure);
-                return Option.none();
-            }
-        }
-
-        void checkNoLeak(ReliabilityTally tally, int attempt, Either<BoundaryError, AgentResult> outcome, String input) {
-            List<String> seen = new ArrayList<>();
-            if (outcome.isLeft()) {
-                BoundaryError error = outcome.getLeft();
-                seen.add(error.message());
-                seen.add(error.toString());
-                tally.check(error.message().equals(error.code().safeMessage()), attempt, "message not from the catalogue");
-            } else {
-                AgentResult result = outcome.get();
-                seen.add(result.content());
-                result.scope().forEach(seen::add);
-            }
-            Set<String> forbidden = new HashSet<>(List.of(RAW_MARKER, REQUEST_MARKER, EXCEPTION_MARKER,
-                    CREDENTIAL_MARKER, "call:", "{" + runId.value() + "}", runId.value(), otherRunId.value(),
-                    "Exception", "\tat "));
-            if (input.length() >= 12 && outcome.isLeft()) {
-                forbidden.add(input);
-            }
-            for (String text : seen) {
-                for (String fragment : forbidden) {
-                    if (text.contains(fragment)) {
-                        tally.leak(attempt, "agent text holds " + printable(fragment));
-                    }
-                }
-            }
-        }
-    }
-
-    private static String printable(String text) {
-        StringBuilder out = new StringBuilder();
-        text.codePoints().limit(40).forEach(c -> out.append(c >= 0x20 && c < 0x7f ? String.valueOf((char) c)
-                : String.format("\\u%04x", c)));
-        return out.toString();
-    }
 }

@@ -1,0 +1,222 @@
+package io.toolboundary.tck.reliability;
+
+import static io.toolboundary.tck.reliability.HostileInputContract.CREDENTIAL_MARKER;
+import static io.toolboundary.tck.reliability.HostileInputContract.EXCEPTION_MARKER;
+import static io.toolboundary.tck.reliability.HostileInputContract.RAW_MARKER;
+import static io.toolboundary.tck.reliability.HostileInputContract.REQUEST_MARKER;
+
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.ToolRequest;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.testkit.MutableClock;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/** A boundary on the store under test, one run, a counting tool and a scripted projector. */
+final class HostileHarness {
+
+    static final String TOOL = "fuzz_tool";
+    static final String WRITER = "fuzz_writer";
+    static final String RAW = "{\"hits\":1,\"" + RAW_MARKER + "\":\"" + CREDENTIAL_MARKER + "hunter2\"}";
+    static final String ARGUMENTS = "{\"q\":\"" + REQUEST_MARKER + "\"}";
+    static final Set<ErrorCode> PREFLIGHT = EnumSet.of(ErrorCode.TOOL_CALL_ID_MISSING,
+            ErrorCode.TOOL_CALL_ID_UNSAFE, ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_MISMATCH, ErrorCode.RUN_INACTIVE,
+            ErrorCode.RUN_DEADLINE_EXCEEDED, ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NOT_REGISTERED,
+            ErrorCode.TOOL_NOT_AUTHORIZED, ErrorCode.TOOL_NOT_READ_ONLY, ErrorCode.REQUEST_TOO_LARGE,
+            ErrorCode.ARGUMENTS_INVALID, ErrorCode.TEXT_NOT_UNICODE);
+
+    private final RunId runId = new RunId("run-" + UUID.randomUUID());
+    private final RunId otherRunId = new RunId("run-" + UUID.randomUUID());
+    private final RunContext run = RunContext.active(runId, Instant.parse("9999-01-01T00:00:00Z"), RunContext.UNLIMITED);
+    private final Map<InvocationKey, AtomicInteger> executionsByKey = new LinkedHashMap<>();
+    private final AtomicInteger executions = new AtomicInteger();
+    final AtomicInteger projections = new AtomicInteger();
+    final AtomicReference<HostilePayload> script = new AtomicReference<>();
+    private final ToolBoundary boundary;
+    private final List<InvocationKey> seeded = new ArrayList<>();
+    private final Supplier<CanonicalInvocationStore> store;
+
+    HostileHarness(Supplier<CanonicalInvocationStore> store, ToolBoundaryConfig config) {
+        this.store = store;
+        ToolExecutor executor = request -> {
+            executionsByKey.computeIfAbsent(request.key(), k -> new AtomicInteger()).incrementAndGet();
+            executions.incrementAndGet();
+            HostilePayload payload = script.get();
+            if (payload != null && payload.kind() == HostilePayload.Kind.THROWING_TOOL) {
+                throw new IllegalStateException(EXCEPTION_MARKER + " " + CREDENTIAL_MARKER + "s3cret at "
+                        + request.key() + " " + request.arguments());
+            }
+            return payload == null ? RAW : payload.raw();
+        };
+        Projector projector = (ToolRequest request, String raw) -> {
+            projections.incrementAndGet();
+            HostilePayload payload = script.get();
+            if (payload == null) {
+                return Projection.evidenceFound("found");
+            }
+            if (payload.kind() == HostilePayload.Kind.THROWING_PROJECTOR) {
+                throw new IllegalArgumentException(EXCEPTION_MARKER + " " + CREDENTIAL_MARKER + "s3cret " + raw);
+            }
+            return payload.projection();
+        };
+        MutableClock clock = MutableClock.at(Instant.parse("2031-01-01T00:00:00Z"));
+        this.boundary = ToolBoundary.builder()
+                .store(store.get())
+                .accessPolicy(AccessPolicy.allowAll())
+                .clock(clock)
+                .config(config)
+                .tool(ToolBinding.readOnly(TOOL, executor, projector))
+                .tool(ToolBinding.writable(WRITER, executor, projector))
+                .build();
+    }
+
+    String runId() {
+        return runId.value();
+    }
+
+    /** Stores a few READY records in this run and another one, before any hostile call. */
+    void seedRecords(Map<String, CanonicalRecord> accepted) {
+        RunContext other = RunContext.active(otherRunId, run.deadline(), RunContext.UNLIMITED);
+        for (int i = 0; i < 4; i++) {
+            String id = "seed-" + i;
+            for (RunContext target : List.of(run, other)) {
+                Either<BoundaryError, AgentResult> result = boundary.invoke(target,
+                        ToolCallEnvelope.of(target.runId().value(), id, TOOL, ARGUMENTS));
+                if (result.isLeft()) {
+                    throw new IllegalStateException("could not store seed record: " + result.getLeft());
+                }
+                InvocationKey key = InvocationKey.of(target.runId(), new ToolCallId(id));
+                seeded.add(key);
+                if (target == run) {
+                    accepted.put(id, store.get().find(key).get().get());
+                }
+            }
+        }
+    }
+
+    Map<InvocationKey, CanonicalRecord> snapshot() {
+        Map<InvocationKey, CanonicalRecord> records = new LinkedHashMap<>();
+        for (InvocationKey key : seeded) {
+            records.put(key, store.get().find(key).get().get());
+        }
+        return records;
+    }
+
+    void checkUnchanged(ReliabilityTally tally, Map<InvocationKey, CanonicalRecord> before) {
+        before.forEach((key, record) -> tally.check(store.get().find(key).equals(Either.right(Option.of(record))), -1,
+                "a record stored before the run changed: " + key.toolCallId()));
+    }
+
+    int executions() {
+        return executions.get();
+    }
+
+    void checkExecutions(ReliabilityTally tally, int expected) {
+        executionsByKey.forEach((key, count) -> {
+            if (count.get() > 1) {
+                tally.duplicateExecution(-1, count.get() + " executions of one key");
+            }
+        });
+        int afterSeeding = executions() - seeded.size();
+        tally.check(afterSeeding == expected, -1, "executions " + afterSeeding + " != expected " + expected);
+    }
+
+    Option<Either<BoundaryError, AgentResult>> invoke(int attempt, ToolCallEnvelope envelope, ReliabilityTally tally) {
+        try {
+            Either<BoundaryError, AgentResult> outcome = boundary.invoke(run, envelope);
+            tally.call(outcome.isLeft());
+            if (outcome.isLeft() && !PREFLIGHT.contains(outcome.getLeft().code())
+                    && outcome.getLeft().code() != ErrorCode.DUPLICATE_TOOL_CALL
+                    && outcome.getLeft().code() != ErrorCode.RESULT_TOO_LARGE
+                    && outcome.getLeft().code() != ErrorCode.EXECUTION_FAILED
+                    && outcome.getLeft().code() != ErrorCode.PROJECTION_FAILED) {
+                tally.violation(attempt, "unexpected code " + outcome.getLeft().code());
+            }
+            return Option.of(outcome);
+        } catch (Throwable failure) {
+            tally.call(true);
+            tally.unexpected(attempt, failure);
+            return Option.none();
+        }
+    }
+
+    Option<CanonicalRecord> find(String toolCallId, ReliabilityTally tally, int attempt) {
+        return find(runId, toolCallId, tally, attempt);
+    }
+
+    Option<CanonicalRecord> find(RunId run, String toolCallId, ReliabilityTally tally, int attempt) {
+        try {
+            Either<BoundaryError, Option<CanonicalRecord>> found =
+                    store.get().find(InvocationKey.of(run, new ToolCallId(toolCallId)));
+            if (found.isLeft()) {
+                tally.violation(attempt, "find failed: " + found.getLeft().code());
+                return Option.none();
+            }
+            return found.get();
+        } catch (Throwable failure) {
+            tally.unexpected(attempt, failure);
+            return Option.none();
+        }
+    }
+
+    void checkNoLeak(ReliabilityTally tally, int attempt, Either<BoundaryError, AgentResult> outcome, String input) {
+        List<String> seen = new ArrayList<>();
+        if (outcome.isLeft()) {
+            BoundaryError error = outcome.getLeft();
+            seen.add(error.message());
+            seen.add(error.toString());
+            tally.check(error.message().equals(error.code().safeMessage()), attempt, "message not from the catalogue");
+        } else {
+            AgentResult result = outcome.get();
+            seen.add(result.content());
+            result.scope().forEach(seen::add);
+        }
+        Set<String> forbidden = new HashSet<>(List.of(RAW_MARKER, REQUEST_MARKER, EXCEPTION_MARKER,
+                CREDENTIAL_MARKER, "call:", "{" + runId.value() + "}", runId.value(), otherRunId.value(),
+                "Exception", "\tat "));
+        if (input.length() >= 12 && outcome.isLeft()) {
+            forbidden.add(input);
+        }
+        for (String text : seen) {
+            for (String fragment : forbidden) {
+                if (text.contains(fragment)) {
+                    tally.leak(attempt, "agent text holds " + printable(fragment));
+                }
+            }
+        }
+    }
+
+    private static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        text.codePoints().limit(40).forEach(c -> out.append(c >= 0x20 && c < 0x7f ? String.valueOf((char) c)
+                : String.format("\\u%04x", c)));
+        return out.toString();
+    }
+}
