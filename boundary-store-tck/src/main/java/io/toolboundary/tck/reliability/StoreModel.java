@@ -4,7 +4,6 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.testkit.MutableClock;
@@ -268,10 +267,6 @@ abstract class StoreModel {
     /** The rules' view of a life: its record, and whether {@code token} began it. */
     Option<StoreRules.Held> held(Life life, AttemptToken token) {
         return life == null ? Option.none() : Option.some(new StoreRules.Held(life.record, life.token.equals(token)));
-    }
-
-    private static <T> Either<BoundaryError, T> refusal(ErrorCode code) {
-        return Either.left(BoundaryError.of(code));
     }
 
     private static String show(Either<BoundaryError, ?> result) {
