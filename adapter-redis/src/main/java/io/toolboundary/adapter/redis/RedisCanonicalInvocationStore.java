@@ -20,19 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
-import org.redisson.api.RFuture;
-import org.redisson.api.RScript;
-import org.redisson.api.options.OptionalOptions;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.RedisNoScriptException;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * The production store: each canonical record is one Redis hash with a TTL set once, when the record
@@ -50,7 +38,6 @@ import org.redisson.client.codec.StringCodec;
  */
 public final class RedisCanonicalInvocationStore implements CanonicalInvocationStore, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
     /**
      * How long the mark of an attempt ended before its record existed is kept: one hour, far longer than
      * a begin can stay on its way to the server.
@@ -65,17 +52,14 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private final boolean ownsClient;
     private final RedisStoreOptions options;
     private final RedisKeys keys;
-    private final RScript scripts;
+    private final ScriptRunner scripts;
 
     RedisCanonicalInvocationStore(RedissonClient client, boolean ownsClient, RedisStoreOptions options) {
         this.client = requireNonNull(client, "client is null");
         this.ownsClient = ownsClient;
         this.options = requireNonNull(options, "options is null");
         this.keys = new RedisKeys(options.keyPrefix());
-        // One try per call, with the store's own reply timeout: the store retries by itself, within the
-        // caller's timeout, and knows after each try whether the script may have run.
-        this.scripts = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
-                .timeout(options.responseTimeout()).retryAttempts(0));
+        this.scripts = new ScriptRunner(client, options);
     }
 
     /**
@@ -115,7 +99,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(Integer.toString(start.toolCallBudget()));
         args.add(Long.toString(leaseMillis(start.lease())));
         args.addAll(RecordCodec.projectingFields(record, start.token()));
-        return run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
+        return scripts.run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token()));
     }
 
@@ -138,7 +122,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(token.value());
         args.add(outcome.status().name());
         args.addAll(RecordCodec.finalFields(outcome));
-        return run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args, timeout)
+        return scripts.run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args, timeout)
                 .flatMap(reply -> ScriptReplies.complete(reply, outcome, token));
     }
 
@@ -161,7 +145,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(token.value());
         args.add(Long.toString(ENDED_ATTEMPT_MARK_TTL.toMillis()));
         args.addAll(RecordCodec.failedFields(code, now));
-        return run(LuaScripts.END, recordKey, List.of(recordKey, keys.endedAttempt(key.runId(), token)), args, timeout)
+        return scripts.run(LuaScripts.END, recordKey, List.of(recordKey, keys.endedAttempt(key.runId(), token)), args, timeout)
                 .flatMap(reply -> ScriptReplies.end(reply, key, token));
     }
 
@@ -173,7 +157,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         String recordKey = keys.record(key);
         List<Object> args = new ArrayList<>(8);
         args.addAll(RecordCodec.abandonedFields(now));
-        return run(LuaScripts.ABANDON, recordKey, List.of(recordKey), args, timeout)
+        return scripts.run(LuaScripts.ABANDON, recordKey, List.of(recordKey), args, timeout)
                 .flatMap(reply -> ScriptReplies.abandon(reply, key));
     }
 
@@ -182,7 +166,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(key, "key is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        return run(LuaScripts.FIND, recordKey, List.of(recordKey), List.of(), timeout)
+        return scripts.run(LuaScripts.FIND, recordKey, List.of(recordKey), List.of(), timeout)
                 .flatMap(reply -> ScriptReplies.find(reply, key));
     }
 
@@ -212,7 +196,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         String cursor = "0";
         do {
             Duration left = Duration.ofNanos(Math.max(0L, deadline - System.nanoTime()));
-            Either<BoundaryError, Object> step = run(LuaScripts.SCAN, start, List.of(start),
+            Either<BoundaryError, Object> step = scripts.run(LuaScripts.SCAN, start, List.of(start),
                     List.of(cursor, args.get(1), args.get(2)), left);
             if (step.isLeft()) {
                 // A read: nothing was written whatever happened, so an unknown outcome is only unavailable.
@@ -262,135 +246,12 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /** Runs one script with this store's retries, for {@link RedisOperatorView}. */
     Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> args,
             Duration timeout) {
-        return run(script, routingKey, List.of(routingKey), args, timeout);
+        return scripts.run(script, routingKey, List.of(routingKey), args, timeout);
     }
 
     /** The layout of every key this store writes. */
     RedisKeys keys() {
         return keys;
-    }
-
-    /**
-     * Runs one script until it answers, fails for good, or {@code timeout} runs out. Each try waits at
-     * most the response timeout; a try that failed in a way another may mend (no connection, a slot in
-     * migration, a reply that never came) is followed by another after a short pause. The calling
-     * thread's interrupt flag is cleared for the while and set again afterwards, also when an interrupt
-     * came meanwhile: an interrupt never cuts a write short, so it never leaves a record behind. The
-     * outcome says whether any try may have run the script ({@code STORE_OUTCOME_UNKNOWN}) or none can
-     * have ({@code STORE_UNAVAILABLE}).
-     */
-    private Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
-            List<Object> scriptKeys, List<Object> args, Duration timeout) {
-        Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
-        try {
-            return attempts(script, routingKey, scriptKeys, args.toArray(), wait);
-        } finally {
-            if (wait.interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private Either<BoundaryError, Object> attempts(LuaScripts.Script script, String routingKey,
-            List<Object> scriptKeys, Object[] values, Wait wait) {
-        boolean anyMayHaveRun = false;
-        boolean bySource = false;
-        for (int attempt = 0; ; attempt++) {
-            Throwable failure;
-            try {
-                RFuture<Object> reply = bySource
-                        ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(),
-                                RScript.ReturnType.LIST, scriptKeys, values)
-                        : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
-                                RScript.ReturnType.LIST, scriptKeys, values);
-                return Either.right(wait.await(reply));
-            } catch (TimeoutException outOfTime) {
-                // Given up while the try was in flight: it may still reach the server.
-                return failed(script, outOfTime, RedisFailures.Failure.MAY_HAVE_RUN, true);
-            } catch (ExecutionException failed) {
-                failure = failed.getCause() == null ? failed : failed.getCause();
-            }
-            if (failure instanceof RedisNoScriptException && !bySource) {
-                // The node that answered does not know the script: a restarted or failed-over server, or the
-                // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
-                // the slot's owner in the client's map, not necessarily to that node; the script's source,
-                // sent the way the script is, reaches the node that runs it (and leaves it cached there).
-                bySource = true;
-                attempt--;
-                continue;
-            }
-            RedisFailures.Failure kind = RedisFailures.classify(failure);
-            anyMayHaveRun |= kind.mayHaveRun();
-            if (!kind.retryable() || !wait.pause(attempt)) {
-                return failed(script, failure, kind, anyMayHaveRun);
-            }
-        }
-    }
-
-    private static Either<BoundaryError, Object> failed(LuaScripts.Script script, Throwable failure,
-            RedisFailures.Failure kind, boolean anyMayHaveRun) {
-        ErrorCode code = RedisFailures.finalCode(kind, anyMayHaveRun);
-        LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}",
-                script.name(), failure.getClass().getSimpleName(), code);
-        return Either.left(BoundaryError.of(code));
-    }
-
-    /**
-     * The deadline of one store operation, and the interrupts that came while it waited. Waits never
-     * throw {@link InterruptedException}: an interrupt is noted and the wait goes on.
-     */
-    private static final class Wait {
-        /** The first pause between tries; each later one doubles, up to {@link #MAX_PAUSE_NANOS}. */
-        private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-        private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-
-        private final long deadline;
-        private boolean interrupted;
-
-        Wait(long deadline, boolean interrupted) {
-            this.deadline = deadline;
-            this.interrupted = interrupted;
-        }
-
-        <T> T await(RFuture<T> future) throws ExecutionException, TimeoutException {
-            CompletableFuture<T> result = future.toCompletableFuture();
-            while (true) {
-                long left = deadline - System.nanoTime();
-                try {
-                    if (left <= 0) {
-                        if (result.isDone()) {
-                            return result.getNow(null);
-                        }
-                        throw new TimeoutException();
-                    }
-                    return result.get(left, TimeUnit.NANOSECONDS);
-                } catch (InterruptedException interrupt) {
-                    interrupted = true;
-                } catch (TimeoutException outOfTime) {
-                    // No further retries of this command by the client: it is abandoned here.
-                    future.cancel(false);
-                    throw outOfTime;
-                } catch (CancellationException | CompletionException odd) {
-                    throw new ExecutionException(odd);
-                }
-            }
-        }
-
-        /** Pauses before try {@code attempt + 1}; false when the deadline leaves no room for it. */
-        boolean pause(int attempt) {
-            long pause = Math.min(MAX_PAUSE_NANOS, FIRST_PAUSE_NANOS << Math.min(attempt, 10));
-            long wakeUp = System.nanoTime() + pause;
-            if (deadline - wakeUp <= 0) {
-                return false;
-            }
-            for (long left = pause; left > 0; left = wakeUp - System.nanoTime()) {
-                LockSupport.parkNanos(left);
-                if (Thread.interrupted()) {
-                    interrupted = true;
-                }
-            }
-            return true;
-        }
     }
 
     /** UTF-8 keeps text exactly only when it has no lone surrogate; such text is refused, never altered. */

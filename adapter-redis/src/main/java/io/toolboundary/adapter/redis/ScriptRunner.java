@@ -1,0 +1,161 @@
+package io.toolboundary.adapter.redis;
+
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.ErrorCode;
+import io.vavr.control.Either;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import org.redisson.api.RFuture;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.options.OptionalOptions;
+import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * Runs the store's Lua scripts: one Redisson try per attempt, with the store's own reply timeout, and
+ * its own retries within the caller's timeout, knowing after each try whether the script may have run.
+ */
+final class ScriptRunner {
+
+    private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
+
+    private final RScript scripts;
+
+    ScriptRunner(RedissonClient client, RedisStoreOptions options) {
+        // One try per call, with the store's own reply timeout: the store retries by itself, within the
+        // caller's timeout, and knows after each try whether the script may have run.
+        this.scripts = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
+                .timeout(options.responseTimeout()).retryAttempts(0));
+    }
+
+    /**
+     * Runs one script until it answers, fails for good, or {@code timeout} runs out. Each try waits at
+     * most the response timeout; a try that failed in a way another may mend (no connection, a slot in
+     * migration, a reply that never came) is followed by another after a short pause. The calling
+     * thread's interrupt flag is cleared for the while and set again afterwards, also when an interrupt
+     * came meanwhile: an interrupt never cuts a write short, so it never leaves a record behind. The
+     * outcome says whether any try may have run the script ({@code STORE_OUTCOME_UNKNOWN}) or none can
+     * have ({@code STORE_UNAVAILABLE}).
+     */
+    Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
+            List<Object> scriptKeys, List<Object> args, Duration timeout) {
+        Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
+        try {
+            return attempts(script, routingKey, scriptKeys, args.toArray(), wait);
+        } finally {
+            if (wait.interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Either<BoundaryError, Object> attempts(LuaScripts.Script script, String routingKey,
+            List<Object> scriptKeys, Object[] values, Wait wait) {
+        boolean anyMayHaveRun = false;
+        boolean bySource = false;
+        for (int attempt = 0; ; attempt++) {
+            Throwable failure;
+            try {
+                RFuture<Object> reply = bySource
+                        ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(),
+                                RScript.ReturnType.LIST, scriptKeys, values)
+                        : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                                RScript.ReturnType.LIST, scriptKeys, values);
+                return Either.right(wait.await(reply));
+            } catch (TimeoutException outOfTime) {
+                // Given up while the try was in flight: it may still reach the server.
+                return failed(script, outOfTime, RedisFailures.Failure.MAY_HAVE_RUN, true);
+            } catch (ExecutionException failed) {
+                failure = failed.getCause() == null ? failed : failed.getCause();
+            }
+            if (failure instanceof RedisNoScriptException && !bySource) {
+                // The node that answered does not know the script: a restarted or failed-over server, or the
+                // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
+                // the slot's owner in the client's map, not necessarily to that node; the script's source,
+                // sent the way the script is, reaches the node that runs it (and leaves it cached there).
+                bySource = true;
+                attempt--;
+                continue;
+            }
+            RedisFailures.Failure kind = RedisFailures.classify(failure);
+            anyMayHaveRun |= kind.mayHaveRun();
+            if (!kind.retryable() || !wait.pause(attempt)) {
+                return failed(script, failure, kind, anyMayHaveRun);
+            }
+        }
+    }
+
+    private static Either<BoundaryError, Object> failed(LuaScripts.Script script, Throwable failure,
+            RedisFailures.Failure kind, boolean anyMayHaveRun) {
+        ErrorCode code = RedisFailures.finalCode(kind, anyMayHaveRun);
+        LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}",
+                script.name(), failure.getClass().getSimpleName(), code);
+        return Either.left(BoundaryError.of(code));
+    }
+
+    /**
+     * The deadline of one store operation, and the interrupts that came while it waited. Waits never
+     * throw {@link InterruptedException}: an interrupt is noted and the wait goes on.
+     */
+    private static final class Wait {
+        /** The first pause between tries; each later one doubles, up to {@link #MAX_PAUSE_NANOS}. */
+        private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+        private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+        private final long deadline;
+        private boolean interrupted;
+
+        Wait(long deadline, boolean interrupted) {
+            this.deadline = deadline;
+            this.interrupted = interrupted;
+        }
+
+        <T> T await(RFuture<T> future) throws ExecutionException, TimeoutException {
+            CompletableFuture<T> result = future.toCompletableFuture();
+            while (true) {
+                long left = deadline - System.nanoTime();
+                try {
+                    if (left <= 0) {
+                        if (result.isDone()) {
+                            return result.getNow(null);
+                        }
+                        throw new TimeoutException();
+                    }
+                    return result.get(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException interrupt) {
+                    interrupted = true;
+                } catch (TimeoutException outOfTime) {
+                    // No further retries of this command by the client: it is abandoned here.
+                    future.cancel(false);
+                    throw outOfTime;
+                } catch (CancellationException | CompletionException odd) {
+                    throw new ExecutionException(odd);
+                }
+            }
+        }
+
+        /** Pauses before try {@code attempt + 1}; false when the deadline leaves no room for it. */
+        boolean pause(int attempt) {
+            long pause = Math.min(MAX_PAUSE_NANOS, FIRST_PAUSE_NANOS << Math.min(attempt, 10));
+            long wakeUp = System.nanoTime() + pause;
+            if (deadline - wakeUp <= 0) {
+                return false;
+            }
+            for (long left = pause; left > 0; left = wakeUp - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+            return true;
+        }
+    }
+}
