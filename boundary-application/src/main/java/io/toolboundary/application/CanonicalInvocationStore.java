@@ -36,20 +36,54 @@ public interface CanonicalInvocationStore {
     Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
     /**
-     * Atomically creates a PROJECTING record and reserves one call of the run's and the tool's
-     * budget.
+     * Opens a run: unless the store holds the run already, creates its state (the token it is opened
+     * with, and the run's and its tools' budget counters, at zero) with a TTL set once, here, and never
+     * refreshed. Opening a run the store holds changes nothing and answers the token it was opened with,
+     * so a retry, or a second process of the same run, gets the same token. Every {@link #begin} of the
+     * run requires this state with this token in the same atomic step: when it is gone (the store was
+     * restarted without persistence, flushed, evicted it, or failed over to a copy that never had it),
+     * every later begin of the run is refused with {@code RUN_STATE_LOST}, whatever is stored under its
+     * key, so no tool of the run runs again.
      *
-     * <p>Refuses, reserving nothing and changing nothing: {@code DUPLICATE_TOOL_CALL} when a record
+     * @param runId the run
+     * @param offered the token to open the run with when the store does not hold it
+     * @param ttl how long the run's state lives: at least the time to the run's deadline plus the
+     *     record TTL, so that it outlives every record of the run
+     * @param timeout the longest this call may take
+     * @return the run's token: the offered one, or the one it was opened with before
+     */
+    Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout);
+
+    /**
+     * {@link #openRun(RunId, RunToken, Duration, Duration)} with {@link #DEFAULT_TIMEOUT}.
+     *
+     * @param runId the run
+     * @param offered the token to open the run with when the store does not hold it
+     * @param ttl how long the run's state lives
+     * @return the run's token
+     */
+    default Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl) {
+        return openRun(runId, offered, ttl, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Atomically creates a PROJECTING record and reserves one call of the run's and the tool's
+     * budget, in the run's state.
+     *
+     * <p>Refuses, reserving nothing and changing nothing: {@code RUN_STATE_LOST} when the store does not
+     * hold the run opened with {@link InvocationStart#runToken()} (see {@link #openRun}),
+     * {@code DUPLICATE_TOOL_CALL} when a record
      * with this key exists with the same request fingerprint, {@code TOOL_CALL_ID_REUSED} when it exists
      * with another, {@code RUN_BUDGET_EXHAUSTED} or {@code TOOL_BUDGET_EXHAUSTED} when a budget is
      * used up, {@code RESULT_TOO_LARGE} when the record is over {@link InvocationStart#recordLimitBytes()}
      * (or a hard cap of the store's own, see {@link #recordCapBytes()}). A begin
      * repeated with the same token while the record is still PROJECTING (a client retry) returns the
      * stored record and reserves nothing more; once the record is final it is a duplicate like any
-     * other. Refusals are checked in this order: record size, existing key, run budget, tool budget. The record's TTL is set here and nowhere else; so is its execution lease, kept beside it. A budget counter gets the TTL of the record
-     * that creates it, once, so a run's budget holds for one TTL from its first call.
+     * other. Refusals are checked in this order: record size, run, existing key, run budget, tool
+     * budget. The record's TTL is set here and nowhere else; so is its execution lease, kept beside it.
+     * The budget counters live in the run's state, whose TTL was set when the run was opened.
      *
-     * @param start the record, token, TTL, execution lease, budgets and record limit
+     * @param start the record, tokens, TTL, execution lease, budgets and record limit
      * @param timeout the longest this call may take
      * @return the stored PROJECTING record
      */

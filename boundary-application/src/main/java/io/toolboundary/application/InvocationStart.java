@@ -6,11 +6,14 @@ import io.toolboundary.domain.CanonicalRecord;
 import java.time.Duration;
 
 /**
- * What {@link CanonicalInvocationStore#begin} needs: the new record, the attempt's token, the record's
- * time to live, its execution lease, the two budgets to reserve against and the record limit.
+ * What {@link CanonicalInvocationStore#begin} needs: the new record, the attempt's token, the run's
+ * token, the record's time to live, its execution lease, the two budgets to reserve against and the
+ * record limit.
  *
  * @param record the PROJECTING record to create
  * @param token the attempt's token
+ * @param runToken the token the run was opened with ({@link CanonicalInvocationStore#openRun}); the
+ *     store refuses the begin with {@code RUN_STATE_LOST} unless it holds the run with this token
  * @param ttl how long the record lives; set once, at creation
  * @param lease how long, from the record's creation by the store's own clock, the attempt may still
  *     be running its tool; from then on the record, if still PROJECTING, may be abandoned
@@ -22,7 +25,7 @@ import java.time.Duration;
  *     {@link CanonicalRecord#byteSize()} counts them; the boundary's configured limit, which it checks
  *     again before completing, so that a record refused by size is refused before its tool runs
  */
-public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken token, Duration ttl,
+public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken token, RunToken runToken, Duration ttl,
         Duration lease, int runCallBudget, int toolCallBudget, long recordLimitBytes) {
 
     /**
@@ -30,6 +33,7 @@ public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken to
      *
      * @param record the PROJECTING record to create
      * @param token the attempt's token
+     * @param runToken the token the run was opened with
      * @param ttl how long the record lives; set once, at creation
      * @param lease how long, from the record's creation by the store's own clock, the attempt may still
      *     be running its tool
@@ -42,6 +46,7 @@ public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken to
     public InvocationStart {
         requireNonNull(record, "record is null");
         requireNonNull(token, "token is null");
+        requireNonNull(runToken, "runToken is null");
         requireNonNull(ttl, "ttl is null");
         requireNonNull(lease, "lease is null");
         if (ttl.isNegative() || ttl.isZero()) {

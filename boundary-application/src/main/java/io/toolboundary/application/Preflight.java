@@ -38,6 +38,7 @@ final class Preflight {
             this::runMatches,
             this::runIsActive,
             this::deadlineIsAhead,
+            this::runIsOpened,
             this::toolNameIsSafe,
             this::toolIsRegistered,
             this::accessIsGranted,
@@ -88,6 +89,10 @@ final class Preflight {
 
     private Option<ErrorCode> deadlineIsAhead(Call call) {
         return refuseUnless(clock.instant().isBefore(call.run.deadline()), ErrorCode.RUN_DEADLINE_EXCEEDED);
+    }
+
+    private Option<ErrorCode> runIsOpened(Call call) {
+        return refuseUnless(call.run.runToken().isDefined(), ErrorCode.RUN_NOT_OPENED);
     }
 
     private Option<ErrorCode> toolNameIsSafe(Call call) {

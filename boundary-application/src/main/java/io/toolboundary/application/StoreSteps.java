@@ -27,6 +27,9 @@ import java.util.OptionalLong;
  */
 final class StoreSteps {
 
+    /** The longest a run's state is kept: 100 years, for deadlines that are practically never. */
+    private static final Duration MAX_RUN_TTL = Duration.ofDays(36_500);
+
     private final CanonicalInvocationStore store;
     private final Clock clock;
     private final ToolBoundaryConfig config;
@@ -78,7 +81,7 @@ final class StoreSteps {
             return Either.left(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED));
         }
         // The store measures the lease from the record's creation by its own clock, never by this one.
-        InvocationStart start = new InvocationStart(call.record(), call.token(), config.recordTtl(),
+        InvocationStart start = new InvocationStart(call.record(), call.token(), run.runToken().get(), config.recordTtl(),
                 Duration.between(createdAt, leaseUntil), run.callBudget(), call.binding().callBudgetPerRun(),
                 config.limits().recordBytes());
         Duration beforeDeadline = Duration.between(clock.instant(), run.deadline());
@@ -88,6 +91,23 @@ final class StoreSteps {
             endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, budget);
         }
         return begun.map(call::withRecord);
+    }
+
+    /**
+     * Opens the run in the store, for a TTL from now to the run's deadline plus the record TTL, so that
+     * its state outlives every record of the run; within the whole store timeout.
+     */
+    Either<BoundaryError, RunContext> openRun(RunContext run, RunToken offered) {
+        Instant now = clock.instant();
+        if (!run.active()) {
+            return Either.left(BoundaryError.of(ErrorCode.RUN_INACTIVE));
+        }
+        if (!now.isBefore(run.deadline())) {
+            return Either.left(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED));
+        }
+        Duration untilDeadline = Duration.between(now, run.deadline());
+        Duration ttl = untilDeadline.compareTo(MAX_RUN_TTL) >= 0 ? MAX_RUN_TTL : untilDeadline.plus(config.recordTtl());
+        return store.openRun(run.runId(), offered, ttl, config.storeTimeout()).map(run::opened);
     }
 
     /** The execution lease's end: the configured lease from creation, or the run's deadline if sooner. */

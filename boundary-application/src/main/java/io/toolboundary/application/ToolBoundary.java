@@ -46,6 +46,7 @@ public final class ToolBoundary {
     private final Preflight preflight;
     private final StoreSteps storeSteps;
     private final Execution execution;
+    private final Supplier<RunToken> runTokens;
 
     private ToolBoundary(Builder builder) {
         CanonicalInvocationStore store = requireNonNull(builder.store, "store is not set");
@@ -55,6 +56,7 @@ public final class ToolBoundary {
         this.preflight = new Preflight(builder.tools, accessPolicy, builder.clock, builder.config, builder.tokens);
         this.storeSteps = new StoreSteps(store, builder.clock, builder.config, diagnostics);
         this.execution = new Execution(builder.clock, builder.config.limits(), diagnostics);
+        this.runTokens = RunToken::random;
     }
 
     /**
@@ -82,6 +84,33 @@ public final class ToolBoundary {
      */
     public InvocationQuery records() {
         return storeSteps.records();
+    }
+
+    /**
+     * Opens a run in the store, once, when it starts, and answers the run's facts with the token the
+     * store opened it with: pass that context to every call of the run. Each call's begin then checks, in
+     * the same atomic step, that the store still holds the run with that token; when the store lost it (a
+     * restart without persistence, a flush, an eviction, a failover to a replica that never had it),
+     * every later call of the run is refused with {@link ErrorCode#RUN_STATE_LOST} and runs nothing, so
+     * no tool runs twice. The harness then starts a new run. A context that was never opened is refused
+     * with {@link ErrorCode#RUN_NOT_OPENED}.
+     *
+     * <p>Opening a run the store holds changes nothing and answers the token it was opened with (a retry
+     * is safe). Do not open a run again to resume it after its state was lost: that starts it afresh, and
+     * its earlier calls could run again; open a new run id instead. A harness that resumes a run in another
+     * process keeps the opened context (or its {@link RunToken}, see {@link RunContext#opened}).
+     *
+     * @param run the run's facts, opened or not
+     * @return the same facts with the run's token; {@code RUN_INACTIVE} or {@code RUN_DEADLINE_EXCEEDED}
+     *     (nothing stored), or a store error (the run may be opened or not: open it again, or give up)
+     */
+    public Either<BoundaryError, RunContext> openRun(RunContext run) {
+        requireNonNull(run, "run is null");
+        try {
+            return storeSteps.openRun(run, runTokens.get());
+        } catch (RuntimeException unexpected) {
+            return Either.left(diagnostics.unexpected(unexpected));
+        }
     }
 
     /**

@@ -20,6 +20,17 @@ public enum ErrorCode {
     RUN_INACTIVE("The run is not active."),
     /** The run's deadline has passed. */
     RUN_DEADLINE_EXCEEDED("The run's deadline has passed."),
+    /**
+     * The run was never opened in the store ({@code ToolBoundary.openRun}), so its calls cannot be told
+     * apart from calls of a run whose stored state was lost; nothing ran.
+     */
+    RUN_NOT_OPENED("The run was not opened; the tool was not run."),
+    /**
+     * The store no longer holds the run it was opened with (a restart without persistence, a flush, an
+     * eviction or a failover lost it), so it cannot tell which calls already ran; nothing ran. Every
+     * later call of the run is refused the same way: the harness starts a new run.
+     */
+    RUN_STATE_LOST("The run's stored state was lost; the tool was not run. Start a new run."),
     /** The tool name is missing or not a safe identifier. */
     TOOL_NAME_INVALID("The tool name is missing or not a safe identifier."),
     /** No tool of that name is registered with the boundary. */

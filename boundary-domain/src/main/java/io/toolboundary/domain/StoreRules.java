@@ -43,8 +43,10 @@ public final class StoreRules {
 
     /**
      * Decides a begin, after the record's size was found within its limit. Checked in this order: the
-     * key, the run's budget, the tool's budget.
+     * run, the key, the run's budget, the tool's budget.
      *
+     * @param runOpen whether the store holds the run, opened with the token the caller's run context
+     *     carries; when it does not (never opened here, or its state lost), every call of it is refused
      * @param held what is stored under the key, if anything
      * @param fingerprint the new record's request fingerprint
      * @param runUsed records the run has created so far (live budget counter)
@@ -53,13 +55,17 @@ public final class StoreRules {
      * @param toolBudget records the run may create for this tool
      * @return none: create the record and reserve one call of each budget; the stored record: a retry of
      *     the same attempt while it is PROJECTING, nothing to write; or the refusal
-     *     ({@code DUPLICATE_TOOL_CALL}, {@code TOOL_CALL_ID_REUSED}, {@code RUN_BUDGET_EXHAUSTED},
-     *     {@code TOOL_BUDGET_EXHAUSTED}), nothing to write
+     *     ({@code RUN_STATE_LOST}, {@code DUPLICATE_TOOL_CALL}, {@code TOOL_CALL_ID_REUSED},
+     *     {@code RUN_BUDGET_EXHAUSTED}, {@code TOOL_BUDGET_EXHAUSTED}), nothing to write
      */
-    public static Either<BoundaryError, Option<CanonicalRecord.Projecting>> begin(Option<Held> held, String fingerprint,
-            long runUsed, int runBudget, long toolUsed, int toolBudget) {
+    public static Either<BoundaryError, Option<CanonicalRecord.Projecting>> begin(boolean runOpen, Option<Held> held,
+            String fingerprint, long runUsed, int runBudget, long toolUsed, int toolBudget) {
         requireNonNull(held, "held is null");
         requireNonNull(fingerprint, "fingerprint is null");
+        if (!runOpen) {
+            // Without the run's state the store cannot know what ran: whatever the key holds, refuse.
+            return refuse(ErrorCode.RUN_STATE_LOST);
+        }
         if (held.isDefined()) {
             Held stored = held.get();
             if (stored.sameAttempt() && stored.record() instanceof CanonicalRecord.Projecting own) {
@@ -76,6 +82,22 @@ public final class StoreRules {
             return refuse(ErrorCode.TOOL_BUDGET_EXHAUSTED);
         }
         return Either.right(Option.none());
+    }
+
+    /**
+     * Decides the opening of a run: the token it was opened with stays, so that opening it again (a
+     * retry, or a second process of the same run) changes nothing; a run the store does not hold is
+     * opened with the offered token.
+     *
+     * @param <T> the token type
+     * @param held the token the store holds for the run, if it holds the run
+     * @param offered the token to open the run with when it is not held
+     * @return the run's token after the opening: the held one, else the offered one (to store)
+     */
+    public static <T> T openRun(Option<T> held, T offered) {
+        requireNonNull(held, "held is null");
+        requireNonNull(offered, "offered is null");
+        return held.getOrElse(offered);
     }
 
     /**

@@ -39,35 +39,41 @@ class StoreRulesTest {
 
     static Stream<Arguments> begins() {
         return Stream.of(
-                Arguments.of("nothing held, budgets left", Option.none(), FINGERPRINT, 0, 1, 0, 1,
+                Arguments.of("nothing held, budgets left", true, Option.none(), FINGERPRINT, 0, 1, 0, 1,
                         Either.right(Option.none())),
-                Arguments.of("a retry of the same attempt while PROJECTING", held(PROJECTING, true), FINGERPRINT, 1, 1, 1, 1,
+                Arguments.of("a retry of the same attempt while PROJECTING", true, held(PROJECTING, true), FINGERPRINT, 1, 1, 1, 1,
                         Either.right(Option.some(PROJECTING))),
-                Arguments.of("the same attempt after its record is final", held(READY, true), FINGERPRINT, 1, 5, 1, 5,
+                Arguments.of("the same attempt after its record is final", true, held(READY, true), FINGERPRINT, 1, 5, 1, 5,
                         refused(ErrorCode.DUPLICATE_TOOL_CALL)),
-                Arguments.of("another attempt, same fingerprint", held(PROJECTING, false), FINGERPRINT, 1, 5, 1, 5,
+                Arguments.of("another attempt, same fingerprint", true, held(PROJECTING, false), FINGERPRINT, 1, 5, 1, 5,
                         refused(ErrorCode.DUPLICATE_TOOL_CALL)),
-                Arguments.of("another attempt, other fingerprint", held(FAILED, false), OTHER_FINGERPRINT, 1, 5, 1, 5,
+                Arguments.of("another attempt, other fingerprint", true, held(FAILED, false), OTHER_FINGERPRINT, 1, 5, 1, 5,
                         refused(ErrorCode.TOOL_CALL_ID_REUSED)),
-                Arguments.of("a held key wins over spent budgets", held(READY, false), FINGERPRINT, 9, 1, 9, 1,
+                Arguments.of("a held key wins over spent budgets", true, held(READY, false), FINGERPRINT, 9, 1, 9, 1,
                         refused(ErrorCode.DUPLICATE_TOOL_CALL)),
-                Arguments.of("run budget spent exactly", Option.none(), FINGERPRINT, 3, 3, 0, 10,
+                Arguments.of("run budget spent exactly", true, Option.none(), FINGERPRINT, 3, 3, 0, 10,
                         refused(ErrorCode.RUN_BUDGET_EXHAUSTED)),
-                Arguments.of("run budget checked before the tool's", Option.none(), FINGERPRINT, 3, 3, 3, 3,
+                Arguments.of("run budget checked before the tool's", true, Option.none(), FINGERPRINT, 3, 3, 3, 3,
                         refused(ErrorCode.RUN_BUDGET_EXHAUSTED)),
-                Arguments.of("tool budget spent exactly", Option.none(), FINGERPRINT, 2, 3, 3, 3,
+                Arguments.of("tool budget spent exactly", true, Option.none(), FINGERPRINT, 2, 3, 3, 3,
                         refused(ErrorCode.TOOL_BUDGET_EXHAUSTED)),
-                Arguments.of("one call left of each", Option.none(), FINGERPRINT, 2, 3, 2, 3,
+                Arguments.of("one call left of each", true, Option.none(), FINGERPRINT, 2, 3, 2, 3,
                         Either.right(Option.none())),
-                Arguments.of("a zero budget", Option.none(), FINGERPRINT, 0, 0, 0, 5,
+                Arguments.of("the run not held, nothing held", false, Option.none(), FINGERPRINT, 0, 5, 0, 5,
+                        refused(ErrorCode.RUN_STATE_LOST)),
+                Arguments.of("the run not held wins over a retry of the same attempt", false, held(PROJECTING, true),
+                        FINGERPRINT, 1, 5, 1, 5, refused(ErrorCode.RUN_STATE_LOST)),
+                Arguments.of("the run not held wins over a held key", false, held(READY, false), FINGERPRINT, 1, 5, 1, 5,
+                        refused(ErrorCode.RUN_STATE_LOST)),
+                Arguments.of("a zero budget", true, Option.none(), FINGERPRINT, 0, 0, 0, 5,
                         refused(ErrorCode.RUN_BUDGET_EXHAUSTED)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("begins")
-    void decidesABegin(String name, Option<Held> held, String fingerprint, long runUsed, int runBudget, long toolUsed,
+    void decidesABegin(String name, boolean runOpen, Option<Held> held, String fingerprint, long runUsed, int runBudget, long toolUsed,
             int toolBudget, Either<BoundaryError, Option<Projecting>> expected) {
-        assertThat(StoreRules.begin(held, fingerprint, runUsed, runBudget, toolUsed, toolBudget)).isEqualTo(expected);
+        assertThat(StoreRules.begin(runOpen, held, fingerprint, runUsed, runBudget, toolUsed, toolBudget)).isEqualTo(expected);
     }
 
     static Stream<Arguments> completions() {
@@ -133,8 +139,16 @@ class StoreRulesTest {
     }
 
     @Test
+    void anOpenRunKeepsTheTokenItWasOpenedWith() {
+        assertThat(StoreRules.openRun(Option.none(), "offered")).isEqualTo("offered");
+        assertThat(StoreRules.openRun(Option.some("held"), "offered")).isEqualTo("held");
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.openRun(null, "offered"));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.openRun(Option.none(), null));
+    }
+
+    @Test
     void refusesNullArguments() {
-        assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(null, FINGERPRINT, 0, 1, 0, 1));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(true, null, FINGERPRINT, 0, 1, 0, 1));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.complete(Option.none(), null));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.end(Option.none(), null, LATER));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.abandon(Option.none(), true, null));

@@ -17,6 +17,7 @@ import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -33,6 +34,7 @@ import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,7 +125,8 @@ public abstract class AgentNeverSeesRawDataContract {
     /** Everything a case needs: a run of its own, its envelope, the tool and projector it changes. */
     final class World {
         final String runId = "run-KEYMARKER-" + UUID.randomUUID();
-        final RunContext run = Fixtures.runContext(runId);
+        final RunContext run = Fixtures.runContext(runId).opened(store().openRun(new io.toolboundary.domain.RunId(runId),
+                RunToken.random(), Duration.ofDays(365)).getOrElseThrow(e -> new AssertionError("open run: " + e)));
         final MutableClock clock = AgentNeverSeesRawDataContract.this.clock;
         final ToolCallEnvelope envelope = ToolCallEnvelope.of(runId, TOOL_CALL_ID, "log-search", ARGUMENTS);
         ToolExecutor executor = FakeTools.returning(RAW);

@@ -49,7 +49,7 @@ import org.junit.jupiter.api.Test;
  * of it by extending this class and implementing four hooks: the store under test, a record's
  * remaining TTL, ending a record's life now, and the store's record limit.
  *
- * <p>Every test works in a run of its own ({@link #freshRunId()}), so a subclass may hand all tests
+ * <p>Every test works in a run of its own ({@link #openedRun()}), so a subclass may hand all tests
  * one shared store on one shared server. Records carry the timestamps the test chooses; the store's
  * own clock is never assumed to move, except that {@link #expire(InvocationKey)} ends one record's
  * life and {@link #passLease(InvocationKey)} its execution lease; abandonment is judged by the store's
@@ -79,7 +79,7 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
                 CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw " + round));
                 tools.add(tool);
                 boundaries.add(boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
-                RunContext run = Fixtures.anyRunContext();
+                RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, RunContext.UNLIMITED).opened(RUN_TOKEN);
                 runs.add(run);
                 calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).build());
             }
@@ -146,7 +146,7 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
                     List<RunContext> contexts = new ArrayList<>();
                     List<ToolCallEnvelope> calls = new ArrayList<>();
                     for (int r = 0; r < runs; r++) {
-                        RunContext run = RunContext.active(freshRunId(), Fixtures.FAR_FUTURE, (r + round) % 9);
+                        RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, (r + round) % 9).opened(RUN_TOKEN);
                         contexts.add(run);
                         for (int a = 0; a < attemptsPerRun; a++) {
                             calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).withToolCallId("call_" + a)
@@ -211,7 +211,7 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
 
         @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
         void letsExactlyOneOf32RacingBeginsCreateTheRecord() throws Exception {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             List<AttemptToken> tokens = IntStream.range(0, RACERS).mapToObj(i -> AttemptToken.random()).toList();
 
             List<Either<BoundaryError, CanonicalRecord.Projecting>> results =
@@ -230,7 +230,7 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
 
         @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
         void storesExactlyOneOf32RacingCompletions() throws Exception {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             List<CanonicalRecord.Final> outcomes = IntStream.range(0, RACERS)

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -43,6 +44,11 @@ public abstract class ForwardingStore implements CanonicalInvocationStore {
      */
     protected final CanonicalInvocationStore delegate() {
         return store;
+    }
+
+    @Override
+    public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout) {
+        return store.openRun(runId, offered, ttl, timeout);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -72,7 +73,12 @@ final class LeakCases {
                         w -> l -> w.builder(l).build().invoke(w.run.deactivated(), w.envelope)),
                 after("deadline passed", ErrorCode.RUN_DEADLINE_EXCEEDED,
                         w -> l -> w.builder(l).build().invoke(
-                                RunContext.active(w.run.runId(), AgentNeverSeesRawDataContract.START, RunContext.UNLIMITED), w.envelope)),
+                                RunContext.active(w.run.runId(), AgentNeverSeesRawDataContract.START, RunContext.UNLIMITED)
+                                        .opened(w.run.runToken().get()), w.envelope)),
+                after("run never opened", ErrorCode.RUN_NOT_OPENED,
+                        w -> l -> w.builder(l).build().invoke(Fixtures.runContext(w.runId), w.envelope)),
+                after("run state lost", ErrorCode.RUN_STATE_LOST,
+                        w -> l -> w.builder(l).build().invoke(w.run.opened(RunToken.random()), w.envelope)),
                 preflight("unsafe tool name", ErrorCode.TOOL_NAME_INVALID, e -> e.withToolName("tool*MARKER")),
                 preflight("unknown tool", ErrorCode.TOOL_NOT_REGISTERED, e -> e.withToolName("unknown-MARKER")),
                 after("access policy throws", ErrorCode.TOOL_NOT_AUTHORIZED,
@@ -97,7 +103,8 @@ final class LeakCases {
                 after("reused tool call id", ErrorCode.TOOL_CALL_ID_REUSED, w -> l -> w.invokeTwice(l,
                         w.envelopeBuilder().withArguments("{\"query\":\"OTHER-MARKER\"}").build())),
                 after("run budget exhausted", ErrorCode.RUN_BUDGET_EXHAUSTED, w -> l -> w.builder(l).build()
-                        .invoke(RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0), w.envelope)),
+                        .invoke(RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0).opened(w.run.runToken().get()),
+                                w.envelope)),
                 after("tool budget exhausted", ErrorCode.TOOL_BUDGET_EXHAUSTED,
                         w -> l -> ToolBoundary.builder().store(w.store()).accessPolicy(AccessPolicy.allowAll())
                                 .clock(w.clock).listener(l)

@@ -30,6 +30,7 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What every group of the requirements suite shares: the hooks a store adapter implements and the
@@ -52,7 +53,8 @@ public abstract class SpecContractSupport {
     static final Duration STORE_TIME_PATIENCE = Duration.ofSeconds(10);
 
     final MutableClock clock = MutableClock.at(START);
-    final RunContext run = Fixtures.anyRunContext();
+    /** This test's run, opened in {@link #store()} before the test begins. */
+    RunContext run;
     final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
     final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
     /** Runs the later calls that prove a refused call reserved no budget. */
@@ -113,6 +115,21 @@ public abstract class SpecContractSupport {
     // ---------------------------------------------------------------------------------------------
     // Helpers
     // ---------------------------------------------------------------------------------------------
+
+    @BeforeEach
+    void openTheTestsRun() {
+        run = openedRun();
+    }
+
+    /** A run no other test uses, opened in {@link #store()}. */
+    RunContext openedRun() {
+        return Fixtures.opened(boundary(), Fixtures.anyRunContext());
+    }
+
+    /** This test's run, as opened, with another deadline and budget. */
+    RunContext sameRun(Instant deadline, int callBudget) {
+        return new RunContext(run.runId(), true, deadline, callBudget, run.runToken());
+    }
 
     ToolBoundary boundary() {
         return boundaryWith(logSearch(executor, projector));
@@ -198,7 +215,7 @@ public abstract class SpecContractSupport {
                 logSearch(budgetProbe, FakeProjectors.evidenceFound(RESULT)).withCallBudgetPerRun(allowed));
 
         Either<BoundaryError, AgentResult> later = probing.invoke(
-                RunContext.active(run.runId(), Fixtures.FAR_FUTURE, allowed), envelope());
+                sameRun(Fixtures.FAR_FUTURE, allowed), envelope());
 
         assertThat(later.isRight()).as("a later call within the budget left, got %s", later).isTrue();
     }

@@ -283,7 +283,7 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
 
         @Test
         void keysTheRecordByTheRunContextSoTwoRunsKeepTheirOwnRecords() {
-            RunContext otherRun = Fixtures.anyRunContext();
+            RunContext otherRun = openedRun();
             ToolBoundary boundary = boundary();
 
             Either<BoundaryError, AgentResult> inFirst = boundary.invoke(run,

@@ -108,7 +108,7 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
         @Test
         void rejectsCallAfterTheDeadline() {
             Instant deadline = START.minusSeconds(1);
-            RunContext late = RunContext.active(run.runId(), deadline, RunContext.UNLIMITED);
+            RunContext late = sameRun(deadline, RunContext.UNLIMITED);
             ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector))
                     .clock(Clock.fixed(deadline.plusMillis(1), ZoneOffset.UTC))
                     .build();
@@ -118,7 +118,7 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
 
         @Test
         void rejectsCallAtTheDeadlineInstant() {
-            RunContext due = RunContext.active(run.runId(), START, RunContext.UNLIMITED);
+            RunContext due = sameRun(START, RunContext.UNLIMITED);
 
             assertRefusedBeforeExecution(boundary(), due, envelope(), ErrorCode.RUN_DEADLINE_EXCEEDED);
         }
@@ -249,7 +249,7 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
 
         @Test
         void rejectsCallWhenTheRunBudgetIsExhausted() {
-            RunContext budgeted = RunContext.active(run.runId(), Fixtures.FAR_FUTURE, 2);
+            RunContext budgeted = sameRun(Fixtures.FAR_FUTURE, 2);
             ToolBoundary boundary = boundary();
             boundary.invoke(budgeted, envelope());
             boundary.invoke(budgeted, envelope());

@@ -44,7 +44,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void abandonsAProjectingRecordOnceItsLeaseHasPassed() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             begin(record, AttemptToken.random());
             passLease(record.key());
             CanonicalRecord.Failed abandoned = record.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), callersNow);
@@ -62,7 +62,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void refusesAbandonWhileTheLeaseRunsAndLetsTheAttemptFinish() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
 
@@ -75,7 +75,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void judgesTheLeaseByTheStoresClockNeverByTheCallersInstant() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
 
@@ -96,11 +96,11 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void keepsTheLeaseOfTheFirstBeginWhenBeginIsRetried() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
 
-            assertThat(store().begin(new InvocationStart(record, token, TTL, LEASE.multipliedBy(1_000), GENEROUS_BUDGET,
+            assertThat(store().begin(new InvocationStart(record, token, RUN_TOKEN, TTL, LEASE.multipliedBy(1_000), GENEROUS_BUDGET,
                     GENEROUS_BUDGET, maxRecordBytes()))).isEqualTo(Either.right(record));
 
             passLease(record.key());
@@ -109,7 +109,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void refusesAbandonOfAMissingRecordAndCreatesNone() {
-            InvocationKey key = InvocationKey.of(freshRunId(), new ToolCallId("call_1"));
+            InvocationKey key = InvocationKey.of(openedRun(), new ToolCallId("call_1"));
 
             assertThat(store().abandon(key, CREATED_AT.plus(Duration.ofDays(1)))).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
             assertThat(stored(key)).isEmpty();
@@ -118,7 +118,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void refusesAbandonOfAnExpiredRecordAndDoesNotRecreateIt() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             begin(record, AttemptToken.random());
             expire(record.key());
 
@@ -129,7 +129,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void refusesAbandonOfAReadyRecordAndKeepsIt() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
@@ -142,7 +142,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void refusesAbandonOfAnErrorRecordAndKeepsIt() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
@@ -155,7 +155,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void returnsTheStoredRecordUnchangedWhenAbandonIsRepeated() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             begin(record, AttemptToken.random());
             passLease(record.key());
             CanonicalRecord.Failed first = store().abandon(record.key(), callersNow).get();
@@ -166,7 +166,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void refusesALateCompletionOfTheAbandonedAttempt() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             passLease(record.key());
@@ -182,7 +182,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void keepsTheTtlWhenAbandoned() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             begin(record, AttemptToken.random());
             passLease(record.key());
             Option<Duration> before = remainingTtl(record.key());
@@ -196,7 +196,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
         void endsTheRecordOnceWhenAbandonsRaceCompletions() throws Exception {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             passLease(record.key());
@@ -243,7 +243,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void listsEveryRecordOfTheRunOnceInOrderAndNoCounterNorAnotherRunsRecord() {
-            RunId runId = freshRunId();
+            RunId runId = openedRun();
             // Runs whose ids start like this one's, or differ only where a pattern could be loose.
             RunId longer = new RunId(runId.value() + "0");
             RunId shorter = new RunId(runId.value().substring(0, runId.value().length() - 1));
@@ -259,12 +259,12 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
             assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
             assertThat(listed(longer)).containsExactly("call_z");
-            assertThat(listed(freshRunId())).isEmpty();
+            assertThat(listed(openedRun())).isEmpty();
         }
 
         @Test
         void listsRunIdsWithDotsAndColonsLiterally() {
-            String base = freshRunId().value();
+            String base = openedRun().value();
             RunId dotted = new RunId(base + ".a:b");
             RunId lookalike = new RunId(base + "xa-b");
             begin(projecting(dotted, "call_1"), AttemptToken.random());
@@ -276,7 +276,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void pagesAfterTheLastIdUntilEveryRecordIsListedOnce() {
-            RunId runId = freshRunId();
+            RunId runId = openedRun();
             List<String> all = IntStream.range(0, 7).mapToObj(i -> "call_" + i).toList();
             all.forEach(id -> begin(projecting(runId, id), AttemptToken.random()));
 
@@ -296,7 +296,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void doesNotListAnExpiredRecord() {
-            RunId runId = freshRunId();
+            RunId runId = openedRun();
             CanonicalRecord.Projecting gone = projecting(runId, "call_gone");
             begin(gone, AttemptToken.random());
             // Lets time pass where the store's clock can move (expire may end every record as old).
@@ -309,13 +309,13 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void refusesALimitBelowOne() {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().toolCallIds(freshRunId(), Option.none(), 0,
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().toolCallIds(openedRun(), Option.none(), 0,
                     CanonicalInvocationStore.DEFAULT_TIMEOUT)).isInstanceOf(IllegalArgumentException.class);
         }
 
         @Test
         void theBoundarySweepEndsOnlyTheRecordsPastTheirLeaseAndIsSafeToRepeat() {
-            RunId runId = freshRunId();
+            RunId runId = openedRun();
             CanonicalRecord.Projecting expired = projecting(runId, "call_expired");
             CanonicalRecord.Projecting leased = projecting(runId, "call_leased");
             CanonicalRecord.Projecting done = projecting(runId, "call_done");
@@ -349,7 +349,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void theBoundarySweepReachesRecordsBeyondTheFirstPage() {
-            RunId runId = freshRunId();
+            RunId runId = openedRun();
             int records = 503;
             List<CanonicalRecord.Projecting> begun = IntStream.range(0, records)
                     .mapToObj(i -> projecting(runId, String.format("call_%04d", i))).toList();
@@ -368,7 +368,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
 
         @Test
         void theBoundarySweepOfAnEmptyRunLooksAtNothing() {
-            var swept = sweeper().abandonExpired(freshRunId());
+            var swept = sweeper().abandonExpired(openedRun());
 
             assertThat(swept.get().lookedAt()).isZero();
             assertThat(swept.get().abandoned()).isEmpty();

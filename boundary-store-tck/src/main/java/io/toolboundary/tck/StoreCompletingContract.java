@@ -33,7 +33,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         @Test
         @DisplayName("Projector succeeds")
         void movesProjectingToReadyWithEvidence() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
@@ -45,7 +45,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         @Test
         @DisplayName("No evidence projection completes")
         void movesProjectingToReadyWithNoEvidenceAndKeepsItsScope() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
@@ -58,7 +58,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void movesProjectingToErrorWithRawResponse() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
@@ -69,7 +69,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void movesProjectingToErrorWithoutRawResponse() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
@@ -80,7 +80,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusesEveryChangeToAReadyRecord() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
@@ -91,7 +91,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusesEveryChangeToAnErrorRecord() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
@@ -102,7 +102,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void returnsTheStoredRecordWhenTheSameCompletionIsRepeated() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
@@ -114,7 +114,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void returnsTheStoredRecordWhenTheSameFailureIsRepeated() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
@@ -126,7 +126,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusesCompletionWithAnotherToken() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
@@ -138,7 +138,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusesRepeatedCompletionWithAnotherToken() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
@@ -150,7 +150,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusesACompletionByTheTokenOfAnotherAttemptUnderTheSameKey() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting record = projecting(run, "call_1");
             begin(record, AttemptToken.random());
             CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
@@ -185,7 +185,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void setsTheTtlAtBegin() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
             begin(record, AttemptToken.random());
 
@@ -195,7 +195,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         @Test
         @DisplayName("Read does not renew TTL")
         void readsDoNotExtendTheTtl() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             begin(record, AttemptToken.random());
             Duration before = liveTtl(record.key());
 
@@ -208,7 +208,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void keepsTheTtlWhenCompleted() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             Duration before = liveTtl(record.key());
@@ -220,14 +220,14 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusedBeginsDoNotExtendTheTtl() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             Duration before = liveTtl(record.key());
             Duration longer = TTL.multipliedBy(10);
 
-            store().begin(new InvocationStart(record, token, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
-            store().begin(new InvocationStart(record, AttemptToken.random(), longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+            store().begin(new InvocationStart(record, token, RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+            store().begin(new InvocationStart(record, AttemptToken.random(), RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
 
             assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
         }
@@ -244,7 +244,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void findsNothingAfterExpiry() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             begin(record, AttemptToken.random());
 
             expire(record.key());
@@ -255,7 +255,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusesCompletionOfAnExpiredRecordAndDoesNotRecreateIt() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             expire(record.key());
@@ -271,7 +271,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void beginAfterExpiryCreatesANewRecord() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting old = projecting(run, "call_1");
             AttemptToken oldToken = AttemptToken.random();
             begin(old, oldToken);
@@ -290,11 +290,11 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void expiringOneRecordLeavesALongerLivedOneAlone() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting shortLived = projecting(run, "call_1");
             CanonicalRecord.Projecting longLived = projecting(run, "call_2");
             begin(shortLived, AttemptToken.random());
-            store().begin(new InvocationStart(longLived, AttemptToken.random(), TTL.multipliedBy(3), LEASE, GENEROUS_BUDGET,
+            store().begin(new InvocationStart(longLived, AttemptToken.random(), RUN_TOKEN, TTL.multipliedBy(3), LEASE, GENEROUS_BUDGET,
                     GENEROUS_BUDGET, maxRecordBytes()));
 
             expire(shortLived.key());
@@ -310,7 +310,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
         @ValueSource(ints = {1, 2, 3, 4})
         void acceptsBeginOfExactlyTheRecordLimit(int lastCharacterBytes) {
-            CanonicalRecord.Projecting record = projectingOfSize(freshRunId(), "call_1", maxRecordBytes(),
+            CanonicalRecord.Projecting record = projectingOfSize(openedRun(), "call_1", maxRecordBytes(),
                     characterOfUtf8Bytes(lastCharacterBytes));
             assertThat(record.byteSize()).isEqualTo(maxRecordBytes());
 
@@ -321,7 +321,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
         @ValueSource(ints = {1, 2, 3, 4})
         void refusesBeginOfOneByteOverTheRecordLimit(int lastCharacterBytes) {
-            CanonicalRecord.Projecting record = projectingOfSize(freshRunId(), "call_1", maxRecordBytes() + 1,
+            CanonicalRecord.Projecting record = projectingOfSize(openedRun(), "call_1", maxRecordBytes() + 1,
                     characterOfUtf8Bytes(lastCharacterBytes));
             assertThat(record.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
@@ -332,7 +332,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
         @ValueSource(ints = {1, 2, 3, 4})
         void acceptsCompletionOfExactlyTheRecordLimit(int lastCharacterBytes) {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
@@ -345,7 +345,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
         @ValueSource(ints = {1, 2, 3, 4})
         void refusesCompletionOfOneByteOverTheRecordLimitAndKeepsTheProjectingRecord(int lastCharacterBytes) {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes() + 1,
@@ -361,7 +361,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
         @Test
         void refusesAnErrorRecordWhoseRawResponseIsOneByteOverTheRecordLimit() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             long fixed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("")).byteSize();

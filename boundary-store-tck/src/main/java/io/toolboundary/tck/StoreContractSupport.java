@@ -9,6 +9,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -139,6 +140,18 @@ public abstract class StoreContractSupport extends StoreRecordFixtures {
             results.add(future.get(60, SECONDS));
         }
         return results;
+    }
+
+    /**
+     * A run no other test uses, opened in the store with {@link #RUN_TOKEN} for {@link #RUN_TTL}, as every
+     * helper start expects.
+     *
+     * @return the opened run's id
+     */
+    protected RunId openedRun() {
+        RunId runId = freshRunId();
+        assertThat(store().openRun(runId, RUN_TOKEN, RUN_TTL)).as("open %s", runId).isEqualTo(Either.right(RUN_TOKEN));
+        return runId;
     }
 
     /** Begins {@code record} with {@link #start(CanonicalRecord.Projecting, AttemptToken)}, asserting it is created. */

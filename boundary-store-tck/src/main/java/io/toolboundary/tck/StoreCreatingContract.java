@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The store contract's groups on creating records, duplicates and budgets; run through {@link CanonicalInvocationStoreContract}.
  */
-public abstract class StoreCreatingContract extends StoreContractSupport {
+public abstract class StoreCreatingContract extends StoreRunsContract {
     /** For the contract only. */
     StoreCreatingContract() {
     }
@@ -31,7 +31,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
         @Test
         @DisplayName("Tool begins execution")
         void beginReturnsTheStoredProjectingRecord() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
             Either<BoundaryError, CanonicalRecord.Projecting> begun = store().begin(start(record, AttemptToken.random()));
 
@@ -44,7 +44,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
         @Test
         void findReturnsTheRecordExactlyByteForByte() {
             String request = "{ \"q\" : \"Gr\u00fc\u00dfe \ud83d\ude00 \ud834\udd1e \u20ac\\u00e9\\n\",\n\t\"n\":[1, 2.50, -0e0] }";
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_A-z.0:9", "fetch.v2:logs-1", request,
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_A-z.0:9", "fetch.v2:logs-1", request,
                     Instant.parse("2031-01-01T00:00:00.000000001Z"));
 
             begin(record, AttemptToken.random());
@@ -58,7 +58,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
         @Test
         @DisplayName("Framework ID is preserved")
         void keepsTheExactToolCallId() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             String longest = "Call_" + "x".repeat(ToolCallId.MAX_LENGTH - 7) + ":9";
             CanonicalRecord.Projecting record = projecting(run, longest);
 
@@ -70,8 +70,8 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void keepsTheSameToolCallIdInTwoRunsApart() {
-            CanonicalRecord.Projecting first = projecting(freshRunId(), "call_1", TOOL.value(), "{\"n\":1}");
-            CanonicalRecord.Projecting second = projecting(freshRunId(), "call_1", TOOL.value(), "{\"n\":2}");
+            CanonicalRecord.Projecting first = projecting(openedRun(), "call_1", TOOL.value(), "{\"n\":1}");
+            CanonicalRecord.Projecting second = projecting(openedRun(), "call_1", TOOL.value(), "{\"n\":2}");
 
             begin(first, AttemptToken.random());
             begin(second, AttemptToken.random());
@@ -82,13 +82,13 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void findsNothingUnderAnUnknownKey() {
-            assertThat(store().find(InvocationKey.of(freshRunId(), new ToolCallId("call_1"))))
+            assertThat(store().find(InvocationKey.of(openedRun(), new ToolCallId("call_1"))))
                     .isEqualTo(Either.right(Option.none()));
         }
 
         @Test
         void keepsReadyRecordExactly() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             String raw = "line 1\r\nline \"2\"\t\\ \u0000 \ud83d\ude00\ud834\udd1e \u00e9\u20ac\n";
@@ -105,7 +105,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void keepsEmptyRawResponseAndEmptyResult() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "", evidenceFound(""));
@@ -116,7 +116,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void keepsAnEmptyRawResponseApartFromNoRawResponse() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting withEmpty = projecting(run, "call_1");
             CanonicalRecord.Projecting without = projecting(run, "call_2");
             AttemptToken token = AttemptToken.random();
@@ -141,7 +141,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
         @Test
         @DisplayName("Duplicate Tool Call ID is submitted")
         void refusesSecondBeginWithTheSameFingerprintAndKeepsTheFirstRecord() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting first = projecting(run, "call_1");
             CanonicalRecord.Projecting again = projecting(run, "call_1", TOOL.value(), REQUEST, CREATED_AT.plusSeconds(5));
             begin(first, AttemptToken.random());
@@ -152,7 +152,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void refusesSecondBeginWithAnotherFingerprintAsReusedId() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting first = projecting(run, "call_1");
             CanonicalRecord.Projecting other = projecting(run, "call_1", "other_tool", "{\"service\":\"billing\"}");
             begin(first, AttemptToken.random());
@@ -163,7 +163,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void returnsTheStoredRecordWhenBeginIsRetriedWithTheSameToken() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
 
@@ -173,7 +173,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void refusesBeginOnAFinishedKeyAndKeepsTheFinalRecord() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
@@ -189,7 +189,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void allowsRunBudgetRecordsAndRefusesTheNext() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             for (int i = 1; i <= 3; i++) {
                 assertAccepted(beginWithBudgets(projecting(run, "call_" + i), 3, GENEROUS_BUDGET));
             }
@@ -201,7 +201,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void refusesEveryRecordWhenTheRunBudgetIsZero() {
-            CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+            CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
             assertThat(beginWithBudgets(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
             assertThat(stored(record.key())).isEmpty();
@@ -209,7 +209,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void rejectionsReserveNoRunBudget() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             int runBudget = 2;
             int toolBudget = 1;
             CanonicalRecord.Projecting first = projecting(run, "call_1", "tool_a", "{\"n\":1}");
@@ -231,7 +231,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void retriedBeginReservesNoBudget() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting first = projecting(run, "call_1");
             AttemptToken token = AttemptToken.random();
             assertThat(store().begin(start(first, token, 2, 2))).isEqualTo(Either.right(first));
@@ -244,17 +244,17 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void runBudgetIsPerRun() {
-            RunId exhausted = freshRunId();
+            RunId exhausted = openedRun();
             assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), 1, GENEROUS_BUDGET));
             assertThat(beginWithBudgets(projecting(exhausted, "call_2"), 1, GENEROUS_BUDGET))
                     .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
 
-            assertAccepted(beginWithBudgets(projecting(freshRunId(), "call_2"), 1, GENEROUS_BUDGET));
+            assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), 1, GENEROUS_BUDGET));
         }
 
         @Test
         void allowsToolBudgetRecordsAndRefusesTheNext() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             for (int i = 1; i <= 2; i++) {
                 assertAccepted(beginWithBudgets(projecting(run, "call_" + i), GENEROUS_BUDGET, 2));
             }
@@ -266,7 +266,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void rejectionsReserveNoToolBudget() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             CanonicalRecord.Projecting first = projecting(run, "call_1");
             assertAccepted(beginWithBudgets(first, 1, 2));
 
@@ -280,7 +280,7 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void toolBudgetIsPerTool() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             assertAccepted(beginWithBudgets(projecting(run, "call_1", "tool_a", REQUEST), GENEROUS_BUDGET, 1));
             assertThat(beginWithBudgets(projecting(run, "call_2", "tool_a", REQUEST), GENEROUS_BUDGET, 1))
                     .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
@@ -290,12 +290,12 @@ public abstract class StoreCreatingContract extends StoreContractSupport {
 
         @Test
         void toolBudgetIsPerRun() {
-            RunId exhausted = freshRunId();
+            RunId exhausted = openedRun();
             assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), GENEROUS_BUDGET, 1));
             assertThat(beginWithBudgets(projecting(exhausted, "call_2"), GENEROUS_BUDGET, 1))
                     .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
 
-            assertAccepted(beginWithBudgets(projecting(freshRunId(), "call_2"), GENEROUS_BUDGET, 1));
+            assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), GENEROUS_BUDGET, 1));
         }
 
         private Either<BoundaryError, CanonicalRecord.Projecting> beginWithBudgets(CanonicalRecord.Projecting record,

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
@@ -45,6 +46,12 @@ public abstract class StoreRecordFixtures {
 
     /** The execution lease every helper start gives: it ends this long after the record's creation. */
     public static final Duration LEASE = Duration.ofMinutes(5);
+
+    /** The token every helper start claims its run with, and {@link StoreContractSupport#openedRun()} opens runs with. */
+    public static final RunToken RUN_TOKEN = new RunToken("tck-run-token");
+
+    /** How long runs opened by the helpers live: a year, longer than any record of theirs. */
+    public static final Duration RUN_TTL = Duration.ofDays(365);
 
     /** The request the helpers use by default: one JSON object. */
     public static final String REQUEST = "{\"service\":\"checkout\",\"window\":\"10:00-10:15\"}";
@@ -121,7 +128,8 @@ public abstract class StoreRecordFixtures {
     }
 
     /**
-     * A start with {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the run and the tool.
+     * A start with {@link #RUN_TOKEN}, {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the
+     * run and the tool.
      *
      * @param record the PROJECTING record to begin
      * @param token the attempt token the start claims the record with
@@ -132,7 +140,8 @@ public abstract class StoreRecordFixtures {
     }
 
     /**
-     * A start with {@link #TTL}, the lease {@link #LEASE}, the given budgets and no record limit (the store's cap applies).
+     * A start with {@link #RUN_TOKEN}, {@link #TTL}, the lease {@link #LEASE}, the given budgets and no record limit
+     * (the store's cap applies).
      *
      * @param record the PROJECTING record to begin
      * @param token the attempt token the start claims the record with
@@ -142,7 +151,7 @@ public abstract class StoreRecordFixtures {
      */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runCallBudget,
             int toolCallBudget) {
-        return new InvocationStart(record, token, TTL, LEASE, runCallBudget, toolCallBudget, Long.MAX_VALUE);
+        return new InvocationStart(record, token, RUN_TOKEN, TTL, LEASE, runCallBudget, toolCallBudget, Long.MAX_VALUE);
     }
 
     /**

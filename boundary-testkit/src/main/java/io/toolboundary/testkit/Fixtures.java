@@ -3,6 +3,7 @@ package io.toolboundary.testkit;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.RunId;
 import java.time.Instant;
@@ -44,6 +45,20 @@ public final class Fixtures {
      */
     public static RunContext runContext(String runId) {
         return RunContext.active(new RunId(runId), FAR_FUTURE, RunContext.UNLIMITED);
+    }
+
+    /**
+     * Opens {@code run} on {@code boundary} ({@link ToolBoundary#openRun}) and answers the opened context,
+     * which the boundary's calls need.
+     *
+     * @param boundary the boundary whose store opens the run
+     * @param run the run to open
+     * @return the opened run context
+     * @throws IllegalStateException when the boundary refuses to open the run, naming the error code
+     */
+    public static RunContext opened(ToolBoundary boundary, RunContext run) {
+        return boundary.openRun(run).getOrElseThrow(
+                error -> new IllegalStateException("the run could not be opened: " + error.code()));
     }
 
     /**

@@ -25,7 +25,8 @@ import java.util.List;
  * // steps.get(1).error() is DUPLICATE_TOOL_CALL
  * }</pre>
  *
- * <p>Not thread-safe. Each {@link #play()} invokes every call again.
+ * <p>A run context that was not opened yet is opened on the boundary ({@link ToolBoundary#openRun}) by
+ * {@link #on}. Not thread-safe. Each {@link #play()} invokes every call again.
  */
 public final class ScriptedRun {
 
@@ -45,9 +46,12 @@ public final class ScriptedRun {
      * @param run the run context the calls are invoked in, and whose run id they claim
      * @return a script with no calls yet
      * @throws NullPointerException when {@code boundary} or {@code run} is null
+     * @throws IllegalStateException when the run was not opened and opening it failed
      */
     public static ScriptedRun on(ToolBoundary boundary, RunContext run) {
-        return new ScriptedRun(boundary, run);
+        requireNonNull(boundary, "boundary is null");
+        requireNonNull(run, "run is null");
+        return new ScriptedRun(boundary, run.runToken().isDefined() ? run : Fixtures.opened(boundary, run));
     }
 
     /**

@@ -3,27 +3,26 @@ package io.toolboundary.adapter.inmemory;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The in-memory store's bound: how many records, how many of their bytes and how many budget counters
- * it holds, each against its maximum. Room is taken before anything is inserted, all or nothing, by
+ * The in-memory store's bound: how many records, how many of their bytes and how many runs it holds, each against its maximum. Room is taken before anything is inserted, all or nothing, by
  * compare-and-set, so that racing threads can never take the store over a bound. Thread-safe.
  */
 final class Room {
 
     private final long maxRecords;
     private final long maxBytes;
-    private final long maxCounters;
+    private final long maxRuns;
     private final AtomicLong records = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
-    private final AtomicLong counters = new AtomicLong();
+    private final AtomicLong runs = new AtomicLong();
 
-    Room(long maxRecords, long maxBytes, long maxCounters) {
+    Room(long maxRecords, long maxBytes, long maxRuns) {
         this.maxRecords = maxRecords;
         this.maxBytes = maxBytes;
-        this.maxCounters = maxCounters;
+        this.maxRuns = maxRuns;
     }
 
-    /** Takes room for one record of {@code recordBytes} and {@code newCounters} counters, all or nothing. */
-    boolean admit(long recordBytes, long newCounters) {
+    /** Takes room for one record of {@code recordBytes}, all or nothing. */
+    boolean admit(long recordBytes) {
         if (!take(records, 1, maxRecords)) {
             return false;
         }
@@ -31,12 +30,12 @@ final class Room {
             records.decrementAndGet();
             return false;
         }
-        if (!take(counters, newCounters, maxCounters)) {
-            records.decrementAndGet();
-            bytes.addAndGet(-recordBytes);
-            return false;
-        }
         return true;
+    }
+
+    /** Takes room for one run. */
+    boolean admitRun() {
+        return take(runs, 1, maxRuns);
     }
 
     /** Takes {@code growth} more bytes for a record that grows; a shrinking record always fits. */
@@ -55,14 +54,9 @@ final class Room {
         bytes.addAndGet(-recordBytes);
     }
 
-    /** Counts counters created ({@code created}) against those room was taken for ({@code reserved}). */
-    void settleCounters(long created, long reserved) {
-        counters.addAndGet(created - reserved);
-    }
-
-    /** Gives back the room of a counter dropped. */
-    void releaseCounter() {
-        counters.decrementAndGet();
+    /** Gives back the room of a run dropped. */
+    void releaseRun() {
+        runs.decrementAndGet();
     }
 
     /** The bytes held now. */

@@ -42,6 +42,11 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
     }
 
     @Override
+    protected void expireRun(RunId runId) {
+        store.remainingRunTtl(runId).forEach(clock::advance);
+    }
+
+    @Override
     protected void passLease(InvocationKey key) {
         clock.advance(LEASE);
     }
@@ -56,7 +61,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
 
         @Test
         void keepsExpiredEntriesUntilSwept() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             beginAll(run, 3, TTL);
 
             clock.advance(TTL);
@@ -67,7 +72,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
 
         @Test
         void dropsExpiredRecordsAndCountersOnPurge() {
-            RunId run = freshRunId();
+            RunId run = openedRun();
             beginAll(run, 3, TTL);
             clock.advance(TTL);
 
@@ -78,8 +83,8 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
 
         @Test
         void keepsLiveRecordsAndCountersOnPurge() {
-            RunId expiring = freshRunId();
-            RunId living = freshRunId();
+            RunId expiring = openedRun();
+            RunId living = openedRun();
             beginAll(expiring, 3, TTL);
             beginAll(living, 2, TTL.multipliedBy(3));
             clock.advance(TTL);
@@ -92,9 +97,9 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
 
         @Test
         void sweepsExpiredRecordsWhileBeginningWithoutBeingAsked() {
-            beginAll(freshRunId(), 10, TTL);
+            beginAll(openedRun(), 10, TTL);
             clock.advance(TTL);
-            RunId later = freshRunId();
+            RunId later = openedRun();
 
             int begins = 0;
             boolean swept = false;
@@ -109,13 +114,13 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
 
         @Test
         void sweepsShorterLivesScheduledAfterLongerOnes() {
-            RunId longLived = freshRunId();
-            RunId shortLived = freshRunId();
+            RunId longLived = openedRun();
+            RunId shortLived = openedRun();
             beginAll(longLived, 2, TTL.multipliedBy(3));
             beginAll(shortLived, 3, TTL);
             clock.advance(TTL);
 
-            store.begin(start(projecting(freshRunId(), "call_0"), AttemptToken.random()));
+            store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()));
 
             assertThat(store.size()).as("the long-lived run's 2 records and 2 counters, the new call's 1 and 2")
                     .isEqualTo(2 + 2 + 1 + 2);
@@ -124,14 +129,14 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
 
         @Test
         void sweepsInOrderAfterTheClockIsSetBack() {
-            RunId first = freshRunId();
+            RunId first = openedRun();
             beginAll(first, 2, TTL);
             clock.set(clock.instant().minus(TTL.dividedBy(2)));
-            RunId second = freshRunId();
+            RunId second = openedRun();
             beginAll(second, 2, TTL);
             clock.advance(TTL);
 
-            store.begin(start(projecting(freshRunId(), "call_0"), AttemptToken.random()));
+            store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()));
 
             assertThat(store.size()).as("the first run's 2 records and 2 counters, the new call's 1 and 2")
                     .isEqualTo(2 + 2 + 1 + 2);
@@ -143,7 +148,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
         void startsNoThread() {
             Set<Thread> before = Thread.getAllStackTraces().keySet();
             InMemoryCanonicalInvocationStore fresh = InMemoryCanonicalInvocationStore.create(clock, MAX_RECORD_BYTES);
-            RunId run = freshRunId();
+            RunId run = openedRun();
             for (int i = 0; i < 2_000; i++) {
                 fresh.begin(start(projecting(run, "call_" + i), AttemptToken.random()));
             }
@@ -159,7 +164,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
         private void beginAll(RunId run, int count, Duration ttl) {
             for (int i = 0; i < count; i++) {
                 CanonicalRecord.Projecting record = projecting(run, callId(i).value());
-                assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), ttl, LEASE, GENEROUS_BUDGET,
+                assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), RUN_TOKEN, ttl, LEASE, GENEROUS_BUDGET,
                         GENEROUS_BUDGET, Long.MAX_VALUE))).containsExactly(record);
             }
         }

@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.inmemory;
 
+import static io.toolboundary.tck.CanonicalInvocationStoreContract.RUN_TOKEN;
 import static io.toolboundary.tck.CanonicalInvocationStoreContract.TTL;
 import static io.toolboundary.tck.CanonicalInvocationStoreContract.evidenceFound;
 import static io.toolboundary.tck.CanonicalInvocationStoreContract.freshRunId;
@@ -58,7 +59,13 @@ class InMemoryStoreBoundTest {
     private static final long RECORD_BYTES = record(freshRunId(), 0).byteSize();
 
     private Either<BoundaryError, ?> begin(InMemoryCanonicalInvocationStore store, CanonicalRecord.Projecting record) {
-        return store.begin(start(record, AttemptToken.random()));
+        return begin(store, start(record, AttemptToken.random()));
+    }
+
+    /** Opens the record's run, for as long as a record lives, when it is not open already; then begins. */
+    private Either<BoundaryError, ?> begin(InMemoryCanonicalInvocationStore store, InvocationStart start) {
+        Either<BoundaryError, ?> opened = store.openRun(start.record().key().runId(), RUN_TOKEN, TTL);
+        return opened.isLeft() ? opened : store.begin(start);
     }
 
     @Nested
@@ -157,7 +164,7 @@ class InMemoryStoreBoundTest {
             InMemoryCanonicalInvocationStore store =
                     InMemoryCanonicalInvocationStore.custom().clock(clock).maxBytes(ready.byteSize()).build();
             AttemptToken token = AttemptToken.random();
-            store.begin(start(record, token));
+            begin(store, start(record, token));
 
             assertThat(store.complete(token, ready)).isEqualTo(Either.right(ready));
             assertThat(store.heldBytes()).isEqualTo(ready.byteSize());
@@ -170,7 +177,7 @@ class InMemoryStoreBoundTest {
             InMemoryCanonicalInvocationStore store =
                     InMemoryCanonicalInvocationStore.custom().clock(clock).maxBytes(ready.byteSize() - 1).build();
             AttemptToken token = AttemptToken.random();
-            store.begin(start(record, token));
+            begin(store, start(record, token));
 
             assertThat(store.complete(token, ready)).isEqualTo(STORE_FULL);
 
@@ -190,10 +197,10 @@ class InMemoryStoreBoundTest {
             CanonicalRecord.Ready ready = readyOf(record, "raw".repeat(100), evidenceFound("found"));
             InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.custom().clock(clock)
                     .maxBytes(filler.byteSize() + ready.byteSize() - 1).build();
-            store.begin(new InvocationStart(filler, AttemptToken.random(), TTL.dividedBy(2),
+            begin(store, new InvocationStart(filler, AttemptToken.random(), RUN_TOKEN, TTL.dividedBy(2),
                     Duration.ofSeconds(1), 10, 10, Long.MAX_VALUE));
             AttemptToken token = AttemptToken.random();
-            store.begin(start(record, token));
+            begin(store, start(record, token));
             assertThat(store.complete(token, ready)).isEqualTo(STORE_FULL);
 
             clock.advance(TTL.dividedBy(2));
@@ -208,7 +215,7 @@ class InMemoryStoreBoundTest {
             for (int i = 0; i < 20; i++) {
                 CanonicalRecord.Projecting record = record(freshRunId(), i);
                 AttemptToken token = AttemptToken.random();
-                store.begin(start(record, token));
+                begin(store, start(record, token));
                 if (i % 3 == 0) {
                     store.complete(token, readyOf(record, "raw " + i, evidenceFound("found")));
                 } else if (i % 3 == 1) {
@@ -310,17 +317,17 @@ class InMemoryStoreBoundTest {
         @Test
         void defaultsToAQuarterOfTheHeapAtMost256MibAndOneRecordPer4KibAtMost100000() {
             long mib = 1024L * 1024;
-            assertThat(InMemoryCanonicalInvocationStore.defaultMaxBytes(64 * mib)).isEqualTo(16 * mib);
-            assertThat(InMemoryCanonicalInvocationStore.defaultMaxBytes(256 * mib)).isEqualTo(64 * mib);
-            assertThat(InMemoryCanonicalInvocationStore.defaultMaxBytes(Long.MAX_VALUE)).isEqualTo(256 * mib);
-            assertThat(InMemoryCanonicalInvocationStore.defaultMaxRecords(64 * mib)).isEqualTo(16_384);
-            assertThat(InMemoryCanonicalInvocationStore.defaultMaxRecords(256 * mib)).isEqualTo(65_536);
-            assertThat(InMemoryCanonicalInvocationStore.defaultMaxRecords(Long.MAX_VALUE)).isEqualTo(100_000);
+            assertThat(InMemoryStoreBuilder.defaultMaxBytes(64 * mib)).isEqualTo(16 * mib);
+            assertThat(InMemoryStoreBuilder.defaultMaxBytes(256 * mib)).isEqualTo(64 * mib);
+            assertThat(InMemoryStoreBuilder.defaultMaxBytes(Long.MAX_VALUE)).isEqualTo(256 * mib);
+            assertThat(InMemoryStoreBuilder.defaultMaxRecords(64 * mib)).isEqualTo(16_384);
+            assertThat(InMemoryStoreBuilder.defaultMaxRecords(256 * mib)).isEqualTo(65_536);
+            assertThat(InMemoryStoreBuilder.defaultMaxRecords(Long.MAX_VALUE)).isEqualTo(100_000);
 
             long heap = Runtime.getRuntime().maxMemory();
             InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create();
-            assertThat(store.maxBytes()).isEqualTo(InMemoryCanonicalInvocationStore.defaultMaxBytes(heap));
-            assertThat(store.maxRecords()).isEqualTo(InMemoryCanonicalInvocationStore.defaultMaxRecords(heap));
+            assertThat(store.maxBytes()).isEqualTo(InMemoryStoreBuilder.defaultMaxBytes(heap));
+            assertThat(store.maxRecords()).isEqualTo(InMemoryStoreBuilder.defaultMaxRecords(heap));
             assertThat(store.recordCapBytes()).isEmpty();
         }
 
@@ -328,7 +335,7 @@ class InMemoryStoreBoundTest {
         void keepsTheOlderFactories() {
             InMemoryCanonicalInvocationStore capped = InMemoryCanonicalInvocationStore.create(clock, 4096);
             assertThat(capped.recordCapBytes()).hasValue(4096);
-            assertThat(capped.maxRecords()).isEqualTo(InMemoryCanonicalInvocationStore.ofDefaults().maxRecords());
+            assertThat(capped.maxRecords()).isEqualTo(InMemoryCanonicalInvocationStore.create().maxRecords());
         }
     }
 

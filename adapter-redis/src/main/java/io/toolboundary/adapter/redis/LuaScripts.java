@@ -11,6 +11,8 @@ import java.util.HexFormat;
 /** The store's Lua scripts, read once from the resources beside this class, each with its SHA-1 for EVALSHA. */
 final class LuaScripts {
 
+    /** Opens a run; see {@code open.lua}. */
+    static final Script OPEN = load("open.lua");
     /** Creates a record and reserves budget; see {@code begin.lua}. */
     static final Script BEGIN = load("begin.lua");
     /** Completes a record by token; see {@code complete.lua}. */

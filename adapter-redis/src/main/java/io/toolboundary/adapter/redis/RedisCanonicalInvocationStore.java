@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -24,7 +25,8 @@ import org.redisson.api.RedissonClient;
 
 /**
  * The production store: each canonical record is one Redis hash with a TTL set once, when the record
- * is created; budgets are counters beside it. Works unchanged on a standalone server and on Redis
+ * is created; each run is one hash beside its records (its opening's token and budget counters), with
+ * a TTL set once, when it is opened. Works unchanged on a standalone server and on Redis
  * Cluster (all keys of a run share the run id as hash tag).
  *
  * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
@@ -76,6 +78,27 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return options.recordCapBytes();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One script ({@code open.lua}), one round trip: the run's state is one hash,
+     * {@code <prefix>:{<runId>}:run}, in the run's slot, with its TTL set here, once.
+     */
+    @Override
+    public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout) {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(offered, "offered is null");
+        requireNonNull(ttl, "ttl is null");
+        requireNonNull(timeout, "timeout is null");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+        }
+        String runKey = keys.runState(runId);
+        return scripts.run(LuaScripts.OPEN, runKey, List.of(runKey),
+                List.of(offered.value(), Long.toString(ttlMillis(ttl))), timeout)
+                .flatMap(reply -> ScriptReplies.openRun(reply, offered));
+    }
+
     @Override
     public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         requireNonNull(start, "start is null");
@@ -89,15 +112,17 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         }
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
-        List<Object> scriptKeys = List.of(recordKey, keys.runBudget(key.runId()),
-                keys.toolBudget(key.runId(), record.tool()), keys.endedAttempt(key.runId(), start.token()));
-        List<Object> args = new ArrayList<>(24);
+        List<Object> scriptKeys = List.of(recordKey, keys.runState(key.runId()),
+                keys.endedAttempt(key.runId(), start.token()));
+        List<Object> args = new ArrayList<>(26);
         args.add(start.token().value());
         args.add(record.requestFingerprint());
         args.add(Long.toString(ttlMillis(start.ttl())));
         args.add(Integer.toString(start.runCallBudget()));
         args.add(Integer.toString(start.toolCallBudget()));
         args.add(Long.toString(leaseMillis(start.lease())));
+        args.add(start.runToken().value());
+        args.add(RedisKeys.toolCounterField(record.tool()));
         args.addAll(RecordCodec.projectingFields(record, start.token()));
         return scripts.run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token()));

@@ -9,7 +9,7 @@ import io.toolboundary.domain.ToolName;
 
 /**
  * The key layout. Every key of a run carries the run id as its hash tag, so that a script touching a
- * record and its run's counters stays in one cluster slot.
+ * record and its run's state stays in one cluster slot.
  */
 final class RedisKeys {
 
@@ -24,14 +24,14 @@ final class RedisKeys {
         return run(key.runId()) + ":call:" + key.toolCallId().value();
     }
 
-    /** {@code <prefix>:{<runId>}:budget:run}. */
-    String runBudget(RunId runId) {
-        return run(runId) + ":budget:run";
+    /** {@code <prefix>:{<runId>}:run}, the run's state: its opening's token and its budget counters. */
+    String runState(RunId runId) {
+        return run(runId) + ":run";
     }
 
-    /** {@code <prefix>:{<runId>}:budget:tool:<toolName>}. */
-    String toolBudget(RunId runId, ToolName tool) {
-        return run(runId) + ":budget:tool:" + tool.value();
+    /** {@code tool:<toolName>}, the field of the tool's budget counter in the run's state. */
+    static String toolCounterField(ToolName tool) {
+        return "tool:" + tool.value();
     }
 
     /**

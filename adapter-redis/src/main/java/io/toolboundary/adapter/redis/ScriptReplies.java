@@ -1,6 +1,7 @@
 package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
@@ -23,6 +24,27 @@ final class ScriptReplies {
     private ScriptReplies() {
     }
 
+    /** Reads the reply of {@code open.lua}. */
+    static Either<BoundaryError, RunToken> openRun(Object reply, RunToken offered) {
+        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+            case OPENED -> parsed.noFields() ? Either.right(offered) : invalid();
+            case RUN_OPEN -> parsed.fields().size() == 1 ? runToken(parsed.fields().get(0)) : invalid();
+            case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            // Replies of the other scripts.
+            case RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
+                    ATTEMPT_ENDED, APPLIED, ALREADY_APPLIED, CONFLICT, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
+                    ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
+        });
+    }
+
+    private static Either<BoundaryError, RunToken> runToken(String value) {
+        try {
+            return Either.right(new RunToken(value));
+        } catch (IllegalArgumentException notAToken) {
+            return invalid();
+        }
+    }
+
     /** Reads the reply of {@code begin.lua}. */
     static Either<BoundaryError, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
             AttemptToken token) {
@@ -32,6 +54,7 @@ final class ScriptReplies {
                     stored.record() instanceof CanonicalRecord.Projecting projecting && stored.token().equals(token)
                             ? Either.right(projecting)
                             : invalid());
+            case RUN_LOST -> refused(parsed, ErrorCode.RUN_STATE_LOST);
             case DUPLICATE -> refused(parsed, ErrorCode.DUPLICATE_TOOL_CALL);
             case REUSED -> refused(parsed, ErrorCode.TOOL_CALL_ID_REUSED);
             case RUN_BUDGET -> refused(parsed, ErrorCode.RUN_BUDGET_EXHAUSTED);
@@ -39,7 +62,7 @@ final class ScriptReplies {
             case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             case ATTEMPT_ENDED -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case APPLIED, ALREADY_APPLIED, CONFLICT, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
+            case OPENED, RUN_OPEN, RUN_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
                     ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -58,7 +81,7 @@ final class ScriptReplies {
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH, CONFLICT -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
                     ENDED, FINAL, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -76,7 +99,7 @@ final class ScriptReplies {
             case LEASE_ACTIVE -> refused(parsed, ErrorCode.LEASE_NOT_EXPIRED);
             case LEASE_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
-            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
                     APPLIED, ALREADY_APPLIED, CONFLICT, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
@@ -91,7 +114,7 @@ final class ScriptReplies {
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
                     APPLIED, ALREADY_APPLIED, CONFLICT, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
                     -> invalid();
         });

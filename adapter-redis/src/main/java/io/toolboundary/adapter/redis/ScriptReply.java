@@ -3,13 +3,21 @@ package io.toolboundary.adapter.redis;
 import io.vavr.control.Option;
 
 /**
- * Every outcome the store's scripts answer: the first element of a reply of {@code begin.lua},
- * {@code complete.lua}, {@code end.lua} or {@code abandon.lua}, by its name. {@link ScriptReplies} maps
+ * Every outcome the store's scripts answer: the first element of a reply of {@code open.lua},
+ * {@code begin.lua}, {@code complete.lua}, {@code end.lua} or {@code abandon.lua}, by its name. {@link ScriptReplies} maps
  * each one, script by script; a reply whose first element is none of these is
  * {@link io.toolboundary.domain.ErrorCode#STORE_DATA_INVALID}. A test reads the scripts and checks that
  * they return exactly these names.
  */
 enum ScriptReply {
+    /** open.lua: the run's state was created with the offered token. */
+    OPENED,
+    /** open.lua: the run was opened before; with the token it was opened with. */
+    RUN_OPEN,
+    /** open.lua: the run's key holds a hash without a token; nothing written. */
+    RUN_INVALID,
+    /** begin.lua: the run's state is missing or holds another opening's token; nothing written. */
+    RUN_LOST,
     /** begin.lua: the record was created, both counters incremented. */
     CREATED,
     /** begin.lua: the record exists, PROJECTING, with this token (a retry); with all its fields. */

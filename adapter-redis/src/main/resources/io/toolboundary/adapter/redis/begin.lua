@@ -1,23 +1,27 @@
 -- begin.lua: create one PROJECTING record and reserve one call of the run's and the tool's budget,
--- atomically. Every check comes before the first write, so a refusal (or an OOM refusal by Redis)
--- changes nothing. Safe to run twice with the same token (a client retry).
+-- atomically, in a run opened by open.lua. Every check comes before the first write, so a refusal (or an
+-- OOM refusal by Redis) changes nothing. Safe to run twice with the same token (a client retry).
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
--- KEYS[2]  the run's budget counter    <prefix>:{<runId>}:budget:run
--- KEYS[3]  the tool's budget counter   <prefix>:{<runId>}:budget:tool:<toolName>
--- KEYS[4]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>, left by end.lua when it ended
+-- KEYS[2]  the run's state, a hash     <prefix>:{<runId>}:run, made by open.lua: 'token', 'calls' and one
+--          'tool:<toolName>' counter per tool called; its TTL was set when the run was opened
+-- KEYS[3]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>, left by end.lua when it ended
 --          this attempt before any record existed
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the request fingerprint
--- ARGV[3]  the record's TTL in milliseconds (also a new counter's TTL)
+-- ARGV[3]  the record's TTL in milliseconds
 -- ARGV[4]  the run's call budget
 -- ARGV[5]  the tool's call budget
 -- ARGV[6]  the execution lease in milliseconds, from now by the server's clock (TIME)
--- ARGV[7..] the record's fields and values, in pairs (include 'token', 'fingerprint' and 'status', read
+-- ARGV[7]  the token the run was opened with, as the caller knows it
+-- ARGV[8]  the tool's counter field in the run's state, 'tool:<toolName>'
+-- ARGV[9..] the record's fields and values, in pairs (include 'token', 'fingerprint' and 'status', read
 --           by the scripts); the script adds 'leaseUntil', the lease's end,
 --           '<seconds>:<nine digits of nanoseconds>' by the server's clock, read by abandon.lua
 --
 -- Reply, a list whose first element is the outcome:
+--   {'RUN_LOST'}                              the run's state is missing or holds another token (it was
+--                                             never opened, or lost and opened again): nothing written
 --   {'CREATED'}                               the record was created, both counters incremented
 --   {'ALREADY_CREATED', field, value, ...}    the record exists, PROJECTING, with this token: all its fields
 --   {'DUPLICATE'}                             the record exists with the same request fingerprint
@@ -27,10 +31,15 @@
 --   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
--- record is new, both counters exist) sends seven: EXISTS, MGET, INCR, INCR, TIME, HSET, PEXPIRE.
+-- record is new) sends seven: HMGET, EXISTS, HINCRBY, HINCRBY, TIME, HSET, PEXPIRE.
 local record = KEYS[1]
+-- The run first: without its state the store cannot know what ran, whatever the record key holds.
+local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8])
+if run[1] ~= ARGV[7] then
+  return {'RUN_LOST'}
+end
 -- One EXISTS for both: in the usual call neither the record nor the attempt's end mark exists.
-if redis.call('EXISTS', record, KEYS[4]) > 0 then
+if redis.call('EXISTS', record, KEYS[3]) > 0 then
   local stored = redis.call('HMGET', record, 'token', 'status', 'fingerprint')
   if not (stored[1] or stored[2] or stored[3]) then
     -- No record, so the end mark exists: this attempt was ended before its begin arrived.
@@ -47,25 +56,8 @@ if redis.call('EXISTS', record, KEYS[4]) > 0 then
   return {'REUSED'}
 end
 
--- MGET answers nil for a key that is missing and for one that is not a string alike. Only when a
--- counter is nil (the run's or the tool's first call) does the script ask which: GET on a key of
--- another type fails with WRONGTYPE, here, before any write, as the counter's own GET always did.
-local counters = redis.call('MGET', KEYS[2], KEYS[3])
-if not counters[1] or not counters[2] then
-  local missing = {}
-  for i = 1, 2 do
-    if not counters[i] then
-      missing[#missing + 1] = KEYS[i + 1]
-    end
-  end
-  if redis.call('EXISTS', unpack(missing)) > 0 then
-    for _, key in ipairs(missing) do
-      redis.call('GET', key)
-    end
-  end
-end
-local runUsed = tonumber(counters[1] or '0')
-local toolUsed = tonumber(counters[2] or '0')
+local runUsed = tonumber(run[2] or '0')
+local toolUsed = tonumber(run[3] or '0')
 if runUsed == nil or toolUsed == nil then
   return {'COUNTER_INVALID'}
 end
@@ -76,12 +68,8 @@ if toolUsed >= tonumber(ARGV[5]) then
   return {'TOOL_BUDGET'}
 end
 
-if redis.call('INCR', KEYS[2]) == 1 then
-  redis.call('PEXPIRE', KEYS[2], ARGV[3])
-end
-if redis.call('INCR', KEYS[3]) == 1 then
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
-end
+redis.call('HINCRBY', KEYS[2], 'calls', 1)
+redis.call('HINCRBY', KEYS[2], ARGV[8], 1)
 local now = redis.call('TIME')
 local leaseMillis = tonumber(ARGV[6])
 local leaseSeconds = tonumber(now[1]) + math.floor(leaseMillis / 1000)
@@ -90,6 +78,6 @@ if leaseNanos >= 1000000000 then
   leaseSeconds = leaseSeconds + 1
   leaseNanos = leaseNanos - 1000000000
 end
-redis.call('HSET', record, 'leaseUntil', string.format('%d:%09d', leaseSeconds, leaseNanos), unpack(ARGV, 7))
+redis.call('HSET', record, 'leaseUntil', string.format('%d:%09d', leaseSeconds, leaseNanos), unpack(ARGV, 9))
 redis.call('PEXPIRE', record, ARGV[3])
 return {'CREATED'}

@@ -1,5 +1,7 @@
 package io.toolboundary.tck.reliability;
 
+import io.toolboundary.testkit.Fixtures;
+
 import static io.toolboundary.tck.reliability.HostileInputContract.CREDENTIAL_MARKER;
 import static io.toolboundary.tck.reliability.HostileInputContract.EXCEPTION_MARKER;
 import static io.toolboundary.tck.reliability.HostileInputContract.RAW_MARKER;
@@ -54,7 +56,7 @@ final class HostileHarness {
 
     private final RunId runId = new RunId("run-" + UUID.randomUUID());
     private final RunId otherRunId = new RunId("run-" + UUID.randomUUID());
-    private final RunContext run = RunContext.active(runId, Instant.parse("9999-01-01T00:00:00Z"), RunContext.UNLIMITED);
+    private final RunContext run;
     private final Map<InvocationKey, AtomicInteger> executionsByKey = new LinkedHashMap<>();
     private final AtomicInteger executions = new AtomicInteger();
     final AtomicInteger projections = new AtomicInteger();
@@ -95,6 +97,8 @@ final class HostileHarness {
                 .tool(ToolBinding.readOnly(TOOL, executor, projector))
                 .tool(ToolBinding.writable(WRITER, executor, projector))
                 .build();
+        this.run = Fixtures.opened(boundary,
+                RunContext.active(runId, Instant.parse("9999-01-01T00:00:00Z"), RunContext.UNLIMITED));
     }
 
     String runId() {
@@ -103,7 +107,7 @@ final class HostileHarness {
 
     /** Stores a few READY records in this run and another one, before any hostile call. */
     void seedRecords(Map<String, CanonicalRecord> accepted) {
-        RunContext other = RunContext.active(otherRunId, run.deadline(), RunContext.UNLIMITED);
+        RunContext other = Fixtures.opened(boundary, RunContext.active(otherRunId, run.deadline(), RunContext.UNLIMITED));
         for (int i = 0; i < 4; i++) {
             String id = "seed-" + i;
             for (RunContext target : List.of(run, other)) {

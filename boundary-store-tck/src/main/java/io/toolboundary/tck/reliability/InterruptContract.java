@@ -94,14 +94,15 @@ public abstract class InterruptContract {
         long disagreements = 0;
         long flagLost = 0;
         for (int round = 0; round < rounds(); round++) {
-            RunContext run = Fixtures.anyRunContext();
-            ToolCallEnvelope call = Fixtures.envelope(run).build();
-            InvocationKey key = InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()));
+            RunContext unopened = Fixtures.anyRunContext();
+            ToolCallEnvelope call = Fixtures.envelope(unopened).build();
+            InvocationKey key = InvocationKey.of(unopened.runId(), new ToolCallId(call.toolCallId()));
             CountingExecutor tool = FakeTools.counting(toolFor(point));
             ToolBoundary boundary = ToolBoundary.builder().store(new Interrupting(store(), point))
                     .accessPolicy(AccessPolicy.allowAll())
                     .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, tool, FakeProjectors.evidenceFound("found")))
                     .build();
+            RunContext run = Fixtures.opened(boundary, unopened);
 
             Either<BoundaryError, AgentResult> answer;
             try {

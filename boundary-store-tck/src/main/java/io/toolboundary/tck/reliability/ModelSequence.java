@@ -2,6 +2,7 @@ package io.toolboundary.tck.reliability;
 
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -47,10 +48,15 @@ final class ModelSequence extends StoreModel {
     }
 
     private final Random random;
+    private static final RunToken RUN_TOKEN = new RunToken("model-run");
+    private static final Duration RUN_TTL = Duration.ofDays(365);
+
     private final RunId run = new RunId("model-" + UUID.randomUUID());
     private final List<InvocationKey> keys = new ArrayList<>();
     private final List<Attempt> attempts = new ArrayList<>();
     private final int runBudget;
+    /** When the run, which holds the budget counters, ends: long after the sequence. */
+    private Expiry runExpiry;
     private long stamp;
 
     ModelSequence(StoreModelContract contract, Random random, Counts counts, int number) {
@@ -68,6 +74,15 @@ final class ModelSequence extends StoreModel {
 
     void run() {
         counts.sequences++;
+        // The run outlives every record of the sequence: the model's runs are never lost.
+        Instant openedBefore = now();
+        Either<BoundaryError, RunToken> opened = store().openRun(run, RUN_TOKEN, RUN_TTL);
+        runExpiry = expiryOf(openedBefore, now(), RUN_TTL);
+        if (!opened.equals(Either.right(RUN_TOKEN))) {
+            counts.unexpected++;
+            counts.finding(where() + "openRun answered " + opened);
+            return;
+        }
         for (step = 0; step < actionsPerSequence(); step++) {
             counts.actions++;
             try {
@@ -101,12 +116,12 @@ final class ModelSequence extends StoreModel {
         Duration ttl = chooseTtl(attempt.record.tool());
         int toolBudget = random.nextInt(4) == 0 ? GENEROUS : 1 + random.nextInt(6);
         int budget = random.nextInt(10) == 0 ? random.nextInt(3) : runBudget;
-        InvocationStart start = new InvocationStart(attempt.record, attempt.token, ttl,
+        InvocationStart start = new InvocationStart(attempt.record, attempt.token, RUN_TOKEN, ttl,
                 ttl, budget, toolBudget, Long.MAX_VALUE);
 
         Instant before = settleBeforeWrite(key);
         Life life = lives.get(key);
-        Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(held(life, attempt.token),
+        Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(true, held(life, attempt.token),
                 attempt.record.requestFingerprint(), used("run", before), budget,
                 used("tool:" + attempt.record.tool().value(), before), toolBudget);
         boolean creates = decided.isRight() && decided.get().isEmpty();
@@ -126,8 +141,8 @@ final class ModelSequence extends StoreModel {
         if (creates && actual.isRight()) {
             Expiry expiry = expiryOf(before, after, ttl);
             lives.put(key, new Life(attempt.record, attempt.token, ttl, expiry));
-            reserve("run", expiry, before);
-            reserve("tool:" + attempt.record.tool().value(), expiry, before);
+            reserve("run", runExpiry, before);
+            reserve("tool:" + attempt.record.tool().value(), runExpiry, before);
         }
         if (actual.isRight()) {
             attempt.record = actual.get();
@@ -220,11 +235,6 @@ final class ModelSequence extends StoreModel {
             Duration[] ttls = {Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(10),
                 Duration.ofSeconds(60), LONG_TTL};
             return ttls[random.nextInt(ttls.length)];
-        }
-        // Counters take the TTL of the record that creates them: keep them long, so that budgets
-        // never end while a sequence runs on a store with its own clock.
-        if (!counters.containsKey("run") || !counters.containsKey("tool:" + tool.value())) {
-            return LONG_TTL;
         }
         return switch (random.nextInt(5)) {
             case 0, 1 -> Duration.ofMillis(1 + random.nextInt(20));
