@@ -86,6 +86,12 @@ class ExecutionLeaseTest {
     void reportsAStoreThatThrowsWhileAbandoningAsAnInternalError() {
         CanonicalInvocationStore throwing = new CanonicalInvocationStore() {
             @Override
+            public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, java.time.Duration ttl,
+                    java.time.Duration timeout) {
+                return Either.right(offered);
+            }
+
+            @Override
             public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, java.time.Duration timeout) {
                 return Either.right(start.record());
             }
@@ -125,7 +131,7 @@ class ExecutionLeaseTest {
     }
 
     private Either<BoundaryError, AgentResult> invoke(Clock clock, Instant deadline) {
-        return boundary(clock).invoke(RunContext.active(RUN, deadline, 10), CALL);
+        return boundary(clock).invoke(RunContext.active(RUN, deadline, 10).opened(TestRuns.TOKEN), CALL);
     }
 
     private ToolBoundary boundary(Clock clock) {

@@ -6,6 +6,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -77,6 +78,22 @@ final class ScriptedStore implements CanonicalInvocationStore {
     /** True when the boundary asked anything of this store. */
     boolean touched() {
         return !begins.isEmpty() || !completions.isEmpty() || !ends.isEmpty() || !abandons.isEmpty() || finds > 0;
+    }
+
+    /** Every run the boundary asked to open, with its TTL. */
+    final List<Duration> runOpenings = new ArrayList<>();
+
+    /** Whether {@link #openRun} throws, as a store with a bug would. */
+    boolean openRunThrows;
+
+    /** Opens every run with the offered token, remembering the TTL asked for; or throws when told to. */
+    @Override
+    public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout) {
+        if (openRunThrows) {
+            throw new IllegalStateException("store bug");
+        }
+        runOpenings.add(ttl);
+        return Either.right(offered);
     }
 
     @Override

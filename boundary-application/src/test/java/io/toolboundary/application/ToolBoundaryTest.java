@@ -53,7 +53,7 @@ class ToolBoundaryTest {
     final Projector writableProjector = mock(Projector.class);
 
     static RunContext run() {
-        return RunContext.active(new RunId(RUN), NOW.plusSeconds(60), 10);
+        return RunContext.active(new RunId(RUN), NOW.plusSeconds(60), 10).opened(TestRuns.TOKEN);
     }
 
     static ToolCallEnvelope envelope() {
@@ -113,9 +113,9 @@ class ToolBoundaryTest {
                 rejected("another run", ToolCallEnvelope.of("run-2", CALL, "search", ARGUMENTS), ErrorCode.RUN_MISMATCH),
                 rejected("run id differing only in case", ToolCallEnvelope.of("RUN-1", CALL, "search", ARGUMENTS), ErrorCode.RUN_MISMATCH),
                 new Preflight("inactive run", run().deactivated(), envelope(), AccessPolicy.allowAll(), ErrorCode.RUN_INACTIVE),
-                new Preflight("deadline now", RunContext.active(new RunId(RUN), NOW, 10), envelope(), AccessPolicy.allowAll(),
+                new Preflight("deadline now", RunContext.active(new RunId(RUN), NOW, 10).opened(TestRuns.TOKEN), envelope(), AccessPolicy.allowAll(),
                         ErrorCode.RUN_DEADLINE_EXCEEDED),
-                new Preflight("deadline passed", RunContext.active(new RunId(RUN), NOW.minusMillis(1), 10), envelope(),
+                new Preflight("deadline passed", RunContext.active(new RunId(RUN), NOW.minusMillis(1), 10).opened(TestRuns.TOKEN), envelope(),
                         AccessPolicy.allowAll(), ErrorCode.RUN_DEADLINE_EXCEEDED),
                 rejected("no tool name", ToolCallEnvelope.of(RUN, CALL, null, ARGUMENTS), ErrorCode.TOOL_NAME_INVALID),
                 rejected("unsafe tool name", ToolCallEnvelope.of(RUN, CALL, "search?", ARGUMENTS), ErrorCode.TOOL_NAME_INVALID),
@@ -199,7 +199,7 @@ class ToolBoundaryTest {
             ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
 
             boundary(scripted, AccessPolicy.allowAll()).build()
-                    .invoke(RunContext.active(new RunId(RUN), NOW.plusNanos(1), 10), envelope());
+                    .invoke(RunContext.active(new RunId(RUN), NOW.plusNanos(1), 10).opened(TestRuns.TOKEN), envelope());
 
             assertThat(scripted.begins).hasSize(1);
         }
@@ -212,7 +212,7 @@ class ToolBoundaryTest {
                     .tool(ToolBinding.readOnly("search", executor, projector).withCallBudgetPerRun(3))
                     .build();
 
-            boundary.invoke(RunContext.active(new RunId(RUN), NOW.plusSeconds(1), 7),
+            boundary.invoke(RunContext.active(new RunId(RUN), NOW.plusSeconds(1), 7).opened(TestRuns.TOKEN),
                     ToolCallEnvelope.of(RUN, "Call_01:x.Y-z", "search", ARGUMENTS));
 
             InvocationStart start = scripted.begins.get(0);
@@ -284,7 +284,7 @@ class ToolBoundaryTest {
 
             boundary(roomy, AccessPolicy.allowAll()).config(config).build().invoke(run(), envelope());
             boundary(hurried, AccessPolicy.allowAll()).config(config).build()
-                    .invoke(RunContext.active(new RunId(RUN), NOW.plusMillis(300), 10), envelope());
+                    .invoke(RunContext.active(new RunId(RUN), NOW.plusMillis(300), 10).opened(TestRuns.TOKEN), envelope());
 
             assertThat(roomy.beginTimeouts).singleElement().satisfies(timeout ->
                     assertThat(timeout).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1)));
@@ -422,6 +422,12 @@ class ToolBoundaryTest {
 
         private static CanonicalInvocationStore throwingStore() {
             return new CanonicalInvocationStore() {
+                @Override
+                public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, java.time.Duration ttl,
+                        java.time.Duration timeout) {
+                    throw new IllegalStateException("store bug");
+                }
+
                 @Override
                 public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");

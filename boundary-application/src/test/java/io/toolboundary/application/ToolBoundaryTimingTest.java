@@ -86,7 +86,7 @@ class ToolBoundaryTimingTest {
     }
 
     static Either<BoundaryError, AgentResult> call(ToolBoundary boundary) {
-        RunContext run = RunContext.active(new RunId(RUN), NOW.plusSeconds(60), 10);
+        RunContext run = RunContext.active(new RunId(RUN), NOW.plusSeconds(60), 10).opened(TestRuns.TOKEN);
         return boundary.invoke(run, ToolCallEnvelope.of(RUN, CALL, "search", "{\"q\":\"x\"}"));
     }
 
@@ -158,7 +158,7 @@ class ToolBoundaryTimingTest {
     @Test
     void reportsNoTimeForACallRejectedBeforeItsTool() {
         ToolBoundary boundary = boundary(request -> "raw", (request, raw) -> Projection.evidenceFound("1 row"));
-        RunContext run = RunContext.active(new RunId(RUN), NOW.plusSeconds(60), 10);
+        RunContext run = RunContext.active(new RunId(RUN), NOW.plusSeconds(60), 10).opened(TestRuns.TOKEN);
 
         boundary.invoke(run, ToolCallEnvelope.of(RUN, CALL, "unknown-tool", "{}"));
 
