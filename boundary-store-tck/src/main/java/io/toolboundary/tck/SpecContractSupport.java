@@ -11,6 +11,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -53,8 +54,8 @@ public abstract class SpecContractSupport {
     static final Duration STORE_TIME_PATIENCE = Duration.ofSeconds(10);
 
     final MutableClock clock = MutableClock.at(START);
-    /** This test's run, opened in {@link #store()} before the test begins. */
-    RunContext run;
+    /** This test's run, opened in {@link #store()} with its token before the test begins. */
+    final RunContext run = Fixtures.anyRunContext().opened(RunToken.random());
     final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
     final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
     /** Runs the later calls that prove a refused call reserved no budget. */
@@ -118,7 +119,8 @@ public abstract class SpecContractSupport {
 
     @BeforeEach
     void openTheTestsRun() {
-        run = openedRun();
+        assertThat(store().openRun(run.runId(), run.runToken().get(), Duration.ofDays(365)))
+                .as("open this test's run").isEqualTo(Either.right(run.runToken().get()));
     }
 
     /** A run no other test uses, opened in {@link #store()}. */

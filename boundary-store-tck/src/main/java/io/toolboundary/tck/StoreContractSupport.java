@@ -149,7 +149,16 @@ public abstract class StoreContractSupport extends StoreRecordFixtures {
      * @return the opened run's id
      */
     protected RunId openedRun() {
-        RunId runId = freshRunId();
+        return opened(freshRunId());
+    }
+
+    /**
+     * Opens {@code runId} in the store with {@link #RUN_TOKEN} for {@link #RUN_TTL}, asserting it opened.
+     *
+     * @param runId a run not opened before
+     * @return the run's id
+     */
+    protected RunId opened(RunId runId) {
         assertThat(store().openRun(runId, RUN_TOKEN, RUN_TTL)).as("open %s", runId).isEqualTo(Either.right(RUN_TOKEN));
         return runId;
     }

@@ -41,7 +41,7 @@ class AbandoningThroughTheBoundaryTest {
     private final MutableClock clock = MutableClock.at(Instant.parse("2030-01-01T00:00:00.000000001Z"));
     private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
     private final List<CanonicalRecord.Final> completed = new ArrayList<>();
-    private final RunContext run = Fixtures.anyRunContext();
+    private final RunContext run = OpenRuns.openIn(store, Fixtures.anyRunContext());
     private final ToolCallEnvelope call = Fixtures.envelope(run).build();
     private final ToolCallId toolCallId = new ToolCallId(call.toolCallId());
     private final InvocationKey key = InvocationKey.of(run.runId(), toolCallId);
@@ -96,7 +96,8 @@ class AbandoningThroughTheBoundaryTest {
 
     @Test
     void endsTheLeaseAtTheRunsDeadline() {
-        RunContext shortRun = RunContext.active(run.runId(), clock.instant().plusSeconds(60), RunContext.UNLIMITED);
+        RunContext shortRun = RunContext.active(run.runId(), clock.instant().plusSeconds(60), RunContext.UNLIMITED)
+                .opened(run.runToken().get());
         ToolBoundary boundary = boundary(request -> {
             throw new ProcessStopped();
         }, FakeProjectors.evidenceFound("found"));

@@ -59,20 +59,27 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
     @Nested
     class Sweeping {
 
+        /** A run opened for {@code ttl}, as long as the records begun in it here, so that both expire. */
+        private RunId runFor(Duration ttl) {
+            RunId runId = freshRunId();
+            assertThat(store.openRun(runId, RUN_TOKEN, ttl).isRight()).isTrue();
+            return runId;
+        }
+
         @Test
         void keepsExpiredEntriesUntilSwept() {
-            RunId run = openedRun();
+            RunId run = runFor(TTL);
             beginAll(run, 3, TTL);
 
             clock.advance(TTL);
 
             assertThat(store.find(InvocationKey.of(run, callId(0))).get()).isEmpty();
-            assertThat(store.size()).isEqualTo(3 + 2);
+            assertThat(store.size()).as("3 records and their run").isEqualTo(3 + 1);
         }
 
         @Test
-        void dropsExpiredRecordsAndCountersOnPurge() {
-            RunId run = openedRun();
+        void dropsExpiredRecordsAndRunsOnPurge() {
+            RunId run = runFor(TTL);
             beginAll(run, 3, TTL);
             clock.advance(TTL);
 
@@ -82,22 +89,22 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
         }
 
         @Test
-        void keepsLiveRecordsAndCountersOnPurge() {
-            RunId expiring = openedRun();
-            RunId living = openedRun();
+        void keepsLiveRecordsAndRunsOnPurge() {
+            RunId expiring = runFor(TTL);
+            RunId living = runFor(TTL.multipliedBy(3));
             beginAll(expiring, 3, TTL);
             beginAll(living, 2, TTL.multipliedBy(3));
             clock.advance(TTL);
 
             store.purgeExpired();
 
-            assertThat(store.size()).isEqualTo(2 + 2);
+            assertThat(store.size()).as("the living run and its 2 records").isEqualTo(2 + 1);
             assertThat(store.find(InvocationKey.of(living, callId(1))).get()).isNotEmpty();
         }
 
         @Test
         void sweepsExpiredRecordsWhileBeginningWithoutBeingAsked() {
-            beginAll(openedRun(), 10, TTL);
+            beginAll(runFor(TTL), 10, TTL);
             clock.advance(TTL);
             RunId later = openedRun();
 
@@ -106,7 +113,7 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
             while (!swept && begins < 10_000) {
                 store.begin(start(projecting(later, "call_" + begins), AttemptToken.random()));
                 begins++;
-                swept = store.size() == begins + 2;
+                swept = store.size() == begins + 1;
             }
 
             assertThat(swept).as("expired entries swept within %s begins", begins).isTrue();
@@ -114,32 +121,32 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
 
         @Test
         void sweepsShorterLivesScheduledAfterLongerOnes() {
-            RunId longLived = openedRun();
-            RunId shortLived = openedRun();
+            RunId longLived = runFor(TTL.multipliedBy(3));
+            RunId shortLived = runFor(TTL);
             beginAll(longLived, 2, TTL.multipliedBy(3));
             beginAll(shortLived, 3, TTL);
             clock.advance(TTL);
 
             store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()));
 
-            assertThat(store.size()).as("the long-lived run's 2 records and 2 counters, the new call's 1 and 2")
-                    .isEqualTo(2 + 2 + 1 + 2);
+            assertThat(store.size()).as("the long-lived run and its 2 records, the new call's run and record")
+                    .isEqualTo(1 + 2 + 1 + 1);
             assertThat(store.find(InvocationKey.of(longLived, callId(1))).get()).isNotEmpty();
         }
 
         @Test
         void sweepsInOrderAfterTheClockIsSetBack() {
-            RunId first = openedRun();
+            RunId first = runFor(TTL);
             beginAll(first, 2, TTL);
             clock.set(clock.instant().minus(TTL.dividedBy(2)));
-            RunId second = openedRun();
+            RunId second = runFor(TTL);
             beginAll(second, 2, TTL);
             clock.advance(TTL);
 
             store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()));
 
-            assertThat(store.size()).as("the first run's 2 records and 2 counters, the new call's 1 and 2")
-                    .isEqualTo(2 + 2 + 1 + 2);
+            assertThat(store.size()).as("the first run and its 2 records, the new call's run and record")
+                    .isEqualTo(1 + 2 + 1 + 1);
             assertThat(store.find(InvocationKey.of(first, callId(0))).get()).isNotEmpty();
             assertThat(store.find(InvocationKey.of(second, callId(0))).get()).isEmpty();
         }
@@ -148,7 +155,8 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
         void startsNoThread() {
             Set<Thread> before = Thread.getAllStackTraces().keySet();
             InMemoryCanonicalInvocationStore fresh = InMemoryCanonicalInvocationStore.create(clock, MAX_RECORD_BYTES);
-            RunId run = openedRun();
+            RunId run = freshRunId();
+            assertThat(fresh.openRun(run, RUN_TOKEN, TTL).isRight()).isTrue();
             for (int i = 0; i < 2_000; i++) {
                 fresh.begin(start(projecting(run, "call_" + i), AttemptToken.random()));
             }

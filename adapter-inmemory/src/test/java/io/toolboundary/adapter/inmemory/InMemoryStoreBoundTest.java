@@ -113,7 +113,23 @@ class InMemoryStoreBoundTest {
                 assertThat(begin(store, record(next, i)).isRight()).as("record %s after expiry", i).isTrue();
             }
             assertThat(begin(store, record(next, 3))).isEqualTo(STORE_FULL);
-            assertThat(store.size()).as("the new run's 3 records and 2 counters only").isEqualTo(3 + 2);
+            assertThat(store.size()).as("the new run and its 3 records only").isEqualTo(1 + 3);
+        }
+
+        @Test
+        void holdsAtMostMaxRecordsRunsAndReclaimsExpiredOnesBeforeRefusing() {
+            InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.custom().clock(clock).maxRecords(2).build();
+            store.openRun(freshRunId(), RUN_TOKEN, TTL);
+            store.openRun(freshRunId(), RUN_TOKEN, TTL.multipliedBy(2));
+            RunId third = freshRunId();
+
+            assertThat(store.openRun(third, RUN_TOKEN, TTL)).isEqualTo(STORE_FULL);
+            assertThat(store.size()).isEqualTo(2);
+
+            clock.advance(TTL);
+
+            assertThat(store.openRun(third, RUN_TOKEN, TTL)).isEqualTo(Either.right(RUN_TOKEN));
+            assertThat(store.size()).as("the longer-lived run and the new one").isEqualTo(2);
         }
 
         @Test
@@ -342,7 +358,7 @@ class InMemoryStoreBoundTest {
     @Nested
     class ThroughTheBoundary {
 
-        private final RunContext run = Fixtures.anyRunContext();
+        private final RunContext run = Fixtures.anyRunContext().opened(RUN_TOKEN);
 
         @Test
         void aRawResponseThatDoesNotFitEndsTheRecordInStoreFull() {
@@ -379,6 +395,7 @@ class InMemoryStoreBoundTest {
         }
 
         private ToolBoundary boundary(InMemoryCanonicalInvocationStore store, CountingExecutor tool) {
+            OpenRuns.openIn(store, run);
             return ToolBoundary.builder().store(store).clock(clock).accessPolicy(AccessPolicy.allowAll())
                     .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, tool, FakeProjectors.evidenceFound("found")))
                     .build();

@@ -50,7 +50,8 @@ class InMemoryToolBoundarySpecTest extends ToolBoundarySpecContract {
 
     @Test
     void keepsNeitherRecordNorBudgetCounterForACallRefusedInPreflight() {
-        RunContext run = Fixtures.anyRunContext();
+        RunContext run = OpenRuns.openIn(store, Fixtures.anyRunContext());
+        int held = store.size();
         CountingExecutor executor = FakeTools.counting(FakeTools.returning("raw"));
         ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowOnly("log-search"))
                 .clock(clock()).tool(ToolBinding.readOnly("log-search", executor, FakeProjectors.evidenceFound("1")))
@@ -69,6 +70,8 @@ class InMemoryToolBoundarySpecTest extends ToolBoundarySpecContract {
         assertThat(codes).containsExactly(ErrorCode.TOOL_CALL_ID_MISSING, ErrorCode.RUN_MISMATCH,
                 ErrorCode.TOOL_NOT_REGISTERED, ErrorCode.TOOL_NOT_AUTHORIZED, ErrorCode.ARGUMENTS_INVALID);
         assertThat(executor.executions()).isZero();
-        assertThat(store.size()).as("records and budget counters in the store").isZero();
+        assertThat(store.size()).as("records and runs in the store").isEqualTo(held);
+        assertThat(store.find(InvocationKey.of(run.runId(), new io.toolboundary.domain.ToolCallId(
+                refused.get(4).toolCallId()))).get()).isEmpty();
     }
 }

@@ -57,7 +57,7 @@ class LeaseTimeAuthorityTest {
 
     /** A call whose tool lets {@code meanwhile} move a clock, then asks the harness to abandon it. */
     private Outcome callAbandoningMidway(Runnable meanwhile) {
-        RunContext run = RunContext.active(Fixtures.anyRunContext().runId(), Fixtures.FAR_FUTURE, 10);
+        RunContext run = OpenRuns.openIn(store, RunContext.active(Fixtures.anyRunContext().runId(), Fixtures.FAR_FUTURE, 10));
         ToolCallEnvelope call = Fixtures.envelope(run).build();
         ToolCallId toolCallId = new ToolCallId(call.toolCallId());
         AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandoned = new AtomicReference<>();

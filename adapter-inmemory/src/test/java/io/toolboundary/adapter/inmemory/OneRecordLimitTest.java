@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -33,7 +34,7 @@ class OneRecordLimitTest {
 
     private static final long KIB = 1024;
 
-    private final RunContext run = Fixtures.anyRunContext();
+    private final RunContext run = Fixtures.anyRunContext().opened(RunToken.random());
     private final ToolCallEnvelope call = Fixtures.envelope(run).build();
     private final InvocationKey key = InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()));
     private final CountingExecutor tool = FakeTools.counting(FakeTools.returningBytes((int) (100 * KIB)));
@@ -55,6 +56,7 @@ class OneRecordLimitTest {
         ToolBoundaryConfig config = ToolBoundaryConfig.custom().requestLimitBytes(16 * KIB)
                 .rawResponseLimitBytes(64 * KIB).recordLimitBytes(64 * KIB).build();
 
+        OpenRuns.openIn(store, run);
         Either<BoundaryError, ?> answer = boundary(store, config).invoke(run, call);
 
         assertThat(answer).isEqualTo(Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE)));
@@ -72,6 +74,7 @@ class OneRecordLimitTest {
                 .rawResponseLimitBytes(2 * ToolBoundaryConfig.DEFAULT_RECORD_BYTES).build();
         CountingExecutor large = FakeTools.counting(FakeTools.returningBytes((int) (2 * ToolBoundaryConfig.DEFAULT_RECORD_BYTES)));
 
+        OpenRuns.openIn(store, run);
         Either<BoundaryError, ?> answer = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
                 .config(config).tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, large, projector)).build()
                 .invoke(run, call);

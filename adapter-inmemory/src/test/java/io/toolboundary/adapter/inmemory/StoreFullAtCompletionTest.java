@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class StoreFullAtCompletionTest {
 
     private final InMemoryCanonicalInvocationStore memory = InMemoryCanonicalInvocationStore.create();
-    private final RunContext run = Fixtures.anyRunContext();
+    private final RunContext run = OpenRuns.openIn(memory, Fixtures.anyRunContext());
     private final ToolCallEnvelope call = Fixtures.envelope(run).build();
     private final CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw log lines"));
 

@@ -61,7 +61,7 @@ public final class SmallHeapCalls {
                     return new String(raw);
                 }, FakeProjectors.evidenceFound("found")))
                 .build();
-        RunContext run = Fixtures.anyRunContext();
+        RunContext run = Fixtures.opened(boundary, Fixtures.anyRunContext());
         List<InvocationKey> keys = new ArrayList<>();
         int ready = 0;
         int storeFull = 0;
