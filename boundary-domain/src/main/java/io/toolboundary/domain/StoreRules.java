@@ -43,24 +43,30 @@ public final class StoreRules {
 
     /**
      * Decides a begin, after the record's size was found within its limit. Checked in this order: the
-     * run, the key, the run's budget, the tool's budget.
+     * run, the key (the record held, else the run's ledger of the calls it began), the run's budget, the
+     * tool's budget.
      *
-     * @param runOpen whether the store holds the run, opened with the token the caller's run context
-     *     carries; when it does not (never opened here, or its state lost), every call of it is refused
+     * @param runOpen whether the store holds the run as the caller knows it: opened with the token the
+     *     caller's run context carries, and no older than what the caller saw of it; when it does not
+     *     (never opened here, its state lost, or an older copy of it), every call of it is refused
      * @param held what is stored under the key, if anything
+     * @param begun the fingerprint the run's ledger holds for this call, if the run began it before:
+     *     the ledger outlives the call's record, so a call whose record expired or was lost is still
+     *     known as begun
      * @param fingerprint the new record's request fingerprint
      * @param runUsed records the run has created so far (live budget counter)
      * @param runBudget records the run may create in all
      * @param toolUsed records the run has created for this tool so far
      * @param toolBudget records the run may create for this tool
-     * @return none: create the record and reserve one call of each budget; the stored record: a retry of
-     *     the same attempt while it is PROJECTING, nothing to write; or the refusal
-     *     ({@code RUN_STATE_LOST}, {@code DUPLICATE_TOOL_CALL}, {@code TOOL_CALL_ID_REUSED},
+     * @return none: create the record, enter it in the ledger and reserve one call of each budget; the
+     *     stored record: a retry of the same attempt while it is PROJECTING, nothing to write; or the
+     *     refusal ({@code RUN_STATE_LOST}, {@code DUPLICATE_TOOL_CALL}, {@code TOOL_CALL_ID_REUSED},
      *     {@code RUN_BUDGET_EXHAUSTED}, {@code TOOL_BUDGET_EXHAUSTED}), nothing to write
      */
     public static Either<BoundaryError, Option<CanonicalRecord.Projecting>> begin(boolean runOpen, Option<Held> held,
-            String fingerprint, long runUsed, int runBudget, long toolUsed, int toolBudget) {
+            Option<String> begun, String fingerprint, long runUsed, int runBudget, long toolUsed, int toolBudget) {
         requireNonNull(held, "held is null");
+        requireNonNull(begun, "begun is null");
         requireNonNull(fingerprint, "fingerprint is null");
         if (!runOpen) {
             // Without the run's state the store cannot know what ran: whatever the key holds, refuse.
@@ -74,6 +80,10 @@ public final class StoreRules {
             return refuse(stored.record().requestFingerprint().equals(fingerprint)
                     ? ErrorCode.DUPLICATE_TOOL_CALL
                     : ErrorCode.TOOL_CALL_ID_REUSED);
+        }
+        if (begun.isDefined()) {
+            // The record is gone (expired, or lost on its own): the call ran, and never runs again.
+            return refuse(begun.get().equals(fingerprint) ? ErrorCode.DUPLICATE_TOOL_CALL : ErrorCode.TOOL_CALL_ID_REUSED);
         }
         if (runUsed >= runBudget) {
             return refuse(ErrorCode.RUN_BUDGET_EXHAUSTED);

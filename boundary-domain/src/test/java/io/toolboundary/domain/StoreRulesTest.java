@@ -39,41 +39,51 @@ class StoreRulesTest {
 
     static Stream<Arguments> begins() {
         return Stream.of(
-                Arguments.of("nothing held, budgets left", true, Option.none(), FINGERPRINT, 0, 1, 0, 1,
+                Arguments.of("nothing held, budgets left", true, Option.none(), Option.none(), FINGERPRINT, 0, 1, 0, 1,
                         Either.right(Option.none())),
-                Arguments.of("a retry of the same attempt while PROJECTING", true, held(PROJECTING, true), FINGERPRINT, 1, 1, 1, 1,
+                Arguments.of("a retry of the same attempt while PROJECTING", true, held(PROJECTING, true), Option.none(), FINGERPRINT, 1, 1, 1, 1,
                         Either.right(Option.some(PROJECTING))),
-                Arguments.of("the same attempt after its record is final", true, held(READY, true), FINGERPRINT, 1, 5, 1, 5,
+                Arguments.of("the same attempt after its record is final", true, held(READY, true), Option.none(), FINGERPRINT, 1, 5, 1, 5,
                         refused(ErrorCode.DUPLICATE_TOOL_CALL)),
-                Arguments.of("another attempt, same fingerprint", true, held(PROJECTING, false), FINGERPRINT, 1, 5, 1, 5,
+                Arguments.of("another attempt, same fingerprint", true, held(PROJECTING, false), Option.none(), FINGERPRINT, 1, 5, 1, 5,
                         refused(ErrorCode.DUPLICATE_TOOL_CALL)),
-                Arguments.of("another attempt, other fingerprint", true, held(FAILED, false), OTHER_FINGERPRINT, 1, 5, 1, 5,
+                Arguments.of("another attempt, other fingerprint", true, held(FAILED, false), Option.none(), OTHER_FINGERPRINT, 1, 5, 1, 5,
                         refused(ErrorCode.TOOL_CALL_ID_REUSED)),
-                Arguments.of("a held key wins over spent budgets", true, held(READY, false), FINGERPRINT, 9, 1, 9, 1,
+                Arguments.of("a held key wins over spent budgets", true, held(READY, false), Option.none(), FINGERPRINT, 9, 1, 9, 1,
                         refused(ErrorCode.DUPLICATE_TOOL_CALL)),
-                Arguments.of("run budget spent exactly", true, Option.none(), FINGERPRINT, 3, 3, 0, 10,
+                Arguments.of("run budget spent exactly", true, Option.none(), Option.none(), FINGERPRINT, 3, 3, 0, 10,
                         refused(ErrorCode.RUN_BUDGET_EXHAUSTED)),
-                Arguments.of("run budget checked before the tool's", true, Option.none(), FINGERPRINT, 3, 3, 3, 3,
+                Arguments.of("run budget checked before the tool's", true, Option.none(), Option.none(), FINGERPRINT, 3, 3, 3, 3,
                         refused(ErrorCode.RUN_BUDGET_EXHAUSTED)),
-                Arguments.of("tool budget spent exactly", true, Option.none(), FINGERPRINT, 2, 3, 3, 3,
+                Arguments.of("tool budget spent exactly", true, Option.none(), Option.none(), FINGERPRINT, 2, 3, 3, 3,
                         refused(ErrorCode.TOOL_BUDGET_EXHAUSTED)),
-                Arguments.of("one call left of each", true, Option.none(), FINGERPRINT, 2, 3, 2, 3,
+                Arguments.of("one call left of each", true, Option.none(), Option.none(), FINGERPRINT, 2, 3, 2, 3,
                         Either.right(Option.none())),
-                Arguments.of("the run not held, nothing held", false, Option.none(), FINGERPRINT, 0, 5, 0, 5,
+                Arguments.of("the run not held, nothing held", false, Option.none(), Option.none(), FINGERPRINT, 0, 5, 0, 5,
                         refused(ErrorCode.RUN_STATE_LOST)),
-                Arguments.of("the run not held wins over a retry of the same attempt", false, held(PROJECTING, true),
+                Arguments.of("the run not held wins over a retry of the same attempt", false, held(PROJECTING, true), Option.none(),
                         FINGERPRINT, 1, 5, 1, 5, refused(ErrorCode.RUN_STATE_LOST)),
-                Arguments.of("the run not held wins over a held key", false, held(READY, false), FINGERPRINT, 1, 5, 1, 5,
+                Arguments.of("the run not held wins over a held key", false, held(READY, false), Option.none(), FINGERPRINT, 1, 5, 1, 5,
                         refused(ErrorCode.RUN_STATE_LOST)),
-                Arguments.of("a zero budget", true, Option.none(), FINGERPRINT, 0, 0, 0, 5,
+                Arguments.of("a call the run began, its record gone, same fingerprint", true, Option.none(),
+                        Option.some(FINGERPRINT), FINGERPRINT, 1, 5, 1, 5, refused(ErrorCode.DUPLICATE_TOOL_CALL)),
+                Arguments.of("a call the run began, its record gone, other fingerprint", true, Option.none(),
+                        Option.some(OTHER_FINGERPRINT), FINGERPRINT, 1, 5, 1, 5, refused(ErrorCode.TOOL_CALL_ID_REUSED)),
+                Arguments.of("the ledger wins over spent budgets", true, Option.none(), Option.some(FINGERPRINT),
+                        FINGERPRINT, 9, 1, 9, 1, refused(ErrorCode.DUPLICATE_TOOL_CALL)),
+                Arguments.of("the held record wins over the ledger", true, held(PROJECTING, true), Option.some(OTHER_FINGERPRINT),
+                        FINGERPRINT, 1, 5, 1, 5, Either.right(Option.some(PROJECTING))),
+                Arguments.of("the run not held wins over the ledger", false, Option.none(), Option.some(FINGERPRINT),
+                        FINGERPRINT, 1, 5, 1, 5, refused(ErrorCode.RUN_STATE_LOST)),
+                Arguments.of("a zero budget", true, Option.none(), Option.none(), FINGERPRINT, 0, 0, 0, 5,
                         refused(ErrorCode.RUN_BUDGET_EXHAUSTED)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("begins")
-    void decidesABegin(String name, boolean runOpen, Option<Held> held, String fingerprint, long runUsed, int runBudget, long toolUsed,
+    void decidesABegin(String name, boolean runOpen, Option<Held> held, Option<String> begun, String fingerprint, long runUsed, int runBudget, long toolUsed,
             int toolBudget, Either<BoundaryError, Option<Projecting>> expected) {
-        assertThat(StoreRules.begin(runOpen, held, fingerprint, runUsed, runBudget, toolUsed, toolBudget)).isEqualTo(expected);
+        assertThat(StoreRules.begin(runOpen, held, begun, fingerprint, runUsed, runBudget, toolUsed, toolBudget)).isEqualTo(expected);
     }
 
     static Stream<Arguments> completions() {
@@ -148,7 +158,8 @@ class StoreRulesTest {
 
     @Test
     void refusesNullArguments() {
-        assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(true, null, FINGERPRINT, 0, 1, 0, 1));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(true, null, Option.none(), FINGERPRINT, 0, 1, 0, 1));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(true, Option.none(), null, FINGERPRINT, 0, 1, 0, 1));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.complete(Option.none(), null));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.end(Option.none(), null, LATER));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.abandon(Option.none(), true, null));

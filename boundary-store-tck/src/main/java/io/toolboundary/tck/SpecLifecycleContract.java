@@ -63,6 +63,20 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
         }
 
         @Test
+        void neverRunsAReplayedCallAgainAfterItsRecordExpired() {
+            ToolCallEnvelope envelope = envelope();
+            ToolBoundary boundary = boundary();
+            boundary.invoke(run, envelope);
+            expire(keyOf(envelope));
+
+            Either<BoundaryError, AgentResult> replay = boundary.invoke(run, envelope);
+
+            assertThat(codeOf(replay)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+            assertThat(executor.executions()).isEqualTo(1);
+            assertThat(find(boundary, envelope)).isEmpty();
+        }
+
+        @Test
         void neverRetriesOrUpgradesNoEvidence() {
             ToolCallEnvelope envelope = envelope();
             CountingProjector nothing = FakeProjectors.counting(FakeProjectors.noEvidence("no timeouts", "checkout logs"));

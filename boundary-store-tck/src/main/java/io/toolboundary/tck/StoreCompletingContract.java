@@ -270,22 +270,26 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
         }
 
         @Test
-        void beginAfterExpiryCreatesANewRecord() {
+        @DisplayName("A call whose record expired never runs again in its run")
+        void aBeginAfterExpiryIsRefusedByTheRunsLedgerAndCreatesNothing() {
             RunId run = openedRun();
             CanonicalRecord.Projecting old = projecting(run, "call_1");
             AttemptToken oldToken = AttemptToken.random();
             begin(old, oldToken);
             expire(old.key());
-            CanonicalRecord.Projecting fresh = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
-            AttemptToken freshToken = AttemptToken.random();
+            CanonicalRecord.Projecting replay = projecting(run, "call_1", old.tool().value(), old.request(),
+                    CREATED_AT.plusSeconds(1));
+            CanonicalRecord.Projecting reuse = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
 
-            assertThat(store().begin(start(fresh, freshToken))).isEqualTo(Either.right(fresh));
+            assertThat(store().begin(start(replay, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+            assertThat(store().begin(start(reuse, AttemptToken.random()))).isEqualTo(refused(ErrorCode.TOOL_CALL_ID_REUSED));
+            assertThat(store().begin(start(old, oldToken))).as("a late retry of the first attempt")
+                    .isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
 
-            assertThat(stored(fresh.key())).isEqualTo(Option.some(fresh));
-            assertThat(remainingTtl(fresh.key()).get()).isPositive().isLessThanOrEqualTo(TTL);
+            assertThat(stored(old.key())).isEmpty();
+            assertThat(remainingTtl(old.key())).isEmpty();
             assertThat(store().complete(oldToken, readyOf(old, "raw", evidenceFound("found"))))
-                    .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
-            assertThat(stored(fresh.key())).isEqualTo(Option.some(fresh));
+                    .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
         }
 
         @Test

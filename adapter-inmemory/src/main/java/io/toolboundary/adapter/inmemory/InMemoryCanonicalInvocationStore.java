@@ -43,9 +43,10 @@ import java.util.OptionalLong;
  * {@code complete} whose final record would exceed {@link #maxBytes()} (the record stays PROJECTING as it
  * was; {@code end} then always fits, an ERROR record without raw response being no larger). Duplicates,
  * reused ids and spent budgets are answered as such before the bound is consulted. The runs opened
- * (each with its token and budget counters, one per tool called) are bounded too: at most
- * {@link #maxRecords()} of them, {@code STORE_FULL} for an {@code openRun} beyond; their bytes (a run id,
- * a token and tool names, each at most 128 ASCII characters) are not counted in {@link #maxBytes()}. Counting
+ * (each with its token, budget counters, one per tool called, and the ledger of the calls it began,
+ * kept as long as the run) are bounded too: at most {@link #maxRecords()} of them, {@code STORE_FULL}
+ * for an {@code openRun} beyond; their bytes (ids, tokens, tool names and fingerprints, each at most
+ * 128 ASCII characters, per call begun) are not counted in {@link #maxBytes()}. Counting
  * is atomic and reserved before anything is written, so threads racing for the last room never
  * overshoot.
  *
@@ -219,7 +220,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             boolean runOpen = run != null && run.token().equals(start.runToken());
             RecordTable.Entry existing = records.live(key, now);
             Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(runOpen,
-                    RecordTable.held(existing, start.token()), record.requestFingerprint(),
+                    RecordTable.held(existing, start.token()),
+                    runOpen ? run.begun(key.toolCallId()) : Option.none(), record.requestFingerprint(),
                     runOpen ? run.calls() : 0, start.runCallBudget(),
                     runOpen ? run.calls(record.tool()) : 0, start.toolCallBudget());
             if (decided.isLeft() || decided.get().isDefined()) {
@@ -231,7 +233,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
                     return refuse(ErrorCode.STORE_FULL);
                 }
             }
-            run.reserve(record.tool());
+            run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
             Instant expiresAt = now.plus(start.ttl());
             records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease()), bytes));
             expiries.schedule(expiresAt, key);

@@ -5,6 +5,7 @@ import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.StoreRules;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -80,12 +81,17 @@ final class RunTable {
         return runs.size();
     }
 
-    /** One run: the token it was opened with, its expiry and its budget counters (under its stripe lock). */
+    /**
+     * One run: the token it was opened with, its expiry, its budget counters and its ledger of the calls
+     * it began, each with its request fingerprint (under its stripe lock). The ledger lives as long as
+     * the run, past the records.
+     */
     static final class RunState {
         private final RunToken token;
         private final Instant expiresAt;
         private long calls;
         private final Map<ToolName, Long> toolCalls = new HashMap<>();
+        private final Map<ToolCallId, String> begun = new HashMap<>();
 
         RunState(RunToken token, Instant expiresAt) {
             this.token = token;
@@ -112,10 +118,16 @@ final class RunTable {
             return toolCalls.getOrDefault(tool, 0L);
         }
 
-        /** Counts one call of {@code tool}. */
-        void reserve(ToolName tool) {
+        /** The fingerprint of the call when the run began it. */
+        Option<String> begun(ToolCallId toolCallId) {
+            return Option.of(begun.get(toolCallId));
+        }
+
+        /** Counts one call of {@code tool} and enters it in the ledger. */
+        void reserve(ToolName tool, ToolCallId toolCallId, String fingerprint) {
             calls++;
             toolCalls.merge(tool, 1L, Long::sum);
+            begun.put(toolCallId, fingerprint);
         }
     }
 }

@@ -55,6 +55,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private final RedisStoreOptions options;
     private final RedisKeys keys;
     private final ScriptRunner scripts;
+    private final RunMarks marks = new RunMarks();
 
     RedisCanonicalInvocationStore(RedissonClient client, boolean ownsClient, RedisStoreOptions options) {
         this.client = requireNonNull(client, "client is null");
@@ -123,9 +124,12 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(Long.toString(leaseMillis(start.lease())));
         args.add(start.runToken().value());
         args.add(RedisKeys.toolCounterField(record.tool()));
+        args.add(RedisKeys.ledgerField(key.toolCallId()));
+        args.add(Long.toString(marks.seen(key.runId(), start.runToken())));
         args.addAll(RecordCodec.projectingFields(record, start.token()));
         return scripts.run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
-                .flatMap(reply -> ScriptReplies.begin(reply, record, start.token()));
+                .flatMap(reply -> ScriptReplies.begin(reply, record, start.token(),
+                        calls -> marks.saw(key.runId(), start.runToken(), calls)));
     }
 
     @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 
 /**
@@ -32,6 +33,11 @@ final class RedisKeys {
     /** {@code tool:<toolName>}, the field of the tool's budget counter in the run's state. */
     static String toolCounterField(ToolName tool) {
         return "tool:" + tool.value();
+    }
+
+    /** {@code call:<toolCallId>}, the call's field in the run's ledger, in the run's state. */
+    static String ledgerField(ToolCallId toolCallId) {
+        return "call:" + toolCallId.value();
     }
 
     /**

@@ -11,6 +11,7 @@ import io.vavr.control.Option;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * The one place where the scripts' replies become results. Each reply is a list of strings: a
@@ -37,6 +38,15 @@ final class ScriptReplies {
         });
     }
 
+    private static Either<BoundaryError, Long> count(String value) {
+        try {
+            long count = Long.parseLong(value);
+            return count > 0 ? Either.right(count) : invalid();
+        } catch (NumberFormatException notANumber) {
+            return invalid();
+        }
+    }
+
     private static Either<BoundaryError, RunToken> runToken(String value) {
         try {
             return Either.right(new RunToken(value));
@@ -45,11 +55,14 @@ final class ScriptReplies {
         }
     }
 
-    /** Reads the reply of {@code begin.lua}. */
+    /** Reads the reply of {@code begin.lua}; tells {@code created} the run's calls when it created the record. */
     static Either<BoundaryError, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
-            AttemptToken token) {
+            AttemptToken token, LongConsumer created) {
         return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
-            case CREATED -> parsed.noFields() ? Either.right(wanted) : invalid();
+            case CREATED -> parsed.fields().size() == 1 ? count(parsed.fields().get(0)).map(calls -> {
+                created.accept(calls);
+                return wanted;
+            }) : invalid();
             case ALREADY_CREATED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Projecting projecting && stored.token().equals(token)
                             ? Either.right(projecting)

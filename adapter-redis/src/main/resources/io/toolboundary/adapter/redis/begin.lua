@@ -15,27 +15,42 @@
 -- ARGV[6]  the execution lease in milliseconds, from now by the server's clock (TIME)
 -- ARGV[7]  the token the run was opened with, as the caller knows it
 -- ARGV[8]  the tool's counter field in the run's state, 'tool:<toolName>'
--- ARGV[9..] the record's fields and values, in pairs (include 'token', 'fingerprint' and 'status', read
+-- ARGV[9]  the call's field in the run's ledger, 'call:<toolCallId>', whose value is the fingerprint
+--          of the call when the run began it; kept as long as the run, past the record
+-- ARGV[10] the most calls the caller has seen the run begin: a run's state with fewer is an older copy
+--          (a failover to a replica that missed writes), so its ledger cannot be trusted
+-- ARGV[11..] the record's fields and values, in pairs (include 'token', 'fingerprint' and 'status', read
 --           by the scripts); the script adds 'leaseUntil', the lease's end,
 --           '<seconds>:<nine digits of nanoseconds>' by the server's clock, read by abandon.lua
 --
 -- Reply, a list whose first element is the outcome:
---   {'RUN_LOST'}                              the run's state is missing or holds another token (it was
---                                             never opened, or lost and opened again): nothing written
---   {'CREATED'}                               the record was created, both counters incremented
+--   {'RUN_LOST'}                              the run's state is missing, holds another token (it was
+--                                             never opened, or lost and opened again) or fewer calls than
+--                                             the caller saw (an older copy): nothing written
+--   {'CREATED', calls}                        the record was created, both counters incremented and the
+--                                             call entered in the ledger; calls: the run's calls now
 --   {'ALREADY_CREATED', field, value, ...}    the record exists, PROJECTING, with this token: all its fields
---   {'DUPLICATE'}                             the record exists with the same request fingerprint
---   {'REUSED'}                                the record exists with another request fingerprint
+--   {'DUPLICATE'}                             the record, or the run's ledger, has the call with the same
+--                                             request fingerprint
+--   {'REUSED'}                                ... with another request fingerprint
 --   {'RUN_BUDGET'} / {'TOOL_BUDGET'}          a budget is used up
 --   {'COUNTER_INVALID'}                       a counter holds something that is not a number
 --   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
--- record is new) sends seven: HMGET, EXISTS, HINCRBY, HINCRBY, TIME, HSET, PEXPIRE.
+-- record is new) sends eight: HMGET, EXISTS, HINCRBY, HINCRBY, HSET, TIME, HSET, PEXPIRE.
 local record = KEYS[1]
 -- The run first: without its state the store cannot know what ran, whatever the record key holds.
-local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8])
+local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
 if run[1] ~= ARGV[7] then
+  return {'RUN_LOST'}
+end
+local runUsed = tonumber(run[2] or '0')
+local toolUsed = tonumber(run[3] or '0')
+if runUsed == nil or toolUsed == nil then
+  return {'COUNTER_INVALID'}
+end
+if runUsed < tonumber(ARGV[10]) then
   return {'RUN_LOST'}
 end
 -- One EXISTS for both: in the usual call neither the record nor the attempt's end mark exists.
@@ -56,10 +71,12 @@ if redis.call('EXISTS', record, KEYS[3]) > 0 then
   return {'REUSED'}
 end
 
-local runUsed = tonumber(run[2] or '0')
-local toolUsed = tonumber(run[3] or '0')
-if runUsed == nil or toolUsed == nil then
-  return {'COUNTER_INVALID'}
+-- The record is gone (expired, or lost on its own) but the run began the call: it never runs again.
+if run[4] then
+  if run[4] == ARGV[2] then
+    return {'DUPLICATE'}
+  end
+  return {'REUSED'}
 end
 if runUsed >= tonumber(ARGV[4]) then
   return {'RUN_BUDGET'}
@@ -68,8 +85,9 @@ if toolUsed >= tonumber(ARGV[5]) then
   return {'TOOL_BUDGET'}
 end
 
-redis.call('HINCRBY', KEYS[2], 'calls', 1)
+local calls = redis.call('HINCRBY', KEYS[2], 'calls', 1)
 redis.call('HINCRBY', KEYS[2], ARGV[8], 1)
+redis.call('HSET', KEYS[2], ARGV[9], ARGV[2])
 local now = redis.call('TIME')
 local leaseMillis = tonumber(ARGV[6])
 local leaseSeconds = tonumber(now[1]) + math.floor(leaseMillis / 1000)
@@ -78,6 +96,6 @@ if leaseNanos >= 1000000000 then
   leaseSeconds = leaseSeconds + 1
   leaseNanos = leaseNanos - 1000000000
 end
-redis.call('HSET', record, 'leaseUntil', string.format('%d:%09d', leaseSeconds, leaseNanos), unpack(ARGV, 9))
+redis.call('HSET', record, 'leaseUntil', string.format('%d:%09d', leaseSeconds, leaseNanos), unpack(ARGV, 11))
 redis.call('PEXPIRE', record, ARGV[3])
-return {'CREATED'}
+return {'CREATED', tostring(calls)}

@@ -57,6 +57,8 @@ final class ModelSequence extends StoreModel {
     private final int runBudget;
     /** When the run, which holds the budget counters, ends: long after the sequence. */
     private Expiry runExpiry;
+    /** The run's ledger: the fingerprint of every call it began, kept as long as the run. */
+    private final java.util.Map<InvocationKey, String> begun = new java.util.HashMap<>();
     private long stamp;
 
     ModelSequence(StoreModelContract contract, Random random, Counts counts, int number) {
@@ -122,6 +124,7 @@ final class ModelSequence extends StoreModel {
         Instant before = settleBeforeWrite(key);
         Life life = lives.get(key);
         Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(true, held(life, attempt.token),
+                Option.of(begun.get(key)),
                 attempt.record.requestFingerprint(), used("run", before), budget,
                 used("tool:" + attempt.record.tool().value(), before), toolBudget);
         boolean creates = decided.isRight() && decided.get().isEmpty();
@@ -141,6 +144,7 @@ final class ModelSequence extends StoreModel {
         if (creates && actual.isRight()) {
             Expiry expiry = expiryOf(before, after, ttl);
             lives.put(key, new Life(attempt.record, attempt.token, ttl, expiry));
+            begun.put(key, attempt.record.requestFingerprint());
             reserve("run", runExpiry, before);
             reserve("tool:" + attempt.record.tool().value(), runExpiry, before);
         }
