@@ -1,26 +1,10 @@
 package io.toolboundary.testkit;
 
-import static java.util.Objects.requireNonNull;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.EvidenceStatus;
-import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Utf8;
-import io.vavr.control.Either;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,32 +50,16 @@ public abstract class ProjectorContract {
     public static final long DEFAULT_MAX_SCOPE_BYTES = 512;
 
     /** The run of characters of the request's arguments that counts as an echo when found in the projection. */
-    public static final int ECHO_WINDOW_CHARS = 32;
+    public static final int ECHO_WINDOW_CHARS = ProjectorChecks.ECHO_WINDOW_CHARS;
 
     /** Runs of 2-, 3- and 4-byte characters (and one of all widths) put on raw lines by the non-ASCII check. */
-    public static final List<String> NON_ASCII_CHARACTERS = List.of("\u00e9", "\u20ac", "\uD83D\uDE00",
-            "a\u00e9\u20ac\uD83D\uDE00");
+    public static final List<String> NON_ASCII_CHARACTERS = ProjectorSamples.NON_ASCII_CHARACTERS;
 
     /**
      * Lines carrying a credential, each paired with the credential it carries, as {@code {line, secret}}:
      * what the credential check puts on raw lines and then looks for in the projection.
      */
-    public static final List<List<String>> CREDENTIAL_LINES = List.of(
-            List.of("password=Pw7rTq2Lk9Xz", "Pw7rTq2Lk9Xz"),
-            List.of("passwd: Pd4kLm8Qs2Vn", "Pd4kLm8Qs2Vn"),
-            List.of("login ok pwd=Pw3nXq8Rt5Jk", "Pw3nXq8Rt5Jk"),
-            List.of("Authorization: Bearer eyBt5Kq9Lm2Xw7Rz4Vn8", "eyBt5Kq9Lm2Xw7Rz4Vn8"),
-            List.of("called upstream with bearer Bt8Xk2Qm7Lp4Wz9R", "Bt8Xk2Qm7Lp4Wz9R"),
-            List.of("aws_access_key_id=AKIAQ3EXMPL7W2RZ5T6Y", "AKIAQ3EXMPL7W2RZ5T6Y"),
-            List.of("aws_secret_access_key=wK9rTq2Lx8/Zm4Vn7Pb3+Hs6Jd1Fg5Ck0Ye2Xa8Nu",
-                    "wK9rTq2Lx8/Zm4Vn7Pb3+Hs6Jd1Fg5Ck0Ye2Xa8Nu"),
-            List.of("api_key=Ak5Lm9Qx2Rt7Wz3V", "Ak5Lm9Qx2Rt7Wz3V"),
-            List.of("token=Tk8Qz3Lm6Xr1Wv9P", "Tk8Qz3Lm6Xr1Wv9P"),
-            List.of("secret=Sc2Vx7Lq4Mz9Rk1T", "Sc2Vx7Lq4Mz9Rk1T"),
-            List.of("cache redis://default:Rd6Kq1Xm8Lz3Vt5W@cache:6379/0", "Rd6Kq1Xm8Lz3Vt5W"),
-            List.of("db postgres://orders:Pg9Lx4Qm2Wz7Rk3V@db:5432/orders", "Pg9Lx4Qm2Wz7Rk3V"),
-            List.of("db mysql://root:My3Qx8Lk5Wz2Rv7T@db:3306/shop", "My3Qx8Lk5Wz2Rv7T"),
-            List.of("url jdbc:mysql://app:Jd7Wk2Lq9Xz4Rm6V@db:3306/shop", "Jd7Wk2Lq9Xz4Rm6V"));
+    public static final List<List<String>> CREDENTIAL_LINES = ProjectorSamples.CREDENTIAL_LINES;
 
     /**
      * The projector under test; may be a new instance per call.
@@ -266,9 +234,7 @@ public abstract class ProjectorContract {
      * @return the run
      */
     public static String nonAsciiRun(String characters, int alignment, long limitBytes) {
-        requireNonNull(characters, "characters is null");
-        long each = Math.max(1, Utf8.byteLength(characters));
-        return "x".repeat(alignment) + characters.repeat((int) ((limitBytes + limitBytes / 2) / each + 1));
+        return ProjectorSamples.nonAsciiRun(characters, alignment, limitBytes);
     }
 
     /**
@@ -279,13 +245,7 @@ public abstract class ProjectorContract {
      * @return the filler
      */
     public static String echoFiller(int chars) {
-        String alphabet = "abcdefghijkmnopqrstuvwxyz23456789";
-        Random random = new Random(60_1024L);
-        StringBuilder filler = new StringBuilder(chars);
-        for (int i = 0; i < chars; i++) {
-            filler.append(alphabet.charAt(random.nextInt(alphabet.length())));
-        }
-        return filler.toString();
+        return ProjectorSamples.echoFiller(chars);
     }
 
     /**
@@ -301,16 +261,7 @@ public abstract class ProjectorContract {
      * @throws AssertionError when it does not
      */
     public static AgentResult checkNonAsciiRaw(Projector projector, ToolRequest request, String raw, long limitBytes) {
-        AgentResult result = checkWithinLimit(projector, request, raw, limitBytes);
-        if (raw.indexOf('\uFFFD') < 0) {
-            assertThat(result.content().indexOf('\uFFFD') < 0 && result.scope().forAll(s -> s.indexOf('\uFFFD') < 0))
-                    .as("the projection has a U+FFFD the raw response did not have: a character was cut through its"
-                            + " UTF-8 bytes")
-                    .isTrue();
-        }
-        assertThat(result.content().contains(raw) && Utf8.exceeds(raw, limitBytes))
-                .as("content copies the whole raw response").isFalse();
-        return result;
+        return ProjectorChecks.checkNonAsciiRaw(projector, request, raw, limitBytes);
     }
 
     /**
@@ -328,15 +279,7 @@ public abstract class ProjectorContract {
      */
     public static AgentResult checkLargeRequest(Projector projector, ToolRequest largeRequest, String raw,
             long limitBytes, long maxScopeBytes) {
-        AgentResult result = checkWithinLimit(projector, largeRequest, raw, limitBytes);
-        long scopeBytes = result.scope().map(Utf8::byteLength).getOrElse(0L);
-        assertThat(scopeBytes).as("UTF-8 bytes of the scope for a request of %d bytes (bound %d)",
-                Utf8.byteLength(largeRequest.arguments()), maxScopeBytes).isLessThanOrEqualTo(maxScopeBytes);
-        assertThat(echoes(result.content(), largeRequest.arguments()))
-                .as("content echoes the request's arguments").isFalse();
-        assertThat(result.scope().exists(scope -> echoes(scope, largeRequest.arguments())))
-                .as("scope echoes the request's arguments").isFalse();
-        return result;
+        return ProjectorChecks.checkLargeRequest(projector, largeRequest, raw, limitBytes, maxScopeBytes);
     }
 
     /**
@@ -353,31 +296,7 @@ public abstract class ProjectorContract {
      */
     public static void checkNoCredential(Projector projector, ToolRequest request, String raw, String secret,
             long limitBytes) {
-        requireNonNull(secret, "secret is null");
-        AgentResult result = checkWithinLimit(projector, request, raw, limitBytes);
-        String shape = CREDENTIAL_LINES.stream().filter(c -> c.get(1).equals(secret)).map(c -> c.get(0))
-                .findFirst().orElse("a credential").replace(secret, "<secret>");
-        assertThat(result.content().contains(secret)).as("the credential in \"%s\" reaches the content", shape)
-                .isFalse();
-        assertThat(result.scope().exists(scope -> scope.contains(secret)))
-                .as("the credential in \"%s\" reaches the scope", shape).isFalse();
-    }
-
-    /** True when {@code text} holds {@value #ECHO_WINDOW_CHARS} characters in a row of {@code source}. */
-    private static boolean echoes(String text, String source) {
-        if (text.length() < ECHO_WINDOW_CHARS || source.length() < ECHO_WINDOW_CHARS) {
-            return false;
-        }
-        Set<String> windows = new HashSet<>();
-        for (int i = 0; i + ECHO_WINDOW_CHARS <= text.length(); i++) {
-            windows.add(text.substring(i, i + ECHO_WINDOW_CHARS));
-        }
-        for (int i = 0; i + ECHO_WINDOW_CHARS <= source.length(); i++) {
-            if (windows.contains(source.substring(i, i + ECHO_WINDOW_CHARS))) {
-                return true;
-            }
-        }
-        return false;
+        ProjectorChecks.checkNoCredential(projector, request, raw, secret, limitBytes);
     }
 
     /**
@@ -388,8 +307,7 @@ public abstract class ProjectorContract {
      * @return a request under a fresh run id and tool call id
      */
     public static ToolRequest sampleRequest(String toolName, String arguments) {
-        InvocationKey key = InvocationKey.of(new RunId(Fixtures.anyRunId()), new ToolCallId(Fixtures.anyToolCallId()));
-        return new ToolRequest(key, new ToolName(toolName), arguments);
+        return ProjectorSamples.sampleRequest(toolName, arguments);
     }
 
     /**
@@ -401,11 +319,7 @@ public abstract class ProjectorContract {
      * @throws AssertionError when it is not
      */
     public static void checkLargeRawIsLarge(String largeRaw, long limitBytes) {
-        requireNonNull(largeRaw, "largeRaw is null");
-        assertThat(Utf8.exceeds(largeRaw, limitBytes))
-                .as("largeRaw() must be over the agent limit of %d UTF-8 bytes, was %d", limitBytes,
-                        Utf8.byteLength(largeRaw))
-                .isTrue();
+        ProjectorChecks.checkLargeRawIsLarge(largeRaw, limitBytes);
     }
 
     /**
@@ -421,13 +335,7 @@ public abstract class ProjectorContract {
      * @throws AssertionError when it does not
      */
     public static AgentResult checkWithinLimit(Projector projector, ToolRequest request, String raw, long limitBytes) {
-        Projection projection = project(projector, request, raw);
-        Either<BoundaryError, AgentResult> result = AgentResult.of(projection, limitBytes);
-        if (result.isLeft()) {
-            fail("the boundary refuses the projection with %s (limit %d UTF-8 bytes, content %d bytes)",
-                    result.getLeft().code(), limitBytes, Utf8.byteLength(projection.content()));
-        }
-        return result.get();
+        return ProjectorChecks.checkWithinLimit(projector, request, raw, limitBytes);
     }
 
     /**
@@ -440,9 +348,7 @@ public abstract class ProjectorContract {
      * @throws AssertionError when it does not
      */
     public static void checkEvidenceFound(Projector projector, ToolRequest request, String raw, long limitBytes) {
-        AgentResult result = checkWithinLimit(projector, request, raw, limitBytes);
-        assertThat(result.evidence()).as("evidence status of a raw response with evidence")
-                .isEqualTo(EvidenceStatus.EVIDENCE_FOUND);
+        ProjectorChecks.checkEvidenceFound(projector, request, raw, limitBytes);
     }
 
     /**
@@ -457,10 +363,7 @@ public abstract class ProjectorContract {
      */
     public static void checkNoEvidenceWithScope(Projector projector, ToolRequest request, String raw,
             long limitBytes) {
-        AgentResult result = checkWithinLimit(projector, request, raw, limitBytes);
-        assertThat(result.evidence()).as("evidence status of a raw response without evidence")
-                .isEqualTo(EvidenceStatus.NO_EVIDENCE);
-        assertThat(result.scope().getOrElse("")).as("scope of a negative observation").isNotBlank();
+        ProjectorChecks.checkNoEvidenceWithScope(projector, request, raw, limitBytes);
     }
 
     /**
@@ -475,26 +378,6 @@ public abstract class ProjectorContract {
      */
     public static void checkDoesNotCopyRawThrough(Projector projector, ToolRequest request, String largeRaw,
             long limitBytes) {
-        checkLargeRawIsLarge(largeRaw, limitBytes);
-        Projection projection = project(projector, request, largeRaw);
-        assertThat(projection.content().contains(largeRaw)).as("content copies the whole raw response").isFalse();
-        assertThat(projection.scope().exists(scope -> scope.contains(largeRaw)))
-                .as("scope copies the whole raw response").isFalse();
-    }
-
-    private static Projection project(Projector projector, ToolRequest request, String raw) {
-        requireNonNull(projector, "projector is null");
-        requireNonNull(request, "request is null");
-        requireNonNull(raw, "raw is null");
-        Projection projection;
-        try {
-            projection = projector.project(request, raw);
-        } catch (Exception failure) {
-            throw new AssertionError("the projector threw " + failure.getClass().getName(), failure);
-        }
-        if (projection == null) {
-            fail("the projector returned null");
-        }
-        return projection;
+        ProjectorChecks.checkDoesNotCopyRawThrough(projector, request, largeRaw, limitBytes);
     }
 }

@@ -2,17 +2,11 @@ package io.toolboundary.springai.autoconfigure;
 
 import io.toolboundary.application.ToolBoundaryConfig;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DataSizeUnit;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 import org.springframework.util.unit.DataUnit;
-import org.springframework.validation.BindingResult;
 import org.springframework.validation.Errors;
-import org.springframework.validation.FieldError;
 import org.springframework.validation.Validator;
 
 /**
@@ -27,11 +21,6 @@ import org.springframework.validation.Validator;
  */
 @ConfigurationProperties(prefix = "toolboundary")
 public class ToolBoundaryProperties implements Validator {
-
-    /** Largest byte limit accepted: Redis's own limit of one value, 512 MB. */
-    static final DataSize MAX_LIMIT = DataSize.ofMegabytes(512);
-
-    private static final Pattern KEY_PREFIX = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
 
     /** Whether the tool boundary is configured at all; {@code false} is the one explicit opt-out. */
     private boolean enabled = true;
@@ -180,79 +169,7 @@ public class ToolBoundaryProperties implements Validator {
      */
     @Override
     public void validate(Object target, Errors errors) {
-        ToolBoundaryProperties properties = (ToolBoundaryProperties) target;
-        properties.checkRanges(errors);
-        properties.checkNesting(errors);
-    }
-
-    private void checkRanges(Errors errors) {
-        atLeastOneMillisecond(errors, "record-ttl", recordTtl);
-        atLeastOneMillisecond(errors, "execution-lease", executionLease);
-        size(errors, "limits.request", limits.getRequest());
-        size(errors, "limits.raw-response", limits.getRawResponse());
-        size(errors, "limits.record", limits.getRecord());
-        size(errors, "limits.agent-result", limits.getAgentResult());
-        if (json.getMaxDepth() < 1 || json.getMaxDepth() > 1000) {
-            errors.rejectValue("json.max-depth", "range", "must be 1 to 1000");
-        }
-        if (json.getMaxNumberLength() < 1 || json.getMaxNumberLength() > 10_000) {
-            errors.rejectValue("json.max-number-length", "range", "must be 1 to 10000 characters");
-        }
-        if (redis.getKeyPrefix() == null || !KEY_PREFIX.matcher(redis.getKeyPrefix()).matches()) {
-            errors.rejectValue("redis.key-prefix", "pattern", "must be 1 to 64 characters of [A-Za-z0-9_.:-]");
-        }
-        if (store == null) {
-            errors.rejectValue("store", "required", "must be auto, redis or memory");
-        }
-        if (redis.getEvictionPolicyCheck() == null) {
-            errors.rejectValue("redis.eviction-policy-check", "required", "must be refuse or warn");
-        }
-    }
-
-    private void checkNesting(Errors errors) {
-        DataSize record = limits.getRecord();
-        if (record == null || errors.hasFieldErrors("limits.record")) {
-            return;
-        }
-        String bound = "must not exceed toolboundary.limits.record (" + record.toBytes() + " bytes)";
-        nested(errors, "limits.request", limits.getRequest(), record, bound);
-        nested(errors, "limits.raw-response", limits.getRawResponse(), record, bound);
-        nested(errors, "limits.agent-result", limits.getAgentResult(), record, bound);
-    }
-
-    private static void nested(Errors errors, String field, DataSize size, DataSize record, String bound) {
-        if (size != null && !errors.hasFieldErrors(field) && size.toBytes() > record.toBytes()) {
-            errors.rejectValue(field, "nesting", bound);
-        }
-    }
-
-    private static void atLeastOneMillisecond(Errors errors, String field, Duration duration) {
-        if (duration == null || duration.toMillis() < 1) {
-            String message = "must be at least 1ms (for example 30m or 24h)";
-            if (duration != null && errors instanceof BindingResult result) {
-                // Shown as written in properties ("-5s"), not as Java prints a Duration ("PT-5S").
-                result.addError(new FieldError(result.getObjectName(), field, written(duration),
-                        false, new String[] {"range"}, null, message));
-            } else {
-                errors.rejectValue(field, "range", message);
-            }
-        }
-    }
-
-    /** {@code duration} as a property would be written: in the largest unit that states it exactly. */
-    private static String written(Duration duration) {
-        for (ChronoUnit unit : List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES, ChronoUnit.SECONDS)) {
-            if (duration.toNanos() % unit.getDuration().toNanos() == 0) {
-                return DurationStyle.SIMPLE.print(duration, unit);
-            }
-        }
-        return DurationStyle.SIMPLE.print(duration);
-    }
-
-    private static void size(Errors errors, String field, DataSize size) {
-        if (size == null || size.toBytes() < 1 || size.toBytes() > MAX_LIMIT.toBytes()) {
-            errors.rejectValue(field, "range", "must be 1 byte to 512MB");
-        }
+        ToolBoundaryPropertiesValidation.validate((ToolBoundaryProperties) target, errors);
     }
 
     /** Which store keeps the canonical records. */
