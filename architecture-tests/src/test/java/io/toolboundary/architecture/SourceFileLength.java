@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -34,24 +33,14 @@ final class SourceFileLength {
     /** The most lines a main source file of a published module may have. */
     static final int MAX_LINES = 400;
 
-    /**
-     * TEMPORARY: files over the limit that are being split on another branch right now, as paths from the
-     * project root. Empty this set when that split is merged; {@link #check} fails while an entry is no
-     * longer over the limit, so that a finished split cannot leave a hole in the rule.
-     */
-    static final Set<String> PENDING_SPLIT = Set.of(
-            "adapter-inmemory/src/main/java/io/toolboundary/adapter/inmemory/InMemoryCanonicalInvocationStore.java",
-            "adapter-redis/src/main/java/io/toolboundary/adapter/redis/RedisCanonicalInvocationStore.java");
-
     private SourceFileLength() {
     }
 
     /**
      * Fails when a main source file of a published module under {@code root} is over {@value #MAX_LINES}
-     * lines and not in {@code pendingSplit}, when an entry of {@code pendingSplit} is not such a file over
-     * the limit, or when there is no main source file at all (a rule that matches nothing proves nothing).
+     * lines, or when there is no main source file at all (a rule that matches nothing proves nothing).
      */
-    static void check(Path root, Set<String> pendingSplit) {
+    static void check(Path root) {
         SortedMap<String, Integer> lines = lineCounts(root);
         if (lines.isEmpty()) {
             throw new AssertionError("no main source file found in the published modules " + publishedModules(root)
@@ -59,17 +48,10 @@ final class SourceFileLength {
         }
         List<String> failures = new ArrayList<>();
         lines.forEach((file, count) -> {
-            if (count > MAX_LINES && !pendingSplit.contains(file)) {
+            if (count > MAX_LINES) {
                 failures.add(file + " has " + count + " lines, over the limit of " + MAX_LINES);
             }
         });
-        for (String file : new TreeSet<>(pendingSplit)) {
-            if (!lines.containsKey(file)) {
-                failures.add(file + " is in PENDING_SPLIT but is not a main source file of a published module");
-            } else if (lines.get(file) <= MAX_LINES) {
-                failures.add(file + " is in PENDING_SPLIT but has " + lines.get(file) + " lines now: take it off");
-            }
-        }
         if (!failures.isEmpty()) {
             throw new AssertionError("main source files of published modules must not be over " + MAX_LINES
                     + " lines, because a reader should find each concept in a file of its own name:\n  "

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,7 @@ class SourceFileLengthTest {
 
     @Test
     void noMainSourceFileOfAPublishedModuleIsOver400Lines() {
-        SourceFileLength.check(PROJECT, SourceFileLength.PENDING_SPLIT);
+        SourceFileLength.check(PROJECT);
     }
 
     @Test
@@ -69,7 +68,7 @@ class SourceFileLengthTest {
         void catchesAMainSourceFileOneLineOverTheLimit() throws IOException {
             write("lib/src/main/java/lib/deep/Big.java", javaFileOf(401));
 
-            assertThatThrownBy(() -> SourceFileLength.check(root, Set.of()))
+            assertThatThrownBy(() -> SourceFileLength.check(root))
                     .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("lib/src/main/java/lib/deep/Big.java has 401 lines, over the limit of 400")
                     .hasMessageNotContaining("Small.java");
@@ -79,7 +78,7 @@ class SourceFileLengthTest {
         void acceptsAMainSourceFileAtTheLimit() throws IOException {
             write("lib/src/main/java/lib/deep/Big.java", javaFileOf(400));
 
-            assertThatCode(() -> SourceFileLength.check(root, Set.of())).doesNotThrowAnyException();
+            assertThatCode(() -> SourceFileLength.check(root)).doesNotThrowAnyException();
             assertThat(SourceFileLength.lineCounts(root)).containsEntry("lib/src/main/java/lib/deep/Big.java", 400);
         }
 
@@ -87,7 +86,7 @@ class SourceFileLengthTest {
         void catchesAFileOfAModuleListedOnlyInAProfile() throws IOException {
             write("extra/src/main/java/extra/Big.java", javaFileOf(401));
 
-            assertThatThrownBy(() -> SourceFileLength.check(root, Set.of()))
+            assertThatThrownBy(() -> SourceFileLength.check(root))
                     .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("extra/src/main/java/extra/Big.java has 401 lines");
         }
@@ -98,35 +97,14 @@ class SourceFileLengthTest {
             write("demo/src/main/java/demo/Big.java", javaFileOf(401));
 
             assertThat(SourceFileLength.publishedModules(root)).containsExactly("lib", "extra");
-            assertThatCode(() -> SourceFileLength.check(root, Set.of())).doesNotThrowAnyException();
-        }
-
-        @Test
-        void letsAFilePendingItsSplitThroughAndFailsOnceItIsSplit() throws IOException {
-            Set<String> pending = Set.of("lib/src/main/java/lib/deep/Big.java");
-            write("lib/src/main/java/lib/deep/Big.java", javaFileOf(401));
-
-            assertThatCode(() -> SourceFileLength.check(root, pending)).doesNotThrowAnyException();
-
-            write("lib/src/main/java/lib/deep/Big.java", javaFileOf(400));
-
-            assertThatThrownBy(() -> SourceFileLength.check(root, pending))
-                    .isInstanceOf(AssertionError.class)
-                    .hasMessageContaining("lib/src/main/java/lib/deep/Big.java is in PENDING_SPLIT but has 400 lines");
-        }
-
-        @Test
-        void failsAPendingEntryThatIsNoMainSourceFile() {
-            assertThatThrownBy(() -> SourceFileLength.check(root, Set.of("lib/src/main/java/lib/Gone.java")))
-                    .isInstanceOf(AssertionError.class)
-                    .hasMessageContaining("lib/src/main/java/lib/Gone.java is in PENDING_SPLIT but is not a main");
+            assertThatCode(() -> SourceFileLength.check(root)).doesNotThrowAnyException();
         }
 
         @Test
         void failsWhenItFindsNoMainSourceFile() throws IOException {
             Files.delete(root.resolve("lib/src/main/java/lib/Small.java"));
 
-            assertThatThrownBy(() -> SourceFileLength.check(root, Set.of()))
+            assertThatThrownBy(() -> SourceFileLength.check(root))
                     .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("the rule would pass on anything");
         }
