@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * persistence ({@code --save "" --appendonly no}), so a restart starts empty: whatever it held is lost,
  * as after a crash of a server without persistence. {@link #close()} (also at JVM exit, should a test
  * not reach it) kills the process, frozen or not, and deletes its directory. Commands from the test go
- * through a fresh {@link RespConnection} each, so they work across restarts.
+ * through a fresh {@link RedisAdmin} connection each, so they work across restarts.
  *
  * <p>Freezing uses {@code kill -STOP} and {@code kill -CONT}, so this class needs a POSIX {@code kill}.
  * Thread-safe.
@@ -146,13 +146,13 @@ public final class RedisServerProcess implements AutoCloseable {
     /**
      * Sends one command over a fresh connection.
      *
-     * @return the reply, as {@link RespConnection#call} gives it
+     * @return the reply, as {@link RedisAdmin#command} gives it
      * @throws RedisErrorReply when Redis answers with an error
      * @throws UncheckedIOException when the server cannot be reached or does not answer in 5 seconds
      */
     public Object call(String... command) {
-        try (RespConnection connection = RespConnection.open(endpoint(), COMMAND_TIMEOUT)) {
-            return connection.call(command);
+        try (RedisAdmin connection = RedisAdmin.open(endpoint(), COMMAND_TIMEOUT)) {
+            return connection.command(command);
         }
     }
 
@@ -171,18 +171,9 @@ public final class RedisServerProcess implements AutoCloseable {
      */
     public List<String> keys(String pattern) {
         requireNonNull(pattern, "pattern is null");
-        List<String> keys = new ArrayList<>();
-        try (RespConnection connection = RespConnection.open(endpoint(), COMMAND_TIMEOUT)) {
-            String cursor = "0";
-            do {
-                List<?> reply = (List<?>) connection.call("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
-                cursor = (String) reply.get(0);
-                for (Object key : (List<?>) reply.get(1)) {
-                    keys.add((String) key);
-                }
-            } while (!"0".equals(cursor));
+        try (RedisAdmin connection = RedisAdmin.open(endpoint(), COMMAND_TIMEOUT)) {
+            return connection.scan(pattern);
         }
-        return List.copyOf(keys);
     }
 
     /**

@@ -31,10 +31,10 @@ class RedisServerProcessTest {
     @Test
     void answersNothingWhileFrozenAndServesTheWaitingCommandOnceThawed() {
         try (RedisServerProcess redis = RedisServerProcess.start();
-                RespConnection client = RespConnection.open(redis.endpoint(), Duration.ofSeconds(10))) {
+                RedisAdmin client = RedisAdmin.open(redis.endpoint(), Duration.ofSeconds(10))) {
             redis.freeze();
             assertThat(redis.isFrozen()).isTrue();
-            CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> client.call("INCR", "tbprocess:n"));
+            CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> client.command("INCR", "tbprocess:n"));
             LocalRedisProcesses.awaitTrue(() -> redis.connectionsWithUnreadInput() == 1, Duration.ofSeconds(10),
                     "the INCR to wait in the frozen server's socket");
             assertThat(waiting).isNotDone();
