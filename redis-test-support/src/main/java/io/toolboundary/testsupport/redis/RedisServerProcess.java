@@ -68,16 +68,20 @@ public final class RedisServerProcess implements AutoCloseable {
     private final int port;
     private final Persistence persistence;
     private final List<String> extraArguments;
+    /** The lines of a sentinel's configuration file; empty for a server. */
+    private final List<String> sentinelConfig;
     private final List<Path> directories = new ArrayList<>();
     private Process process;
     private boolean frozen;
     private boolean closed;
 
-    private RedisServerProcess(Path executable, int port, Persistence persistence, List<String> extraArguments) {
+    private RedisServerProcess(Path executable, int port, Persistence persistence, List<String> extraArguments,
+            List<String> sentinelConfig) {
         this.executable = executable;
         this.port = port;
         this.persistence = persistence;
         this.extraArguments = extraArguments;
+        this.sentinelConfig = sentinelConfig;
     }
 
     /**
@@ -104,13 +108,32 @@ public final class RedisServerProcess implements AutoCloseable {
      * which every restart repeats.
      */
     static RedisServerProcess start(Persistence persistence, List<String> extraArguments) {
+        return start(persistence, extraArguments, List.of());
+    }
+
+    /**
+     * Starts a Redis Sentinel ({@code redis-server sentinel.conf --sentinel}) on a free loopback port, its
+     * configuration file (which the sentinel rewrites as it learns) made of {@code configLines} in its own
+     * directory, and waits until it answers {@code PING}.
+     */
+    static RedisServerProcess startSentinel(List<String> configLines) {
+        List<String> config = List.copyOf(requireNonNull(configLines, "configLines is null"));
+        if (config.isEmpty()) {
+            throw new IllegalArgumentException("a sentinel needs at least one configuration line");
+        }
+        return start(Persistence.NONE, List.of(), config);
+    }
+
+    private static RedisServerProcess start(Persistence persistence, List<String> extraArguments,
+            List<String> sentinelConfig) {
         requireNonNull(persistence, "persistence is null");
         List<String> extra = List.copyOf(requireNonNull(extraArguments, "extraArguments is null"));
         Path executable = LocalRedisProcesses.serverExecutable()
                 .orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
         IllegalStateException last = new IllegalStateException("redis-server did not start");
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            RedisServerProcess server = new RedisServerProcess(executable, freePort(), persistence, extra);
+            RedisServerProcess server = new RedisServerProcess(executable, freePort(), persistence, extra,
+                    sentinelConfig);
             try {
                 server.launch();
                 return server;
@@ -252,14 +275,19 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /** The last lines of the current server's log, for failure messages. */
-    public synchronized String logTail() {
+    public String logTail() {
+        return logTail(5);
+    }
+
+    /** The last {@code count} lines of the current server's log, joined by {@code " | "}. */
+    synchronized String logTail(int count) {
         if (directories.isEmpty()) {
             return "(no log)";
         }
         try {
             List<String> lines = Files.readAllLines(directories.get(directories.size() - 1).resolve("redis.log"),
                     StandardCharsets.UTF_8);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - count), lines.size()));
         } catch (IOException | UncheckedIOException unreadable) {
             return "(no log)";
         }
@@ -283,7 +311,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "redis-server on " + endpoint();
+        return (sentinelConfig.isEmpty() ? "redis-server on " : "redis-sentinel on ") + endpoint();
     }
 
     private void launch() {
@@ -291,8 +319,12 @@ public final class RedisServerProcess implements AutoCloseable {
             throw new IllegalStateException("the server process was closed");
         }
         Path directory = directoryForLaunch();
-        List<String> command = new ArrayList<>(List.of(executable.toString(), "--port", Integer.toString(port),
-                "--bind", LOOPBACK, "--save", "", "--daemonize", "no", "--dir", directory.toString()));
+        List<String> command = new ArrayList<>(List.of(executable.toString()));
+        if (!sentinelConfig.isEmpty()) {
+            command.addAll(List.of(writeSentinelConfig(directory).toString(), "--sentinel"));
+        }
+        command.addAll(List.of("--port", Integer.toString(port), "--bind", LOOPBACK, "--save", "", "--daemonize", "no",
+                "--dir", directory.toString()));
         if (persistence == Persistence.AOF) {
             command.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
         } else {
@@ -315,6 +347,15 @@ public final class RedisServerProcess implements AutoCloseable {
             }
             return LocalRedisProcesses.answersPing(endpoint());
         }, START_TIMEOUT.plusSeconds(1), "PING on " + endpoint());
+    }
+
+    private Path writeSentinelConfig(Path directory) {
+        Path file = directory.resolve("sentinel.conf");
+        try {
+            return Files.write(file, sentinelConfig, StandardCharsets.UTF_8);
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot write " + file, failure);
+        }
     }
 
     /** A new directory per start without persistence; the first one again with AOF, so that it is replayed. */
