@@ -1,6 +1,7 @@
 package io.toolboundary.testsupport.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -71,6 +72,13 @@ class SentinelGroupTest {
             assertThat(master.command("WAIT", "1", "1000")).isEqualTo(1L);
             assertThat(group.agreedMaster()).as("no failover: the sentinels saw the master all along")
                     .contains(group.master());
+
+            try (RedisAdmin replica = RedisAdmin.open(group.replica(), TIMEOUT)) {
+                replica.command("REPLICAOF", group.master().host(), Integer.toString(group.master().port()));
+            }
+            assertThatThrownBy(group::cutReplicationLink).as("as after a sentinel's +fix-slave-config")
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("not through the proxy");
+            assertThat(group.replicationLinkCut()).isFalse();
         }
 
         assertThat(everyProcess).noneMatch(LocalRedisProcesses::answersPing);
