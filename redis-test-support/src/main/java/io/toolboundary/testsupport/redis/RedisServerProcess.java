@@ -23,6 +23,8 @@ import java.util.stream.Stream;
 /**
  * One {@code redis-server} process that a test owns and may hurt: kill it hard, freeze and thaw it,
  * start it again on the same port. For fault tests; never the shared servers of {@link RedisServerFixture}.
+ * {@link SentinelGroup} also runs its replica (with {@code --replicaof}) and its sentinels
+ * ({@code --sentinel}) as such processes.
  *
  * <p>The server listens on a free loopback port below the usual ephemeral range. By default it runs
  * without persistence ({@link Persistence#NONE}: {@code --save "" --appendonly no}), so a restart starts
