@@ -22,9 +22,9 @@ import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testsupport.redis.FaultProxy;
+import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
-import io.toolboundary.testsupport.redis.RespConnection;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -73,7 +73,7 @@ final class AmbiguityRig implements AutoCloseable {
     final FaultTool tool;
     final CountingExecutor executor;
     final RunContext run = Fixtures.anyRunContext();
-    private final RespConnection admin;
+    private final RedisAdmin admin;
     private final Queue<Unfinished> unfinished = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<AttemptToken> lastToken = new ThreadLocal<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
@@ -86,7 +86,7 @@ final class AmbiguityRig implements AutoCloseable {
         this.redis = redis;
         this.proxy = throughProxy ? Option.of(FaultProxy.start(redis.endpoint())) : Option.none();
         RedisEndpoint endpoint = proxy.map(FaultProxy::endpoint).getOrElse(redis.endpoint());
-        this.admin = RespConnection.open(redis.endpoint(), Duration.ofSeconds(10));
+        this.admin = RedisAdmin.open(redis.endpoint(), Duration.ofSeconds(10));
         this.store = RedisCanonicalInvocationStoreFactory.connectStandalone(endpoint.uri(),
                 options.keyPrefix(PREFIX).build());
         this.tool = new FaultTool(redis, store::recordKey);
@@ -173,7 +173,7 @@ final class AmbiguityRig implements AutoCloseable {
 
     /** How many scripts the server has run by SHA so far, read directly from the server. */
     long scriptRuns() {
-        for (String line : String.valueOf(admin.call("INFO", "commandstats")).split("\r?\n")) {
+        for (String line : String.valueOf(admin.command("INFO", "commandstats")).split("\r?\n")) {
             if (line.startsWith("cmdstat_evalsha:calls=")) {
                 return Long.parseLong(line.substring("cmdstat_evalsha:calls=".length(), line.indexOf(',')));
             }
@@ -193,7 +193,7 @@ final class AmbiguityRig implements AutoCloseable {
 
     /** The record's fields as Redis holds them; empty when there is none. */
     Map<String, String> record(String toolCallId) {
-        List<?> flat = (List<?>) admin.call("HGETALL", store.recordKey(key(toolCallId)));
+        List<?> flat = (List<?>) admin.command("HGETALL", store.recordKey(key(toolCallId)));
         Map<String, String> fields = new HashMap<>();
         for (int i = 0; i + 1 < flat.size(); i += 2) {
             fields.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
@@ -206,10 +206,10 @@ final class AmbiguityRig implements AutoCloseable {
         int projecting = 0;
         int withoutTtl = 0;
         for (String key : redis.keys(PREFIX + ":*")) {
-            if (admin.call("PTTL", key) instanceof Long ttl && ttl == -1) {
+            if (admin.command("PTTL", key) instanceof Long ttl && ttl == -1) {
                 withoutTtl++;
             }
-            if (key.contains(":call:") && "PROJECTING".equals(admin.call("HGET", key, "status"))) {
+            if (key.contains(":call:") && "PROJECTING".equals(admin.command("HGET", key, "status"))) {
                 projecting++;
             }
         }

@@ -11,8 +11,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.adapter.redis.FaultRig.Call;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
-import io.toolboundary.testsupport.redis.RespConnection;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -367,14 +367,14 @@ class FaultInjectionTest {
     private static Call killAfterTheScriptRan(FaultRig rig, Supplier<Future<Call>> call) {
         List<String> connections = rig.storeConnectionIds();
         assertThat(connections).hasSize(1);
-        try (RespConnection killer = RespConnection.open(rig.redis.endpoint(), Duration.ofSeconds(10))) {
+        try (RedisAdmin killer = RedisAdmin.open(rig.redis.endpoint(), Duration.ofSeconds(10))) {
             rig.redis.freeze();
             rig.fault();
             Future<Call> started = call.get();
             await().atMost(WAIT).pollInterval(Duration.ofMillis(5))
                     .until(() -> rig.redis.connectionsWithUnreadInput() == 1);
             CompletableFuture<Object> kill = CompletableFuture.supplyAsync(
-                    () -> killer.call("CLIENT", "KILL", "ID", connections.get(0)));
+                    () -> killer.command("CLIENT", "KILL", "ID", connections.get(0)));
             await().atMost(WAIT).pollInterval(Duration.ofMillis(5))
                     .until(() -> rig.redis.connectionsWithUnreadInput() == 2);
             rig.redis.thaw();

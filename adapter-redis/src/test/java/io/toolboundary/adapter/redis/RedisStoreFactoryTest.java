@@ -12,11 +12,11 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.RedisErrorReply;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
-import io.toolboundary.testsupport.redis.RespConnection;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.io.IOException;
@@ -167,8 +167,8 @@ class RedisStoreFactoryTest {
     private static String owner(RedisDeployment cluster, String key) {
         List<String> owners = new ArrayList<>();
         for (RedisEndpoint node : cluster.nodes()) {
-            try (RespConnection connection = RespConnection.open(node, Duration.ofSeconds(5))) {
-                if (Long.valueOf(1L).equals(connection.call("EXISTS", key))) {
+            try (RedisAdmin connection = RedisAdmin.open(node, Duration.ofSeconds(5))) {
+                if (Long.valueOf(1L).equals(connection.command("EXISTS", key))) {
                     owners.add(node.hostAndPort());
                 }
             } catch (RedisErrorReply moved) {

@@ -12,9 +12,9 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
-import io.toolboundary.testsupport.redis.RespConnection;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.io.IOException;
@@ -130,15 +130,15 @@ class RedisStoreFailureTest {
     @Test
     void checksTheEvictionPolicyOfEveryClusterMaster() {
         RedisDeployment cluster = RedisServerFixture.cluster();
-        try (RespConnection last = RespConnection.open(cluster.nodes().get(cluster.nodes().size() - 1),
+        try (RedisAdmin last = RedisAdmin.open(cluster.nodes().get(cluster.nodes().size() - 1),
                 Duration.ofSeconds(5))) {
-            last.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
+            last.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
             try {
                 assertThatThrownBy(() -> RedisCanonicalInvocationStoreFactory.create(RedisTestServers.clusterClient(), OPTIONS))
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("allkeys-lfu");
             } finally {
-                last.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
+                last.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
             }
         }
         assertThat(RedisCanonicalInvocationStoreFactory.create(RedisTestServers.clusterClient(), OPTIONS)).isNotNull();

@@ -16,7 +16,7 @@ final class ConnectedDeployment implements RedisDeployment {
 
     private final boolean cluster;
     private final List<RedisEndpoint> nodes;
-    private final Map<String, RespConnection> connections = new ConcurrentHashMap<>();
+    private final Map<String, RedisAdmin> connections = new ConcurrentHashMap<>();
 
     ConnectedDeployment(boolean cluster, List<RedisEndpoint> nodes) {
         this.cluster = cluster;
@@ -41,7 +41,7 @@ final class ConnectedDeployment implements RedisDeployment {
         RedisEndpoint target = nodes.get(0);
         for (int redirect = 0; ; redirect++) {
             try {
-                return connection(target).call(command);
+                return connection(target).command(command);
             } catch (RedisErrorReply error) {
                 if (!cluster || !"MOVED".equals(error.kind()) || redirect >= MAX_REDIRECTS) {
                     throw error;
@@ -55,23 +55,23 @@ final class ConnectedDeployment implements RedisDeployment {
     public List<Object> callOnEveryNode(String... command) {
         List<Object> replies = new ArrayList<>(nodes.size());
         for (RedisEndpoint node : nodes) {
-            replies.add(connection(node).call(command));
+            replies.add(connection(node).command(command));
         }
         return List.copyOf(replies);
     }
 
     /** Sends a command to one node, without following redirects. */
     Object callOn(RedisEndpoint node, String... command) {
-        return connection(node).call(command);
+        return connection(node).command(command);
     }
 
     void close() {
-        connections.values().forEach(RespConnection::close);
+        connections.values().forEach(RedisAdmin::close);
         connections.clear();
     }
 
-    private RespConnection connection(RedisEndpoint endpoint) {
-        return connections.computeIfAbsent(endpoint.hostAndPort(), ignored -> RespConnection.open(endpoint, REPLY_TIMEOUT));
+    private RedisAdmin connection(RedisEndpoint endpoint) {
+        return connections.computeIfAbsent(endpoint.hostAndPort(), ignored -> RedisAdmin.open(endpoint, REPLY_TIMEOUT));
     }
 
     /** Reads {@code MOVED <slot> <host>:<port>}. */

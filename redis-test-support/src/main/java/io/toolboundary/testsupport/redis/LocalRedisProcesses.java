@@ -169,16 +169,16 @@ final class LocalRedisProcesses {
     }
 
     static boolean answersPing(RedisEndpoint endpoint) {
-        try (RespConnection connection = RespConnection.open(endpoint, Duration.ofMillis(500))) {
-            return "PONG".equals(connection.call("PING"));
+        try (RedisAdmin connection = RedisAdmin.open(endpoint, Duration.ofMillis(500))) {
+            return "PONG".equals(connection.command("PING"));
         } catch (RuntimeException notYet) {
             return false;
         }
     }
 
     private static boolean clusterIsOk(RedisEndpoint endpoint) {
-        try (RespConnection connection = RespConnection.open(endpoint, Duration.ofSeconds(1))) {
-            return connection.callString("CLUSTER", "INFO").contains("cluster_state:ok");
+        try (RedisAdmin connection = RedisAdmin.open(endpoint, Duration.ofSeconds(1))) {
+            return connection.commandString("CLUSTER", "INFO").contains("cluster_state:ok");
         } catch (RuntimeException notYet) {
             return false;
         }

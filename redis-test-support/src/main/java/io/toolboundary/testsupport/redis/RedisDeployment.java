@@ -6,7 +6,7 @@ import java.util.List;
  * A running Redis, standalone or a cluster of masters, as a test sees it from outside the code under
  * test. Obtain one from {@link RedisServerFixture}.
  *
- * <p>Commands go through {@link RespConnection}s that the deployment keeps open; they are thread-safe.
+ * <p>Commands go through {@link RedisAdmin} connections that the deployment keeps open; they are thread-safe.
  */
 public interface RedisDeployment {
 
@@ -20,7 +20,7 @@ public interface RedisDeployment {
      * Sends a command about one key ({@code command[1]}) to the server that owns the key; on a
      * cluster, {@code MOVED} replies are followed.
      *
-     * @return the reply as {@link RespConnection#call} gives it
+     * @return the reply as {@link RedisAdmin#command} gives it
      * @throws RedisErrorReply when Redis answers with an error
      */
     Object call(String... command);

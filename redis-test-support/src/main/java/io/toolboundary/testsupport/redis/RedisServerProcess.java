@@ -23,12 +23,17 @@ import java.util.stream.Stream;
 /**
  * One {@code redis-server} process that a test owns and may hurt: kill it hard, freeze and thaw it,
  * start it again on the same port. For fault tests; never the shared servers of {@link RedisServerFixture}.
+ * {@link SentinelGroup} also runs its replica (with {@code --replicaof}) and its sentinels
+ * ({@code --sentinel}) as such processes.
  *
- * <p>The server listens on a free loopback port below the usual ephemeral range and runs without
- * persistence ({@code --save "" --appendonly no}), so a restart starts empty: whatever it held is lost,
- * as after a crash of a server without persistence. {@link #close()} (also at JVM exit, should a test
- * not reach it) kills the process, frozen or not, and deletes its directory. Commands from the test go
- * through a fresh {@link RespConnection} each, so they work across restarts.
+ * <p>The server listens on a free loopback port below the usual ephemeral range. By default it runs
+ * without persistence ({@link Persistence#NONE}: {@code --save "" --appendonly no}), so a restart starts
+ * empty: whatever it held is lost, as after a crash of a server without persistence. Started with
+ * {@link Persistence#AOF} ({@code --appendonly yes --appendfsync always}), a restart replays the
+ * append-only file and keeps every write the server acknowledged, even after {@link #kill()}.
+ * {@link #close()} (also at JVM exit, should a test not reach it) kills the process, frozen or not, and
+ * deletes its directories. Commands from the test go through a fresh {@link RedisAdmin} connection each,
+ * so they work across restarts.
  *
  * <p>Freezing uses {@code kill -STOP} and {@code kill -CONT}, so this class needs a POSIX {@code kill}.
  * Thread-safe.
@@ -50,29 +55,87 @@ public final class RedisServerProcess implements AutoCloseable {
                 "redis-server-process-stop"));
     }
 
+    /** What a server keeps across a restart. */
+    public enum Persistence {
+        /** {@code --save "" --appendonly no}, a new directory per start: a restart starts with an empty dataset. */
+        NONE,
+        /**
+         * {@code --save "" --appendonly yes --appendfsync always}, one directory for every start: a restart
+         * loads the append-only file, so every write acknowledged before a kill is there again.
+         */
+        AOF
+    }
+
     private final Path executable;
     private final int port;
+    private final Persistence persistence;
+    private final List<String> extraArguments;
+    /** The lines of a sentinel's configuration file; empty for a server. */
+    private final List<String> sentinelConfig;
     private final List<Path> directories = new ArrayList<>();
     private Process process;
     private boolean frozen;
     private boolean closed;
 
-    private RedisServerProcess(Path executable, int port) {
+    private RedisServerProcess(Path executable, int port, Persistence persistence, List<String> extraArguments,
+            List<String> sentinelConfig) {
         this.executable = executable;
         this.port = port;
+        this.persistence = persistence;
+        this.extraArguments = extraArguments;
+        this.sentinelConfig = sentinelConfig;
     }
 
     /**
-     * Starts a server on a free loopback port and waits until it answers {@code PING}.
+     * Starts a server without persistence on a free loopback port and waits until it answers {@code PING}.
      *
      * @throws IllegalStateException when {@code redis-server} is not on the PATH or does not start
      */
     public static RedisServerProcess start() {
+        return start(Persistence.NONE);
+    }
+
+    /**
+     * Starts a server with the given persistence on a free loopback port and waits until it answers
+     * {@code PING}.
+     *
+     * @throws IllegalStateException when {@code redis-server} is not on the PATH or does not start
+     */
+    public static RedisServerProcess start(Persistence persistence) {
+        return start(persistence, List.of());
+    }
+
+    /**
+     * Starts a server with further {@code redis-server} arguments (for example {@code --replicaof host port}),
+     * which every restart repeats.
+     */
+    static RedisServerProcess start(Persistence persistence, List<String> extraArguments) {
+        return start(persistence, extraArguments, List.of());
+    }
+
+    /**
+     * Starts a Redis Sentinel ({@code redis-server sentinel.conf --sentinel}) on a free loopback port, its
+     * configuration file (which the sentinel rewrites as it learns) made of {@code configLines} in its own
+     * directory, and waits until it answers {@code PING}.
+     */
+    static RedisServerProcess startSentinel(List<String> configLines) {
+        List<String> config = List.copyOf(requireNonNull(configLines, "configLines is null"));
+        if (config.isEmpty()) {
+            throw new IllegalArgumentException("a sentinel needs at least one configuration line");
+        }
+        return start(Persistence.NONE, List.of(), config);
+    }
+
+    private static RedisServerProcess start(Persistence persistence, List<String> extraArguments,
+            List<String> sentinelConfig) {
+        requireNonNull(persistence, "persistence is null");
+        List<String> extra = List.copyOf(requireNonNull(extraArguments, "extraArguments is null"));
         Path executable = LocalRedisProcesses.serverExecutable()
                 .orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
         IllegalStateException last = new IllegalStateException("redis-server did not start");
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            RedisServerProcess server = new RedisServerProcess(executable, freePort());
+            RedisServerProcess server = new RedisServerProcess(executable, freePort(), persistence, extra,
+                    sentinelConfig);
             try {
                 server.launch();
                 return server;
@@ -87,6 +150,11 @@ public final class RedisServerProcess implements AutoCloseable {
     /** Where the server listens; the same across restarts. */
     public RedisEndpoint endpoint() {
         return RedisEndpoint.of(LOOPBACK, port);
+    }
+
+    /** What the server keeps across a restart. */
+    public Persistence persistence() {
+        return persistence;
     }
 
     /** The process id of the current server process. */
@@ -133,8 +201,10 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a new, empty server process on the same port (killing the current one first when it still
-     * runs) and waits until it answers {@code PING}. Nothing of the old server's data survives.
+     * Starts a new server process on the same port (killing the current one with {@code SIGKILL} first
+     * when it still runs) and waits until it answers {@code PING}, its dataset loaded. Without persistence
+     * the new server is empty: nothing of the old server's data survives. With {@link Persistence#AOF} it
+     * holds every write the old one acknowledged.
      */
     public synchronized void restart() {
         if (isAlive()) {
@@ -146,13 +216,13 @@ public final class RedisServerProcess implements AutoCloseable {
     /**
      * Sends one command over a fresh connection.
      *
-     * @return the reply, as {@link RespConnection#call} gives it
+     * @return the reply, as {@link RedisAdmin#command} gives it
      * @throws RedisErrorReply when Redis answers with an error
      * @throws UncheckedIOException when the server cannot be reached or does not answer in 5 seconds
      */
     public Object call(String... command) {
-        try (RespConnection connection = RespConnection.open(endpoint(), COMMAND_TIMEOUT)) {
-            return connection.call(command);
+        try (RedisAdmin connection = RedisAdmin.open(endpoint(), COMMAND_TIMEOUT)) {
+            return connection.command(command);
         }
     }
 
@@ -171,18 +241,9 @@ public final class RedisServerProcess implements AutoCloseable {
      */
     public List<String> keys(String pattern) {
         requireNonNull(pattern, "pattern is null");
-        List<String> keys = new ArrayList<>();
-        try (RespConnection connection = RespConnection.open(endpoint(), COMMAND_TIMEOUT)) {
-            String cursor = "0";
-            do {
-                List<?> reply = (List<?>) connection.call("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
-                cursor = (String) reply.get(0);
-                for (Object key : (List<?>) reply.get(1)) {
-                    keys.add((String) key);
-                }
-            } while (!"0".equals(cursor));
+        try (RedisAdmin connection = RedisAdmin.open(endpoint(), COMMAND_TIMEOUT)) {
+            return connection.scan(pattern);
         }
-        return List.copyOf(keys);
     }
 
     /**
@@ -216,14 +277,19 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /** The last lines of the current server's log, for failure messages. */
-    public synchronized String logTail() {
+    public String logTail() {
+        return logTail(5);
+    }
+
+    /** The last {@code count} lines of the current server's log, joined by {@code " | "}. */
+    synchronized String logTail(int count) {
         if (directories.isEmpty()) {
             return "(no log)";
         }
         try {
             List<String> lines = Files.readAllLines(directories.get(directories.size() - 1).resolve("redis.log"),
                     StandardCharsets.UTF_8);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - count), lines.size()));
         } catch (IOException | UncheckedIOException unreadable) {
             return "(no log)";
         }
@@ -247,25 +313,29 @@ public final class RedisServerProcess implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "redis-server on " + endpoint();
+        return (sentinelConfig.isEmpty() ? "redis-server on " : "redis-sentinel on ") + endpoint();
     }
 
     private void launch() {
         if (closed) {
             throw new IllegalStateException("the server process was closed");
         }
-        Path directory;
-        try {
-            directory = Files.createTempDirectory("toolboundary-redis-fault-" + port + "-");
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot create a directory for redis-server", failure);
+        Path directory = directoryForLaunch();
+        List<String> command = new ArrayList<>(List.of(executable.toString()));
+        if (!sentinelConfig.isEmpty()) {
+            command.addAll(List.of(writeSentinelConfig(directory).toString(), "--sentinel"));
         }
-        directories.add(directory);
-        List<String> command = List.of(executable.toString(), "--port", Integer.toString(port), "--bind", LOOPBACK,
-                "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", directory.toString());
+        command.addAll(List.of("--port", Integer.toString(port), "--bind", LOOPBACK, "--save", "", "--daemonize", "no",
+                "--dir", directory.toString()));
+        if (persistence == Persistence.AOF) {
+            command.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
+        } else {
+            command.addAll(List.of("--appendonly", "no"));
+        }
+        command.addAll(extraArguments);
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(directory.resolve("redis.log").toFile()).start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve("redis.log").toFile())).start();
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot start redis-server", failure);
         }
@@ -279,6 +349,29 @@ public final class RedisServerProcess implements AutoCloseable {
             }
             return LocalRedisProcesses.answersPing(endpoint());
         }, START_TIMEOUT.plusSeconds(1), "PING on " + endpoint());
+    }
+
+    private Path writeSentinelConfig(Path directory) {
+        Path file = directory.resolve("sentinel.conf");
+        try {
+            return Files.write(file, sentinelConfig, StandardCharsets.UTF_8);
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot write " + file, failure);
+        }
+    }
+
+    /** A new directory per start without persistence; the first one again with AOF, so that it is replayed. */
+    private Path directoryForLaunch() {
+        if (persistence == Persistence.AOF && !directories.isEmpty()) {
+            return directories.get(0);
+        }
+        try {
+            Path directory = Files.createTempDirectory("toolboundary-redis-fault-" + port + "-");
+            directories.add(directory);
+            return directory;
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot create a directory for redis-server", failure);
+        }
     }
 
     private Process current() {

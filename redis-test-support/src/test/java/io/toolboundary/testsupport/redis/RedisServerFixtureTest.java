@@ -48,9 +48,9 @@ class RedisServerFixtureTest {
 
         assertThat(redis.call("GET", "fixture-test:text")).isEqualTo(text);
         assertThat(redis.call("STRLEN", "fixture-test:text")).isEqualTo(15L);
-        assertThat(redis.call("GET", "fixture-test:missing")).isEqualTo(RespConnection.Nil.NIL);
+        assertThat(redis.call("GET", "fixture-test:missing")).isEqualTo(RedisAdmin.Nil.NIL);
         assertThat(redis.call("MGET", "fixture-test:text", "fixture-test:missing"))
-                .isEqualTo(List.of(text, RespConnection.Nil.NIL));
+                .isEqualTo(List.of(text, RedisAdmin.Nil.NIL));
         assertThatThrownBy(() -> redis.call("HGET", "fixture-test:text", "field"))
                 .isInstanceOf(RedisErrorReply.class)
                 .extracting(error -> ((RedisErrorReply) error).kind()).isEqualTo("WRONGTYPE");

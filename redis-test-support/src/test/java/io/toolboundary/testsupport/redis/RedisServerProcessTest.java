@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -29,12 +30,39 @@ class RedisServerProcessTest {
     }
 
     @Test
+    void losesEveryWriteOnARestartWithoutPersistenceAndKeepsThemWithAof() {
+        try (RedisServerProcess plain = RedisServerProcess.start();
+                RedisServerProcess aof = RedisServerProcess.start(RedisServerProcess.Persistence.AOF)) {
+            assertThat(plain.persistence()).isEqualTo(RedisServerProcess.Persistence.NONE);
+            assertThat(plain.call("CONFIG", "GET", "appendonly")).isEqualTo(List.of("appendonly", "no"));
+            assertThat(plain.call("CONFIG", "GET", "save")).isEqualTo(List.of("save", ""));
+            assertThat(aof.call("CONFIG", "GET", "appendfsync")).isEqualTo(List.of("appendfsync", "always"));
+            for (RedisServerProcess redis : List.of(plain, aof)) {
+                redis.call("SET", "tbprocess:kept", "v", "PX", "600000");
+                redis.call("HSET", "tbprocess:hash", "status", "READY");
+                redis.kill();
+                redis.restart();
+            }
+
+            assertThat(plain.call("DBSIZE")).isEqualTo(0L);
+            assertThat(plain.call("GET", "tbprocess:kept")).isEqualTo(RedisAdmin.Nil.NIL);
+            assertThat(aof.call("DBSIZE")).isEqualTo(2L);
+            assertThat(aof.call("GET", "tbprocess:kept")).isEqualTo("v");
+            assertThat(aof.callLong("PTTL", "tbprocess:kept")).as("the TTL survives too").isPositive();
+            assertThat(aof.call("HGET", "tbprocess:hash", "status")).isEqualTo("READY");
+
+            aof.restart();
+            assertThat(aof.call("DBSIZE")).as("a second restart replays the same file").isEqualTo(2L);
+        }
+    }
+
+    @Test
     void answersNothingWhileFrozenAndServesTheWaitingCommandOnceThawed() {
         try (RedisServerProcess redis = RedisServerProcess.start();
-                RespConnection client = RespConnection.open(redis.endpoint(), Duration.ofSeconds(10))) {
+                RedisAdmin client = RedisAdmin.open(redis.endpoint(), Duration.ofSeconds(10))) {
             redis.freeze();
             assertThat(redis.isFrozen()).isTrue();
-            CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> client.call("INCR", "tbprocess:n"));
+            CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> client.command("INCR", "tbprocess:n"));
             LocalRedisProcesses.awaitTrue(() -> redis.connectionsWithUnreadInput() == 1, Duration.ofSeconds(10),
                     "the INCR to wait in the frozen server's socket");
             assertThat(waiting).isNotDone();
