@@ -29,7 +29,9 @@ import org.redisson.api.RedissonClient;
  *
  * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
  * {@code abandon} are each one atomic script, one round trip, safe to repeat; a successful begin and
- * complete send exactly two script calls and nothing else; no command that sets, refreshes or removes a TTL is sent after
+ * complete send exactly two script calls and nothing else (with
+ * {@link RedisStoreOptions.Builder#replicaAcknowledgement replica acknowledgement}, a {@code WAIT} behind
+ * each, in the same round trip); no command that sets, refreshes or removes a TTL is sent after
  * creation; reads go to the master; every value round-trips exactly, byte for byte in UTF-8. No method
  * throws for a Redis failure: each maps it to {@code STORE_UNAVAILABLE}, {@code STORE_OUTCOME_UNKNOWN},
  * {@code STORE_FULL} or {@code STORE_DATA_INVALID}, never passing on an exception's text.

@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
+import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.OptionalLong;
 
@@ -26,7 +27,7 @@ public final class RedisStoreOptions {
      * when no try can have reached the server.
      */
     public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(1);
-    /** The longest connect or response timeout: one minute. */
+    /** The longest connect or response timeout, and the longest wait for replicas: one minute. */
     public static final Duration MAX_TIMEOUT = Duration.ofMinutes(1);
 
     /**
@@ -41,6 +42,34 @@ public final class RedisStoreOptions {
         WARN
     }
 
+    /**
+     * How many replicas must have each write before the store reports it done, and how long Redis waits
+     * for them: the arguments of the {@code WAIT} command the store sends right after each writing
+     * script, on the same connection. See {@link Builder#replicaAcknowledgement(int, Duration)}.
+     *
+     * @param replicas how many replicas must acknowledge a write; at least 1
+     * @param timeout how long Redis waits for them; 1 ms to 1 minute, in whole milliseconds
+     */
+    public record ReplicaAcknowledgement(int replicas, Duration timeout) {
+
+        /**
+         * Checks the values.
+         *
+         * @param replicas how many replicas must acknowledge a write; at least 1
+         * @param timeout how long Redis waits for them; 1 ms to 1 minute, in whole milliseconds
+         * @throws IllegalArgumentException when {@code replicas} is below 1, or {@code timeout} is under
+         *     1 ms, over 1 minute or not a whole number of milliseconds ({@code WAIT} counts milliseconds,
+         *     and its 0 would mean waiting for ever)
+         * @throws NullPointerException when {@code timeout} is null
+         */
+        public ReplicaAcknowledgement {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("replicaAcknowledgement replicas must be at least 1, was " + replicas);
+            }
+            Builder.timeout("replicaAcknowledgement timeout", timeout);
+        }
+    }
+
     private static final RedisStoreOptions DEFAULTS = custom().build();
 
     private final String keyPrefix;
@@ -48,6 +77,7 @@ public final class RedisStoreOptions {
     private final EvictionPolicyCheck evictionPolicyCheck;
     private final Duration connectTimeout;
     private final Duration responseTimeout;
+    private final Option<ReplicaAcknowledgement> replicaAcknowledgement;
 
     private RedisStoreOptions(Builder builder) {
         this.keyPrefix = builder.keyPrefix;
@@ -55,11 +85,12 @@ public final class RedisStoreOptions {
         this.evictionPolicyCheck = builder.evictionPolicyCheck;
         this.connectTimeout = builder.connectTimeout;
         this.responseTimeout = builder.responseTimeout;
+        this.replicaAcknowledgement = builder.replicaAcknowledgement;
     }
 
     /**
      * Prefix {@code toolboundary}, no record cap of the store's own, refuse an evicting server, connect
-     * timeout 5 s, response timeout 1 s.
+     * timeout 5 s, response timeout 1 s, no replica acknowledgement.
      *
      * @return the shared default options
      */
@@ -125,11 +156,22 @@ public final class RedisStoreOptions {
         return responseTimeout;
     }
 
+    /**
+     * How many replicas must have each write before the store reports it done, when that was asked for;
+     * none by default. See {@link Builder#replicaAcknowledgement(int, Duration)}.
+     *
+     * @return the replicas and the time Redis waits for them, or empty when writes are not waited for
+     */
+    public Option<ReplicaAcknowledgement> replicaAcknowledgement() {
+        return replicaAcknowledgement;
+    }
+
     @Override
     public String toString() {
         return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordCapBytes=" + recordCapBytes()
                 + ", evictionPolicyCheck=" + evictionPolicyCheck + ", connectTimeout=" + connectTimeout
-                + ", responseTimeout=" + responseTimeout + "]";
+                + ", responseTimeout=" + responseTimeout + ", replicaAcknowledgement="
+                + replicaAcknowledgement.map(ReplicaAcknowledgement::toString).getOrElse("none") + "]";
     }
 
     /** Builds options; each setter rejects an invalid value at once. */
@@ -139,6 +181,7 @@ public final class RedisStoreOptions {
         private EvictionPolicyCheck evictionPolicyCheck = DEFAULT_EVICTION_POLICY_CHECK;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
+        private Option<ReplicaAcknowledgement> replicaAcknowledgement = Option.none();
 
         private Builder() {
         }
@@ -216,6 +259,53 @@ public final class RedisStoreOptions {
          */
         public Builder responseTimeout(Duration timeout) {
             this.responseTimeout = timeout("responseTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * Makes every script that writes ({@code begin}, {@code complete}, {@code end}, {@code abandon};
+         * never {@code find} or the listings) wait until at least {@code replicas} replicas have the
+         * write: the store sends {@code WAIT replicas timeout} right behind the script, in one pipeline
+         * on the same connection, so a call still costs two round trips, each now also paying the
+         * replication lag. Each try of a writing script then waits up to the response timeout plus
+         * {@code timeout} for its reply (Redis ends a {@code WAIT} within about 100 ms after its timeout,
+         * at the default {@code hz 10}). No {@code WAIT} is sent when this is not set.
+         *
+         * <p>When fewer replicas acknowledge in time, the write is on the master but a failover could
+         * still lose it, so the operation answers {@code STORE_OUTCOME_UNKNOWN} at once (it is not tried
+         * again), and the boundary acts as for any unconfirmed write:
+         * <ul>
+         *   <li>{@code begin}: the tool does not run; the boundary ends the record by token (an
+         *       {@code end}, itself waiting for the replicas) and, when that is not acknowledged either,
+         *       hands the pair to {@code BoundaryListener.onUnfinished}; the agent gets
+         *       {@code STORE_OUTCOME_UNKNOWN}, so a lagging replica costs such a call about twice
+         *       {@code timeout};</li>
+         *   <li>{@code complete}: the tool has run; the boundary sends the completion once more, and when
+         *       that is not acknowledged either the agent gets {@code STORE_OUTCOME_UNKNOWN} instead of
+         *       the result, the harness gets {@code onStoreFailed} and {@code onUnfinished}, and the
+         *       master holds the final record, which {@code ToolBoundary.endUnfinished} answers once the
+         *       replicas acknowledge;</li>
+         *   <li>{@code end} ({@code endUnfinished}) and {@code abandon} ({@code abandonExpired}, the run
+         *       sweep): {@code STORE_OUTCOME_UNKNOWN}; try again later.</li>
+         * </ul>
+         * A script that refused and wrote nothing (a duplicate, an exhausted budget, a record of another
+         * attempt, a lease not yet passed, ...) keeps its answer whatever the replicas say. A script that
+         * only confirms an earlier write of the same attempt (a retry) is followed by a second, tiny
+         * script that rewrites the record's status with its own value and by another {@code WAIT}, so
+         * that the acknowledgement covers the earlier write on every Redis version. Choose
+         * {@code timeout} well below half of {@code ToolBoundaryConfig.storeTimeout} (begin's share of a
+         * call's store budget), for example 100 to 500 ms; a {@code WAIT} the budget cuts short answers
+         * {@code STORE_OUTCOME_UNKNOWN} as well. Asking for more replicas than the master has makes every
+         * write answer {@code STORE_OUTCOME_UNKNOWN}.
+         *
+         * @param replicas how many replicas must acknowledge each write; at least 1
+         * @param timeout how long Redis waits for them: 1 ms to 1 minute, whole milliseconds
+         * @return this builder
+         * @throws IllegalArgumentException when {@code replicas} is below 1, or {@code timeout} is under
+         *     1 ms, over 1 minute or not a whole number of milliseconds
+         */
+        public Builder replicaAcknowledgement(int replicas, Duration timeout) {
+            this.replicaAcknowledgement = Option.some(new ReplicaAcknowledgement(replicas, timeout));
             return this;
         }
 
