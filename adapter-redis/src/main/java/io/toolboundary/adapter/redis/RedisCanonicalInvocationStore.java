@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -57,11 +58,17 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private final ScriptRunner scripts;
 
     RedisCanonicalInvocationStore(RedissonClient client, boolean ownsClient, RedisStoreOptions options) {
+        this(client, ownsClient, options, System::nanoTime);
+    }
+
+    /** {@code ticker} times the looks for new masters ({@link MasterPolicyWatch}); tests pass their own. */
+    RedisCanonicalInvocationStore(RedissonClient client, boolean ownsClient, RedisStoreOptions options,
+            LongSupplier ticker) {
         this.client = requireNonNull(client, "client is null");
         this.ownsClient = ownsClient;
         this.options = requireNonNull(options, "options is null");
         this.keys = new RedisKeys(options.keyPrefix());
-        this.scripts = new ScriptRunner(client, options);
+        this.scripts = new ScriptRunner(client, options, MasterPolicyWatch.over(client, options, ticker));
     }
 
     /**

@@ -29,16 +29,27 @@ public final class RedisStoreOptions {
     public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(1);
     /** The longest connect or response timeout, and the longest wait for replicas: one minute. */
     public static final Duration MAX_TIMEOUT = Duration.ofMinutes(1);
+    /**
+     * How often, at most, the store looks for masters it has not checked yet (after a failover or a
+     * cluster topology change): 10 seconds.
+     */
+    public static final Duration DEFAULT_MASTER_CHECK_INTERVAL = Duration.ofSeconds(10);
+    /** The longest {@link #masterCheckInterval()}: one hour. */
+    public static final Duration MAX_MASTER_CHECK_INTERVAL = Duration.ofHours(1);
 
     /**
-     * What the factory does when a server's {@code maxmemory-policy} is not {@code noeviction}: under any
-     * other policy Redis may delete live records (every record has a TTL, so even {@code volatile-*}
-     * policies apply to them).
+     * What the factory does when a server's {@code maxmemory-policy} is not {@code noeviction}, and what
+     * the store does when a master it meets later (see {@link Builder#masterCheckInterval(Duration)})
+     * has another policy: under any other policy Redis may delete live records (every record has a TTL,
+     * so even {@code volatile-*} policies apply to them).
      */
     public enum EvictionPolicyCheck {
-        /** Refuse to create the store: the factory throws {@link IllegalStateException}. */
+        /**
+         * Refuse to create the store: the factory throws {@link IllegalStateException}; and, for a master
+         * met later, log once and answer {@code STORE_UNAVAILABLE} to every write until it is fixed.
+         */
         REFUSE,
-        /** Create the store and log a warning. */
+        /** Create the store and log a warning; for a master met later, log once and write on. */
         WARN
     }
 
@@ -78,6 +89,7 @@ public final class RedisStoreOptions {
     private final Duration connectTimeout;
     private final Duration responseTimeout;
     private final Option<ReplicaAcknowledgement> replicaAcknowledgement;
+    private final Duration masterCheckInterval;
 
     private RedisStoreOptions(Builder builder) {
         this.keyPrefix = builder.keyPrefix;
@@ -86,11 +98,12 @@ public final class RedisStoreOptions {
         this.connectTimeout = builder.connectTimeout;
         this.responseTimeout = builder.responseTimeout;
         this.replicaAcknowledgement = builder.replicaAcknowledgement;
+        this.masterCheckInterval = builder.masterCheckInterval;
     }
 
     /**
      * Prefix {@code toolboundary}, no record cap of the store's own, refuse an evicting server, connect
-     * timeout 5 s, response timeout 1 s, no replica acknowledgement.
+     * timeout 5 s, response timeout 1 s, no replica acknowledgement, new masters looked for every 10 s.
      *
      * @return the shared default options
      */
@@ -166,12 +179,23 @@ public final class RedisStoreOptions {
         return replicaAcknowledgement;
     }
 
+    /**
+     * How often, at most, the store looks for masters it has not checked yet; see
+     * {@link Builder#masterCheckInterval(Duration)}.
+     *
+     * @return the interval, 1 ms to 1 hour; 10 seconds by default
+     */
+    public Duration masterCheckInterval() {
+        return masterCheckInterval;
+    }
+
     @Override
     public String toString() {
         return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordCapBytes=" + recordCapBytes()
                 + ", evictionPolicyCheck=" + evictionPolicyCheck + ", connectTimeout=" + connectTimeout
                 + ", responseTimeout=" + responseTimeout + ", replicaAcknowledgement="
-                + replicaAcknowledgement.map(ReplicaAcknowledgement::toString).getOrElse("none") + "]";
+                + replicaAcknowledgement.map(ReplicaAcknowledgement::toString).getOrElse("none")
+                + ", masterCheckInterval=" + masterCheckInterval + "]";
     }
 
     /** Builds options; each setter rejects an invalid value at once. */
@@ -182,6 +206,7 @@ public final class RedisStoreOptions {
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
         private Option<ReplicaAcknowledgement> replicaAcknowledgement = Option.none();
+        private Duration masterCheckInterval = DEFAULT_MASTER_CHECK_INTERVAL;
 
         private Builder() {
         }
@@ -306,6 +331,33 @@ public final class RedisStoreOptions {
          */
         public Builder replicaAcknowledgement(int replicas, Duration timeout) {
             this.replicaAcknowledgement = Option.some(new ReplicaAcknowledgement(replicas, timeout));
+            return this;
+        }
+
+        /**
+         * How often, at most, the store looks for masters it has not checked yet. The factory checks
+         * {@code maxmemory-policy} on every master when it creates the store; afterwards, on the path of
+         * its writes, the store reads the client's list of masters (no round trip) at most once per
+         * interval, and checks, once, each master it has not seen before (one {@code CONFIG GET}): a
+         * master a failover promoted, or a new cluster master. A master whose policy is not
+         * {@code noeviction} is logged once; under {@link EvictionPolicyCheck#REFUSE} every write then
+         * answers {@code STORE_UNAVAILABLE}, writing nothing, until a later look finds the policy fixed
+         * (or the master gone). The check is per master, at first sight: a policy changed later on a
+         * master already checked is not seen.
+         *
+         * @param interval the interval: 1 ms to 1 hour, whole milliseconds
+         * @return this builder
+         * @throws IllegalArgumentException when {@code interval} is under 1 ms, over 1 hour or not a whole
+         *     number of milliseconds
+         */
+        public Builder masterCheckInterval(Duration interval) {
+            requireNonNull(interval, "masterCheckInterval is null");
+            if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(MAX_MASTER_CHECK_INTERVAL) > 0
+                    || !interval.equals(Duration.ofMillis(interval.toMillis()))) {
+                throw new IllegalArgumentException(
+                        "masterCheckInterval must be 1 ms to 1 hour in whole milliseconds, was " + interval);
+            }
+            this.masterCheckInterval = interval;
             return this;
         }
 

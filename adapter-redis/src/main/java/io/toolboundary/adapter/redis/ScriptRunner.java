@@ -25,26 +25,28 @@ import org.redisson.client.codec.StringCodec;
  * Runs the store's Lua scripts: one Redisson try per attempt, with the store's own reply timeout, and
  * its own retries within the caller's timeout, knowing after each try whether the script may have run.
  *
- * <p>When the options ask for replica acknowledgement, each try of a script that writes
- * ({@link #WRITES}) goes through the {@link ReplicaAcknowledger} ({@code WAIT} behind the script, on its
- * connection).
+ * <p>Two hooks apply to the scripts that write ({@link #WRITES}): the {@link MasterPolicyWatch} may
+ * refuse one before it is sent, and, when the options ask for replica acknowledgement, each try goes
+ * through the {@link ReplicaAcknowledger} ({@code WAIT} behind the script, on its connection).
  */
 final class ScriptRunner {
 
-    /** The scripts that write: the ones replicas must acknowledge. */
+    /** The scripts that write: the ones replicas must acknowledge and an evicting master refuses. */
     static final Set<LuaScripts.Script> WRITES = Set.of(LuaScripts.BEGIN, LuaScripts.COMPLETE, LuaScripts.END,
             LuaScripts.ABANDON);
 
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
 
     private final RScript scripts;
+    private final MasterPolicyWatch masters;
     private final Option<ReplicaAcknowledger> replicas;
 
-    ScriptRunner(RedissonClient client, RedisStoreOptions options) {
+    ScriptRunner(RedissonClient client, RedisStoreOptions options, MasterPolicyWatch masters) {
         // One try per call, with the store's own reply timeout: the store retries by itself, within the
         // caller's timeout, and knows after each try whether the script may have run.
         this.scripts = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
                 .timeout(options.responseTimeout()).retryAttempts(0));
+        this.masters = masters;
         this.replicas = options.replicaAcknowledgement().map(wanted -> new ReplicaAcknowledger(client, wanted, options));
     }
 
@@ -61,6 +63,13 @@ final class ScriptRunner {
             List<Object> scriptKeys, List<Object> args, Duration timeout) {
         Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
         try {
+            if (WRITES.contains(script)) {
+                Option<BoundaryError> refused = masters.refusal(wait.deadline);
+                wait.interrupted |= Thread.interrupted();
+                if (refused.isDefined()) {
+                    return Either.left(refused.get());
+                }
+            }
             return attempts(script, routingKey, scriptKeys, args.toArray(), wait);
         } finally {
             if (wait.interrupted) {
@@ -155,8 +164,8 @@ final class ScriptRunner {
         private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
         private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-        private final long deadline;
-        private boolean interrupted;
+        final long deadline;
+        boolean interrupted;
 
         Wait(long deadline, boolean interrupted) {
             this.deadline = deadline;

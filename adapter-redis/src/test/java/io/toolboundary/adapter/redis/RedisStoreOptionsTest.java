@@ -19,6 +19,7 @@ class RedisStoreOptionsTest {
         assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(defaults.responseTimeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(defaults.replicaAcknowledgement().isEmpty()).isTrue();
+        assertThat(defaults.masterCheckInterval()).isEqualTo(Duration.ofSeconds(10));
     }
 
     @Test
@@ -44,6 +45,23 @@ class RedisStoreOptionsTest {
         }
         assertThatThrownBy(() -> RedisStoreOptions.custom().replicaAcknowledgement(1, null))
                 .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void looksForNewMastersEveryOneMillisecondToOneHour() {
+        assertThat(RedisStoreOptions.custom().masterCheckInterval(Duration.ofMillis(1)).build().masterCheckInterval())
+                .isEqualTo(Duration.ofMillis(1));
+        assertThat(RedisStoreOptions.custom().masterCheckInterval(Duration.ofHours(1)).build().masterCheckInterval())
+                .isEqualTo(Duration.ofHours(1));
+        for (Duration invalid : List.of(Duration.ZERO, Duration.ofMillis(-5), Duration.ofNanos(10),
+                Duration.ofHours(1).plusMillis(1))) {
+            assertThatThrownBy(() -> RedisStoreOptions.custom().masterCheckInterval(invalid))
+                    .as(invalid.toString())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("masterCheckInterval must be 1 ms to 1 hour");
+        }
+        assertThatThrownBy(() -> RedisStoreOptions.custom().masterCheckInterval(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("masterCheckInterval is null");
     }
 
     @Test
