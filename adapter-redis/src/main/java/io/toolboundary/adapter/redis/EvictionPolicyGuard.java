@@ -15,7 +15,7 @@ import org.redisson.config.Config;
 final class EvictionPolicyGuard {
 
     static final String NO_EVICTION = "noeviction";
-    private static final String POLICY = "maxmemory-policy";
+    static final String POLICY = "maxmemory-policy";
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
 
     private EvictionPolicyGuard() {

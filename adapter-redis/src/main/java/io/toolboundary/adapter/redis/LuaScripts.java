@@ -43,7 +43,7 @@ final class LuaScripts {
     record Script(String name, String source, String sha1) {
     }
 
-    private static Script load(String name) {
+    static Script load(String name) {
         try (InputStream in = LuaScripts.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + name);

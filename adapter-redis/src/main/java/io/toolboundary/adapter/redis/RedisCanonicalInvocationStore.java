@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -31,7 +32,9 @@ import org.redisson.api.RedissonClient;
  *
  * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
  * {@code abandon} are each one atomic script, one round trip, safe to repeat; a successful begin and
- * complete send exactly two script calls and nothing else; no command that sets, refreshes or removes a TTL is sent after
+ * complete send exactly two script calls and nothing else (with
+ * {@link RedisStoreOptions.Builder#replicaAcknowledgement replica acknowledgement}, a {@code WAIT} behind
+ * each, in the same round trip); no command that sets, refreshes or removes a TTL is sent after
  * creation; reads go to the master; every value round-trips exactly, byte for byte in UTF-8. No method
  * throws for a Redis failure: each maps it to {@code STORE_UNAVAILABLE}, {@code STORE_OUTCOME_UNKNOWN},
  * {@code STORE_FULL} or {@code STORE_DATA_INVALID}, never passing on an exception's text.
@@ -58,11 +61,17 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private final RunMarks marks = new RunMarks();
 
     RedisCanonicalInvocationStore(RedissonClient client, boolean ownsClient, RedisStoreOptions options) {
+        this(client, ownsClient, options, System::nanoTime);
+    }
+
+    /** {@code ticker} times the looks for new masters ({@link MasterPolicyWatch}); tests pass their own. */
+    RedisCanonicalInvocationStore(RedissonClient client, boolean ownsClient, RedisStoreOptions options,
+            LongSupplier ticker) {
         this.client = requireNonNull(client, "client is null");
         this.ownsClient = ownsClient;
         this.options = requireNonNull(options, "options is null");
         this.keys = new RedisKeys(options.keyPrefix());
-        this.scripts = new ScriptRunner(client, options);
+        this.scripts = new ScriptRunner(client, options, MasterPolicyWatch.over(client, options, ticker));
     }
 
     /**

@@ -37,7 +37,9 @@ import org.redisson.config.SingleServerConfig;
  * <p>Before returning a store, each factory method reads {@code maxmemory-policy} on every master:
  * unless it is {@code noeviction}, it throws {@link IllegalStateException} naming the policy (or logs a
  * warning, with {@link RedisStoreOptions.EvictionPolicyCheck#WARN}). When the policy cannot be read (for
- * example {@code CONFIG} is not allowed), it logs a warning and goes on.
+ * example {@code CONFIG} is not allowed), it logs a warning and goes on. Masters the store meets later
+ * (after a failover or a cluster change) are checked by the store itself; see
+ * {@link RedisStoreOptions.Builder#masterCheckInterval}.
  *
  * <p>The {@code connect…} methods accept URLs of the form {@code redis://[[user]:password@]host[:port]}
  * ({@code rediss://} for TLS; port 6379 by default; no database path). Credentials in a URL are sent

@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
+import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.OptionalLong;
 
@@ -26,19 +27,58 @@ public final class RedisStoreOptions {
      * when no try can have reached the server.
      */
     public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(1);
-    /** The longest connect or response timeout: one minute. */
+    /** The longest connect or response timeout, and the longest wait for replicas: one minute. */
     public static final Duration MAX_TIMEOUT = Duration.ofMinutes(1);
+    /**
+     * How often, at most, the store looks for masters it has not checked yet (after a failover or a
+     * cluster topology change): 10 seconds.
+     */
+    public static final Duration DEFAULT_MASTER_CHECK_INTERVAL = Duration.ofSeconds(10);
+    /** The longest {@link #masterCheckInterval()}: one hour. */
+    public static final Duration MAX_MASTER_CHECK_INTERVAL = Duration.ofHours(1);
 
     /**
-     * What the factory does when a server's {@code maxmemory-policy} is not {@code noeviction}: under any
-     * other policy Redis may delete live records (every record has a TTL, so even {@code volatile-*}
-     * policies apply to them).
+     * What the factory does when a server's {@code maxmemory-policy} is not {@code noeviction}, and what
+     * the store does when a master it meets later (see {@link Builder#masterCheckInterval(Duration)})
+     * has another policy: under any other policy Redis may delete live records (every record has a TTL,
+     * so even {@code volatile-*} policies apply to them).
      */
     public enum EvictionPolicyCheck {
-        /** Refuse to create the store: the factory throws {@link IllegalStateException}. */
+        /**
+         * Refuse to create the store: the factory throws {@link IllegalStateException}; and, for a master
+         * met later, log once and answer {@code STORE_UNAVAILABLE} to every write until it is fixed.
+         */
         REFUSE,
-        /** Create the store and log a warning. */
+        /** Create the store and log a warning; for a master met later, log once and write on. */
         WARN
+    }
+
+    /**
+     * How many replicas must have each write before the store reports it done, and how long Redis waits
+     * for them: the arguments of the {@code WAIT} command the store sends right after each writing
+     * script, on the same connection. See {@link Builder#replicaAcknowledgement(int, Duration)}.
+     *
+     * @param replicas how many replicas must acknowledge a write; at least 1
+     * @param timeout how long Redis waits for them; 1 ms to 1 minute, in whole milliseconds
+     */
+    public record ReplicaAcknowledgement(int replicas, Duration timeout) {
+
+        /**
+         * Checks the values.
+         *
+         * @param replicas how many replicas must acknowledge a write; at least 1
+         * @param timeout how long Redis waits for them; 1 ms to 1 minute, in whole milliseconds
+         * @throws IllegalArgumentException when {@code replicas} is below 1, or {@code timeout} is under
+         *     1 ms, over 1 minute or not a whole number of milliseconds ({@code WAIT} counts milliseconds,
+         *     and its 0 would mean waiting for ever)
+         * @throws NullPointerException when {@code timeout} is null
+         */
+        public ReplicaAcknowledgement {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("replicaAcknowledgement replicas must be at least 1, was " + replicas);
+            }
+            Builder.timeout("replicaAcknowledgement timeout", timeout);
+        }
     }
 
     private static final RedisStoreOptions DEFAULTS = custom().build();
@@ -48,6 +88,8 @@ public final class RedisStoreOptions {
     private final EvictionPolicyCheck evictionPolicyCheck;
     private final Duration connectTimeout;
     private final Duration responseTimeout;
+    private final Option<ReplicaAcknowledgement> replicaAcknowledgement;
+    private final Duration masterCheckInterval;
 
     private RedisStoreOptions(Builder builder) {
         this.keyPrefix = builder.keyPrefix;
@@ -55,11 +97,13 @@ public final class RedisStoreOptions {
         this.evictionPolicyCheck = builder.evictionPolicyCheck;
         this.connectTimeout = builder.connectTimeout;
         this.responseTimeout = builder.responseTimeout;
+        this.replicaAcknowledgement = builder.replicaAcknowledgement;
+        this.masterCheckInterval = builder.masterCheckInterval;
     }
 
     /**
      * Prefix {@code toolboundary}, no record cap of the store's own, refuse an evicting server, connect
-     * timeout 5 s, response timeout 1 s.
+     * timeout 5 s, response timeout 1 s, no replica acknowledgement, new masters looked for every 10 s.
      *
      * @return the shared default options
      */
@@ -125,11 +169,33 @@ public final class RedisStoreOptions {
         return responseTimeout;
     }
 
+    /**
+     * How many replicas must have each write before the store reports it done, when that was asked for;
+     * none by default. See {@link Builder#replicaAcknowledgement(int, Duration)}.
+     *
+     * @return the replicas and the time Redis waits for them, or empty when writes are not waited for
+     */
+    public Option<ReplicaAcknowledgement> replicaAcknowledgement() {
+        return replicaAcknowledgement;
+    }
+
+    /**
+     * How often, at most, the store looks for masters it has not checked yet; see
+     * {@link Builder#masterCheckInterval(Duration)}.
+     *
+     * @return the interval, 1 ms to 1 hour; 10 seconds by default
+     */
+    public Duration masterCheckInterval() {
+        return masterCheckInterval;
+    }
+
     @Override
     public String toString() {
         return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordCapBytes=" + recordCapBytes()
                 + ", evictionPolicyCheck=" + evictionPolicyCheck + ", connectTimeout=" + connectTimeout
-                + ", responseTimeout=" + responseTimeout + "]";
+                + ", responseTimeout=" + responseTimeout + ", replicaAcknowledgement="
+                + replicaAcknowledgement.map(ReplicaAcknowledgement::toString).getOrElse("none")
+                + ", masterCheckInterval=" + masterCheckInterval + "]";
     }
 
     /** Builds options; each setter rejects an invalid value at once. */
@@ -139,6 +205,8 @@ public final class RedisStoreOptions {
         private EvictionPolicyCheck evictionPolicyCheck = DEFAULT_EVICTION_POLICY_CHECK;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
+        private Option<ReplicaAcknowledgement> replicaAcknowledgement = Option.none();
+        private Duration masterCheckInterval = DEFAULT_MASTER_CHECK_INTERVAL;
 
         private Builder() {
         }
@@ -216,6 +284,80 @@ public final class RedisStoreOptions {
          */
         public Builder responseTimeout(Duration timeout) {
             this.responseTimeout = timeout("responseTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * Makes every script that writes ({@code begin}, {@code complete}, {@code end}, {@code abandon};
+         * never {@code find} or the listings) wait until at least {@code replicas} replicas have the
+         * write: the store sends {@code WAIT replicas timeout} right behind the script, in one pipeline
+         * on the same connection, so a call still costs two round trips, each now also paying the
+         * replication lag. Each try of a writing script then waits up to the response timeout plus
+         * {@code timeout} for its reply (Redis ends a {@code WAIT} within about 100 ms after its timeout,
+         * at the default {@code hz 10}). No {@code WAIT} is sent when this is not set.
+         *
+         * <p>When fewer replicas acknowledge in time, the write is on the master but a failover could
+         * still lose it, so the operation answers {@code STORE_OUTCOME_UNKNOWN} at once (it is not tried
+         * again), and the boundary acts as for any unconfirmed write:
+         * <ul>
+         *   <li>{@code begin}: the tool does not run; the boundary ends the record by token (an
+         *       {@code end}, itself waiting for the replicas) and, when that is not acknowledged either,
+         *       hands the pair to {@code BoundaryListener.onUnfinished}; the agent gets
+         *       {@code STORE_OUTCOME_UNKNOWN}, so a lagging replica costs such a call about twice
+         *       {@code timeout};</li>
+         *   <li>{@code complete}: the tool has run; the boundary sends the completion once more, and when
+         *       that is not acknowledged either the agent gets {@code STORE_OUTCOME_UNKNOWN} instead of
+         *       the result, the harness gets {@code onStoreFailed} and {@code onUnfinished}, and the
+         *       master holds the final record, which {@code ToolBoundary.endUnfinished} answers once the
+         *       replicas acknowledge;</li>
+         *   <li>{@code end} ({@code endUnfinished}) and {@code abandon} ({@code abandonExpired}, the run
+         *       sweep): {@code STORE_OUTCOME_UNKNOWN}; try again later.</li>
+         * </ul>
+         * A script that refused and wrote nothing (a duplicate, an exhausted budget, a record of another
+         * attempt, a lease not yet passed, ...) keeps its answer whatever the replicas say. A script that
+         * only confirms an earlier write of the same attempt (a retry) is followed by a second, tiny
+         * script that rewrites the record's status with its own value and by another {@code WAIT}, so
+         * that the acknowledgement covers the earlier write on every Redis version. Choose
+         * {@code timeout} well below half of {@code ToolBoundaryConfig.storeTimeout} (begin's share of a
+         * call's store budget), for example 100 to 500 ms; a {@code WAIT} the budget cuts short answers
+         * {@code STORE_OUTCOME_UNKNOWN} as well. Asking for more replicas than the master has makes every
+         * write answer {@code STORE_OUTCOME_UNKNOWN}.
+         *
+         * @param replicas how many replicas must acknowledge each write; at least 1
+         * @param timeout how long Redis waits for them: 1 ms to 1 minute, whole milliseconds
+         * @return this builder
+         * @throws IllegalArgumentException when {@code replicas} is below 1, or {@code timeout} is under
+         *     1 ms, over 1 minute or not a whole number of milliseconds
+         */
+        public Builder replicaAcknowledgement(int replicas, Duration timeout) {
+            this.replicaAcknowledgement = Option.some(new ReplicaAcknowledgement(replicas, timeout));
+            return this;
+        }
+
+        /**
+         * How often, at most, the store looks for masters it has not checked yet. The factory checks
+         * {@code maxmemory-policy} on every master when it creates the store; afterwards, on the path of
+         * its writes, the store reads the client's list of masters (no round trip) at most once per
+         * interval, and checks, once, each master it has not seen before (one {@code CONFIG GET}): a
+         * master a failover promoted, or a new cluster master. A master whose policy is not
+         * {@code noeviction} is logged once; under {@link EvictionPolicyCheck#REFUSE} every write then
+         * answers {@code STORE_UNAVAILABLE}, writing nothing, until a later look finds the policy fixed
+         * (or the master gone). The check is per master, at first sight: a policy changed later on a
+         * master already checked is not seen.
+         *
+         * @param interval the interval: 1 ms to 1 hour, whole milliseconds
+         * @return this builder
+         * @throws IllegalArgumentException when {@code interval} is under 1 ms, over 1 hour or not a whole
+         *     number of milliseconds
+         */
+        public Builder masterCheckInterval(Duration interval) {
+            requireNonNull(interval, "masterCheckInterval is null");
+            if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(MAX_MASTER_CHECK_INTERVAL) > 0
+                    || !interval.equals(Duration.ofMillis(interval.toMillis()))) {
+                throw new IllegalArgumentException(
+                        "masterCheckInterval must be 1 ms to 1 hour in whole milliseconds, was " + interval);
+            }
+            this.masterCheckInterval = interval;
             return this;
         }
 

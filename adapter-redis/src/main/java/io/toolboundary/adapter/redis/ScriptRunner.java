@@ -3,16 +3,18 @@ package io.toolboundary.adapter.redis;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
 import io.vavr.control.Either;
+import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
-import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
@@ -22,18 +24,30 @@ import org.redisson.client.codec.StringCodec;
 /**
  * Runs the store's Lua scripts: one Redisson try per attempt, with the store's own reply timeout, and
  * its own retries within the caller's timeout, knowing after each try whether the script may have run.
+ *
+ * <p>Two hooks apply to the scripts that write ({@link #WRITES}): the {@link MasterPolicyWatch} may
+ * refuse one before it is sent, and, when the options ask for replica acknowledgement, each try goes
+ * through the {@link ReplicaAcknowledger} ({@code WAIT} behind the script, on its connection).
  */
 final class ScriptRunner {
+
+    /** The scripts that write: the ones replicas must acknowledge and an evicting master refuses. */
+    static final Set<LuaScripts.Script> WRITES = Set.of(LuaScripts.BEGIN, LuaScripts.COMPLETE, LuaScripts.END,
+            LuaScripts.ABANDON);
 
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
 
     private final RScript scripts;
+    private final MasterPolicyWatch masters;
+    private final Option<ReplicaAcknowledger> replicas;
 
-    ScriptRunner(RedissonClient client, RedisStoreOptions options) {
+    ScriptRunner(RedissonClient client, RedisStoreOptions options, MasterPolicyWatch masters) {
         // One try per call, with the store's own reply timeout: the store retries by itself, within the
         // caller's timeout, and knows after each try whether the script may have run.
         this.scripts = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
                 .timeout(options.responseTimeout()).retryAttempts(0));
+        this.masters = masters;
+        this.replicas = options.replicaAcknowledgement().map(wanted -> new ReplicaAcknowledger(client, wanted, options));
     }
 
     /**
@@ -49,6 +63,13 @@ final class ScriptRunner {
             List<Object> scriptKeys, List<Object> args, Duration timeout) {
         Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
         try {
+            if (WRITES.contains(script)) {
+                Option<BoundaryError> refused = masters.refusal(wait.deadline);
+                wait.interrupted |= Thread.interrupted();
+                if (refused.isDefined()) {
+                    return Either.left(refused.get());
+                }
+            }
             return attempts(script, routingKey, scriptKeys, args.toArray(), wait);
         } finally {
             if (wait.interrupted) {
@@ -59,24 +80,43 @@ final class ScriptRunner {
 
     private Either<BoundaryError, Object> attempts(LuaScripts.Script script, String routingKey,
             List<Object> scriptKeys, Object[] values, Wait wait) {
+        Option<ReplicaAcknowledger> acknowledged = WRITES.contains(script) ? replicas : Option.none();
         boolean anyMayHaveRun = false;
         boolean bySource = false;
+        boolean loaded = false;
         for (int attempt = 0; ; attempt++) {
             Throwable failure;
             try {
-                RFuture<Object> reply = bySource
-                        ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(),
-                                RScript.ReturnType.LIST, scriptKeys, values)
-                        : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
-                                RScript.ReturnType.LIST, scriptKeys, values);
-                return Either.right(wait.await(reply));
+                CompletionStage<Object> reply = bySource
+                        ? acknowledged.isDefined()
+                                ? acknowledged.get().loadAndRun(script, routingKey, scriptKeys, values)
+                                : scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(),
+                                        RScript.ReturnType.LIST, scriptKeys, values)
+                        : acknowledged.isDefined()
+                                ? acknowledged.get().send(script, routingKey, scriptKeys, values)
+                                : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                                        RScript.ReturnType.LIST, scriptKeys, values);
+                Object answer = wait.await(reply);
+                if (acknowledged.isDefined() && bySource) {
+                    // The script ran by source, which the replicas were not asked to acknowledge, and is
+                    // now known to the node: send it again by SHA with WAIT behind it (it is safe to run twice).
+                    anyMayHaveRun = true;
+                    bySource = false;
+                    loaded = true;
+                    attempt--;
+                    continue;
+                }
+                return Either.right(answer);
             } catch (TimeoutException outOfTime) {
                 // Given up while the try was in flight: it may still reach the server.
                 return failed(script, outOfTime, RedisFailures.Failure.MAY_HAVE_RUN, true);
             } catch (ExecutionException failed) {
                 failure = failed.getCause() == null ? failed : failed.getCause();
             }
-            if (failure instanceof RedisNoScriptException && !bySource) {
+            if (failure instanceof ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
+                return notAcknowledged(script, shortfall);
+            }
+            if (failure instanceof RedisNoScriptException && !bySource && !loaded) {
                 // The node that answered does not know the script: a restarted or failed-over server, or the
                 // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
                 // the slot's owner in the client's map, not necessarily to that node; the script's source,
@@ -91,6 +131,20 @@ final class ScriptRunner {
                 return failed(script, failure, kind, anyMayHaveRun);
             }
         }
+    }
+
+    /**
+     * The script wrote on the master, or confirmed an earlier write there, but fewer replicas than asked
+     * acknowledged it in time: a failover could lose it. Not tried again; the caller acts on an unknown
+     * outcome.
+     */
+    private static Either<BoundaryError, Object> notAcknowledged(LuaScripts.Script script,
+            ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
+        ErrorCode code = ErrorCode.STORE_OUTCOME_UNKNOWN;
+        LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}: "
+                + shortfall.acknowledged() + " of " + shortfall.wanted().replicas() + " replicas acknowledged within "
+                + shortfall.wanted().timeout().toMillis() + " ms", script.name(), "ReplicasNotAcknowledged", code);
+        return Either.left(BoundaryError.of(code));
     }
 
     private static Either<BoundaryError, Object> failed(LuaScripts.Script script, Throwable failure,
@@ -110,15 +164,15 @@ final class ScriptRunner {
         private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
         private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-        private final long deadline;
-        private boolean interrupted;
+        final long deadline;
+        boolean interrupted;
 
         Wait(long deadline, boolean interrupted) {
             this.deadline = deadline;
             this.interrupted = interrupted;
         }
 
-        <T> T await(RFuture<T> future) throws ExecutionException, TimeoutException {
+        <T> T await(CompletionStage<T> future) throws ExecutionException, TimeoutException {
             CompletableFuture<T> result = future.toCompletableFuture();
             while (true) {
                 long left = deadline - System.nanoTime();
@@ -134,7 +188,7 @@ final class ScriptRunner {
                     interrupted = true;
                 } catch (TimeoutException outOfTime) {
                     // No further retries of this command by the client: it is abandoned here.
-                    future.cancel(false);
+                    result.cancel(false);
                     throw outOfTime;
                 } catch (CancellationException | CompletionException odd) {
                     throw new ExecutionException(odd);

@@ -18,6 +18,50 @@ class RedisStoreOptionsTest {
         assertThat(defaults.evictionPolicyCheck()).isEqualTo(RedisStoreOptions.EvictionPolicyCheck.REFUSE);
         assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(defaults.responseTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(defaults.replicaAcknowledgement().isEmpty()).isTrue();
+        assertThat(defaults.masterCheckInterval()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void asksForReplicaAcknowledgementOfAtLeastOneReplicaWithinOneMillisecondToOneMinute() {
+        RedisStoreOptions options = RedisStoreOptions.custom().replicaAcknowledgement(2, Duration.ofMillis(250)).build();
+        assertThat(options.replicaAcknowledgement().get())
+                .isEqualTo(new RedisStoreOptions.ReplicaAcknowledgement(2, Duration.ofMillis(250)));
+        assertThat(options.toString()).contains("replicaAcknowledgement=ReplicaAcknowledgement[replicas=2, timeout=PT0.25S]");
+        assertThat(RedisStoreOptions.custom().replicaAcknowledgement(1, Duration.ofMinutes(1)).build()
+                .replicaAcknowledgement().get().timeout()).isEqualTo(Duration.ofMinutes(1));
+
+        for (int replicas : List.of(0, -1)) {
+            assertThatThrownBy(() -> RedisStoreOptions.custom().replicaAcknowledgement(replicas, Duration.ofMillis(100)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("replicaAcknowledgement replicas must be at least 1, was " + replicas);
+        }
+        for (Duration invalid : List.of(Duration.ZERO, Duration.ofMillis(-1), Duration.ofNanos(1_500_000),
+                Duration.ofMinutes(1).plusMillis(1))) {
+            assertThatThrownBy(() -> RedisStoreOptions.custom().replicaAcknowledgement(1, invalid))
+                    .as(invalid.toString())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("replicaAcknowledgement timeout must be 1 ms to 1 minute");
+        }
+        assertThatThrownBy(() -> RedisStoreOptions.custom().replicaAcknowledgement(1, null))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void looksForNewMastersEveryOneMillisecondToOneHour() {
+        assertThat(RedisStoreOptions.custom().masterCheckInterval(Duration.ofMillis(1)).build().masterCheckInterval())
+                .isEqualTo(Duration.ofMillis(1));
+        assertThat(RedisStoreOptions.custom().masterCheckInterval(Duration.ofHours(1)).build().masterCheckInterval())
+                .isEqualTo(Duration.ofHours(1));
+        for (Duration invalid : List.of(Duration.ZERO, Duration.ofMillis(-5), Duration.ofNanos(10),
+                Duration.ofHours(1).plusMillis(1))) {
+            assertThatThrownBy(() -> RedisStoreOptions.custom().masterCheckInterval(invalid))
+                    .as(invalid.toString())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("masterCheckInterval must be 1 ms to 1 hour");
+        }
+        assertThatThrownBy(() -> RedisStoreOptions.custom().masterCheckInterval(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("masterCheckInterval is null");
     }
 
     @Test

@@ -1,0 +1,224 @@
+package io.toolboundary.adapter.redis;
+
+import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_ABANDONED;
+import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_APPLIED;
+import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_CREATED;
+import static io.toolboundary.adapter.redis.ScriptReply.ATTEMPT_ENDED;
+import static io.toolboundary.adapter.redis.ScriptReply.CONFLICT;
+import static io.toolboundary.adapter.redis.ScriptReply.COUNTER_INVALID;
+import static io.toolboundary.adapter.redis.ScriptReply.DUPLICATE;
+import static io.toolboundary.adapter.redis.ScriptReply.FINAL;
+import static io.toolboundary.adapter.redis.ScriptReply.LEASE_ACTIVE;
+import static io.toolboundary.adapter.redis.ScriptReply.LEASE_INVALID;
+import static io.toolboundary.adapter.redis.ScriptReply.NOT_FOUND;
+import static io.toolboundary.adapter.redis.ScriptReply.REUSED;
+import static io.toolboundary.adapter.redis.ScriptReply.RUN_BUDGET;
+import static io.toolboundary.adapter.redis.ScriptReply.TOKEN_MISMATCH;
+import static io.toolboundary.adapter.redis.ScriptReply.TOOL_BUDGET;
+
+import io.vavr.control.Option;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.redisson.api.BatchOptions;
+import org.redisson.api.BatchResult;
+import org.redisson.api.RBatch;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.options.OptionalOptions;
+import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * Sends a writing script with {@code WAIT} behind it, in one Redisson batch (so on one connection, in
+ * one pipeline: {@code EVALSHA}, then {@code WAIT replicas timeout}), and says whether enough replicas
+ * acknowledged. Redisson appends the {@code WAIT} itself ({@link BatchOptions#sync}), reports the count
+ * in {@link BatchResult#getSyncedSlaves()}, never throws for a short count, and waits the batch's
+ * response timeout plus the {@code WAIT} timeout for the reply.
+ *
+ * <p>What the reply needs, by what the script did:
+ * <ul>
+ *   <li>it wrote: enough replicas, or {@link ReplicasNotAcknowledged};</li>
+ *   <li>it refused and wrote nothing (a duplicate, a budget, another attempt's record, ...): its answer
+ *       stands, whatever the replicas say;</li>
+ *   <li>it only confirmed an earlier write of the same attempt (a retry): enough replicas for a second
+ *       batch, {@code touch.lua} and {@code WAIT}. {@code WAIT} counts the writes of its own connection;
+ *       on Redis 7.2 and later a command that writes nothing leaves that count where the connection's
+ *       last write put it, so only a write on the connection makes the acknowledgement cover the earlier
+ *       write, which may have gone through another connection.</li>
+ * </ul>
+ * A reply of no known kind counts as a write.
+ *
+ * <p>A script the server does not know yet ({@code NOSCRIPT}) fails the try; the caller runs it once by
+ * source through {@link #loadAndRun} (outside a batch, where Redisson sends the source itself and
+ * follows redirects) and then sends the batch again. The touch script is loaded the same way, here.
+ */
+final class ReplicaAcknowledger {
+
+    /** Rewrites a record's status with its own value: a write that changes nothing; see {@code touch.lua}. */
+    static final LuaScripts.Script TOUCH = LuaScripts.load("touch.lua");
+
+    /** Replies that wrote nothing, by script: they stand whatever the replicas say. */
+    private static final Map<LuaScripts.Script, Set<ScriptReply>> REFUSALS = Map.of(
+            LuaScripts.BEGIN, EnumSet.of(DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED),
+            LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT),
+            LuaScripts.END, EnumSet.of(TOKEN_MISMATCH),
+            LuaScripts.ABANDON, EnumSet.of(NOT_FOUND, FINAL, LEASE_ACTIVE, LEASE_INVALID));
+    /** The reply that confirms an earlier write of the same attempt, by script. */
+    private static final Map<LuaScripts.Script, ScriptReply> CONFIRMATIONS = Map.of(
+            LuaScripts.BEGIN, ALREADY_CREATED,
+            LuaScripts.COMPLETE, ALREADY_APPLIED,
+            LuaScripts.END, FINAL,
+            LuaScripts.ABANDON, ALREADY_ABANDONED);
+
+    /** What a script's reply says it did. */
+    enum Kind {
+        /** It wrote. */
+        WRITE,
+        /** It refused and wrote nothing. */
+        REFUSAL,
+        /** It wrote nothing, and confirms an earlier write of the same attempt. */
+        CONFIRMATION
+    }
+
+    private final RedissonClient client;
+    private final RedisStoreOptions.ReplicaAcknowledgement wanted;
+    private final long responseTimeoutMillis;
+    private final RScript plain;
+
+    ReplicaAcknowledger(RedissonClient client, RedisStoreOptions.ReplicaAcknowledgement wanted,
+            RedisStoreOptions options) {
+        this.client = client;
+        this.wanted = wanted;
+        this.responseTimeoutMillis = options.responseTimeout().toMillis();
+        this.plain = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
+                .timeout(options.responseTimeout()).retryAttempts(0));
+    }
+
+    /** What was asked for. */
+    RedisStoreOptions.ReplicaAcknowledgement wanted() {
+        return wanted;
+    }
+
+    /**
+     * One try of {@code script} by SHA, with {@code WAIT} behind it; for a reply that confirms an earlier
+     * write, a touch with another {@code WAIT}. Completes with the script's reply, or fails with
+     * {@link ReplicasNotAcknowledged} when too few replicas acknowledged, or with the batch's failure.
+     */
+    CompletableFuture<Object> send(LuaScripts.Script script, String routingKey, List<Object> keys, Object[] values) {
+        return batch(script, routingKey, keys, values).thenCompose(sent -> switch (kind(script, sent.reply())) {
+            case REFUSAL -> CompletableFuture.completedFuture(sent.reply());
+            case WRITE -> acknowledged(sent, sent.reply());
+            case CONFIRMATION -> sent.synced() < wanted.replicas()
+                    ? acknowledged(sent, sent.reply())
+                    : touch(routingKey, keys.get(0)).thenCompose(touched -> acknowledged(touched, sent.reply()));
+        });
+    }
+
+    /**
+     * Runs {@code script} by source outside a batch (Redisson sends the source, follows redirects, and
+     * the node that runs it keeps it), without waiting for replicas: what makes the next batch's
+     * {@code EVALSHA} known to the node.
+     */
+    CompletableFuture<Object> loadAndRun(LuaScripts.Script script, String routingKey, List<Object> keys,
+            Object[] values) {
+        return plain.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST, keys,
+                values).toCompletableFuture();
+    }
+
+    /** What a reply of {@code script} says it did; a reply of no known kind counts as a write. */
+    static Kind kind(LuaScripts.Script script, Object reply) {
+        Option<ScriptReply> named = reply instanceof List<?> items && !items.isEmpty()
+                && items.get(0) instanceof String outcome ? ScriptReply.named(outcome) : Option.none();
+        if (named.isEmpty()) {
+            return Kind.WRITE;
+        }
+        if (REFUSALS.getOrDefault(script, Set.of()).contains(named.get())) {
+            return Kind.REFUSAL;
+        }
+        return named.get() == CONFIRMATIONS.get(script) ? Kind.CONFIRMATION : Kind.WRITE;
+    }
+
+    private CompletableFuture<Object> acknowledged(Sent sent, Object reply) {
+        return sent.synced() >= wanted.replicas()
+                ? CompletableFuture.completedFuture(reply)
+                : CompletableFuture.failedFuture(new ReplicasNotAcknowledged(sent.synced(), wanted));
+    }
+
+    /** The touch and its {@code WAIT}; {@code NOSCRIPT} loads it (by running it) and sends the batch once more. */
+    private CompletableFuture<Sent> touch(String routingKey, Object recordKey) {
+        List<Object> keys = List.of(recordKey);
+        return batch(TOUCH, routingKey, keys, new Object[0])
+                .handle((sent, failure) -> failure == null ? CompletableFuture.completedFuture(sent)
+                        : unwrap(failure) instanceof RedisNoScriptException
+                                ? loadAndRun(TOUCH, routingKey, keys, new Object[0])
+                                        .thenCompose(loaded -> batch(TOUCH, routingKey, keys, new Object[0]))
+                                : CompletableFuture.<Sent>failedFuture(unwrap(failure)))
+                .thenCompose(next -> next)
+                .thenApply(sent -> {
+                    if (!(sent.reply() instanceof List<?> items) || !List.of("TOUCHED").equals(items)) {
+                        // The record is gone: the earlier write cannot be proven on the replicas.
+                        throw new ReplicasNotAcknowledged(0, wanted);
+                    }
+                    return sent;
+                });
+    }
+
+    /** {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try. */
+    private CompletableFuture<Sent> batch(LuaScripts.Script script, String routingKey, List<Object> keys,
+            Object[] values) {
+        RBatch batch = client.createBatch(BatchOptions.defaults()
+                .sync(wanted.replicas(), wanted.timeout())
+                .responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS)
+                .retryAttempts(0));
+        batch.getScript(StringCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                RScript.ReturnType.LIST, keys, values);
+        return batch.executeAsync().toCompletableFuture().thenApply(result -> {
+            List<?> responses = result.getResponses();
+            if (responses.size() != 1) {
+                throw new IllegalStateException("a batch of one script answered " + responses.size() + " replies");
+            }
+            return new Sent(responses.get(0), result.getSyncedSlaves());
+        });
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /** A script's reply, and how many replicas acknowledged the writes before the {@code WAIT} behind it. */
+    private record Sent(Object reply, int synced) {
+    }
+
+    /**
+     * Fewer replicas than asked acknowledged a write within the timeout: the write is on the master and
+     * may not survive a failover. Final for the operation, which answers {@code STORE_OUTCOME_UNKNOWN}.
+     */
+    static final class ReplicasNotAcknowledged extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final int acknowledged;
+        private final transient RedisStoreOptions.ReplicaAcknowledgement wanted;
+
+        ReplicasNotAcknowledged(int acknowledged, RedisStoreOptions.ReplicaAcknowledgement wanted) {
+            super(acknowledged + " of " + wanted.replicas() + " replicas acknowledged within "
+                    + wanted.timeout().toMillis() + " ms", null, false, false);
+            this.acknowledged = acknowledged;
+            this.wanted = wanted;
+        }
+
+        /** How many replicas acknowledged. */
+        int acknowledged() {
+            return acknowledged;
+        }
+
+        /** What was asked for. */
+        RedisStoreOptions.ReplicaAcknowledgement wanted() {
+            return wanted;
+        }
+    }
+}

@@ -1,0 +1,286 @@
+package io.toolboundary.adapter.redis;
+
+import static io.toolboundary.adapter.redis.Records.key;
+import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.projecting;
+import static io.toolboundary.adapter.redis.Records.ready;
+import static io.toolboundary.adapter.redis.Records.start;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.BoundaryListener;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.testkit.CountingExecutor;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * {@link RedisStoreOptions.Builder#replicaAcknowledgement}: a master and one replica of the test's own;
+ * the store asks for one replica within {@value #ACK_MILLIS} ms. With the replica up, writes succeed and
+ * the replica has them; with the replica frozen ({@code SIGSTOP}), a write answers
+ * {@code STORE_OUTCOME_UNKNOWN} after about that long, and through the boundary the tool does not run
+ * (or, when the completion is not acknowledged, the agent gets no result and the harness gets the pair).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReplicaAcknowledgementTest {
+
+    private static final long ACK_MILLIS = 300;
+    private static final String PREFIX = "tback";
+    private static final String TOOL = "search_logs";
+    /** A try's reply may come up to about 100 ms after WAIT's timeout (Redis checks it at hz 10), plus scheduling. */
+    private static final Duration ABOUT_THE_ACK_TIMEOUT = Duration.ofMillis(ACK_MILLIS + 700);
+
+    private MasterAndReplica redis;
+    private RedisCanonicalInvocationStore store;
+
+    @BeforeAll
+    void startAMasterAndAReplica() {
+        redis = MasterAndReplica.start();
+        store = RedisCanonicalInvocationStoreFactory.connectStandalone(redis.master.endpoint().uri(),
+                RedisStoreOptions.custom().keyPrefix(PREFIX)
+                        .replicaAcknowledgement(1, Duration.ofMillis(ACK_MILLIS)).build());
+        // Load begin.lua and complete.lua on the master.
+        CanonicalRecord.Projecting warmUp = projecting(key(newRun(), "warm-up"), "{}");
+        AttemptToken token = AttemptToken.random();
+        assertThat(store.begin(start(warmUp, token)).isRight()).isTrue();
+        assertThat(store.complete(token, ready(warmUp, "raw", "result")).isRight()).isTrue();
+    }
+
+    @AfterEach
+    void thawTheReplica() {
+        if (redis.replica.isFrozen()) {
+            redis.replica.thaw();
+        }
+        redis.awaitInSync();
+    }
+
+    @AfterAll
+    void stop() {
+        store.close();
+        redis.close();
+    }
+
+    @Test
+    void withTheReplicaUpACallIsAcknowledgedAndTheReplicaHoldsTheRecord() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{\"q\":1}");
+        AttemptToken token = AttemptToken.random();
+
+        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+
+        // WAIT answered only once the replica had the writes: it holds the READY record, with its TTL.
+        String recordKey = store.recordKey(record.key());
+        assertThat(redis.replica.call("HGET", recordKey, "status")).isEqualTo("READY");
+        assertThat(redis.replica.callLong("PTTL", recordKey)).isPositive();
+    }
+
+    @Test
+    void aSuccessfulCallCostsTwoScriptsAndTwoWaitsAndNoWaitWithoutTheOption() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        redis.master.call("CONFIG", "RESETSTAT");
+
+        assertThat(store.begin(start(record, token)).isRight()).isTrue();
+        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+
+        Map<String, Long> calls = redis.masterCommandCalls();
+        assertThat(calls).containsEntry("evalsha", 2L).containsEntry("wait", 2L)
+                .doesNotContainKeys("eval", "script", "multi", "exec");
+
+        try (RedisCanonicalInvocationStore plain = RedisCanonicalInvocationStoreFactory.connectStandalone(
+                redis.master.endpoint().uri(), RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
+            CanonicalRecord.Projecting other = projecting(key(newRun(), "call-1"), "{}");
+            AttemptToken otherToken = AttemptToken.random();
+            redis.master.call("CONFIG", "RESETSTAT");
+
+            assertThat(plain.begin(start(other, otherToken)).isRight()).isTrue();
+            assertThat(plain.complete(otherToken, ready(other, "raw", "result")).isRight()).isTrue();
+
+            assertThat(redis.masterCommandCalls()).containsEntry("evalsha", 2L).doesNotContainKey("wait");
+        }
+    }
+
+    @Test
+    void withTheReplicaFrozenBeginAnswersOutcomeUnknownAfterAboutTheAckTimeout() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        redis.replica.freeze();
+
+        long started = System.nanoTime();
+        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start(record, AttemptToken.random()));
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(begun).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+        assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(ACK_MILLIS)).isLessThan(ABOUT_THE_ACK_TIMEOUT);
+        // The write is on the master, not known to be anywhere else.
+        assertThat(redis.master.call("HGET", store.recordKey(record.key()), "status")).isEqualTo("PROJECTING");
+        System.out.println("RELIABILITY replica-ack/begin-frozen-replica elapsedMs=" + elapsed.toMillis());
+    }
+
+    @Test
+    void aRefusalThatWroteNothingKeepsItsAnswerWhenTheReplicaIsFrozen() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        assertThat(store.begin(start(record, AttemptToken.random())).isRight()).isTrue();
+        redis.replica.freeze();
+
+        assertThat(store.begin(start(record, AttemptToken.random())))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
+    }
+
+    @Test
+    void throughTheBoundaryAFrozenReplicaAtBeginRunsNoToolAndHandsTheAttemptOver() {
+        Harness harness = new Harness(FakeTools.returning("raw"));
+        redis.replica.freeze();
+
+        Either<BoundaryError, AgentResult> answer = harness.invoke("call-1");
+
+        assertThat(answer).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+        assertThat(harness.tool.executions()).isZero();
+        // begin was not acknowledged; neither was the boundary's end by token (which the master holds):
+        // the harness has the pair
+        assertThat(harness.unfinished).hasSize(1);
+        assertThat(redis.master.call("HGET", store.recordKey(harness.key("call-1")), "status")).isEqualTo("ERROR");
+
+        redis.replica.thaw();
+        redis.awaitInSync();
+        Unfinished pair = harness.unfinished.get(0);
+        CanonicalRecord.Final ended = harness.boundary.endUnfinished(pair.key(), pair.token()).get();
+        assertThat(((CanonicalRecord.Failed) ended).code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(redis.replica.call("HGET", store.recordKey(pair.key()), "status")).isEqualTo("ERROR");
+        assertThat(harness.invoke("call-1")).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
+        assertThat(harness.tool.executions()).isZero();
+    }
+
+    @Test
+    void throughTheBoundaryACompletionNotAcknowledgedGivesTheAgentNoResultAndTheHarnessThePair() {
+        // The tool freezes the replica while it runs: begin was acknowledged, the completion cannot be.
+        Harness harness = new Harness(request -> {
+            redis.replica.freeze();
+            return "raw";
+        });
+
+        Either<BoundaryError, AgentResult> answer = harness.invoke("call-1");
+
+        assertThat(answer).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+        assertThat(harness.tool.executions()).isEqualTo(1);
+        assertThat(harness.unfinished).hasSize(1);
+        String recordKey = store.recordKey(harness.key("call-1"));
+        assertThat(redis.master.call("HGET", recordKey, "status")).isEqualTo("READY");
+
+        // Once the replica is back, ending the pair confirms the READY record, touching it so that the
+        // acknowledgement covers the completion, whichever connection wrote it.
+        redis.replica.thaw();
+        redis.awaitInSync();
+        Unfinished pair = harness.unfinished.get(0);
+        assertThat(harness.boundary.endUnfinished(pair.key(), pair.token()).get())
+                .isInstanceOf(CanonicalRecord.Ready.class);
+        assertThat(redis.replica.call("HGET", recordKey, "status")).isEqualTo("READY");
+    }
+
+    @Test
+    void aRetryThatOnlyConfirmsAnEarlierWriteIsAcknowledgedThroughATouch() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        CanonicalRecord.Ready done = ready(record, "raw", "result");
+        assertThat(store.begin(start(record, token)).isRight()).isTrue();
+        redis.replica.freeze();
+        assertThat(store.complete(token, done).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        // The retry finds the completion applied (no write of its own) and still cannot prove it.
+        assertThat(store.complete(token, done).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        redis.replica.thaw();
+        redis.awaitInSync();
+        String recordKey = store.recordKey(record.key());
+        long ttlBefore = redis.master.callLong("PTTL", recordKey);
+        redis.master.call("SCRIPT", "LOAD", ReplicaAcknowledger.TOUCH.source());
+        redis.master.call("CONFIG", "RESETSTAT");
+
+        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+
+        // complete.lua (HMGET, HGETALL: ALREADY_APPLIED), WAIT; touch.lua (HGET, HSET of the same status), WAIT
+        Map<String, Long> calls = redis.masterCommandCalls();
+        assertThat(calls).containsEntry("evalsha", 2L).containsEntry("wait", 2L).containsEntry("hmget", 1L)
+                .containsEntry("hgetall", 1L).containsEntry("hget", 1L).containsEntry("hset", 1L)
+                .doesNotContainKeys("eval", "script", "pexpire", "expire", "persist");
+        assertThat(redis.master.callLong("PTTL", recordKey)).isPositive().isLessThanOrEqualTo(ttlBefore);
+    }
+
+    @Test
+    void aScriptTheMasterLostIsLoadedByRunningItOnceAndThenAcknowledged() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        redis.master.call("SCRIPT", "FLUSH");
+
+        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+
+        assertThat(redis.replica.call("HGET", store.recordKey(record.key()), "status")).isEqualTo("READY");
+    }
+
+    @Test
+    void aMasterWithTooFewGoodReplicasForMinReplicasToWriteRefusesBeforeAnyWrite() {
+        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        redis.master.call("CONFIG", "SET", "min-replicas-to-write", "2");
+        try {
+            assertThat(store.begin(start(record, AttemptToken.random()), Duration.ofMillis(300)))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+        } finally {
+            redis.master.call("CONFIG", "SET", "min-replicas-to-write", "0");
+        }
+        assertThat(redis.master.keys(PREFIX + ":{" + record.key().runId().value() + "}:*")).isEmpty();
+    }
+
+    /** A boundary over the store, with a counting tool and a listener that keeps the handed-over pairs. */
+    private final class Harness {
+        final CountingExecutor tool;
+        final List<Unfinished> unfinished = new CopyOnWriteArrayList<>();
+        final RunContext run = Fixtures.anyRunContext();
+        final ToolBoundary boundary;
+
+        Harness(ToolExecutor executor) {
+            this.tool = FakeTools.counting(executor);
+            this.boundary = ToolBoundary.builder()
+                    .store(store)
+                    .config(ToolBoundaryConfig.ofDefaults())
+                    .accessPolicy(AccessPolicy.allowAll())
+                    .listener(new BoundaryListener() {
+                        @Override
+                        public void onUnfinished(InvocationKey key, AttemptToken token) {
+                            unfinished.add(new Unfinished(key, token));
+                        }
+                    })
+                    .tool(ToolBinding.readOnly(TOOL, tool, (request, raw) -> Projection.evidenceFound("found")))
+                    .build();
+        }
+
+        Either<BoundaryError, AgentResult> invoke(String toolCallId) {
+            return boundary.invoke(run, Fixtures.envelope(run).withToolCallId(toolCallId).withToolName(TOOL).build());
+        }
+
+        InvocationKey key(String toolCallId) {
+            return Records.key(run.runId(), toolCallId);
+        }
+    }
+
+    private record Unfinished(InvocationKey key, AttemptToken token) {
+    }
+}
