@@ -13,6 +13,9 @@ import static io.toolboundary.adapter.redis.ScriptReply.LEASE_INVALID;
 import static io.toolboundary.adapter.redis.ScriptReply.NOT_FOUND;
 import static io.toolboundary.adapter.redis.ScriptReply.REUSED;
 import static io.toolboundary.adapter.redis.ScriptReply.RUN_BUDGET;
+import static io.toolboundary.adapter.redis.ScriptReply.RUN_INVALID;
+import static io.toolboundary.adapter.redis.ScriptReply.RUN_LOST;
+import static io.toolboundary.adapter.redis.ScriptReply.RUN_OPEN;
 import static io.toolboundary.adapter.redis.ScriptReply.TOKEN_MISMATCH;
 import static io.toolboundary.adapter.redis.ScriptReply.TOOL_BUDGET;
 
@@ -64,12 +67,15 @@ final class ReplicaAcknowledger {
 
     /** Replies that wrote nothing, by script: they stand whatever the replicas say. */
     private static final Map<LuaScripts.Script, Set<ScriptReply>> REFUSALS = Map.of(
-            LuaScripts.BEGIN, EnumSet.of(DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED),
+            LuaScripts.OPEN, EnumSet.of(RUN_INVALID),
+            LuaScripts.BEGIN, EnumSet.of(RUN_LOST, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
+                    ATTEMPT_ENDED),
             LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT),
             LuaScripts.END, EnumSet.of(TOKEN_MISMATCH),
             LuaScripts.ABANDON, EnumSet.of(NOT_FOUND, FINAL, LEASE_ACTIVE, LEASE_INVALID));
     /** The reply that confirms an earlier write of the same attempt, by script. */
     private static final Map<LuaScripts.Script, ScriptReply> CONFIRMATIONS = Map.of(
+            LuaScripts.OPEN, RUN_OPEN,
             LuaScripts.BEGIN, ALREADY_CREATED,
             LuaScripts.COMPLETE, ALREADY_APPLIED,
             LuaScripts.END, FINAL,
@@ -115,7 +121,8 @@ final class ReplicaAcknowledger {
             case WRITE -> acknowledged(sent, sent.reply());
             case CONFIRMATION -> sent.synced() < wanted.replicas()
                     ? acknowledged(sent, sent.reply())
-                    : touch(routingKey, keys.get(0)).thenCompose(touched -> acknowledged(touched, sent.reply()));
+                    : touch(routingKey, keys.get(0), script == LuaScripts.OPEN ? "token" : "status")
+                            .thenCompose(touched -> acknowledged(touched, sent.reply()));
         });
     }
 
@@ -150,13 +157,14 @@ final class ReplicaAcknowledger {
     }
 
     /** The touch and its {@code WAIT}; {@code NOSCRIPT} loads it (by running it) and sends the batch once more. */
-    private CompletableFuture<Sent> touch(String routingKey, Object recordKey) {
-        List<Object> keys = List.of(recordKey);
-        return batch(TOUCH, routingKey, keys, new Object[0])
+    private CompletableFuture<Sent> touch(String routingKey, Object key, String field) {
+        List<Object> keys = List.of(key);
+        Object[] values = {field};
+        return batch(TOUCH, routingKey, keys, values)
                 .handle((sent, failure) -> failure == null ? CompletableFuture.completedFuture(sent)
                         : unwrap(failure) instanceof RedisNoScriptException
-                                ? loadAndRun(TOUCH, routingKey, keys, new Object[0])
-                                        .thenCompose(loaded -> batch(TOUCH, routingKey, keys, new Object[0]))
+                                ? loadAndRun(TOUCH, routingKey, keys, values)
+                                        .thenCompose(loaded -> batch(TOUCH, routingKey, keys, values))
                                 : CompletableFuture.<Sent>failedFuture(unwrap(failure)))
                 .thenCompose(next -> next)
                 .thenApply(sent -> {

@@ -32,8 +32,8 @@ import org.redisson.client.codec.StringCodec;
 final class ScriptRunner {
 
     /** The scripts that write: the ones replicas must acknowledge and an evicting master refuses. */
-    static final Set<LuaScripts.Script> WRITES = Set.of(LuaScripts.BEGIN, LuaScripts.COMPLETE, LuaScripts.END,
-            LuaScripts.ABANDON);
+    static final Set<LuaScripts.Script> WRITES = Set.of(LuaScripts.OPEN, LuaScripts.BEGIN, LuaScripts.COMPLETE,
+            LuaScripts.END, LuaScripts.ABANDON);
 
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
 
