@@ -89,7 +89,7 @@ public class InMemoryBoundaryBenchmark {
         baselineKey = InvocationKey.of(new RunId("bench-baseline"), new ToolCallId("c0"));
     }
 
-    /** A new store, boundary and run for every iteration. */
+    /** A new store, boundary and opened run for every iteration. */
     @Setup(Level.Iteration)
     public void freshStore() {
         ToolBoundaryConfig config = ToolBoundaryConfig.custom().recordTtl(Duration.ofMillis(TTL_CALLS)).build();
@@ -100,7 +100,7 @@ public class InMemoryBoundaryBenchmark {
                 .tool(ToolBinding.readOnly(Payloads.TOOL_NAME, executor, projector))
                 .build();
         runId = "bench-inmemory-" + iterations.incrementAndGet();
-        run = Fixtures.runContext(runId);
+        run = Fixtures.opened(boundary, Fixtures.runContext(runId));
     }
 
     /** One call through the boundary. */

@@ -60,8 +60,8 @@ public final class RecordMemory {
                 redis.flush();
                 String raw = Payloads.raw(rawBytes);
                 String runId = "bench-memory-" + rawBytes;
-                RunContext run = Fixtures.runContext(runId);
                 ToolBoundary boundary = redis.boundary(FakeTools.returning(raw));
+                RunContext run = Fixtures.opened(boundary, Fixtures.runContext(runId));
                 HandRolledToolCalls peer = redis.peer(FakeTools.returning(raw));
                 long before = usedMemory(server);
                 server.call("CONFIG", "RESETSTAT");

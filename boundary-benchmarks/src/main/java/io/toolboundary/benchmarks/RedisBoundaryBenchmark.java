@@ -77,7 +77,7 @@ public class RedisBoundaryBenchmark {
         boolean measuresPeer = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1)
                 .startsWith("peer");
         runId = "bench-redis-solo-warmup";
-        run = Fixtures.runContext(runId);
+        run = Fixtures.opened(boundary, Fixtures.runContext(runId));
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(SOLO_WARMUP_SECONDS);
         while (System.nanoTime() < until) {
             if (measuresPeer) {
@@ -88,12 +88,12 @@ public class RedisBoundaryBenchmark {
         }
     }
 
-    /** An empty server and a new run before every iteration. */
+    /** An empty server and a new run, opened in it, before every iteration. */
     @Setup(Level.Iteration)
     public void flush() {
         redis.flush();
         runId = "bench-redis-" + iterations.incrementAndGet();
-        run = Fixtures.runContext(runId);
+        run = Fixtures.opened(boundary, Fixtures.runContext(runId));
     }
 
     /** Shuts the client down. */

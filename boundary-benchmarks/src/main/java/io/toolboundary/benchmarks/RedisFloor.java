@@ -3,8 +3,10 @@ package io.toolboundary.benchmarks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.AgentResult;
@@ -23,10 +25,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,10 +39,12 @@ import java.util.regex.Pattern;
  * {@code complete.lua} by EVALSHA, with the argument lists the store sends, at the callers and payloads
  * of {@link RedisBoundaryBenchmark}. The floor of one call is {@code 1 / (1/begin + 1/complete)}.
  *
- * <p>The argument lists are copied from a real call: a capturing tool reads its own PROJECTING record
- * while it runs (the fields {@code begin} wrote), and the READY record after the call gives the fields
- * {@code complete} wrote. Before measuring, one begin and one complete with those lists are run on a new
- * key and the library's store must read the result back as the same READY record.
+ * <p>The argument lists are copied from a real call in an opened run: a capturing tool reads its own
+ * PROJECTING record while it runs (the fields {@code begin} wrote), and the READY record after the call
+ * gives the fields {@code complete} wrote. Before measuring, one begin and one complete with those lists
+ * are run on a new key and the library's store must read the result back as the same READY record. Every
+ * flush of the server is followed by opening the run again with the captured run token, so that each
+ * measured begin passes the run check as a real call does.
  *
  * <p>Every begin gets a new key ({@code __rand_int__} with {@code -r}). Every complete must find a
  * PROJECTING record with its token, so a fixed set of records is created first and the measured
@@ -57,6 +59,8 @@ public final class RedisFloor {
     static final int[] RAW_BYTES = {1024, 65536};
     private static final String RUN_ID = "bench-floor";
     private static final String PLACEHOLDER = "__rand_int__";
+    /** The field begin.lua adds itself, from the lease it is given. */
+    private static final String LEASE_FIELD = "leaseUntil";
     private static final int KEYSPACE = 2_000_000_000;
     private static final Pattern CSV_TAIL = Pattern.compile(
             "\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\"\\s*$");
@@ -82,9 +86,9 @@ public final class RedisFloor {
                 Templates templates = capture(redis, rawBytes);
                 check(redis, templates, beginSha, completeSha);
                 for (int callers : CALLERS) {
-                    redis.flush();
+                    flushAndReopen(redis, templates);
                     Measured begin = measureBegin(redis, templates, beginSha, callers, seconds);
-                    redis.flush();
+                    flushAndReopen(redis, templates);
                     Measured complete = measureComplete(redis, templates, beginSha, completeSha, callers, seconds);
                     double floor = 1.0 / (1.0 / begin.rps() + 1.0 / complete.rps());
                     Map<String, Object> row = new LinkedHashMap<>();
@@ -114,14 +118,17 @@ public final class RedisFloor {
     record Measured(long requests, double rps, double p50Ms, double p99Ms, double avgMs) {
     }
 
-    /** The argument lists of one payload, with {@value #PLACEHOLDER} where the tool_call_id goes. */
+    /**
+     * The argument lists of one payload, with {@value #PLACEHOLDER} where the tool_call_id goes, and the
+     * token the run was opened with.
+     */
     record Templates(List<String> beginKeys, List<String> beginArgs, String completeKey, List<String> completeArgs,
-            List<String> completeArgsRearming, String raw, String content, String request) {
+            List<String> completeArgsRearming, String raw, String content, String request, RunToken runToken) {
 
         /** The same lists with every placeholder replaced by {@code id}. */
         Templates with(String id) {
             return new Templates(fill(beginKeys, id), fill(beginArgs, id), completeKey.replace(PLACEHOLDER, id),
-                    fill(completeArgs, id), fill(completeArgsRearming, id), raw, content, request);
+                    fill(completeArgs, id), fill(completeArgsRearming, id), raw, content, request, runToken);
         }
 
         private static List<String> fill(List<String> values, String id) {
@@ -140,7 +147,8 @@ public final class RedisFloor {
             return raw;
         });
         String request = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
-        RunContext run = Fixtures.runContext(RUN_ID);
+        RunContext run = Fixtures.opened(boundary, Fixtures.runContext(RUN_ID));
+        RunToken runToken = run.runToken().get();
         Either<BoundaryError, AgentResult> result = boundary.invoke(run,
                 ToolCallEnvelope.of(RUN_ID, toolCallId, Payloads.TOOL_NAME, request));
         if (result.isLeft()) {
@@ -152,27 +160,32 @@ public final class RedisFloor {
         }
         String recordTemplate = BenchRedis.recordKey(InvocationKey.of(new RunId(RUN_ID), new ToolCallId("f-0")))
                 .replace("f-0", "f-" + PLACEHOLDER);
-        String runBudget = BenchRedis.PREFIX + ":{" + RUN_ID + "}:budget:run";
-        String toolBudget = BenchRedis.PREFIX + ":{" + RUN_ID + "}:budget:tool:" + Payloads.TOOL_NAME;
+        String runState = BenchRedis.PREFIX + ":{" + RUN_ID + "}:run";
+        // The attempt's end mark: never written here (no attempt is ended), so every begin finds none.
+        String endMark = BenchRedis.PREFIX + ":{" + RUN_ID + "}:ended:" + projecting.get("token");
 
+        // begin.lua's arguments as the store sends them; leaseUntil is the script's own, from the lease.
         List<String> beginArgs = new ArrayList<>();
         beginArgs.add(projecting.get("token"));
         beginArgs.add(projecting.get("fingerprint"));
         beginArgs.add(Long.toString(BenchRedis.RECORD_TTL.toMillis()));
         beginArgs.add(Integer.toString(RunContext.UNLIMITED));
         beginArgs.add(Integer.toString(ToolBinding.UNLIMITED));
+        beginArgs.add(Long.toString(ToolBoundaryConfig.ofDefaults().executionLease().toMillis()));
+        beginArgs.add(runToken.value());
+        beginArgs.add("tool:" + Payloads.TOOL_NAME);
         projecting.forEach((field, value) -> {
-            beginArgs.add(field);
-            beginArgs.add(value);
+            if (!LEASE_FIELD.equals(field)) {
+                beginArgs.add(field);
+                beginArgs.add(value);
+            }
         });
 
+        // complete.lua's arguments: the token, the final status, then what the completion adds (the
+        // rearming copy writes status=PROJECTING back, so the next complete takes the same write path).
         List<String> completeArgs = new ArrayList<>();
         completeArgs.add(projecting.get("token"));
         completeArgs.add("READY");
-        completeArgs.add(projecting.get("tool"));
-        completeArgs.add(projecting.get("fingerprint"));
-        completeArgs.add(projecting.get("createdAt"));
-        completeArgs.add(sha1Hex(projecting.get("request")));
         List<String> rearming = new ArrayList<>(completeArgs);
         ready.forEach((field, value) -> {
             if (!value.equals(projecting.get(field))) {
@@ -182,8 +195,8 @@ public final class RedisFloor {
                 rearming.add("status".equals(field) ? "PROJECTING" : value);
             }
         });
-        return new Templates(List.of(recordTemplate, runBudget, toolBudget), List.copyOf(beginArgs), recordTemplate,
-                List.copyOf(completeArgs), List.copyOf(rearming), raw, Payloads.agentContent(), request);
+        return new Templates(List.of(recordTemplate, runState, endMark), List.copyOf(beginArgs), recordTemplate,
+                List.copyOf(completeArgs), List.copyOf(rearming), raw, Payloads.agentContent(), request, runToken);
     }
 
     /** One begin and one complete with the captured lists; the store must read back the same READY record. */
@@ -208,9 +221,9 @@ public final class RedisFloor {
             double seconds) {
         List<String> command = command(sha, templates.beginKeys(), templates.beginArgs());
         Measured pilot = redisBenchmark(redis, callers, pilotRequests(callers), KEYSPACE, command);
-        redis.flush();
+        flushAndReopen(redis, templates);
         Measured measured = redisBenchmark(redis, callers, requestsFor(pilot, seconds), KEYSPACE, command);
-        long records = redis.deployment().callLong("DBSIZE") - 2;
+        long records = redis.deployment().callLong("DBSIZE") - 1;   // every key but the run's state
         if (records < measured.requests() * 0.99) {
             throw new IllegalStateException("begin floor created " + records + " records for "
                     + measured.requests() + " requests: the script refused calls");
@@ -243,6 +256,16 @@ public final class RedisFloor {
                     + Math.round(expected) + ": the script did not take the compare-and-set path");
         }
         return measured;
+    }
+
+    /** Empties the server and opens the run again with the captured token, as the measured begins expect. */
+    private static void flushAndReopen(BenchRedis redis, Templates templates) {
+        redis.flush();
+        Either<BoundaryError, RunToken> opened = redis.store().openRun(new RunId(RUN_ID), templates.runToken(),
+                Duration.ofHours(1));
+        if (!opened.contains(templates.runToken())) {
+            throw new IllegalStateException("could not open the floor's run again: " + opened);
+        }
     }
 
     private static int pilotRequests(int callers) {
@@ -320,14 +343,6 @@ public final class RedisFloor {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot read " + name, failure);
-        }
-    }
-
-    private static String sha1Hex(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException missing) {
-            throw new IllegalStateException("SHA-1 is required of every Java platform", missing);
         }
     }
 }

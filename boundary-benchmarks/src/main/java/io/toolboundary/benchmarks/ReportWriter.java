@@ -408,7 +408,8 @@ public final class ReportWriter {
                 + " check three identifiers character by character; count the arguments' UTF-8 bytes; parse them with"
                 + " jackson-core's streaming parser (duplicate keys, depth, number length, surrogates) while writing"
                 + " their canonical form into SHA-256 and hex-encoding the digest; draw an attempt token; create the"
-                + " record in the store (a lock stripe, a map entry, the two budget counters, an expiry entry); count"
+                + " record in the store (a lock stripe, the run's state checked for its token and its two budget"
+                + " counters raised, a map entry, an expiry entry); count"
                 + " the raw response's bytes and check it is Unicode; check the projection's evidence rules and count"
                 + " its bytes; build the READY record, whose size is counted again by the record itself and by the"
                 + " store; replace the map entry. Each text is counted two to four times, about a quarter of a"
@@ -462,7 +463,8 @@ public final class ReportWriter {
                 + " every script argument into a buffer of its own and checks each for an object reference, so keeping"
                 + " the field names in the scripts instead of sending them with every call (about half the arguments)"
                 + " and sending the large values as byte arrays would cut it; (3) cut what the scripts call: `begin.lua`"
-                + " runs `EXISTS`, `MGET`, two `INCR`s, `HSET` and `PEXPIRE`, `complete.lua` runs `HMGET` and `HSET`,"
+                + " runs `HMGET` (the run's token and budget counters), `EXISTS`, two `HINCRBY`s, `TIME`, `HSET` and"
+                + " `PEXPIRE`, `complete.lua` runs `HMGET` and `HSET`,"
                 + " and from Lua each `redis.call` costs more than most of these commands cost Redis.\n\n");
     }
 
@@ -470,7 +472,8 @@ public final class ReportWriter {
         md.append("### boundary / peer\n\n");
         md.append("The peer does two plain `SET`s and nothing else; the boundary also checks the call before it runs,"
                 + " validates and fingerprints the JSON arguments, counts UTF-8 bytes against four limits, checks the"
-                + " projection's evidence rules, and runs two Lua scripts that refuse duplicates by fingerprint, reserve"
+                + " projection's evidence rules, and runs two Lua scripts that check the run's token, refuse duplicates"
+                + " by fingerprint, reserve"
                 + " run and tool budgets, and compare-and-set the lifecycle by token. Per call that is more work on both"
                 + " sides of the connection:\n\n");
         for (int raw : RedisFloor.RAW_BYTES) {
@@ -493,9 +496,11 @@ public final class ReportWriter {
                 + " of it: send the raw response with a plain command in the same `MULTI`/`EXEC` as a script that only"
                 + " checks the token and flips the small fields (for example the raw response in its own key under the"
                 + " record's hash tag, created with the record's remaining expiry so that the TTL rule still holds)."
-                + " After that, the six commands of `begin.lua` (`EXISTS`, `MGET`, two `INCR`s, `HSET`, `PEXPIRE`) are"
-                + " the script cost the peer does not pay; the two `INCR`s are the budgets, which a run with no budget"
-                + " could skip only if its budget could never change between calls. On the client, the same steps as"
+                + " After that, the seven commands of `begin.lua` (`HMGET`, `EXISTS`, two `HINCRBY`s, `TIME`, `HSET`,"
+                + " `PEXPIRE`) are the script cost the peer does not pay; the `HMGET` reads the run's token, which no"
+                + " call can skip (it is how a run whose state was lost is refused), and the two `HINCRBY`s are the"
+                + " budgets, which a run with no budget could skip only if its budget could never change between"
+                + " calls. On the client, the same steps as"
                 + " for the floor (fewer arguments, byte-array values).\n\n");
     }
 
@@ -564,7 +569,8 @@ public final class ReportWriter {
     private void method() {
         md.append("## How it is measured\n\n");
         md.append("- JMH 1.37, module `boundary-benchmarks`, jar `boundary-benchmarks/target/benchmarks.jar`. Every"
-                + " call uses a new tool_call_id from a counter; runs have an unlimited budget; a refused call fails the"
+                + " call uses a new tool_call_id from a counter; each run is opened once, before its calls, and has an"
+                + " unlimited budget; a refused call fails the"
                 + " run rather than being measured.\n");
         md.append("- In-memory: a new store and boundary each iteration; the store's clock moves one millisecond per"
                 + " call, so a record outlives the next " + InMemoryBoundaryBenchmark.TTL_CALLS + " calls and the"

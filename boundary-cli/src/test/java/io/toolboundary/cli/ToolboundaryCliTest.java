@@ -9,6 +9,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.domain.CanonicalRecord;
@@ -29,6 +30,7 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,23 +79,34 @@ class ToolboundaryCliTest {
         return store;
     }
 
+    /** The runs a test opened, by run id: each is opened once, as a harness opens a run when it starts. */
+    private final Map<String, RunContext> openedRuns = new HashMap<>();
+
+    /** The run {@code runId}, opened in {@code store} the first time a test asks for it. */
+    private RunContext run(RedisCanonicalInvocationStore store, String runId) {
+        return openedRuns.computeIfAbsent(runId, id -> Fixtures.runContext(id).opened(
+                store.openRun(new RunId(id), RunToken.random(), Duration.ofHours(1))
+                        .getOrElseThrow(error -> new AssertionError("openRun: " + error.code()))));
+    }
+
     /** Runs one call through a boundary over the store: a READY record. */
-    private static void callThroughTheBoundary(RedisCanonicalInvocationStore store, String runId, String callId) {
+    private void callThroughTheBoundary(RedisCanonicalInvocationStore store, String runId, String callId) {
         ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
                 .tool(ToolBinding.readOnly(TOOL, FakeTools.returning("raw rows: 3 errors at 10:02"),
                         FakeProjectors.evidenceFound("3 timeouts")))
                 .build();
-        RunContext run = Fixtures.runContext(runId);
+        RunContext run = run(store, runId);
         assertThat(boundary.invoke(run, Fixtures.envelope(run).withToolName(TOOL).withToolCallId(callId).build()).isRight())
                 .isTrue();
     }
 
-    /** Begins a record as a process would that then stopped: PROJECTING, with a lease of 5 minutes. */
-    private static InvocationKey leftProjecting(RedisCanonicalInvocationStore store, String runId, String callId) {
+    /** Begins a record, in its opened run, as a process would that then stopped: PROJECTING, with a lease of 5 minutes. */
+    private InvocationKey leftProjecting(RedisCanonicalInvocationStore store, String runId, String callId) {
         InvocationKey key = InvocationKey.of(new RunId(runId), new ToolCallId(callId));
+        RunToken runToken = run(store, runId).runToken().get();
         CanonicalRecord.Projecting record = new CanonicalRecord.Projecting(key, new ToolName(TOOL), "{\"q\":1}",
                 "sha256:0", Instant.now());
-        assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), Duration.ofMinutes(10),
+        assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), runToken, Duration.ofMinutes(10),
                 Duration.ofMinutes(5), 100, 100, Long.MAX_VALUE)).isRight()).isTrue();
         return key;
     }
@@ -201,6 +214,8 @@ class ToolboundaryCliTest {
 
             assertThat(runs.code()).as(runs.all()).isZero();
             assertThat(runs.out()).contains(run + " ", run + "b ", "2 run(s)");
+            assertThat(runs.out().lines().filter(line -> line.startsWith(run + " ")).findFirst().orElseThrow())
+                    .as("one record; one other key, the run's state").matches(".* +1 +1");
             Outcome page = cli("runs", "--limit", "1");
             assertThat(page.code()).as(page.all()).isZero();
             assertThat(cli("runs", "--cursor", "x").code()).isEqualTo(Toolboundary.USAGE);

@@ -25,7 +25,7 @@ import java.util.UUID;
 
 /**
  * The demo's entry point: parses the command line, opens the store, plays the scripted triage run on a
- * fresh run id, closes the store, and answers with an exit code: {@value #EXIT_OK} when every step ended
+ * fresh run id (opened in the store before its first call), closes the store, and answers with an exit code: {@value #EXIT_OK} when every step ended
  * as scripted, {@value #EXIT_FAILED} when the store could not be opened or failed or a step did not end
  * as scripted, {@value #EXIT_USAGE} for bad options. Failures are reported as one line on standard
  * error, never as a stack trace.
@@ -34,7 +34,10 @@ public final class Main {
 
     /** Every step ended as scripted. */
     public static final int EXIT_OK = 0;
-    /** The store could not be opened or failed during the run, or a step ended otherwise than scripted. */
+    /**
+     * The store could not be opened, could not open the run or failed during it, or a step ended otherwise
+     * than scripted.
+     */
     public static final int EXIT_FAILED = 1;
     /** Bad options. */
     public static final int EXIT_USAGE = 2;

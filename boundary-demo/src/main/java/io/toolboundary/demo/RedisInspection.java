@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * How an operator finds a run's records in Redis after the demo: the key prefix, the run id, the key
- * layout and ready-to-paste {@code redis-cli} commands. The commands never carry a credential: a URL
+ * How an operator finds a run's records and state in Redis after the demo: the key prefix, the run id,
+ * the key layout and ready-to-paste {@code redis-cli} commands. The commands never carry a credential: a URL
  * with a password turns into {@code --askpass}.
  *
  * @param keyPrefix the store's key prefix
@@ -72,11 +72,13 @@ record RedisInspection(String keyPrefix, String address, String cli, Duration tt
                         + " after creation; reads never refresh it):",
                 "  key prefix  " + keyPrefix,
                 "  run id      " + runId.value(),
-                "  keys        " + runKeys(runId) + ":call:<tool_call_id> (hash),",
-                "              " + runKeys(runId) + ":budget:run and ...:budget:tool:<tool> (counters)",
+                "  keys        " + runKeys(runId) + ":call:<tool_call_id> (hash, one per record),",
+                "              " + runKeys(runId) + ":run (hash: the run's token and budget counters)",
                 "  inspect a record, and its remaining TTL in milliseconds:",
                 "    " + cli + " HGETALL '" + example + "'",
-                "    " + cli + " PTTL '" + example + "'");
+                "    " + cli + " PTTL '" + example + "'",
+                "  inspect the run's state (without it, every later call of the run gets RUN_STATE_LOST):",
+                "    " + cli + " HGETALL '" + runKeys(runId) + ":run'");
     }
 
     private String runKeys(RunId runId) {

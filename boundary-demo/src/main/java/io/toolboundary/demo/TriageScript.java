@@ -15,6 +15,7 @@ import io.toolboundary.application.AgentText;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationQuery;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -44,6 +45,10 @@ import java.util.stream.Collectors;
  * A scripted incident-triage run: the calls an agent would make while looking into failing checkout
  * payments, sent one by one through a {@link ToolBoundary}. For each step it prints what the agent
  * sent, what the agent got back, and the canonical record as the harness reads it, then a summary.
+ *
+ * <p>As a harness does, it opens the run once, before its first call ({@link ToolBoundary#openRun}), and
+ * passes the opened context to every call. The last step passes a context of the same run carrying
+ * another run token: what every call of a run sees once the store has lost the run's state.
  */
 final class TriageScript {
 
@@ -59,7 +64,8 @@ final class TriageScript {
 
     private final ToolBoundary boundary;
     private final DemoTools tools;
-    private final RunContext run;
+    /** The run's facts; opened by {@link #play}. */
+    private RunContext run;
     private final String storeName;
     private final ToolBoundaryConfig config;
 
@@ -110,6 +116,8 @@ final class TriageScript {
      */
     boolean play(PrintStream out) {
         requireNonNull(out, "out is null");
+        run = boundary.openRun(run).getOrElseThrow(error -> new Main.StoreFailed("the store could not open the run: "
+                + error.code() + " (" + error.message() + ")"));
         printHeader(out);
         List<Step> steps = steps();
         Tally tally = new Tally();
@@ -131,15 +139,15 @@ final class TriageScript {
 
     private List<Step> steps() {
         return List.of(
-                new Step("Normal call: ERROR logs of the checkout service",
+                step("Normal call: ERROR logs of the checkout service",
                         "EVIDENCE_FOUND; the tool runs once; one READY record, citable as evidence",
                         call("call_01", LOG_SEARCH, "{\"service\":\"checkout\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
                         "EVIDENCE_FOUND"),
-                new Step("No evidence: ERROR logs of the inventory service",
+                step("No evidence: ERROR logs of the inventory service",
                         "NO_EVIDENCE with its scope; a READY record, only a scoped negative observation",
                         call("call_02", LOG_SEARCH, "{\"service\":\"inventory\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
                         "NO_EVIDENCE"),
-                new Step("Runbook lookup for the symptom (long arguments)",
+                step("Runbook lookup for the symptom (long arguments)",
                         "EVIDENCE_FOUND: the two best runbook passages, without index internals",
                         call("call_03", RAG_LOOKUP, "{\"query\":\"checkout payment-gateway timeouts, circuit breaker open\","
                                 + "\"top_k\":2,\"context\":\"INC-4711. Since 10:02Z checkout requests to the payment gateway "
@@ -147,48 +155,55 @@ final class TriageScript {
                                 + "inventory looks healthy; no deploy since yesterday 16:40Z; provider status page "
                                 + "not yet checked.\"}"),
                         "EVIDENCE_FOUND"),
-                new Step("Read-only SQL: orders stuck in PAYMENT_PENDING",
+                step("Read-only SQL: orders stuck in PAYMENT_PENDING",
                         "EVIDENCE_FOUND: the rows, without connection details",
                         call("call_04", MYSQL_READ, "{\"sql\":\"SELECT order_id, status, gateway, updated_at FROM orders "
                                 + "WHERE status = 'PAYMENT_PENDING' ORDER BY updated_at DESC LIMIT 3\"}"),
                         "EVIDENCE_FOUND"),
-                new Step("Duplicate tool_call_id: call_01 again, same arguments",
+                step("Duplicate tool_call_id: call_01 again, same arguments",
                         "DUPLICATE_TOOL_CALL; the tool does not run again; the record of step 1 is unchanged",
                         call("call_01", LOG_SEARCH, "{\"service\":\"checkout\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
                         error(ErrorCode.DUPLICATE_TOOL_CALL)),
-                new Step("Reused tool_call_id: call_01 again, other arguments",
+                step("Reused tool_call_id: call_01 again, other arguments",
                         "TOOL_CALL_ID_REUSED; nothing runs; the record of step 1 is unchanged",
                         call("call_01", LOG_SEARCH, "{\"service\":\"payments\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
                         error(ErrorCode.TOOL_CALL_ID_REUSED)),
-                new Step("Unsafe tool_call_id",
+                step("Unsafe tool_call_id",
                         "TOOL_CALL_ID_UNSAFE in preflight; no id is made up in its place; no record",
                         call("call_07/../x", LOG_SEARCH, "{\"service\":\"checkout\"}"),
                         error(ErrorCode.TOOL_CALL_ID_UNSAFE)),
-                new Step("Cross-run call: the envelope names another run",
+                step("Cross-run call: the envelope names another run",
                         "RUN_MISMATCH in preflight; nothing runs; no record",
                         ToolCallEnvelope.of(OTHER_RUN_ID, "call_08", LOG_SEARCH, "{\"service\":\"checkout\"}"),
                         error(ErrorCode.RUN_MISMATCH)),
-                new Step("Unauthorized tool: pager-escalate",
+                step("Unauthorized tool: pager-escalate",
                         "TOOL_NOT_AUTHORIZED in preflight (the harness denies it to triage runs); no record",
                         call("call_09", PAGER_ESCALATE, "{\"team\":\"payments-oncall\",\"message\":\"checkout payments failing\"}"),
                         error(ErrorCode.TOOL_NOT_AUTHORIZED)),
-                new Step("Writable tool: mysql-write",
+                step("Writable tool: mysql-write",
                         "TOOL_NOT_READ_ONLY in preflight; the write never runs; no record",
                         call("call_10", MYSQL_WRITE, "{\"sql\":\"UPDATE orders SET status = 'CANCELLED' "
                                 + "WHERE status = 'PAYMENT_PENDING'\"}"),
                         error(ErrorCode.TOOL_NOT_READ_ONLY)),
-                new Step("Oversized raw response: a full log export (over 1 MiB)",
+                step("Oversized raw response: a full log export (over 1 MiB)",
                         "RESULT_TOO_LARGE; ERROR record without raw (never truncated); the projector does not run",
                         call("call_11", LOG_EXPORT, "{\"service\":\"checkout\",\"window\":\"09:00Z-10:15Z\"}"),
                         error(ErrorCode.RESULT_TOO_LARGE)),
-                new Step("Oversized projection: a projector that copies every span (over 8 KiB)",
+                step("Oversized projection: a projector that copies every span (over 8 KiB)",
                         "RESULT_TOO_LARGE; ERROR record keeps the raw response for the harness; agent gets nothing",
                         call("call_12", TRACE_FETCH, "{\"trace_id\":\"9f2c61d0\"}"),
                         error(ErrorCode.RESULT_TOO_LARGE)),
-                new Step("Failing projector: metrics it cannot read",
+                step("Failing projector: metrics it cannot read",
                         "PROJECTION_FAILED; ERROR record keeps the raw response; the exception text stays out",
                         call("call_13", METRICS_QUERY, "{\"metric\":\"payment_gateway_latency_ms\",\"quantile\":\"0.99\"}"),
-                        error(ErrorCode.PROJECTION_FAILED)));
+                        error(ErrorCode.PROJECTION_FAILED)),
+                new Step("Lost run state: the call's run token is not the one the store holds for this run",
+                        "RUN_STATE_LOST, as for every call of a run whose stored state was lost (a restart without"
+                                + " persistence, a flush, an eviction, a failover): the store cannot tell which calls"
+                                + " already ran, so nothing runs; no record; the harness starts a new run",
+                        call("call_14", LOG_SEARCH, "{\"service\":\"payments\",\"level\":\"ERROR\",\"window\":\"10:00Z-10:15Z\"}"),
+                        error(ErrorCode.RUN_STATE_LOST),
+                        run.opened(RunToken.random())));
     }
 
     private ToolCallEnvelope call(String toolCallId, String tool, String arguments) {
@@ -213,7 +228,7 @@ final class TriageScript {
         int executionsBefore = tools.executions();
         int projectionsBefore = tools.projections();
 
-        Either<BoundaryError, AgentResult> got = boundary.invoke(run, envelope);
+        Either<BoundaryError, AgentResult> got = boundary.invoke(step.run(), envelope);
 
         boolean executed = tools.executions() > executionsBefore;
         boolean projected = tools.projections() > projectionsBefore;
@@ -292,8 +307,8 @@ final class TriageScript {
         Limits limits = config.limits();
         out.println("Tool Boundary demo: a scripted incident-triage run (no LLM; every step is scripted)");
         out.println("  incident  INC-4711: checkout payments failing since 10:02Z");
-        out.println("  run id    " + run.runId().value() + " (deadline in " + RUN_TIME.toMinutes() + " min, budget "
-                + RUN_CALL_BUDGET + " calls)");
+        out.println("  run id    " + run.runId().value() + " (opened in the store; deadline in " + RUN_TIME.toMinutes()
+                + " min, budget " + RUN_CALL_BUDGET + " calls)");
         List<String> store = Table.wrap(storeName, Table.WIDTH - HEADER_INDENT);
         out.println("  store     " + store.get(0));
         store.subList(1, store.size()).forEach(line -> out.println(" ".repeat(HEADER_INDENT) + line));
@@ -314,8 +329,17 @@ final class TriageScript {
         return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
     }
 
-    /** One scripted call: what it shows, what should come of it, and the envelope the agent sends. */
-    private record Step(String title, String expectation, ToolCallEnvelope envelope, String expectedResult) {
+    /**
+     * One scripted call: what it shows, what should come of it, the envelope the agent sends, and the run
+     * context the harness passes with it.
+     */
+    private record Step(String title, String expectation, ToolCallEnvelope envelope, String expectedResult,
+            RunContext run) {
+    }
+
+    /** A step in the played run, as opened. */
+    private Step step(String title, String expectation, ToolCallEnvelope envelope, String expectedResult) {
+        return new Step(title, expectation, envelope, expectedResult, run);
     }
 
     /** What one step produced: its error, the record it created, whether it ended as scripted. */

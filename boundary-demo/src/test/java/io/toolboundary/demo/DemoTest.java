@@ -41,13 +41,14 @@ class DemoTest {
             "ERROR TOOL_NOT_READ_ONLY",
             "ERROR RESULT_TOO_LARGE",
             "ERROR RESULT_TOO_LARGE",
-            "ERROR PROJECTION_FAILED");
+            "ERROR PROJECTION_FAILED",
+            "ERROR RUN_STATE_LOST");
     /** The steps that create a record, by tool call id, with the status each record ends in. */
     private static final Map<String, String> CREATED_RECORDS = Map.of(
             "call_01", "READY", "call_02", "READY", "call_03", "READY", "call_04", "READY",
             "call_11", "ERROR", "call_12", "ERROR", "call_13", "ERROR");
-    /** The steps refused in preflight: no key may exist for them. */
-    private static final List<String> REFUSED_IN_PREFLIGHT = List.of("call_08", "call_09", "call_10");
+    /** The steps refused before anything was stored, in preflight or for the lost run state: no key may exist for them. */
+    private static final List<String> NEVER_STORED = List.of("call_08", "call_09", "call_10", "call_14");
     private static final String KEY_PREFIX = "toolboundary";
 
     private static Run demo;
@@ -169,6 +170,22 @@ class DemoTest {
         }
 
         @Test
+        void refusesACallWhoseRunTokenTheStoreDoesNotHoldAndRunsNothing() {
+            Step lost = demo.step(14);
+            assertThat(lost.value("agent sent", "tool_call_id")).isEqualTo("call_14");
+            assertThat(lost.value(AGENT_GOT_BACK, "message"))
+                    .isEqualTo("The run's stored state was lost; the tool was not run. Start a new run.");
+            assertThat(lost.value(AGENT_GOT_BACK, "model sees")).startsWith("ERROR RUN_STATE_LOST: ");
+            assertThat(lost.value(HARNESS_RECORD, "record")).isEqualTo("no record (nothing was stored)");
+            assertThat(lost.value(HARNESS_RECORD, "tool / projector")).isEqualTo("tool not run, projector not run");
+        }
+
+        @Test
+        void opensTheRunBeforeItsFirstCall() {
+            assertThat(demo.out()).containsPattern("run id +triage-[0-9a-f]{8} \\(opened in the store; deadline in 15 min");
+        }
+
+        @Test
         void abbreviatesLongArgumentsWithTheirByteCount() {
             String arguments = demo.step(3).value("agent sent", "arguments");
             assertThat(arguments).matches("(?s)\\{\"query\":.*\u2026\\(\\d+ bytes\\)");
@@ -178,9 +195,10 @@ class DemoTest {
         @Test
         void endsWithAOneLineSummary() {
             assertThat(demo.summary()).startsWith(
-                    "Summary: 13 steps, 7 records created (4 READY, 3 ERROR), 7 tool executions, 6 projector runs, 9 errors:")
+                    "Summary: 14 steps, 7 records created (4 READY, 3 ERROR), 7 tool executions, 6 projector runs, 10 errors:")
                     .contains("DUPLICATE_TOOL_CALL 1", "RUN_MISMATCH 1", "TOOL_NOT_AUTHORIZED 1", "TOOL_NOT_READ_ONLY 1",
-                            "RESULT_TOO_LARGE 2", "PROJECTION_FAILED 1", "TOOL_CALL_ID_REUSED 1", "TOOL_CALL_ID_UNSAFE 1");
+                            "RESULT_TOO_LARGE 2", "PROJECTION_FAILED 1", "TOOL_CALL_ID_REUSED 1", "TOOL_CALL_ID_UNSAFE 1",
+                            "RUN_STATE_LOST 1");
         }
 
         @Test
@@ -372,18 +390,18 @@ class DemoTest {
                 assertThat(deployment().call("HGET", key, "status")).as(key).isEqualTo(status);
                 assertThat(deployment().callLong("PTTL", key)).as(key).isPositive().isLessThanOrEqualTo(day);
             });
-            for (String toolCallId : REFUSED_IN_PREFLIGHT) {
+            for (String toolCallId : NEVER_STORED) {
                 assertThat(deployment().callLong("EXISTS", recordKey(runId, toolCallId))).isZero();
             }
         }
 
         @Test
-        void keepsTheBudgetCountersWithATtl() {
-            String run = KEY_PREFIX + ":{" + played.runId() + "}";
-            assertThat(deployment().call("GET", run + ":budget:run")).isEqualTo(String.valueOf(CREATED_RECORDS.size()));
-            assertThat(deployment().call("GET", run + ":budget:tool:log-search")).isEqualTo("2");
-            assertThat(deployment().callLong("PTTL", run + ":budget:run")).isPositive();
-            assertThat(deployment().callLong("PTTL", run + ":budget:tool:log-search")).isPositive();
+        void keepsTheOpenedRunsStateWithItsTokenBudgetCountersAndATtl() {
+            String runState = KEY_PREFIX + ":{" + played.runId() + "}:run";
+            assertThat(deployment().call("HGET", runState, "token").toString()).matches("[A-Za-z0-9-]{1,64}");
+            assertThat(deployment().call("HGET", runState, "calls")).isEqualTo(String.valueOf(CREATED_RECORDS.size()));
+            assertThat(deployment().call("HGET", runState, "tool:log-search")).isEqualTo("2");
+            assertThat(deployment().callLong("PTTL", runState)).isPositive();
         }
 
         @Test
@@ -394,6 +412,7 @@ class DemoTest {
                     .contains("  run id      " + runId)
                     .contains(" HGETALL '" + recordKey(runId, "call_01") + "'")
                     .contains(" PTTL '" + recordKey(runId, "call_01") + "'")
+                    .contains(" HGETALL '" + KEY_PREFIX + ":{" + runId + "}:run'")
                     .contains(" -p " + deployment().nodes().get(0).port() + " ");
         }
 

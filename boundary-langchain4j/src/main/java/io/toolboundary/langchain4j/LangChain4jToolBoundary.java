@@ -38,6 +38,23 @@ import java.util.function.Supplier;
  * Agent agent = tools.applyTo(AiServices.builder(Agent.class).chatModel(model)).build();
  * }</pre>
  *
+ * <p>The supplier supplies opened runs: the harness opens each run once, when it starts, with
+ * {@link ToolBoundary#openRun}, and its supplier answers that context (or one derived from it, such as
+ * {@link RunContext#deactivated()}) for every call of the run:
+ * <pre>{@code
+ * RunContext run = boundary.openRun(RunContext.active(runId, deadline, 50))
+ *         .getOrElseThrow(error -> new IllegalStateException(error.message()));
+ * harness.setCurrentRun(run);
+ * }</pre>
+ * The supplier is read when the model calls a tool, not when the tools are built, so a run that was never
+ * opened cannot be refused here; and an exception thrown there would reach the model as text (LangChain4j's
+ * default tool error handler sends it). Such a call is therefore answered {@code ERROR RUN_NOT_OPENED} by
+ * the boundary's preflight: nothing runs, no record is created, and the harness's
+ * {@link io.toolboundary.application.BoundaryListener#onRejected} hears the code, so the mistake shows at
+ * the run's first tool call. A run whose stored state the store lost (a restart without persistence, a
+ * flush, an eviction, a failover) is answered {@code ERROR RUN_STATE_LOST} for every later call, and
+ * nothing runs: the harness starts a new run.
+ *
  * <p>What it promises, for each {@link ToolExecutionRequest} the framework hands it:
  * <ul>
  *   <li>the envelope carries the framework's {@link ToolExecutionRequest#id()} exactly as given: a
@@ -46,7 +63,8 @@ import java.util.function.Supplier;
  *   <li>the tool name is {@link ToolExecutionRequest#name()} and the arguments are
  *       {@link ToolExecutionRequest#arguments()}, both unchanged;</li>
  *   <li>the {@link RunContext} comes from the harness's supplier, read once per tool call (so a run the
- *       harness stops is refused at its next call); the envelope's run id is that run's id, since the
+ *       harness stops is refused at its next call), and must be opened (see above); the envelope's run id
+ *       is that run's id, since the
  *       framework has no notion of a run. The supplier is called on whatever thread the framework runs
  *       tools on (another thread with {@link AiServices#executeToolsConcurrently()}), so it must not
  *       read a thread-local;</li>
@@ -92,7 +110,8 @@ public final class LangChain4jToolBoundary {
      * Tools for an agent.
      *
      * @param boundary the boundary every call goes through; its registered tools are the ones that can run
-     * @param runContext the harness's current facts about the run, read once per tool call
+     * @param runContext the harness's current facts about the run, opened by {@link ToolBoundary#openRun},
+     *     read once per tool call
      * @param specifications what the model is told about each tool: exactly one for each tool registered
      *     with the boundary, and none for any other name
      * @throws IllegalArgumentException when a specification's name is not a safe tool name, two

@@ -73,8 +73,9 @@ public class TriageAgent {
                     .accessPolicy(AccessPolicy.allowOnly("log-search"))
                     .tool(annotated.readOnly("log-search", ERROR_LINES))
                     .build();
-            RunContext run = RunContext.active(new RunId("triage-" + System.currentTimeMillis()),
-                    Instant.now().plusSeconds(300), 20);
+            RunContext run = boundary.openRun(RunContext.active(new RunId("triage-" + System.currentTimeMillis()),
+                    Instant.now().plusSeconds(300), 20))               // once per run: the store now holds it
+                    .getOrElseThrow(error -> new IllegalStateException(error.message()));
             Agent agent = LangChain4jToolBoundary.of(boundary, () -> run, annotated.specifications())
                     .applyTo(AiServices.builder(Agent.class).chatModel(MODEL))
                     .build();

@@ -32,7 +32,7 @@ class TriageAgentTest {
                 .contains("Answer: Checkout timed out.")
                 .contains("Record READY; raw response, for the harness only:\n10:00:01 INFO  login ok user=alice password=hunter2\n");
         assertThat(printed.substring(printed.indexOf("The model saw:"), printed.indexOf("Answer:"))).doesNotContain("hunter2");
-        assertThat(redis.call("KEYS", "toolboundary:*").toString()).contains(":call:call_1");
+        assertThat(redis.call("KEYS", "toolboundary:*").toString()).contains(":call:call_1").contains("}:run");
     }
 
     @Test

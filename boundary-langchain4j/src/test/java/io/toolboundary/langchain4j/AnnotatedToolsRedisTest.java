@@ -85,7 +85,6 @@ class AnnotatedToolsRedisTest {
 
     private final LogTools logTools = new LogTools();
     private final AnnotatedTools annotated = AnnotatedTools.from(logTools);
-    private final RunContext run = Fixtures.anyRunContext();
     private final ToolBoundary boundary = ToolBoundary.builder()
             .store(RedisCanonicalInvocationStoreFactory.create(client, RedisStoreOptions.custom().keyPrefix("lc4j-test").build()))
             .accessPolicy(AccessPolicy.allowOnly("log-search", "log-stats", "log-export"))
@@ -93,6 +92,7 @@ class AnnotatedToolsRedisTest {
             .tool(annotated.readOnly("log-stats", (request, raw) -> Projection.evidenceFound(raw, "log stats")))
             .tool(annotated.readOnly("log-export", ERROR_LINES))
             .build();
+    private final RunContext run = Fixtures.opened(boundary, Fixtures.anyRunContext());
 
     @BeforeAll
     static void connect() {

@@ -13,9 +13,12 @@ import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.service.AiServices;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
@@ -28,6 +31,7 @@ import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Option;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -67,7 +71,7 @@ class LangChain4jToolBoundaryTest {
                     FakeProjectors.noEvidence("no p99 breach", "metrics 10:00-10:15")))
             .tool(ToolBinding.readOnly("flaky", failing, FakeProjectors.evidenceFound("never")))
             .build();
-    final AtomicReference<RunContext> currentRun = new AtomicReference<>(Fixtures.anyRunContext());
+    final AtomicReference<RunContext> currentRun = new AtomicReference<>(Fixtures.opened(boundary, Fixtures.anyRunContext()));
 
     static ToolSpecification spec(String name) {
         return ToolSpecification.builder()
@@ -219,7 +223,7 @@ class LangChain4jToolBoundaryTest {
 
         assertThat(reply).isEqualTo("Could not search.");
         assertThat(logSearch.executions()).isZero();
-        assertThat(store.size()).as("no record without an id").isZero();
+        assertThat(store.size()).as("the opened run only: no record without an id").isEqualTo(1);
         ToolExecutionResultMessage result = model.toolResultsSeen().get(0);
         assertThat(result.text()).isEqualTo("ERROR TOOL_CALL_ID_MISSING: The tool call has no tool_call_id.");
         assertThat(result.isError()).isTrue();
@@ -235,7 +239,7 @@ class LangChain4jToolBoundaryTest {
         String reply = agent(model).chat("Clean up");
 
         assertThat(reply).isEqualTo("That tool does not exist.");
-        assertThat(store.size()).isZero();
+        assertThat(store.size()).as("the opened run only").isEqualTo(1);
         ToolExecutionResultMessage result = model.toolResultsSeen().get(0);
         assertThat(result.id()).isEqualTo("call_x");
         assertThat(result.text()).isEqualTo("ERROR TOOL_NOT_REGISTERED: No such tool is available.");
@@ -285,9 +289,58 @@ class LangChain4jToolBoundaryTest {
         agent(model, () -> null, false).chat("Search");
 
         assertThat(logSearch.executions()).isZero();
-        assertThat(store.size()).isZero();
+        assertThat(store.size()).as("the opened run only").isEqualTo(1);
         assertThat(model.toolResultsSeen().get(0).text())
                 .isEqualTo("ERROR INTERNAL_ERROR: The tool call failed inside the boundary.");
+    }
+
+    @Test
+    void answersRunNotOpenedToEveryCallOfARunTheHarnessNeverOpenedAndTellsTheListener() {
+        List<ErrorCode> rejected = new CopyOnWriteArrayList<>();
+        InMemoryCanonicalInvocationStore empty = InMemoryCanonicalInvocationStore.create();
+        ToolBoundary listened = ToolBoundary.builder().store(empty).accessPolicy(AccessPolicy.allowAll())
+                .listener(new BoundaryListener() {
+                    @Override
+                    public void onRejected(ToolCallEnvelope envelope, BoundaryError error) {
+                        rejected.add(error.code());
+                    }
+                })
+                .tool(ToolBinding.readOnly("log-search", logSearch, FakeProjectors.evidenceFound("1 row"))).build();
+        RunContext unopened = Fixtures.anyRunContext();
+        ScriptedChatModel model = ScriptedChatModel.replying(
+                callsTools(toolCall("call_1", "log-search", SEARCH_ARGS)),
+                callsTools(toolCall("call_2", "log-search", SEARCH_ARGS)),
+                answers("No run."));
+
+        LangChain4jToolBoundary.of(listened, () -> unopened, List.of(spec("log-search")))
+                .applyTo(AiServices.builder(Agent.class).chatModel(model)).build().chat("Search twice");
+
+        assertThat(logSearch.executions()).isZero();
+        assertThat(empty.size()).as("no run, no record").isZero();
+        String notOpened = "ERROR RUN_NOT_OPENED: " + ErrorCode.RUN_NOT_OPENED.safeMessage();
+        assertThat(model.toolResultsSeen()).extracting(ToolExecutionResultMessage::text, ToolExecutionResultMessage::isError)
+                .containsExactly(tuple(notOpened, true), tuple(notOpened, true));
+        assertThat(rejected).containsExactly(ErrorCode.RUN_NOT_OPENED, ErrorCode.RUN_NOT_OPENED);
+    }
+
+    @Test
+    void answersRunStateLostToEveryCallOnceTheStoreLostTheRunAndRunsNothing() {
+        // The run was opened; then its store lost it. Here: the store restarted empty behind the same tools.
+        ToolBoundary restarted = ToolBoundary.builder().store(InMemoryCanonicalInvocationStore.create())
+                .accessPolicy(AccessPolicy.allowAll())
+                .tool(ToolBinding.readOnly("log-search", logSearch, FakeProjectors.evidenceFound("1 row"))).build();
+        ScriptedChatModel model = ScriptedChatModel.replying(
+                callsTools(toolCall("call_1", "log-search", SEARCH_ARGS)),
+                callsTools(toolCall("call_2", "log-search", SEARCH_ARGS)),
+                answers("Start a new run."));
+
+        LangChain4jToolBoundary.of(restarted, currentRun::get, List.of(spec("log-search")))
+                .applyTo(AiServices.builder(Agent.class).chatModel(model)).build().chat("Search twice");
+
+        assertThat(logSearch.executions()).isZero();
+        String lost = "ERROR RUN_STATE_LOST: " + ErrorCode.RUN_STATE_LOST.safeMessage();
+        assertThat(model.toolResultsSeen()).extracting(ToolExecutionResultMessage::text).containsExactly(lost, lost);
+        assertThat(restarted.records().find(currentRun.get().runId(), new ToolCallId("call_1")).get()).isEmpty();
     }
 
     @Test

@@ -45,7 +45,9 @@ public final class McpTriageHarness {
                         .withCallBudgetPerRun(20))
                 .tool(tools.binding("restart-service", (request, raw) -> Projection.evidenceFound("restarted")))
                 .build();
-        RunContext run = RunContext.active(new RunId("triage-42"), Instant.now().plus(Duration.ofMinutes(5)), 50);
+        RunContext run = boundary.openRun(                                       // once, when the run starts
+                RunContext.active(new RunId("triage-42"), Instant.now().plus(Duration.ofMinutes(5)), 50))
+                .getOrElseThrow(error -> new IllegalStateException(error.message()));
         return List.of(
                 AgentText.of(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_1", "log-search", "{\"query\":\"timeout\"}"))),
                 AgentText.of(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_1", "log-search", "{\"query\":\"timeout\"}"))),

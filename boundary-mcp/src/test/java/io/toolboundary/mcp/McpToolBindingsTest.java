@@ -47,6 +47,8 @@ import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,7 +76,8 @@ class McpToolBindingsTest {
 
     final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create();
     final List<Class<? extends Throwable>> toolFailures = new CopyOnWriteArrayList<>();
-    final RunContext run = RunContext.active(new RunId("run-" + UUID.randomUUID()), Instant.now().plus(Duration.ofHours(1)), 100);
+    /** The test's run: opened on its store by {@link #boundary}, the first time a boundary is built. */
+    RunContext run = RunContext.active(new RunId("run-" + UUID.randomUUID()), Instant.now().plus(Duration.ofHours(1)), 100);
 
     @BeforeAll
     static void startServer() {
@@ -115,7 +118,9 @@ class McpToolBindingsTest {
         for (ToolBinding binding : bindings) {
             builder.tool(binding);
         }
-        return builder.build();
+        ToolBoundary boundary = builder.build();
+        run = boundary.openRun(run).get();   // on the test's one store: the same token every time
+        return boundary;
     }
 
     Either<BoundaryError, AgentResult> call(ToolBoundary boundary, String toolCallId, String tool, String arguments) {
@@ -301,6 +306,20 @@ class McpToolBindingsTest {
     }
 
     @Test
+    void aRunNeverOpenedIsRefusedBeforeTheServerHearsOfTheCall() {
+        ToolBoundary boundary = boundary(McpToolBindings.trustingReadOnlyHints(client).binding(LOG_SEARCH, FOUND));
+        RunContext unopened = RunContext.active(new RunId("run-" + UUID.randomUUID()), run.deadline(), 100);
+        int before = serverCalls(LOG_SEARCH);
+
+        Either<BoundaryError, AgentResult> outcome = boundary.invoke(unopened,
+                ToolCallEnvelope.of(unopened.runId().value(), "call_n", LOG_SEARCH, "{\"query\":\"timeout\"}"));
+
+        assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RUN_NOT_OPENED);
+        assertThat(serverCalls(LOG_SEARCH)).isEqualTo(before);
+        assertThat(boundary.records().find(unopened.runId(), new ToolCallId("call_n")).get()).isEmpty();
+    }
+
+    @Test
     void theDocumentedHarnessRunsAsShown() {
         int searches = serverCalls(LOG_SEARCH);
         int restarts = serverCalls(RESTART);
@@ -313,5 +332,14 @@ class McpToolBindingsTest {
                 AgentText.of(BoundaryError.of(ErrorCode.TOOL_NOT_READ_ONLY)));
         assertThat(serverCalls(LOG_SEARCH)).isEqualTo(searches + 1);
         assertThat(serverCalls(RESTART)).isEqualTo(restarts);
+    }
+
+    @Test
+    void theDocumentShowsTheHarnessVerbatim() throws IOException {
+        String doc = Files.readString(Path.of("../docs/integrations-mcp.md"));
+        String harness = Files.readString(Path.of("src/test/java/com/example/mcp/McpTriageHarness.java"));
+
+        assertThat(doc).contains("```java\n" + harness + "```");
+        assertThat(doc).contains("## A complete harness (" + harness.lines().count() + " lines)");
     }
 }

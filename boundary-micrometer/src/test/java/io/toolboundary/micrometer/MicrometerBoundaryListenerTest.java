@@ -74,7 +74,11 @@ class MicrometerBoundaryListenerTest {
     }
 
     Either<BoundaryError, ?> call(ToolBoundary boundary, String tool, String toolCallId) {
-        return boundary.invoke(run, Fixtures.envelope(run).withToolName(tool).withToolCallId(toolCallId).build());
+        return call(boundary, Fixtures.opened(boundary, run), tool, toolCallId);
+    }
+
+    Either<BoundaryError, ?> call(ToolBoundary boundary, RunContext in, String tool, String toolCallId) {
+        return boundary.invoke(in, Fixtures.envelope(in).withToolName(tool).withToolCallId(toolCallId).build());
     }
 
     double calls(String tool, String outcome, String evidence, String errorCode) {
@@ -155,6 +159,28 @@ class MicrometerBoundaryListenerTest {
 
         assertThat(calls("log-search", "rejected", "none", "DUPLICATE_TOOL_CALL")).isEqualTo(1);
         assertThat(calls("unknown", "rejected", "none", "TOOL_NOT_REGISTERED")).isEqualTo(1);
+    }
+
+    @Test
+    void countsACallOfARunNeverOpenedAsRejectedWithItsCode() {
+        call(boundary(), run, "log-search", "call_1");
+
+        assertThat(calls("unknown", "rejected", "none", "RUN_NOT_OPENED")).isEqualTo(1);
+        assertThat(registry.find(MicrometerBoundaryListener.EXECUTION).timer()).as("nothing ran").isNull();
+    }
+
+    @Test
+    void countsEveryCallOfARunWhoseStoredStateWasLostAsRejectedWithItsCode() {
+        MicrometerBoundaryListener listener = MicrometerBoundaryListener.of(registry, List.of("log-search"));
+        RunContext opened = Fixtures.opened(boundary(listener, InMemoryCanonicalInvocationStore.create()), run);
+        // The store the run was opened on restarts empty: the same boundary setup on a fresh store.
+        ToolBoundary restarted = boundary(listener, InMemoryCanonicalInvocationStore.create());
+
+        call(restarted, opened, "log-search", "call_1");
+        call(restarted, opened, "log-search", "call_2");
+
+        assertThat(calls("log-search", "rejected", "none", "RUN_STATE_LOST")).isEqualTo(2);
+        assertThat(registry.find(MicrometerBoundaryListener.EXECUTION).timer()).as("nothing ran").isNull();
     }
 
     @Test
@@ -250,7 +276,8 @@ class MicrometerBoundaryListenerTest {
                 Fixtures.envelope(run).withToolName("log-search").withToolCallId("c5").withArguments("[]").build(),
                 Fixtures.envelope().withToolName("log-search").withToolCallId("c6").build());
 
-        envelopes.forEach(envelope -> boundary.invoke(run, envelope));
+        RunContext opened = Fixtures.opened(boundary, run);
+        envelopes.forEach(envelope -> boundary.invoke(opened, envelope));
 
         assertThat(totalCalls()).isEqualTo(envelopes.size());
         assertThat(calls("unknown", "rejected", "none", "ARGUMENTS_INVALID")).isEqualTo(1);

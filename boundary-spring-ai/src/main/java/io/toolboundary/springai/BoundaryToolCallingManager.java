@@ -31,7 +31,8 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * arguments alone), so this is where the boundary sits. For each {@link AssistantMessage.ToolCall} of the
  * model's response, in order and one after the other, it builds a {@link ToolCallEnvelope} with
  * <ul>
- *   <li>the run id of the chat's {@link RunContext} (see {@link BoundaryToolContext}),</li>
+ *   <li>the run id of the chat's {@link RunContext}, opened by {@link ToolBoundary#openRun} when the run
+ *       started (see {@link BoundaryToolContext}, which refuses a context never opened),</li>
  *   <li>the framework's tool call id exactly as the model's response carries it: a missing or empty id is
  *       passed on as missing, so the boundary answers {@code TOOL_CALL_ID_MISSING}; no id is ever made up,</li>
  *   <li>the tool name and the arguments text exactly as given (empty arguments are not replaced by

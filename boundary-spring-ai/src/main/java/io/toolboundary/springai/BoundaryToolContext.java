@@ -16,6 +16,16 @@ import java.util.Map;
  * this chat whatever thread executes the tools. Put it there with
  * {@code chatClient.prompt().toolContext(BoundaryToolContext.of(run))} or
  * {@code ToolCallingChatOptions.builder().toolContext(BoundaryToolContext.of(run))}.
+ *
+ * <p>The run must be opened: the context {@link io.toolboundary.application.ToolBoundary#openRun} answered
+ * when the run started, once, and then passed to every chat of the run.
+ * <pre>{@code
+ * RunContext run = boundary.openRun(RunContext.active(runId, deadline, 50))
+ *         .getOrElseThrow(error -> new IllegalStateException("run not opened: " + error.code()));
+ * chatClient.prompt().user(question).toolContext(BoundaryToolContext.of(run)).call().content();
+ * }</pre>
+ * {@link #of} refuses a context that was never opened at once, so that the mistake shows where the chat
+ * is set up rather than as {@code RUN_NOT_OPENED} for every tool call the model makes.
  */
 public final class BoundaryToolContext {
 
@@ -28,11 +38,17 @@ public final class BoundaryToolContext {
     /**
      * A tool context holding {@code run}, to merge into a chat's tool context.
      *
-     * @param run the harness's run, whose run id every tool call of the chat is recorded under
+     * @param run the harness's opened run, whose run id every tool call of the chat is recorded under
      * @return an immutable map holding {@code run} under {@link #RUN_CONTEXT_KEY}
+     * @throws IllegalArgumentException when {@code run} was not opened: pass the context that
+     *     {@code ToolBoundary.openRun} answers
      */
     public static Map<String, Object> of(RunContext run) {
         requireNonNull(run, "run is null");
+        if (run.runToken().isEmpty()) {
+            throw new IllegalArgumentException("run " + run.runId().value() + " is not opened: open it once with"
+                    + " ToolBoundary.openRun(run) when it starts and pass the context that answers");
+        }
         return Map.of(RUN_CONTEXT_KEY, run);
     }
 

@@ -89,8 +89,9 @@ public class TriageApp {
     CommandLineRunner triage(ChatModel chatModel, ToolCallingManager manager, MethodToolCallbackProvider logTools,
             ToolBoundary boundary) {
         return args -> {
-            RunContext run = RunContext.active(new RunId("triage-" + System.currentTimeMillis()),
-                    Instant.now().plusSeconds(300), 20);
+            RunContext run = boundary.openRun(RunContext.active(new RunId("triage-" + System.currentTimeMillis()),
+                    Instant.now().plusSeconds(300), 20))              // once per run: the store now holds it
+                    .getOrElseThrow(error -> new IllegalStateException(error.message()));
             String answer = ChatClient.builder(chatModel)
                     .defaultAdvisors(ToolCallAdvisor.builder().toolCallingManager(manager).build())
                     .build()

@@ -39,7 +39,7 @@ class TriageAppTest {
             String seen = out.substring(out.indexOf("The model saw:"), out.indexOf("Answer:"));
             assertThat(seen).doesNotContain("hunter2");
         }
-        assertThat(redis.call("KEYS", "docs-app:*").toString()).contains(":call:call_1");
+        assertThat(redis.call("KEYS", "docs-app:*").toString()).contains(":call:call_1").contains("}:run");
     }
 
     @Test

@@ -34,7 +34,7 @@ class BoundaryToolCallingManagerTest {
             .tool(ToolCallbackBindings.readOnly(logSearch, FakeProjectors.evidenceFound("bounded")))
             .build();
     private final BoundaryToolCallingManager manager = BoundaryToolCallingManager.of(boundary);
-    private final RunContext run = Fixtures.anyRunContext();
+    private final RunContext run = Fixtures.opened(boundary, Fixtures.anyRunContext());
 
     @Test
     void resolvesToolDefinitionsFromTheChatsCallbacks() {
@@ -79,6 +79,41 @@ class BoundaryToolCallingManagerTest {
                 .isEqualTo("ERROR RUN_INACTIVE: " + ErrorCode.RUN_INACTIVE.safeMessage());
         assertThat(logSearch.inputs()).isEmpty();
         assertThat(boundary.records().find(run.runId(), new ToolCallId("call_i")).get()).isEmpty();
+    }
+
+    @Test
+    void refusesEveryCallOfARunThatWasNeverOpened() {
+        RunContext unopened = Fixtures.anyRunContext();
+        Prompt prompt = new Prompt(List.of(new UserMessage("q")), ToolCallingChatOptions.builder()
+                .toolContext(Map.of(BoundaryToolContext.RUN_CONTEXT_KEY, unopened))
+                .build());
+
+        ToolExecutionResult result = manager.executeToolCalls(prompt, requesting(call("call_n", LogSearchCallback.NAME, "{}")));
+
+        assertThat(responses(result)).singleElement().extracting(ToolResponseMessage.ToolResponse::responseData)
+                .isEqualTo("ERROR RUN_NOT_OPENED: " + ErrorCode.RUN_NOT_OPENED.safeMessage());
+        assertThat(logSearch.inputs()).isEmpty();
+        assertThat(boundary.records().find(unopened.runId(), new ToolCallId("call_n")).get()).isEmpty();
+    }
+
+    @Test
+    void refusesEveryCallOfARunWhoseStoredStateWasLost() {
+        // The run was opened on a store that then lost it: here, a store restarted empty.
+        ToolBoundary restarted = ToolBoundary.builder()
+                .store(InMemoryCanonicalInvocationStore.create())
+                .accessPolicy(AccessPolicy.allowAll())
+                .tool(ToolCallbackBindings.readOnly(logSearch, FakeProjectors.evidenceFound("bounded")))
+                .build();
+
+        ToolExecutionResult result = BoundaryToolCallingManager.of(restarted).executeToolCalls(
+                promptWith(run, new UserMessage("q")),
+                requesting(call("call_l1", LogSearchCallback.NAME, "{}"), call("call_l2", LogSearchCallback.NAME, "{}")));
+
+        assertThat(responses(result)).extracting(ToolResponseMessage.ToolResponse::responseData).containsExactly(
+                "ERROR RUN_STATE_LOST: " + ErrorCode.RUN_STATE_LOST.safeMessage(),
+                "ERROR RUN_STATE_LOST: " + ErrorCode.RUN_STATE_LOST.safeMessage());
+        assertThat(logSearch.inputs()).isEmpty();
+        assertThat(restarted.records().find(run.runId(), new ToolCallId("call_l1")).get()).isEmpty();
     }
 
     @Test

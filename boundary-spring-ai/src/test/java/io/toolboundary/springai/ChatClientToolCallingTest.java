@@ -204,7 +204,7 @@ class ChatClientToolCallingTest {
         return clientFor(model, through).prompt()
                 .user("What failed in checkout?")
                 .toolCallbacks(logSearch)
-                .toolContext(BoundaryToolContext.of(run))
+                .toolContext(BoundaryToolContext.of(Fixtures.opened(through, run)))
                 .call()
                 .content();
     }

@@ -112,7 +112,7 @@ class ToolMethodRawResponseTest {
                 .prompt()
                 .user("What failed in checkout?")
                 .toolCallbacks(callbacks.values().toArray(ToolCallback[]::new))
-                .toolContext(BoundaryToolContext.of(run))
+                .toolContext(BoundaryToolContext.of(Fixtures.opened(boundary, run)))
                 .call()
                 .content();
     }

@@ -85,7 +85,7 @@ class SpringBootApplicationTest {
                     "toolboundary.redis.key-prefix=boot-app")) {
                 assertThat(context.getBean(CanonicalInvocationStore.class)).isInstanceOf(RedisCanonicalInvocationStore.class);
                 assertThat(context.getBean(ToolCallingManager.class)).isInstanceOf(BoundaryToolCallingManager.class);
-                RunContext run = Fixtures.anyRunContext();
+                RunContext run = Fixtures.opened(context.getBean(ToolBoundary.class), Fixtures.anyRunContext());
                 SpringScriptedChatModel model = context.getBean(SpringScriptedChatModel.class)
                         .thenRequests("call_boot1", "log-search", "{\"query\":\"checkout\"}")
                         .thenSays("Checkout timed out.");
@@ -175,7 +175,7 @@ class SpringBootApplicationTest {
         @Test
         void registersMetersObservesEachCallWithLowCardinalityTagsAndReportsRedisHealth() {
             try (ConfigurableApplicationContext context = start(ObservedTriageApplication.class)) {
-                RunContext run = Fixtures.anyRunContext();
+                RunContext run = Fixtures.opened(context.getBean(ToolBoundary.class), Fixtures.anyRunContext());
                 context.getBean(SpringScriptedChatModel.class)
                         .thenRequests("call_obs1", "log-search", "{\"query\":\"checkout\"}")
                         .thenRequests("call_obs1", "log-search", "{\"query\":\"checkout\"}")
@@ -219,7 +219,7 @@ class SpringBootApplicationTest {
         @Test
         void bootsOwnRegistriesGetTheMetersTheObservationTimersAndTheHealthContributor() {
             try (ConfigurableApplicationContext context = start(TriageApplicationWithPolicy.class)) {
-                RunContext run = Fixtures.anyRunContext();
+                RunContext run = Fixtures.opened(context.getBean(ToolBoundary.class), Fixtures.anyRunContext());
                 context.getBean(SpringScriptedChatModel.class)
                         .thenRequests("call_act1", "log-search", "{\"query\":\"checkout\"}")
                         .thenSays("done");

@@ -66,6 +66,8 @@ class RedisStoreAutoConfigurationTest {
                     String key = "spring-ai-test:{" + run.runId().value() + "}:call:call_r1";
                     assertThat(redis.callLong("EXISTS", key)).isEqualTo(1);
                     assertThat(redis.callLong("PTTL", key)).isPositive();
+                    String runState = "spring-ai-test:{" + run.runId().value() + "}:run";
+                    assertThat(redis.callLong("PTTL", runState)).as("the run was opened").isPositive();
                 });
         assertThat(client.isShutdown()).isFalse();
     }

@@ -250,7 +250,9 @@ class ToolBoundaryAutoConfigurationTest {
     static ToolExecutionResult execute(ApplicationContext context, RunContext run, String toolCallId, String arguments,
             String tool) {
         Prompt prompt = new Prompt(List.of(new UserMessage("q")),
-                ToolCallingChatOptions.builder().toolContext(BoundaryToolContext.of(run)).build());
+                ToolCallingChatOptions.builder()
+                        .toolContext(BoundaryToolContext.of(Fixtures.opened(context.getBean(ToolBoundary.class), run)))
+                        .build());
         ChatResponse response = new ChatResponse(List.of(new Generation(AssistantMessage.builder()
                 .content("")
                 .toolCalls(List.of(new AssistantMessage.ToolCall(toolCallId, "function", tool, arguments)))
