@@ -174,6 +174,9 @@ public final class RedisFloor {
         beginArgs.add(Long.toString(ToolBoundaryConfig.ofDefaults().executionLease().toMillis()));
         beginArgs.add(runToken.value());
         beginArgs.add("tool:" + Payloads.TOOL_NAME);
+        beginArgs.add("call:f-" + PLACEHOLDER);
+        // The most calls this process saw the run begin: the floor keeps no such mark.
+        beginArgs.add("0");
         projecting.forEach((field, value) -> {
             if (!LEASE_FIELD.equals(field)) {
                 beginArgs.add(field);
