@@ -245,8 +245,8 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
         void listsEveryRecordOfTheRunOnceInOrderAndNoCounterNorAnotherRunsRecord() {
             RunId runId = openedRun();
             // Runs whose ids start like this one's, or differ only where a pattern could be loose.
-            RunId longer = new RunId(runId.value() + "0");
-            RunId shorter = new RunId(runId.value().substring(0, runId.value().length() - 1));
+            RunId longer = opened(new RunId(runId.value() + "0"));
+            RunId shorter = opened(new RunId(runId.value().substring(0, runId.value().length() - 1)));
             for (String id : List.of("call_b", "call_a", "call:c.d", "call_c")) {
                 begin(projecting(runId, id), AttemptToken.random());
             }
@@ -265,8 +265,8 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
         @Test
         void listsRunIdsWithDotsAndColonsLiterally() {
             String base = openedRun().value();
-            RunId dotted = new RunId(base + ".a:b");
-            RunId lookalike = new RunId(base + "xa-b");
+            RunId dotted = opened(new RunId(base + ".a:b"));
+            RunId lookalike = opened(new RunId(base + "xa-b"));
             begin(projecting(dotted, "call_1"), AttemptToken.random());
             begin(projecting(lookalike, "call_2"), AttemptToken.random());
 

@@ -149,7 +149,17 @@ public abstract class StoreContractSupport extends StoreRecordFixtures {
      * @return the opened run's id
      */
     protected RunId openedRun() {
-        RunId runId = freshRunId();
+        return opened(freshRunId());
+    }
+
+    /**
+     * Opens {@code runId}, which the store does not hold yet, with {@link #RUN_TOKEN} for {@link #RUN_TTL},
+     * as every helper start expects.
+     *
+     * @param runId the run to open
+     * @return the same run id, opened
+     */
+    protected RunId opened(RunId runId) {
         assertThat(store().openRun(runId, RUN_TOKEN, RUN_TTL)).as("open %s", runId).isEqualTo(Either.right(RUN_TOKEN));
         return runId;
     }
