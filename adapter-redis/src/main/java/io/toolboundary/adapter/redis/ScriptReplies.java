@@ -28,7 +28,9 @@ final class ScriptReplies {
     static Either<BoundaryError, RunToken> openRun(Object reply, RunToken offered) {
         return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
             case OPENED -> parsed.noFields() ? Either.right(offered) : invalid();
-            case RUN_OPEN -> parsed.fields().size() == 1 ? runToken(parsed.fields().get(0)) : invalid();
+            case RUN_OPEN -> parsed.fields().size() == 1 && parsed.fields().containsKey("token")
+                    ? runToken(parsed.fields().get("token"))
+                    : invalid();
             case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
