@@ -26,6 +26,7 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -108,7 +109,13 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
         @DisplayName("Projection fails")
         class ProjectionFails {
 
-            private final ToolCallEnvelope envelope = envelope();
+            /** Made once the outer suite has opened {@code run}: a nested instance is built before that. */
+            private ToolCallEnvelope envelope;
+
+            @BeforeEach
+            void makeTheEnvelope() {
+                envelope = envelope();
+            }
 
             private void assertProjectionEndedInError(Projector broken, ErrorCode code) {
                 ToolBoundary boundary = boundaryWith(logSearch(executor, broken));

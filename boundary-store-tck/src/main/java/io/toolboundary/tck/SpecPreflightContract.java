@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -141,8 +142,13 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
         @DisplayName("Unauthorized or writable Tool is rejected")
         class UnauthorizedOrWritable {
 
-            private final ToolCallEnvelope envelope = Fixtures.envelope(run)
-                    .withArguments("{\"query\":\"SECRET-REQUEST-TEXT\"}").build();
+            /** Made once the outer suite has opened {@code run}: a nested instance is built before that. */
+            private ToolCallEnvelope envelope;
+
+            @BeforeEach
+            void makeTheEnvelope() {
+                envelope = Fixtures.envelope(run).withArguments("{\"query\":\"SECRET-REQUEST-TEXT\"}").build();
+            }
 
             @Test
             void rejectsToolTheAccessPolicyDenies() {

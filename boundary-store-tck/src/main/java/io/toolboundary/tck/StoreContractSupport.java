@@ -153,10 +153,11 @@ public abstract class StoreContractSupport extends StoreRecordFixtures {
     }
 
     /**
-     * Opens {@code runId} in the store with {@link #RUN_TOKEN} for {@link #RUN_TTL}, asserting it opened.
+     * Opens {@code runId}, which the store does not hold yet, with {@link #RUN_TOKEN} for {@link #RUN_TTL},
+     * as every helper start expects.
      *
-     * @param runId a run not opened before
-     * @return the run's id
+     * @param runId the run to open
+     * @return the same run id, opened
      */
     protected RunId opened(RunId runId) {
         assertThat(store().openRun(runId, RUN_TOKEN, RUN_TTL)).as("open %s", runId).isEqualTo(Either.right(RUN_TOKEN));

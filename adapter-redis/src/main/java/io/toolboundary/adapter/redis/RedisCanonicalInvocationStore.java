@@ -276,6 +276,11 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return keys.record(requireNonNull(key, "key is null"));
     }
 
+    /** The Redis key of a run's state. */
+    String runKey(RunId runId) {
+        return keys.runState(requireNonNull(runId, "runId is null"));
+    }
+
     /** The client, for {@link RedisOperatorView}. */
     RedissonClient client() {
         return client;

@@ -29,7 +29,9 @@ final class ScriptReplies {
     static Either<BoundaryError, RunToken> openRun(Object reply, RunToken offered) {
         return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
             case OPENED -> parsed.noFields() ? Either.right(offered) : invalid();
-            case RUN_OPEN -> parsed.fields().size() == 1 ? runToken(parsed.fields().get(0)) : invalid();
+            case RUN_OPEN -> parsed.fields().size() == 1 && parsed.fields().containsKey("token")
+                    ? runToken(parsed.fields().get("token"))
+                    : invalid();
             case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
@@ -59,10 +61,12 @@ final class ScriptReplies {
     static Either<BoundaryError, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
             AttemptToken token, LongConsumer created) {
         return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
-            case CREATED -> parsed.fields().size() == 1 ? count(parsed.fields().get(0)).map(calls -> {
-                created.accept(calls);
-                return wanted;
-            }) : invalid();
+            case CREATED -> parsed.fields().size() == 1 && parsed.fields().containsKey("calls")
+                    ? count(parsed.fields().get("calls")).map(calls -> {
+                        created.accept(calls);
+                        return wanted;
+                    })
+                    : invalid();
             case ALREADY_CREATED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Projecting projecting && stored.token().equals(token)
                             ? Either.right(projecting)
@@ -94,7 +98,8 @@ final class ScriptReplies {
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH, CONFLICT -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
+                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
                     ENDED, FINAL, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -112,7 +117,8 @@ final class ScriptReplies {
             case LEASE_ACTIVE -> refused(parsed, ErrorCode.LEASE_NOT_EXPIRED);
             case LEASE_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
+                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
                     APPLIED, ALREADY_APPLIED, CONFLICT, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
@@ -127,7 +133,8 @@ final class ScriptReplies {
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
+                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
                     APPLIED, ALREADY_APPLIED, CONFLICT, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
                     -> invalid();
         });

@@ -27,8 +27,8 @@
 --   {'RUN_LOST'}                              the run's state is missing, holds another token (it was
 --                                             never opened, or lost and opened again) or fewer calls than
 --                                             the caller saw (an older copy): nothing written
---   {'CREATED', calls}                        the record was created, both counters incremented and the
---                                             call entered in the ledger; calls: the run's calls now
+--   {'CREATED', 'calls', n}                   the record was created, both counters incremented and the
+--                                             call entered in the ledger; n: the run's calls now
 --   {'ALREADY_CREATED', field, value, ...}    the record exists, PROJECTING, with this token: all its fields
 --   {'DUPLICATE'}                             the record, or the run's ledger, has the call with the same
 --                                             request fingerprint
@@ -98,4 +98,4 @@ if leaseNanos >= 1000000000 then
 end
 redis.call('HSET', record, 'leaseUntil', string.format('%d:%09d', leaseSeconds, leaseNanos), unpack(ARGV, 11))
 redis.call('PEXPIRE', record, ARGV[3])
-return {'CREATED', tostring(calls)}
+return {'CREATED', 'calls', tostring(calls)}

@@ -8,12 +8,12 @@
 -- ARGV[2]  the state's TTL in milliseconds
 --
 -- Reply, a list whose first element is the outcome:
---   {'OPENED'}                 the run's state was created with ARGV[1]
---   {'RUN_OPEN', token}        the run was opened before, with this token: nothing written
---   {'RUN_INVALID'}            the key holds a hash without a token: nothing written
+--   {'OPENED'}                     the run's state was created with ARGV[1]
+--   {'RUN_OPEN', 'token', token}   the run was opened before, with this token: nothing written
+--   {'RUN_INVALID'}                the key holds a hash without a token: nothing written
 local held = redis.call('HGET', KEYS[1], 'token')
 if held then
-  return {'RUN_OPEN', held}
+  return {'RUN_OPEN', 'token', held}
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return {'RUN_INVALID'}

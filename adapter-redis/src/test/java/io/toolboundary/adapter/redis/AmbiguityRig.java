@@ -72,7 +72,8 @@ final class AmbiguityRig implements AutoCloseable {
     final RedisCanonicalInvocationStore store;
     final FaultTool tool;
     final CountingExecutor executor;
-    final RunContext run = Fixtures.anyRunContext();
+    /** The rounds' run, opened on the server when the rig starts. */
+    final RunContext run;
     private final RedisAdmin admin;
     private final Queue<Unfinished> unfinished = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<AttemptToken> lastToken = new ThreadLocal<>();
@@ -91,6 +92,7 @@ final class AmbiguityRig implements AutoCloseable {
                 options.keyPrefix(PREFIX).build());
         this.tool = new FaultTool(redis, store::recordKey);
         this.executor = FakeTools.counting(tool);
+        this.run = Fixtures.opened(boundary(ToolBoundaryConfig.ofDefaults()), Fixtures.anyRunContext());
     }
 
     /** A server, a proxy in front of it and a store through the proxy. */

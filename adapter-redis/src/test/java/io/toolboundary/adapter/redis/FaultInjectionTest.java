@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static io.toolboundary.domain.ErrorCode.DUPLICATE_TOOL_CALL;
 import static io.toolboundary.domain.ErrorCode.RECORD_EXPIRED;
+import static io.toolboundary.domain.ErrorCode.RUN_STATE_LOST;
 import static io.toolboundary.domain.ErrorCode.STORE_FULL;
 import static io.toolboundary.domain.ErrorCode.STORE_OUTCOME_UNKNOWN;
 import static io.toolboundary.domain.ErrorCode.STORE_UNAVAILABLE;
@@ -10,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.adapter.redis.FaultRig.Call;
+import io.toolboundary.application.RunContext;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
@@ -31,24 +33,26 @@ import org.junit.jupiter.api.Test;
 /**
  * Real faults injected into a real {@code redis-server} process that each test starts for itself:
  * {@code kill -9}, {@code SIGSTOP}/{@code SIGCONT}, {@code CLIENT KILL} (under load, and exactly between a
- * script's execution and its reply), a restart without persistence, {@code maxmemory} with
- * {@code noeviction}, an evicting policy. Every call goes through
+ * script's execution and its reply), a restart without persistence, {@code FLUSHALL}, {@code maxmemory}
+ * with {@code noeviction}, an evicting policy. Every call goes through
  * {@code ToolBoundary.invoke} over a store made by the factory with a 500 ms response timeout and one
  * retry. Each test prints one {@code RELIABILITY} line with its counts and asserts through
  * {@link FaultRig#checkAndReport} that the tool never ran without a confirmed PROJECTING record, never
  * ran twice while its record existed, that no record came back from the dead or lost its TTL, that the
  * agent saw only a code from the scenario's closed set, and that no call waited on stacked retries.
  *
- * <p>What the boundary cannot promise is asserted too, as it happens: once Redis itself has lost a record
- * (a restart without persistence, an eviction), a call with the same key finds nothing and runs the
- * tool again.
+ * <p>When Redis itself loses a run's records (a restart without persistence, a flush, an eviction), it loses
+ * the run's state with them: every later call of that run, a replay of a call that ran included, is
+ * refused with {@code RUN_STATE_LOST} and runs nothing, and a run opened afterwards works. What the
+ * boundary still cannot promise: a record lost while its run's state survives (an eviction of that one
+ * key) is not known to have run, and a call with the same key would run the tool again.
  *
  * <p>The line's fields: {@code calls} through the boundary; {@code faults} injected;
  * {@code duplicateExecutions} beyond the first while the key's record existed; {@code resurrected}
  * records that came back after Redis lost them, or hashes without their creation fields;
  * {@code keysWithoutTtl} under the test prefix; {@code leaks} of raw data, keys or addresses to the agent;
  * {@code unexpected} codes outside the scenario's set; then {@code reExecutedAfterLoss} (keys run again
- * after Redis lost their record), {@code projectingLeft} (records a fault left PROJECTING, each with its
+ * after Redis lost their record, now none), {@code projectingLeft} (records a fault left PROJECTING, each with its
  * TTL), {@code unconfirmedExecutions} (tool runs that found no PROJECTING record), {@code maxStoreMillis}
  * (the store's share of the slowest call) and the {@code outcomes} the agent saw.
  */
@@ -82,16 +86,21 @@ class FaultInjectionTest {
             assertThat(rig.stillGone("call-1")).isTrue();
             assertThat(rig.redis.keys(FaultRig.PREFIX + ":*")).as("keys written by late retries").isEmpty();
 
-            // Redis lost call-1's record with the process: the boundary cannot know the tool ran, so it runs again.
-            assertThat(rig.invoke("call-1").outcome().isRight()).isTrue();
-            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
-            assertThat(rig.invoke("call-2").outcome().isRight()).isTrue();
-            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
-            assertThat(rig.tool.executions("call-2")).isEqualTo(1);
-            assertThat(rig.executor.executions()).isEqualTo(4);
+            // Redis lost call-1's record with the process, and the run's state with it: the run runs nothing more.
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(RUN_STATE_LOST));
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(RUN_STATE_LOST));
+            assertThat(rig.invoke("call-2").code()).isEqualTo(Option.of(RUN_STATE_LOST));
+            assertThat(rig.tool.executions("call-1")).isEqualTo(1);
+            assertThat(rig.tool.executions("call-2")).isZero();
+            assertThat(rig.stillGone("call-1")).isTrue();
+            // A run opened after the restart works.
+            RunContext next = rig.openRun();
+            assertThat(rig.invoke(next, "next-1").outcome().isRight()).isTrue();
+            assertThat(rig.invoke(next, "next-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.executor.executions()).isEqualTo(3);
             FaultRig.Report report = rig.checkAndReport(EnumSet.of(STORE_UNAVAILABLE, STORE_OUTCOME_UNKNOWN,
-                    DUPLICATE_TOOL_CALL));
-            assertThat(report.reExecutedAfterLoss()).isEqualTo(1);
+                    RUN_STATE_LOST, DUPLICATE_TOOL_CALL));
+            assertThat(report.reExecutedAfterLoss()).isZero();
         }
     }
 
@@ -259,13 +268,72 @@ class FaultInjectionTest {
             assertThat(rig.stillGone("call-1")).isTrue();
             assertThat(rig.redis.keys(FaultRig.PREFIX + ":*")).isEmpty();
 
-            // What the boundary cannot promise: Redis forgot call-1, so the same key runs the tool again.
-            assertThat(rig.invoke("call-1").outcome().isRight()).isTrue();
-            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
-            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
-            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
-            FaultRig.Report report = rig.checkAndReport(EnumSet.of(RECORD_EXPIRED, DUPLICATE_TOOL_CALL));
-            assertThat(report.reExecutedAfterLoss()).isEqualTo(1);
+            // Redis forgot call-1, and the run's state with it: the same key is refused and runs nothing again.
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(RUN_STATE_LOST));
+            assertThat(rig.invoke("call-0").code()).isEqualTo(Option.of(RUN_STATE_LOST));
+            assertThat(rig.tool.executions("call-1")).isEqualTo(1);
+            assertThat(rig.tool.executions("call-0")).isEqualTo(1);
+            assertThat(rig.stillGone("call-1")).isTrue();
+            RunContext next = rig.openRun();
+            assertThat(rig.invoke(next, "next-1").outcome().isRight()).isTrue();
+            FaultRig.Report report = rig.checkAndReport(EnumSet.of(RECORD_EXPIRED, RUN_STATE_LOST));
+            assertThat(report.reExecutedAfterLoss()).isZero();
+        }
+    }
+
+    @Test
+    void refusesEveryLaterCallOfARunWhoseStateAFlushallLostAndRunsNothingAgain() {
+        try (FaultRig rig = FaultRig.start("flushall", 1)) {
+            List<String> ran = List.of("call-0", "call-1", "call-2");
+            for (String id : ran) {
+                assertThat(rig.invoke(id).outcome().isRight()).as(id).isTrue();
+            }
+            rig.tool.closeGate();
+            Future<Call> running = rig.invokeAsync("call-3");
+            await().atMost(WAIT).until(() -> rig.tool.entered() == 4);
+
+            rig.redis.call("FLUSHALL");
+            rig.fault();
+            for (String id : List.of("call-0", "call-1", "call-2", "call-3")) {
+                rig.recordLost(id);
+            }
+            rig.tool.openGate();
+            // Its tool ran before the flush; its record went with it: nothing to complete, nothing recreated.
+            assertThat(FaultRig.result(running).code()).isEqualTo(Option.of(RECORD_EXPIRED));
+            assertThat(rig.stillGone("call-3")).isTrue();
+
+            // Every later call of the run: replays of calls that ran, twice, and calls never made.
+            List<String> later = new ArrayList<>();
+            for (int pass = 0; pass < 2; pass++) {
+                later.addAll(List.of("call-0", "call-1", "call-2", "call-3", "call-4", "call-5"));
+            }
+            int refused = 0;
+            int executionsBefore = rig.executor.executions();
+            for (String id : later) {
+                Call call = rig.invoke(id);
+                assertThat(call.code()).as(id).isEqualTo(Option.of(RUN_STATE_LOST));
+                refused += call.code().contains(RUN_STATE_LOST) ? 1 : 0;
+            }
+            int reexecutions = rig.executor.executions() - executionsBefore;
+            System.out.println("RELIABILITY flushall: calls=" + later.size() + " refused=" + refused
+                    + " reexecutions=" + reexecutions);
+            assertThat(reexecutions).as("tool runs of the flushed run's later calls").isZero();
+            for (String id : ran) {
+                assertThat(rig.tool.executions(id)).as(id).isEqualTo(1);
+                assertThat(rig.stillGone(id)).as(id).isTrue();
+            }
+            assertThat(rig.tool.executions("call-4")).isZero();
+            assertThat(rig.status("call-4")).isEmpty();
+
+            // A run opened after the flush works, replays included.
+            RunContext next = rig.openRun();
+            assertThat(rig.invoke(next, "next-0").outcome().isRight()).isTrue();
+            assertThat(rig.invoke(next, "next-1").outcome().isRight()).isTrue();
+            assertThat(rig.invoke(next, "next-0").code()).isEqualTo(Option.of(DUPLICATE_TOOL_CALL));
+            assertThat(rig.tool.executions("next-0")).isEqualTo(1);
+            assertThat(rig.executor.executions()).isEqualTo(6);
+            FaultRig.Report report = rig.check(EnumSet.of(RECORD_EXPIRED, RUN_STATE_LOST, DUPLICATE_TOOL_CALL));
+            assertThat(report.reExecutedAfterLoss()).isZero();
         }
     }
 
@@ -351,11 +419,12 @@ class FaultInjectionTest {
 
             assertThat(evicted.code()).isEqualTo(Option.of(RECORD_EXPIRED));
             assertThat(rig.stillGone("call-1")).isTrue();
-            // Eviction is a loss like a restart: the same key runs again, which is why the factory refuses by default.
-            assertThat(rig.invoke("call-1").outcome().isRight()).isTrue();
-            assertThat(rig.tool.executions("call-1")).isEqualTo(2);
-            FaultRig.Report report = rig.checkAndReport(EnumSet.of(RECORD_EXPIRED));
-            assertThat(report.reExecutedAfterLoss()).isEqualTo(1);
+            // Eviction is a loss like a restart; here it took the run's state too, so the same key is refused.
+            // An eviction of the record alone would let it run again: why the factory refuses by default.
+            assertThat(rig.invoke("call-1").code()).isEqualTo(Option.of(RUN_STATE_LOST));
+            assertThat(rig.tool.executions("call-1")).isEqualTo(1);
+            FaultRig.Report report = rig.checkAndReport(EnumSet.of(RECORD_EXPIRED, RUN_STATE_LOST));
+            assertThat(report.reExecutedAfterLoss()).isZero();
         }
     }
 

@@ -61,10 +61,14 @@ final class FaultRig implements AutoCloseable {
     /** Redisson's retries after a failed or timed-out attempt. */
     static final int RETRY_ATTEMPTS = 1;
     static final int RETRY_DELAY_MILLIS = 100;
-    /** Every code a store fault may legitimately give the agent. */
+    /**
+     * Every code a store fault may legitimately give the agent; {@code RUN_STATE_LOST} once Redis lost the
+     * run's state (a restart without persistence, a flush, an eviction).
+     */
     static final Set<ErrorCode> STORE_FAULT_CODES = EnumSet.of(ErrorCode.STORE_UNAVAILABLE,
             ErrorCode.STORE_OUTCOME_UNKNOWN, ErrorCode.STORE_FULL, ErrorCode.RECORD_EXPIRED,
-            ErrorCode.RECORD_CONFLICT, ErrorCode.EXECUTION_FAILED, ErrorCode.DUPLICATE_TOOL_CALL);
+            ErrorCode.RECORD_CONFLICT, ErrorCode.EXECUTION_FAILED, ErrorCode.DUPLICATE_TOOL_CALL,
+            ErrorCode.RUN_STATE_LOST);
 
     final String scenario;
     final RedisServerProcess redis;
@@ -72,6 +76,7 @@ final class FaultRig implements AutoCloseable {
     final FaultTool tool;
     final CountingExecutor executor;
     final ToolBoundary boundary;
+    /** The scenario's run, opened on the server when the rig starts. */
     final RunContext run;
     /**
      * The longest the store's share of one {@code invoke} may take: the boundary's store budget
@@ -108,7 +113,7 @@ final class FaultRig implements AutoCloseable {
                 .tool(ToolBinding.readOnly(TOOL, executor,
                         (request, raw) -> Projection.evidenceFound(expectedContent(request.key().toolCallId().value()))))
                 .build();
-        this.run = Fixtures.anyRunContext();
+        this.run = openRun();
         this.threads = Executors.newFixedThreadPool(Math.max(2, connections * 2));
     }
 
@@ -166,12 +171,26 @@ final class FaultRig implements AutoCloseable {
         return "found for " + toolCallId;
     }
 
-    /** Invokes the boundary on this thread, timing the store's share (the whole call minus the time inside the tool). */
+    /** A run of its own, opened on the server now through the boundary. */
+    RunContext openRun() {
+        return Fixtures.opened(boundary, Fixtures.anyRunContext());
+    }
+
+    /** Invokes the boundary on this thread in the scenario's {@link #run}; see {@link #invoke(RunContext, String)}. */
     Call invoke(String toolCallId) {
+        return invoke(run, toolCallId);
+    }
+
+    /**
+     * Invokes the boundary on this thread in {@code in}, timing the store's share (the whole call minus the
+     * time inside the tool). The tool counts executions by tool call id alone: another run's calls need ids
+     * of their own.
+     */
+    Call invoke(RunContext in, String toolCallId) {
         tool.takeNanosInside();
         long started = System.nanoTime();
-        Either<BoundaryError, AgentResult> outcome = boundary.invoke(run,
-                Fixtures.envelope(run).withToolCallId(toolCallId).withToolName(TOOL).build());
+        Either<BoundaryError, AgentResult> outcome = boundary.invoke(in,
+                Fixtures.envelope(in).withToolCallId(toolCallId).withToolName(TOOL).build());
         long elapsed = System.nanoTime() - started;
         Call call = new Call(toolCallId, outcome, Duration.ofNanos(elapsed - tool.takeNanosInside()));
         calls.add(call);
@@ -293,6 +312,15 @@ final class FaultRig implements AutoCloseable {
      * leak to the agent, only codes from {@code allowed}, every call within {@link #invokeStoreBound}.
      */
     Report checkAndReport(Set<ErrorCode> allowed) {
+        return check(allowed, true);
+    }
+
+    /** {@link #checkAndReport} without its lines, for a scenario that prints a line of its own. */
+    Report check(Set<ErrorCode> allowed) {
+        return check(allowed, false);
+    }
+
+    private Report check(Set<ErrorCode> allowed, boolean print) {
         requireNonNull(allowed, "allowed is null");
         assertThat(STORE_FAULT_CODES).as("a scenario may only allow codes of the closed set").containsAll(allowed);
         int keysWithoutTtl = 0;
@@ -343,8 +371,10 @@ final class FaultRig implements AutoCloseable {
         Report report = new Report(scenario, all.size(), faults.get(), duplicateExecutions,
                 resurrected.get() + partialRecords, keysWithoutTtl, leaks, unexpected, reExecutedAfterLoss,
                 projectingLeft, tool.unconfirmedExecutions(), Duration.ofNanos(maxStoreNanos), outcomes);
-        System.out.println(report.line());
-        System.out.println("FAULT " + scenario + " storeFailures=" + storeFailures.counts());
+        if (print) {
+            System.out.println(report.line());
+            System.out.println("FAULT " + scenario + " storeFailures=" + storeFailures.counts());
+        }
         assertThat(executor.executions()).as("the counting executor agrees with the per-call counts")
                 .isEqualTo(tool.executionsByCall().values().stream().mapToInt(Integer::intValue).sum());
         assertThat(report.duplicateExecutions()).as("duplicate executions while a record exists").isZero();

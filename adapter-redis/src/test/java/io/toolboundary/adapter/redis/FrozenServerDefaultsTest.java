@@ -109,7 +109,9 @@ class FrozenServerDefaultsTest {
             for (int round = 0; round < ROUNDS; round++) {
                 String id = "frozen-deadline-" + round;
                 Duration toDeadline = Duration.ofMillis(300);
-                RunContext run = RunContext.active(rig.run.runId(), Instant.now().plus(toDeadline), RunContext.UNLIMITED);
+                // The rig's opened run, with a deadline 300 ms away.
+                RunContext run = new RunContext(rig.run.runId(), true, Instant.now().plus(toDeadline),
+                        RunContext.UNLIMITED, rig.run.runToken());
                 timed.begins.clear();
                 rig.redis.freeze();
                 tally.faults++;

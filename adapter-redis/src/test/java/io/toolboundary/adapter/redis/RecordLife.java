@@ -4,14 +4,16 @@ import static java.util.Objects.requireNonNull;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
 /**
- * A record's time to live as Redis itself sees it, read and ended from the test's own connection: what
- * the store contract suite's {@code remainingTtl} and {@code expire} hooks need.
+ * A record's (and a run's state's) time to live as Redis itself sees it, read and ended from the test's
+ * own connection: what the store contract suite's {@code remainingTtl}, {@code expire} and
+ * {@code expireRun} hooks need.
  */
 final class RecordLife {
 
@@ -42,9 +44,21 @@ final class RecordLife {
 
     /** Ends the record's life the way its TTL would: {@code PEXPIRE key 1}, then waits until Redis reports it gone. */
     void expire(InvocationKey key) {
-        String recordKey = store.recordKey(key);
-        redis.callLong("PEXPIRE", recordKey, "1");
+        endNow(store.recordKey(key));
+    }
+
+    /**
+     * Ends the life of the run's state (its token and budget counters) the way its TTL would, leaving
+     * the run's records as they are: {@code PEXPIRE <prefix>:{<runId>}:run 1}, then waits until Redis
+     * reports it gone.
+     */
+    void expireRun(RunId runId) {
+        endNow(store.runKey(runId));
+    }
+
+    private void endNow(String key) {
+        redis.callLong("PEXPIRE", key, "1");
         await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(2))
-                .until(() -> redis.callLong("PTTL", recordKey) == -2L);
+                .until(() -> redis.callLong("PTTL", key) == -2L);
     }
 }

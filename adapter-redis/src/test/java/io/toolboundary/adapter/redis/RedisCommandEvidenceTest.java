@@ -2,12 +2,15 @@ package io.toolboundary.adapter.redis;
 
 import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.open;
+import static io.toolboundary.adapter.redis.Records.openedRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
@@ -33,7 +36,8 @@ import org.redisson.config.Config;
 
 /**
  * Proof from Redis's own {@code INFO commandstats} (which counts the commands run inside scripts too)
- * that TTLs are set only at creation and never touched again, and that a call costs two scripts.
+ * that TTLs are set only at creation and never touched again, that a run costs one script when it is
+ * opened and a call two scripts, and that a run's keys are its records and its one state hash.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisCommandEvidenceTest {
@@ -43,8 +47,8 @@ class RedisCommandEvidenceTest {
     private static final Set<String> NEVER_SENT = Set.of("expire", "expireat", "pexpireat", "getex", "persist",
             "set", "setex", "psetex", "getset");
     /** What the scripts call inside. */
-    private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget", "get",
-            "mget", "incr", "pexpire", "hset", "time");
+    private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget", "hincrby",
+            "pexpire", "hset", "time");
     /** Not inner commands: the scripts themselves, and the test's own reset and read of the statistics. */
     private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "script", "config", "info");
 
@@ -56,12 +60,12 @@ class RedisCommandEvidenceTest {
         redis = RedisServerFixture.standalone();
         store = RedisCanonicalInvocationStoreFactory.create(RedisTestServers.standaloneClient(),
                 RedisStoreOptions.custom().keyPrefix(PREFIX).build());
-        CanonicalRecord.Projecting warmUp = projecting(key(newRun(), "warm-up"), "{}");
+        CanonicalRecord.Projecting warmUp = projecting(key(openedRun(store), "warm-up"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(warmUp, token));
         store.find(warmUp.key());
         store.complete(token, ready(warmUp, "raw", "result"));
-        CanonicalRecord.Projecting abandonedWarmUp = projecting(key(newRun(), "warm-up-abandoned"), "{}");
+        CanonicalRecord.Projecting abandonedWarmUp = projecting(key(openedRun(store), "warm-up-abandoned"), "{}");
         store.begin(start(abandonedWarmUp, AttemptToken.random()));
         new RecordLife(redis, store).passLease(abandonedWarmUp.key());
         store.abandon(abandonedWarmUp.key(), abandonedWarmUp.createdAt());
@@ -80,6 +84,8 @@ class RedisCommandEvidenceTest {
         List<AttemptToken> tokens = new ArrayList<>();
         resetStats();
 
+        open(store, run);
+        long opened = pttl(store.runKey(run));
         for (int i = 0; i < 6; i++) {
             CanonicalRecord.Projecting record = projecting(key(run, "call-" + i), i % 2 == 0 ? "tool_a" : "tool_b", "{\"i\":" + i + "}");
             AttemptToken token = AttemptToken.random();
@@ -102,17 +108,20 @@ class RedisCommandEvidenceTest {
             assertThat(store.complete(tokens.get(i), ready(records.get(i), "raw " + i, "result " + i)).isRight()).isTrue();
         }
         long afterCompletion = pttl(watched);
+        long runAfterAll = pttl(store.runKey(run));
 
         Map<String, Long> calls = commandCalls();
         int recordsCreated = 6;
-        int countersCreated = 3; // the run's, tool_a's and tool_b's
+        int runsOpened = 1; // one hash holds the run's token and the counters of the run, tool_a and tool_b
         assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
-        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(recordsCreated + countersCreated);
+        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(recordsCreated + runsOpened);
         assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L))
-                .isEqualTo(6 + 2 + 100 + 6);
+                .as("one opening, 6 begins, 2 refused begins, 100 reads, 6 completions").isEqualTo(1 + 6 + 2 + 100 + 6);
         assertThat(afterReads).isPositive().isLessThanOrEqualTo(beforeReads);
         assertThat(afterCompletion).isPositive().isLessThanOrEqualTo(afterReads);
-        assertThat(keysMatching(PREFIX + ":{" + run.value() + "}:*")).hasSize(recordsCreated + countersCreated);
+        assertThat(runAfterAll).as("the run's TTL, set once when it was opened").isPositive().isLessThanOrEqualTo(opened);
+        assertThat(keysMatching(PREFIX + ":{" + run.value() + "}:*")).hasSize(recordsCreated + runsOpened)
+                .contains(store.runKey(run));
         assertThat(keysMatching(PREFIX + ":*")).isNotEmpty()
                 .allSatisfy(key -> assertThat(pttl(key)).as("PTTL of %s", key).isPositive());
         assertThat(store.find(records.get(0).key()).get()).isEqualTo(Option.of(ready(records.get(0), "raw 0", "result 0")));
@@ -122,6 +131,16 @@ class RedisCommandEvidenceTest {
     @DisplayName("A successful call costs exactly two store round trips")
     void costsExactlyTwoScriptCallsForABeginAndACompletion() {
         RunId run = newRun();
+        resetStats();
+
+        open(store, run);
+
+        Map<String, Long> calls = commandCalls();
+        assertThat(calls).containsEntry("evalsha", 1L).doesNotContainKeys("eval", "script");
+        // the run's opening, once per run: HGET (is it held?), EXISTS (a hash without a token?), HSET, PEXPIRE
+        assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "hget", 1L, "exists", 1L, "hset", 1L, "pexpire", 1L));
+
         CanonicalRecord.Projecting first = projecting(key(run, "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         resetStats();
@@ -129,11 +148,12 @@ class RedisCommandEvidenceTest {
         assertThat(store.begin(start(first, token)).isRight()).isTrue();
         assertThat(store.complete(token, ready(first, "raw", "result")).isRight()).isTrue();
 
-        Map<String, Long> calls = commandCalls();
+        calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
-        // the run's first call: EXISTS also asks whether the two missing counters are missing or of another type
+        // the run's first call costs what every call costs: its counters are fields of the run's state
+        // begin: HMGET (the run), EXISTS, HINCRBY, HINCRBY, TIME (the lease), HSET, PEXPIRE; complete: HMGET, HSET
         assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "exists", 2L, "mget", 1L, "incr", 2L, "time", 1L, "pexpire", 3L, "hset", 2L, "hmget", 1L));
+                "hmget", 2L, "exists", 1L, "hincrby", 2L, "time", 1L, "pexpire", 1L, "hset", 2L));
 
         CanonicalRecord.Projecting second = projecting(key(run, "call-2"), "{\"q\":\"" + "x".repeat(1024) + "\"}");
         AttemptToken secondToken = AttemptToken.random();
@@ -144,14 +164,40 @@ class RedisCommandEvidenceTest {
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
-        // begin: EXISTS, MGET, INCR, INCR, TIME (the lease), HSET, PEXPIRE; complete: HMGET, HSET
+        // begin: HMGET (the run), EXISTS, HINCRBY, HINCRBY, TIME (the lease), HSET, PEXPIRE; complete: HMGET, HSET
         assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "exists", 1L, "mget", 1L, "incr", 2L, "time", 1L, "pexpire", 1L, "hset", 2L, "hmget", 1L));
+                "hmget", 2L, "exists", 1L, "hincrby", 2L, "time", 1L, "pexpire", 1L, "hset", 2L));
+    }
+
+    @Test
+    @DisplayName("A run's TTL is set once, when it is opened")
+    void openingARunAgainAndABeginInARunNotHeldReadOnlyAndWriteNothing() {
+        RunId run = openedRun(store);
+        String runKey = store.runKey(run);
+        long opened = pttl(runKey);
+        CanonicalRecord.Projecting unheld = projecting(key(newRun(), "call-1"), "{}");
+        resetStats();
+
+        assertThat(store.openRun(run, new RunToken("another-opening"), Records.RUN_TTL))
+                .isEqualTo(Either.right(Records.RUN_TOKEN));
+        Map<String, Long> reopening = commandCalls();
+        resetStats();
+        assertThat(store.begin(start(unheld, AttemptToken.random())).getLeft().code()).isEqualTo(ErrorCode.RUN_STATE_LOST);
+        Map<String, Long> refusedBegin = commandCalls();
+
+        // opening a held run: HGET finds its token, nothing more
+        assertThat(reopening).containsEntry("evalsha", 1L);
+        assertThat(innerCommands(reopening)).containsExactlyInAnyOrderEntriesOf(Map.of("hget", 1L));
+        // a begin in a run the store does not hold: HMGET of the run's state, nothing more
+        assertThat(refusedBegin).containsEntry("evalsha", 1L);
+        assertThat(innerCommands(refusedBegin)).containsExactlyInAnyOrderEntriesOf(Map.of("hmget", 1L));
+        assertThat(pttl(runKey)).isPositive().isLessThanOrEqualTo(opened);
+        assertThat(redis.callLong("EXISTS", store.runKey(unheld.key().runId()), store.recordKey(unheld.key()))).isZero();
     }
 
     @Test
     void loadsAScriptTheServerLostAndRunsItOnceMore() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(store), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         redis.callOnEveryNode("SCRIPT", "FLUSH");
         resetStats();
@@ -171,7 +217,7 @@ class RedisCommandEvidenceTest {
         Config config = RedisTestServers.config(redis).setUseScriptCache(false);
         try (RedisCanonicalInvocationStore uncached = RedisCanonicalInvocationStoreFactory.create(config,
                 RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
-            CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+            CanonicalRecord.Projecting record = projecting(key(openedRun(uncached), "call-1"), "{}");
             AttemptToken token = AttemptToken.random();
             redis.callOnEveryNode("SCRIPT", "FLUSH");
             resetStats();
@@ -190,7 +236,7 @@ class RedisCommandEvidenceTest {
         Config config = RedisTestServers.config(redis).setUseScriptCache(false);
         try (RedisCanonicalInvocationStore uncached = RedisCanonicalInvocationStoreFactory.create(config,
                 RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
-            CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+            CanonicalRecord.Projecting record = projecting(key(openedRun(uncached), "call-1"), "{}");
             AttemptToken token = AttemptToken.random();
             resetStats();
 
@@ -203,9 +249,9 @@ class RedisCommandEvidenceTest {
 
     @Test
     void abandoningSendsOneScriptAndNoTtlCommand() {
-        CanonicalRecord.Projecting running = projecting(key(newRun(), "call-0"), "{}");
+        CanonicalRecord.Projecting running = projecting(key(openedRun(store), "call-0"), "{}");
         store.begin(start(running, AttemptToken.random()));
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(store), "call-1"), "{}");
         store.begin(start(record, AttemptToken.random()));
         new RecordLife(redis, store).passLease(record.key());
         String recordKey = store.recordKey(record.key());

@@ -58,20 +58,21 @@ class RedisLeaseTimeAuthorityTest {
     }
 
     private Outcome callAbandoningMidway(java.util.function.Consumer<InvocationKey> meanwhile) {
-        RunContext run = RunContext.active(Fixtures.anyRunContext().runId(), Fixtures.FAR_FUTURE, 10);
-        ToolCallEnvelope call = Fixtures.envelope(run).build();
-        InvocationKey key = InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()));
+        RunContext unopened = RunContext.active(Fixtures.anyRunContext().runId(), Fixtures.FAR_FUTURE, 10);
+        ToolCallEnvelope call = Fixtures.envelope(unopened).build();
+        InvocationKey key = InvocationKey.of(unopened.runId(), new ToolCallId(call.toolCallId()));
         AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandoned = new AtomicReference<>();
         AtomicReference<ToolBoundary> self = new AtomicReference<>();
         ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
                 .clock(harnessClock)
                 .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, request -> {
                     meanwhile.accept(key);
-                    abandoned.set(self.get().abandonExpired(run.runId(), key.toolCallId()));
+                    abandoned.set(self.get().abandonExpired(key.runId(), key.toolCallId()));
                     return "raw";
                 }, FakeProjectors.evidenceFound("found")))
                 .build();
         self.set(boundary);
+        RunContext run = Fixtures.opened(boundary, unopened);
         return new Outcome(key, boundary.invoke(run, call), abandoned.get());
     }
 }

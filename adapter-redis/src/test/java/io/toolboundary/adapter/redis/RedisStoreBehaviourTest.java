@@ -1,15 +1,19 @@
 package io.toolboundary.adapter.redis;
 
+import static io.toolboundary.adapter.redis.Records.RUN_TOKEN;
+import static io.toolboundary.adapter.redis.Records.RUN_TTL;
 import static io.toolboundary.adapter.redis.Records.TTL;
 import static io.toolboundary.adapter.redis.Records.failed;
 import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.open;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -17,13 +21,16 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolName;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,7 +43,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The Redis store's semantics on a real server; run on a standalone server and on a 3-master cluster
- * by the subclasses.
+ * by the subclasses. Each test opens runs of its own ({@link #openedRun()}) before it begins records in
+ * them, as the store requires.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class RedisStoreBehaviourTest {
@@ -65,7 +73,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void roundTripsEveryValueByteForByte() {
-        RunId run = newRun();
+        RunId run = openedRun();
         String request = "{\"q\":\"" + FOUR_BYTE_TEXT + "\",\"empty\":\"\"}";
         CanonicalRecord.Projecting withScope = projecting(key(run, "call-1"), request);
         CanonicalRecord.Projecting withEmptyRaw = projecting(key(run, "call-2"), "{}");
@@ -95,7 +103,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void createsOneProjectingRecordWithTheTtlOfTheStart() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call_1.a:b-c"), "{\"a\":1}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "call_1.a:b-c"), "{\"a\":1}");
 
         assertThat(store.begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
 
@@ -110,7 +118,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void refusesADuplicateToolCallWithoutTouchingTheRecordOrTheBudget() {
-        CanonicalRecord.Projecting first = projecting(key(newRun(), "call-1"), "{\"a\":1}");
+        CanonicalRecord.Projecting first = projecting(key(openedRun(), "call-1"), "{\"a\":1}");
         store.begin(start(first, AttemptToken.random()));
         CanonicalRecord.Projecting again = new CanonicalRecord.Projecting(first.key(), first.tool(), "{ \"a\" : 1 }",
                 first.requestFingerprint(), Records.UPDATED);
@@ -118,12 +126,12 @@ abstract class RedisStoreBehaviourTest {
         assertThat(store.begin(start(again, AttemptToken.random())))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
         assertThat(store.find(first.key())).isEqualTo(Either.right(Option.of(first)));
-        assertThat(counter(store.keys().runBudget(first.key().runId()))).isEqualTo("1");
+        assertThat(runField(first.key().runId(), "calls")).isEqualTo("1");
     }
 
     @Test
     void refusesAReusedToolCallIdWithOtherArguments() {
-        CanonicalRecord.Projecting first = projecting(key(newRun(), "call-1"), "{\"a\":1}");
+        CanonicalRecord.Projecting first = projecting(key(openedRun(), "call-1"), "{\"a\":1}");
         store.begin(start(first, AttemptToken.random()));
 
         assertThat(store.begin(start(projecting(first.key(), "{\"a\":2}"), AttemptToken.random())))
@@ -133,18 +141,18 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void answersARetriedBeginWithTheStoredRecordAndReservesNothingMore() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(counter(store.keys().runBudget(record.key().runId()))).isEqualTo("1");
-        assertThat(counter(store.keys().toolBudget(record.key().runId(), record.tool()))).isEqualTo("1");
+        assertThat(runField(record.key().runId(), "calls")).isEqualTo("1");
+        assertThat(runField(record.key().runId(), RedisKeys.toolCounterField(record.tool()))).isEqualTo("1");
     }
 
     @Test
     void refusesABeginOnceTheRunBudgetIsUsedUp() {
-        RunId run = newRun();
+        RunId run = openedRun();
         assertThat(store.begin(start(projecting(key(run, "c1"), "tool_a", "{}"), AttemptToken.random(), 2, 10)).isRight()).isTrue();
         assertThat(store.begin(start(projecting(key(run, "c2"), "tool_b", "{}"), AttemptToken.random(), 2, 10)).isRight()).isTrue();
 
@@ -152,31 +160,116 @@ abstract class RedisStoreBehaviourTest {
         assertThat(store.begin(start(third, AttemptToken.random(), 2, 10)))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_BUDGET_EXHAUSTED)));
         assertThat(store.find(third.key())).isEqualTo(Either.right(Option.none()));
-        assertThat(counter(store.keys().toolBudget(run, third.tool()))).isEqualTo("");
+        assertThat(runField(run, "calls")).isEqualTo("2");
+        assertThat(runField(run, RedisKeys.toolCounterField(third.tool()))).as("tool_c's counter, never created").isEqualTo("");
     }
 
     @Test
     void refusesABeginOnceTheToolBudgetIsUsedUp() {
-        RunId run = newRun();
+        RunId run = openedRun();
         assertThat(store.begin(start(projecting(key(run, "c1"), "{}"), AttemptToken.random(), 10, 1)).isRight()).isTrue();
 
         CanonicalRecord.Projecting second = projecting(key(run, "c2"), "{}");
         assertThat(store.begin(start(second, AttemptToken.random(), 10, 1)))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.TOOL_BUDGET_EXHAUSTED)));
         assertThat(store.find(second.key())).isEqualTo(Either.right(Option.none()));
-        assertThat(counter(store.keys().runBudget(run))).isEqualTo("1");
+        assertThat(runField(run, "calls")).isEqualTo("1");
+        assertThat(runField(run, RedisKeys.toolCounterField(second.tool()))).isEqualTo("1");
         assertThat(store.begin(start(projecting(key(run, "c3"), "other_tool", "{}"), AttemptToken.random(), 10, 1))
                 .isRight()).isTrue();
     }
 
     @Test
-    void givesBudgetCountersTheTtlOfTheRecordThatCreatesThem() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
-        store.begin(start(record, AttemptToken.random()));
+    void keepsTheRunsTokenAndCountersInOneHashWhoseTtlIsSetOnceWhenTheRunIsOpened() {
+        RunId run = newRun();
+        String runKey = store.runKey(run);
+        assertThat(runKey).isEqualTo("tbtest:{" + run.value() + "}:run");
 
-        assertThat(pttl(store.keys().runBudget(record.key().runId()))).isPositive().isLessThanOrEqualTo(TTL.toMillis());
-        assertThat(pttl(store.keys().toolBudget(record.key().runId(), record.tool())))
-                .isPositive().isLessThanOrEqualTo(TTL.toMillis());
+        open(store, run);
+
+        assertThat(hash(runKey)).isEqualTo(Map.of("token", RUN_TOKEN.value(), "calls", "0"));
+        long opened = pttl(runKey);
+        assertThat(opened).isPositive().isLessThanOrEqualTo(RUN_TTL.toMillis());
+        for (String[] call : new String[][] {{"c1", "tool_a"}, {"c2", "tool_b"}, {"c3", "tool_a"}}) {
+            assertThat(store.begin(start(projecting(key(run, call[0]), call[1], "{}"), AttemptToken.random())).isRight())
+                    .isTrue();
+        }
+        assertThat(hash(runKey)).isEqualTo(Map.of("token", RUN_TOKEN.value(), "calls", "3", "tool:tool_a", "2",
+                "tool:tool_b", "1"));
+        assertThat(pttl(runKey)).as("no begin touches the run's TTL").isPositive().isLessThanOrEqualTo(opened);
+        assertThat(pttl(store.recordKey(key(run, "c1")))).isPositive().isLessThanOrEqualTo(TTL.toMillis());
+
+        // Opening the run again, even for longer and with another token, changes nothing.
+        assertThat(store.openRun(run, new RunToken("another-opening"), RUN_TTL.multipliedBy(2)))
+                .isEqualTo(Either.right(RUN_TOKEN));
+        assertThat(hash(runKey)).containsEntry("token", RUN_TOKEN.value()).containsEntry("calls", "3");
+        assertThat(pttl(runKey)).isPositive().isLessThanOrEqualTo(opened);
+        assertThat(deployment.callLong("EXISTS", "tbtest:{" + run.value() + "}:budget:run")).as("no counter key").isZero();
+    }
+
+    @Test
+    void anOpeningOverARunKeyThatIsAHashWithoutATokenIsInvalidDataAndChangesNothing() {
+        for (boolean withTtl : List.of(true, false)) {
+            RunId run = newRun();
+            String runKey = store.runKey(run);
+            deployment.call("HSET", runKey, "calls", "2", "tool:search_logs", "1");
+            if (withTtl) {
+                deployment.call("PEXPIRE", runKey, "60000");
+            }
+            try {
+                Map<String, String> before = hash(runKey);
+                long ttlBefore = pttl(runKey);
+                String as = withTtl ? "a hash with a TTL" : "a hash without a TTL";
+
+                assertThat(store.openRun(run, RUN_TOKEN, RUN_TTL)).as(as)
+                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+
+                assertThat(hash(runKey)).as(as).isEqualTo(before);
+                if (withTtl) {
+                    assertThat(pttl(runKey)).as(as).isPositive().isLessThanOrEqualTo(ttlBefore);
+                } else {
+                    assertThat(pttl(runKey)).as(as + ": the refused opening set no TTL").isEqualTo(-1L);
+                }
+                // Nothing runs in a run whose state holds no token.
+                CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
+                assertThat(store.begin(start(record, AttemptToken.random()))).as(as)
+                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_STATE_LOST)));
+                assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).as(as).isZero();
+                assertThat(hash(runKey)).as(as).isEqualTo(before);
+            } finally {
+                deployment.call("DEL", runKey);
+            }
+        }
+    }
+
+    @Test
+    void aRunKeyOfAnotherTypeFailsOpeningAndBeginClosedAtOnceAndCreatesNothing() {
+        Duration patience = Duration.ofSeconds(10);
+        for (String type : List.of("string", "list")) {
+            RunId run = newRun();
+            String runKey = store.runKey(run);
+            if (type.equals("string")) {
+                deployment.call("SET", runKey, "not a hash", "PX", "60000");
+            } else {
+                deployment.call("RPUSH", runKey, "not", "a", "hash");
+                deployment.call("PEXPIRE", runKey, "60000");
+            }
+            CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
+
+            long started = System.nanoTime();
+            Either<BoundaryError, RunToken> opened = store.openRun(run, RUN_TOKEN, RUN_TTL, patience);
+            Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start(record, AttemptToken.random()),
+                    patience);
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            // WRONGTYPE is a definite failure: one try each, no retries until the timeout, no write.
+            assertThat(opened).as(type).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(begun).as(type).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(took).as(type + ": both calls, against a patience of " + patience).isLessThan(Duration.ofSeconds(2));
+            assertThat(deployment.call("TYPE", runKey)).as(type).isEqualTo(type);
+            assertThat(pttl(runKey)).as(type).isPositive().isLessThanOrEqualTo(60_000L);
+            assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).as(type).isZero();
+        }
     }
 
     @Test
@@ -184,17 +277,17 @@ abstract class RedisStoreBehaviourTest {
         RedisCanonicalInvocationStore small = RedisCanonicalInvocationStoreFactory.create(
                 RedisTestServers.client(deployment),
                 RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordCapBytes(200).build());
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{\"q\":\"" + "\uD83D\uDE00".repeat(40) + "\"}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{\"q\":\"" + "\uD83D\uDE00".repeat(40) + "\"}");
 
         assertThat(small.begin(start(record, AttemptToken.random())))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE)));
         assertThat(small.find(record.key())).isEqualTo(Either.right(Option.none()));
-        assertThat(counter(small.keys().runBudget(record.key().runId()))).isEqualTo("");
+        assertThat(runField(record.key().runId(), "calls")).isEqualTo("0");
     }
 
     @Test
     void completesToReadyAndKeepsTheRemainingTtl() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         String recordKey = store.recordKey(record.key());
@@ -209,7 +302,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void answersARepeatedCompletionWithTheStoredRecord() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         CanonicalRecord.Failed done = failed(record, ErrorCode.EXECUTION_FAILED, Option.none());
@@ -220,7 +313,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void refusesACompletionWithAnotherAttemptsToken() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         store.begin(start(record, AttemptToken.random()));
 
         assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result")))
@@ -230,7 +323,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void refusesToChangeAFinalRecord() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         CanonicalRecord.Ready done = ready(record, "raw", "result");
@@ -245,7 +338,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void aCompletionWritesOnlyTheFinalFieldsAndLeavesWhatBeginWrote() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{\"q\":\"" + FOUR_BYTE_TEXT + "\"}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{\"q\":\"" + FOUR_BYTE_TEXT + "\"}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         String recordKey = store.recordKey(record.key());
@@ -266,7 +359,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void reportsAnExpiredRecordAndNeverRecreatesIt() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         String recordKey = store.recordKey(record.key());
@@ -280,7 +373,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void reportsAHashItDidNotWriteAsInvalidData() {
-        RunId run = newRun();
+        RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
         store.begin(start(record, AttemptToken.random()));
         String good = store.recordKey(record.key());
@@ -319,7 +412,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void aBeginThatArrivesAfterItsAttemptWasEndedCreatesNothing() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "late"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "late"), "{}");
         AttemptToken token = AttemptToken.random();
 
         // The boundary gave up on this begin and ended the attempt by token before the begin arrived.
@@ -333,7 +426,7 @@ abstract class RedisStoreBehaviourTest {
         assertThat(store.begin(start(record, token)))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).isZero();
-        assertThat(deployment.callLong("EXISTS", store.keys().runBudget(record.key().runId()))).isZero();
+        assertThat(runField(record.key().runId(), "calls")).as("no budget reserved").isEqualTo("0");
         store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(), Duration.ofSeconds(5));
         assertThat(deployment.callLong("PTTL", mark)).isPositive().isLessThanOrEqualTo(markTtl);
 
@@ -343,7 +436,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void storesTheLeaseBesideTheRecordByTheServersClock() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "c1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         Instant before = serverTime(store.recordKey(record.key()));
         store.begin(start(record, AttemptToken.random()));
         Instant after = serverTime(store.recordKey(record.key()));
@@ -367,7 +460,7 @@ abstract class RedisStoreBehaviourTest {
 
     @Test
     void reportsAMissingOrMalformedLeaseAsInvalidData() {
-        RunId run = newRun();
+        RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
         store.begin(start(record, AttemptToken.random()));
         Instant late = record.createdAt().plus(Records.LEASE);
@@ -397,7 +490,7 @@ abstract class RedisStoreBehaviourTest {
     void letsExactlyOneOf64RacingBeginsWinEachOf200Rounds() throws Exception {
         int threads = 64;
         int rounds = 200;
-        RunId run = newRun();
+        RunId run = openedRun();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             for (int round = 0; round < rounds; round++) {
@@ -426,39 +519,37 @@ abstract class RedisStoreBehaviourTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(counter(store.keys().runBudget(run))).isEqualTo(Integer.toString(rounds));
+        assertThat(runField(run, "calls")).isEqualTo(Integer.toString(rounds));
     }
 
     @Test
     void refusesABeginOverACounterThatIsNotANumberAndWritesNothing() {
-        List<List<String>> corruptions = List.of(
-                List.of("run", "SET", "not a number"),
-                List.of("tool", "SET", "not a number"),
-                List.of("run", "HSET", "field", "value"),
-                List.of("tool", "HSET", "field", "value"));
-        for (List<String> corruption : corruptions) {
-            for (boolean otherExists : List.of(false, true)) {
-                RunId run = newRun();
-                CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
-                String runCounter = store.keys().runBudget(run);
-                String toolCounter = store.keys().toolBudget(run, record.tool());
-                String corrupt = corruption.get(0).equals("run") ? runCounter : toolCounter;
-                String other = corrupt.equals(runCounter) ? toolCounter : runCounter;
-                List<String> command = new ArrayList<>(List.of(corruption.get(1), corrupt));
-                command.addAll(corruption.subList(2, corruption.size()));
-                deployment.call(command.toArray(String[]::new));
-                if (otherExists) {
-                    deployment.call("SET", other, "3", "PX", "60000");
-                }
-                String as = corruption + (otherExists ? ", other counter 3" : ", other counter missing");
+        String toolCounter = RedisKeys.toolCounterField(new ToolName(Records.TOOL));
+        List<Map<String, String>> corruptions = List.of(
+                Map.of("calls", "not a number"),
+                Map.of("calls", "not a number", toolCounter, "3"),
+                Map.of("calls", ""),
+                Map.of(toolCounter, "not a number"),
+                Map.of("calls", "3", toolCounter, "12abc"));
+        for (Map<String, String> corruption : corruptions) {
+            RunId run = openedRun();
+            CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
+            String runKey = store.runKey(run);
+            List<String> command = new ArrayList<>(List.of("HSET", runKey));
+            corruption.forEach((field, value) -> {
+                command.add(field);
+                command.add(value);
+            });
+            deployment.call(command.toArray(String[]::new));
+            Map<String, String> before = hash(runKey);
+            String as = corruption.toString();
 
-                for (int budget : List.of(1000, 0)) {
-                    assertThat(store.begin(start(record, AttemptToken.random(), budget, budget))).as(as)
-                            .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
-                }
-                assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).as(as).isZero();
-                assertThat(counter(other)).as(as).isEqualTo(otherExists ? "3" : "");
+            for (int budget : List.of(1000, 0)) {
+                assertThat(store.begin(start(record, AttemptToken.random(), budget, budget))).as(as)
+                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
             }
+            assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).as(as).isZero();
+            assertThat(hash(runKey)).as(as).isEqualTo(before);
         }
     }
 
@@ -466,9 +557,25 @@ abstract class RedisStoreBehaviourTest {
         return deployment.callLong("PTTL", key);
     }
 
-    private String counter(String key) {
-        Object value = deployment.call("GET", key);
+    /** The run's state opened by {@link Records#RUN_TOKEN}: a run of this test's own. */
+    private RunId openedRun() {
+        return Records.openedRun(store);
+    }
+
+    /** A field of the run's state; empty when it is missing. */
+    private String runField(RunId run, String field) {
+        Object value = deployment.call("HGET", store.runKey(run), field);
         return value instanceof String text ? text : "";
+    }
+
+    /** A hash as Redis holds it; empty when the key is missing. */
+    private Map<String, String> hash(String key) {
+        List<?> flat = (List<?>) deployment.call("HGETALL", key);
+        Map<String, String> fields = new HashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            fields.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
+        }
+        return fields;
     }
 
     /** Copies a record's hash under another key (same run, so the same slot), naming the new tool call. */

@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
 import io.toolboundary.tck.CanonicalInvocationStoreContract;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
@@ -38,6 +39,11 @@ abstract class RedisStoreContractTest extends CanonicalInvocationStoreContract {
     @Override
     protected void expire(InvocationKey key) {
         life.expire(key);
+    }
+
+    @Override
+    protected void expireRun(RunId runId) {
+        life.expireRun(runId);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.open;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
@@ -155,7 +156,9 @@ class RedisStoreFactoryTest {
         assertThat(passwordOnly.toString()).doesNotContain("secret");
     }
 
+    /** Opens the record's run, then begins, completes and finds the record. */
     private static void playOneCall(RedisCanonicalInvocationStore store, CanonicalRecord.Projecting record) {
+        open(store, record.key().runId());
         AttemptToken token = AttemptToken.random();
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
         CanonicalRecord.Ready done = ready(record, "raw", "result");

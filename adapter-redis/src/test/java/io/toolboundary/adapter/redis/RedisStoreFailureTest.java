@@ -1,7 +1,10 @@
 package io.toolboundary.adapter.redis;
 
+import static io.toolboundary.adapter.redis.Records.RUN_TOKEN;
+import static io.toolboundary.adapter.redis.Records.RUN_TTL;
 import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.newRun;
+import static io.toolboundary.adapter.redis.Records.openedRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
@@ -9,10 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.testsupport.redis.RedisAdmin;
+import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -61,6 +66,8 @@ class RedisStoreFailureTest {
             // Every try is refused at once; the store keeps trying until the timeout and still knows
             // that none can have reached a server.
 
+            assertThat(store.openRun(record.key().runId(), RUN_TOKEN, RUN_TTL, SHORT))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
             assertThat(store.begin(start(record, AttemptToken.random()), SHORT))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
             assertThat(store.find(record.key(), SHORT)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
@@ -88,24 +95,30 @@ class RedisStoreFailureTest {
         RedisDeployment redis = RedisServerFixture.standalone();
         RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(
                 RedisTestServers.standaloneClient(), OPTIONS);
-        CanonicalRecord.Projecting begun = projecting(key(newRun(), "c1"), "{}");
+        CanonicalRecord.Projecting begun = projecting(key(openedRun(store), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(begun, token));
-        CanonicalRecord.Projecting refused = projecting(key(newRun(), "c2"), "{}");
+        CanonicalRecord.Projecting refused = projecting(key(openedRun(store), "c2"), "{}");
+        RunId unopened = newRun();
+        Either<BoundaryError, RunToken> open;
         Either<BoundaryError, CanonicalRecord.Projecting> begin;
         Either<BoundaryError, CanonicalRecord.Final> complete;
         redis.call("CONFIG", "SET", "maxmemory", "1");
         try {
+            open = store.openRun(unopened, RUN_TOKEN, RUN_TTL);
             begin = store.begin(start(refused, AttemptToken.random()));
             complete = store.complete(token, ready(begun, "raw", "result"));
         } finally {
             redis.call("CONFIG", "SET", "maxmemory", "0");
         }
 
+        assertThat(open).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
         assertThat(begin).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
         assertThat(complete).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
+        assertThat(redis.call("EXISTS", store.runKey(unopened))).as("the refused opening wrote nothing").isEqualTo(0L);
         assertThat(store.find(refused.key())).isEqualTo(Either.right(Option.none()));
-        assertThat(redis.call("EXISTS", store.keys().runBudget(refused.key().runId()))).isEqualTo(0L);
+        assertThat(redis.call("HGET", store.runKey(refused.key().runId()), "calls")).as("no budget reserved")
+                .isEqualTo("0");
         assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
     }
 

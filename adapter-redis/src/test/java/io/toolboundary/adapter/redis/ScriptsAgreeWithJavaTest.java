@@ -1,21 +1,31 @@
 package io.toolboundary.adapter.redis;
 
+import static io.toolboundary.adapter.redis.Records.RUN_TTL;
 import static io.toolboundary.adapter.redis.Records.failed;
 import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.newRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
+import static io.toolboundary.adapter.redis.Records.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.StoreRules;
+import io.toolboundary.domain.ToolName;
+import io.toolboundary.testsupport.redis.RedisDeployment;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,24 +35,36 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Lua scripts and the Java that talks to them name the same things: the scripts use no hash field
- * but {@link RecordCodec#NAMED_BY_SCRIPTS} and every one of those, return no outcome but a
- * {@link ScriptReply} and every one of those, and each script's replies are exactly the ones its reader in
- * {@link ScriptReplies} gives a meaning to (below, script by script). Reads the scripts' own text, as
- * the store sends it.
+ * The Lua scripts and the Java that talks to them name the same things: the scripts use no record field
+ * but {@link RecordCodec#NAMED_BY_SCRIPTS} and every one of those, and no field of a run's state but
+ * {@link #RUN_FIELDS} (the ones {@code open.lua} writes are the ones {@code begin.lua} reads); they
+ * return no outcome but a {@link ScriptReply} and every one of those, and each script's replies are
+ * exactly the ones its reader in {@link ScriptReplies} gives a meaning to (below, script by script).
+ * Reads the scripts' own text, as the store sends it.
+ *
+ * <p>On a real server ({@link MirrorOfTheStoreRules}), {@code begin.lua} and {@code open.lua} decide
+ * every case of a table as the domain's {@link StoreRules#begin} and {@link StoreRules#openRun} do.
  */
 class ScriptsAgreeWithJavaTest {
 
     /** The Redis commands the scripts call. */
-    private static final Set<String> COMMANDS = Set.of("EXISTS", "HMGET", "HGETALL", "MGET", "GET", "INCR",
-            "PEXPIRE", "TIME", "HSET");
+    private static final Set<String> COMMANDS = Set.of("EXISTS", "HGET", "HMGET", "HGETALL", "HINCRBY", "PEXPIRE",
+            "TIME", "HSET");
+    /**
+     * The fields of a run's state the scripts name: the token it was opened with and the run's call
+     * counter. Its tools' counters are fields too, {@link RedisKeys#toolCounterField}, named by begin's
+     * caller.
+     */
+    private static final Set<String> RUN_FIELDS = Set.of("token", "calls");
+    private static final Pattern CALL = Pattern.compile("redis\\.call\\('([A-Z]+)'");
     private static final Pattern LITERAL = Pattern.compile("'([^']*)'");
     private static final Pattern FIELD = Pattern.compile("[a-z][A-Za-z0-9]*");
     private static final Pattern REPLY = Pattern.compile(
-            "return \\{'([A-Z_]+)'\\}|table\\.insert\\(reply, 1, '([A-Z_]+)'\\)|outcome = '([A-Z_]+)'");
+            "return \\{'([A-Z_]+)'(?:\\}|,)|table\\.insert\\(reply, 1, '([A-Z_]+)'\\)|outcome = '([A-Z_]+)'");
 
     private static final CanonicalRecord.Projecting RECORD = projecting(key(newRun(), "c1"), "{\"q\":1}");
     private static final AttemptToken TOKEN = AttemptToken.random();
@@ -50,11 +72,18 @@ class ScriptsAgreeWithJavaTest {
     private static final CanonicalRecord.Failed ENDED = failed(RECORD, ErrorCode.STORE_OUTCOME_UNKNOWN, Option.none());
     private static final CanonicalRecord.Failed ABANDONED = failed(RECORD, ErrorCode.EXECUTION_ABANDONED,
             Option.none());
+    private static final RunToken OFFERED = new RunToken("offered-opening");
+    private static final RunToken HELD = new RunToken("held-opening");
 
     /** Each script's replies: what its reader makes of the reply, given the fields in the second column. */
     private static final Map<LuaScripts.Script, Map<ScriptReply, Answer>> ANSWERS = Map.of(
+            LuaScripts.OPEN, Map.of(
+                    ScriptReply.OPENED, Answer.of(List.of(), Either.right(OFFERED)),
+                    ScriptReply.RUN_OPEN, Answer.of(List.of("token", HELD.value()), Either.right(HELD)),
+                    ScriptReply.RUN_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID)),
             LuaScripts.BEGIN, Map.of(
-                    ScriptReply.CREATED, Answer.of(List.of(), Either.right(RECORD)),
+                    ScriptReply.RUN_LOST, Answer.refused(ErrorCode.RUN_STATE_LOST),
+                    ScriptReply.CREATED, Answer.of(List.of("calls", "1"), Either.right(RECORD)),
                     ScriptReply.ALREADY_CREATED, Answer.of(hash(RECORD), Either.right(RECORD)),
                     ScriptReply.DUPLICATE, Answer.refused(ErrorCode.DUPLICATE_TOOL_CALL),
                     ScriptReply.REUSED, Answer.refused(ErrorCode.TOOL_CALL_ID_REUSED),
@@ -83,7 +112,8 @@ class ScriptsAgreeWithJavaTest {
 
     /** Each script's reader, as the store calls it for {@link #RECORD} and {@link #TOKEN}. */
     private static final Map<LuaScripts.Script, Function<Object, Either<BoundaryError, ?>>> READERS = Map.of(
-            LuaScripts.BEGIN, reply -> ScriptReplies.begin(reply, RECORD, TOKEN),
+            LuaScripts.OPEN, reply -> ScriptReplies.openRun(reply, OFFERED),
+            LuaScripts.BEGIN, reply -> ScriptReplies.begin(reply, RECORD, TOKEN, calls -> { }),
             LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, READY, TOKEN),
             LuaScripts.END, reply -> ScriptReplies.end(reply, RECORD.key(), TOKEN),
             LuaScripts.ABANDON, reply -> ScriptReplies.abandon(reply, RECORD.key()));
@@ -91,22 +121,60 @@ class ScriptsAgreeWithJavaTest {
     @Test
     void theScriptsNameExactlyTheFieldsTheCodecSaysTheyDo() {
         Set<String> named = new TreeSet<>();
+        Set<String> runFields = new TreeSet<>();
         for (LuaScripts.Script script : scripts()) {
-            for (String literal : literals(script)) {
-                if (FIELD.matcher(literal).matches()) {
-                    assertThat(RecordCodec.NAMED_BY_SCRIPTS).as("field '%s' of %s", literal, script.name())
-                            .contains(literal);
-                    named.add(literal);
-                } else {
-                    assertThat(isCommand(literal) || isValue(literal) || isReply(literal) || literal.contains("%")
-                            || literal.matches("[0-9]+"))
-                            .as("literal '%s' of %s is a command, a stored value, a reply, a pattern or a number", literal,
-                                    script.name())
-                            .isTrue();
+            for (String line : lines(script)) {
+                // open.lua touches the run's state alone; begin.lua names it KEYS[2].
+                boolean ofTheRun = script == LuaScripts.OPEN
+                        || (script == LuaScripts.BEGIN && (line.contains("KEYS[2]") || line.contains("'CREATED'")));
+                for (String literal : literals(line)) {
+                    if (FIELD.matcher(literal).matches() && ofTheRun) {
+                        assertThat(RUN_FIELDS).as("field '%s' of the run's state in %s", literal, script.name())
+                                .contains(literal);
+                        runFields.add(literal);
+                    } else if (FIELD.matcher(literal).matches()) {
+                        assertThat(RecordCodec.NAMED_BY_SCRIPTS).as("field '%s' of %s", literal, script.name())
+                                .contains(literal);
+                        named.add(literal);
+                    } else {
+                        assertThat(isCommand(literal) || isValue(literal) || isReply(literal) || literal.contains("%")
+                                || literal.matches("[0-9]+"))
+                                .as("literal '%s' of %s is a command, a stored value, a reply, a pattern or a number",
+                                        literal, script.name())
+                                .isTrue();
+                    }
                 }
             }
         }
         assertThat(named).containsExactlyInAnyOrderElementsOf(RecordCodec.NAMED_BY_SCRIPTS);
+        assertThat(runFields).containsExactlyInAnyOrderElementsOf(RUN_FIELDS);
+    }
+
+    @Test
+    void openWritesExactlyTheFieldsOfTheRunsStateThatBeginReads() {
+        List<String> written = fieldsOnTheLineOf(LuaScripts.OPEN, "'HSET', KEYS[1]");
+        List<String> read = fieldsOnTheLineOf(LuaScripts.BEGIN, "'HMGET', KEYS[2]");
+        List<String> counted = fieldsOnTheLineOf(LuaScripts.BEGIN, "'HINCRBY', KEYS[2], '");
+
+        assertThat(written).containsExactlyInAnyOrderElementsOf(RUN_FIELDS);
+        assertThat(read).containsExactlyInAnyOrderElementsOf(RUN_FIELDS);
+        assertThat(counted).containsExactly("calls");
+        assertThat(fieldsOnTheLineOf(LuaScripts.OPEN, "'HGET', KEYS[1]")).containsExactly("token");
+        // A tool's counter field can never be one of the run's own fields, whatever the tool's name.
+        assertThat(RedisKeys.toolCounterField(new ToolName("calls"))).isEqualTo("tool:calls");
+        assertThat(RedisKeys.toolCounterField(new ToolName("token"))).isNotIn(RUN_FIELDS);
+    }
+
+    @Test
+    void theScriptsCallExactlyTheKnownCommands() {
+        Set<String> called = new TreeSet<>();
+        for (LuaScripts.Script script : scripts()) {
+            Matcher matcher = CALL.matcher(code(script));
+            while (matcher.find()) {
+                called.add(matcher.group(1));
+            }
+        }
+        assertThat(called).containsExactlyInAnyOrderElementsOf(COMMANDS);
     }
 
     @Test
@@ -152,10 +220,161 @@ class ScriptsAgreeWithJavaTest {
             assertThat(reader.apply(List.of())).as(script.name()).isEqualTo(invalid);
             assertThat(reader.apply("CREATED")).as(script.name()).isEqualTo(invalid);
         });
+        Function<Object, Either<BoundaryError, ?>> open = READERS.get(LuaScripts.OPEN);
+        for (List<String> odd : List.of(List.of("RUN_OPEN"), List.of("RUN_OPEN", HELD.value()),
+                List.of("RUN_OPEN", "calls", HELD.value()), List.of("RUN_OPEN", "token", "not a token!"),
+                List.of("RUN_OPEN", "token", ""), List.of("RUN_OPEN", "token", HELD.value(), "calls", "0"))) {
+            assertThat(open.apply(odd)).as("open.lua %s", odd).isEqualTo(invalid);
+        }
+    }
+
+    /**
+     * The Lua mirror of the domain's rules, on a real server: each case of a table is set up in Redis (the
+     * run's state, what its key holds, the counters), decided by the store's script, and compared with
+     * what {@link StoreRules} decides for the same case; a refusal must leave the run's state and the
+     * record exactly as they were, a creation must reserve one call of each budget.
+     */
+    @Nested
+    class MirrorOfTheStoreRules {
+
+        private final RedisDeployment redis = RedisServerFixture.standalone();
+        private final RedisCanonicalInvocationStore store = SharedRedisStores.withDefaultOptions(redis);
+
+        @Test
+        void beginDecidesEveryCaseAsStoreRulesBeginDoes() {
+            List<int[]> counts = List.of(new int[] {0, 1, 0, 1}, new int[] {3, 3, 0, 10}, new int[] {3, 3, 3, 3},
+                    new int[] {2, 3, 3, 3}, new int[] {2, 3, 2, 3}, new int[] {0, 0, 0, 5});
+            int cases = 0;
+            for (RunState runState : RunState.values()) {
+                for (HeldState held : HeldState.values()) {
+                    for (int[] count : counts) {
+                        decideBegin(runState, held, count[0], count[1], count[2], count[3]);
+                        cases++;
+                    }
+                }
+            }
+            assertThat(cases).isEqualTo(RunState.values().length * HeldState.values().length * counts.size());
+        }
+
+        @Test
+        void openDecidesAsStoreRulesOpenRunDoes() {
+            for (boolean heldBefore : List.of(false, true)) {
+                RunId run = newRun();
+                String runKey = store.runKey(run);
+                Option<RunToken> held = heldBefore ? Option.some(RunToken.random()) : Option.none();
+                held.forEach(token -> assertThat(store.openRun(run, token, RUN_TTL)).isEqualTo(Either.right(token)));
+                Map<String, String> before = hash(runKey);
+                long ttlBefore = redis.callLong("PTTL", runKey);
+                RunToken offered = RunToken.random();
+                RunToken decided = StoreRules.openRun(held, offered);
+
+                assertThat(store.openRun(run, offered, RUN_TTL.multipliedBy(2))).as("held %s", held)
+                        .isEqualTo(Either.right(decided));
+
+                if (heldBefore) {
+                    assertThat(hash(runKey)).as("a held run is left as it is").isEqualTo(before);
+                    assertThat(redis.callLong("PTTL", runKey)).isPositive().isLessThanOrEqualTo(ttlBefore);
+                } else {
+                    assertThat(hash(runKey)).isEqualTo(Map.of("token", decided.value(), "calls", "0"));
+                    assertThat(redis.callLong("PTTL", runKey)).isPositive()
+                            .isLessThanOrEqualTo(RUN_TTL.multipliedBy(2).toMillis());
+                }
+            }
+        }
+
+        private void decideBegin(RunState runState, HeldState held, int runUsed, int runBudget, int toolUsed,
+                int toolBudget) {
+            String as = runState + ", " + held + ", run " + runUsed + "/" + runBudget + ", tool " + toolUsed + "/"
+                    + toolBudget;
+            RunId run = Records.openedRun(store);
+            String runKey = store.runKey(run);
+            InvocationKey key = key(run, "c1");
+            String recordKey = store.recordKey(key);
+            CanonicalRecord.Projecting first = projecting(key, "{\"q\":1}");
+            AttemptToken firstToken = AttemptToken.random();
+            AttemptToken token = AttemptToken.random();
+            CanonicalRecord.Projecting wanted = first;
+            Option<StoreRules.Held> heldForTheRules = Option.none();
+            if (held != HeldState.NONE) {
+                assertThat(store.begin(start(first, firstToken))).as(as).isEqualTo(Either.right(first));
+                CanonicalRecord stored = first;
+                if (held == HeldState.OWN_READY || held == HeldState.OTHERS_FAILED) {
+                    CanonicalRecord.Final done = held == HeldState.OWN_READY ? ready(first, "raw", "result")
+                            : failed(first, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
+                    assertThat(store.complete(firstToken, done)).as(as).isEqualTo(Either.right(done));
+                    stored = done;
+                }
+                boolean own = held == HeldState.OWN_PROJECTING || held == HeldState.OWN_READY;
+                token = own ? firstToken : token;
+                wanted = held == HeldState.OTHERS_FAILED || held == HeldState.GONE_OTHER_REQUEST
+                        ? projecting(key, "{\"q\":2}") : first;
+                boolean gone = held == HeldState.GONE_SAME_REQUEST || held == HeldState.GONE_OTHER_REQUEST;
+                if (gone) {
+                    redis.call("DEL", recordKey);
+                }
+                heldForTheRules = gone ? Option.none() : Option.some(new StoreRules.Held(stored, own));
+            }
+            // The store saw the run begin one call when the case began a record: a run's state that says
+            // fewer is an older copy, which the rules see as a run the store does not hold.
+            int seen = held == HeldState.NONE ? 0 : 1;
+            String toolCounter = RedisKeys.toolCounterField(wanted.tool());
+            redis.call("HSET", runKey, "calls", Integer.toString(runUsed), toolCounter, Integer.toString(toolUsed));
+            if (runState == RunState.OTHER_TOKEN) {
+                redis.call("HSET", runKey, "token", "another-opening");
+            } else if (runState == RunState.LOST) {
+                redis.call("DEL", runKey);
+            }
+            Map<String, String> runBefore = hash(runKey);
+            Map<String, String> recordBefore = hash(recordKey);
+            Either<BoundaryError, Option<CanonicalRecord.Projecting>> rule = StoreRules.begin(
+                    runState == RunState.OPEN && runUsed >= seen, heldForTheRules,
+                    held == HeldState.NONE ? Option.none() : Option.some(first.requestFingerprint()),
+                    wanted.requestFingerprint(), runUsed, runBudget, toolUsed, toolBudget);
+            CanonicalRecord.Projecting created = wanted;
+
+            assertThat(store.begin(start(wanted, token, runBudget, toolBudget))).as(as)
+                    .isEqualTo(rule.map(decided -> decided.getOrElse(created)));
+
+            if (rule.isRight() && rule.get().isEmpty()) {
+                Map<String, String> reserved = new HashMap<>(runBefore);
+                reserved.put("calls", Integer.toString(runUsed + 1));
+                reserved.put(toolCounter, Integer.toString(toolUsed + 1));
+                reserved.put(RedisKeys.ledgerField(key.toolCallId()), wanted.requestFingerprint());
+                assertThat(hash(runKey)).as(as + ": one call of each budget reserved").isEqualTo(reserved);
+                assertThat(store.find(key)).as(as).isEqualTo(Either.right(Option.of(wanted)));
+            } else {
+                assertThat(hash(runKey)).as(as + ": the run's state untouched").isEqualTo(runBefore);
+                assertThat(hash(recordKey)).as(as + ": the record untouched").isEqualTo(recordBefore);
+            }
+        }
+
+        private Map<String, String> hash(String key) {
+            List<?> flat = (List<?>) redis.call("HGETALL", key);
+            Map<String, String> fields = new HashMap<>();
+            for (int i = 0; i + 1 < flat.size(); i += 2) {
+                fields.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
+            }
+            return fields;
+        }
+    }
+
+    /** The run's state in a case of {@link MirrorOfTheStoreRules}: the store holds it with the caller's token, another, or none. */
+    private enum RunState {
+        OPEN, OTHER_TOKEN, LOST
+    }
+
+    /** What the key holds in a case of {@link MirrorOfTheStoreRules}, and whether the caller's attempt began it. */
+    private enum HeldState {
+        NONE, OWN_PROJECTING, OWN_READY, OTHERS_PROJECTING_SAME_REQUEST, OTHERS_FAILED,
+        /** The record is gone (expired or evicted); the run's ledger has it, with the same request. */
+        GONE_SAME_REQUEST,
+        /** The record is gone; the run's ledger has it, with another request. */
+        GONE_OTHER_REQUEST
     }
 
     private static List<LuaScripts.Script> scripts() {
-        return List.of(LuaScripts.BEGIN, LuaScripts.COMPLETE, LuaScripts.END, LuaScripts.ABANDON, LuaScripts.FIND);
+        return List.of(LuaScripts.OPEN, LuaScripts.BEGIN, LuaScripts.COMPLETE, LuaScripts.END, LuaScripts.ABANDON,
+                LuaScripts.FIND);
     }
 
     /** The script's code without its comments. */
@@ -165,13 +384,25 @@ class ScriptsAgreeWithJavaTest {
                 .collect(Collectors.joining("\n"));
     }
 
-    private static List<String> literals(LuaScripts.Script script) {
+    /** The script's code lines, without comments. */
+    private static List<String> lines(LuaScripts.Script script) {
+        return List.of(code(script).split("\n"));
+    }
+
+    private static List<String> literals(String code) {
         List<String> literals = new ArrayList<>();
-        Matcher matcher = LITERAL.matcher(code(script));
+        Matcher matcher = LITERAL.matcher(code);
         while (matcher.find()) {
             literals.add(matcher.group(1));
         }
         return literals;
+    }
+
+    /** The field literals on the one code line of {@code script} that contains {@code marker}. */
+    private static List<String> fieldsOnTheLineOf(LuaScripts.Script script, String marker) {
+        List<String> matching = lines(script).stream().filter(line -> line.contains(marker)).toList();
+        assertThat(matching).as("lines of %s with %s", script.name(), marker).hasSize(1);
+        return literals(matching.get(0)).stream().filter(literal -> FIELD.matcher(literal).matches()).toList();
     }
 
     private static Set<ScriptReply> replies(LuaScripts.Script script) {

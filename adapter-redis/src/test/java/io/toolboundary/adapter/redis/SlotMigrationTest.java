@@ -101,7 +101,8 @@ class SlotMigrationTest {
                     .tool(ToolBinding.readOnly(TOOL, this::execute,
                             (request, raw) -> Projection.evidenceFound("found for " + request.key().toolCallId().value())))
                     .build();
-            RunContext run = Fixtures.runContext("migrating-" + Fixtures.anyToolCallId().substring(5, 17));
+            RunContext run = Fixtures.opened(boundary,
+                    Fixtures.runContext("migrating-" + Fixtures.anyToolCallId().substring(5, 17)));
             int slot = (int) (long) (Long) cluster.callOn(cluster.nodes().get(0), "CLUSTER", "KEYSLOT",
                     "{" + run.runId().value() + "}");
             Map<RedisEndpoint, String> ids = new java.util.LinkedHashMap<>();
