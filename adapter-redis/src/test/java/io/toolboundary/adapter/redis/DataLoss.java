@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A harness for the data-loss faults: a boundary on a Redis store whose tool counts its executions per
- * tool_call_id, the calls a run made, and the tally a fault test prints as its RELIABILITY line. Every
+ * call (run id and tool_call_id), the calls a run made, and the tally a fault test prints as its RELIABILITY line. Every
  * wait is bounded; nothing sleeps.
  */
 final class DataLoss {
@@ -40,8 +40,8 @@ final class DataLoss {
     DataLoss(CanonicalInvocationStore store) {
         this.boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
                 .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, request -> {
-                    executions.computeIfAbsent(request.key().toolCallId().value(), id -> new AtomicInteger())
-                            .incrementAndGet();
+                    executions.computeIfAbsent(request.key().runId().value() + "/" + request.key().toolCallId().value(),
+                            id -> new AtomicInteger()).incrementAndGet();
                     return "raw of " + request.key().toolCallId().value();
                 }, FakeProjectors.evidenceFound("found")))
                 .build();
@@ -95,18 +95,12 @@ final class DataLoss {
         }
     }
 
-    /** How many times the tool ran for {@code toolCallId}. */
-    int executions(String toolCallId) {
-        AtomicInteger count = executions.get(toolCallId);
-        return count == null ? 0 : count.get();
-    }
-
     /** How many times the tool ran in all. */
     int executions() {
         return executions.values().stream().mapToInt(AtomicInteger::get).sum();
     }
 
-    /** The tool_call_ids whose tool ran more than once. */
+    /** The calls (run id/tool_call_id) whose tool ran more than once. */
     List<String> reexecuted() {
         return executions.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey).sorted().toList();
     }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * When Redis loses data, calls fail closed instead of running again: on real {@code redis-server}
  * processes, a restart without persistence, an eviction of a run's keys, and a Sentinel failover that
  * loses unreplicated writes leave every later call of the affected run refused, with nothing run twice,
- * while runs opened afterwards work. With replica acknowledgement the failover loses no acknowledged call.
+ * while runs opened afterwards work. With replica acknowledgement the failover loses no acknowledged call,
+ * and a master left without replicas runs nothing.
  * Each fault prints a RELIABILITY line.
  */
 class RunStateLossTest {
@@ -73,12 +74,16 @@ class RunStateLossTest {
             List<ToolCallEnvelope> ran = DataLoss.calls(run, 0, 20);
             loss.succeed(run, ran);
             long used = server.callLong("MEMORY", "USAGE", store.recordKey(keyOf(run, ran.get(0))));
+            // A record lost on its own (as an eviction of that one key leaves it): the run's ledger has the call.
+            server.call("DEL", store.recordKey(keyOf(run, ran.get(0))));
+            assertThat(loss.invoke(run, ran.get(0))).as("a replay of a call whose record alone was lost")
+                    .isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
             server.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
             server.call("CONFIG", "SET", "maxmemory", Long.toString(usedMemory(server) + 64 * used));
 
-            // Filler (with TTLs of its own) until a record of the run is evicted: the run's state, touched
-            // by every begin, is the last of its keys to go.
-            int filler = fillUntil(server, 0, () -> records(server, run, ran) < ran.size());
+            // Filler (with TTLs of its own) until a record of the run is evicted; the run's state may go first
+            // or later (Redis's LRU clock counts seconds, and these keys were all used within one).
+            int filler = fillUntil(server, 0, () -> records(server, run, ran) < ran.size() - 1);
             int recordsLeft = records(server, run, ran);
             for (ToolCallEnvelope call : ran) {
                 Either<BoundaryError, AgentResult> replay = loss.invoke(run, call);
@@ -166,9 +171,14 @@ class RunStateLossTest {
                         .as("the acknowledged record of %s on the promoted replica", call.toolCallId())
                         .contains("READY");
             }
-            List<ToolCallEnvelope> after = DataLoss.calls(run, 6, 9);
-            loss.succeed(run, after);
+            // The promoted replica has no replica of its own: no write can be acknowledged, so nothing runs.
+            int executed = loss.executions();
+            for (ToolCallEnvelope call : DataLoss.calls(run, 6, 8)) {
+                assertThat(loss.invoke(run, call)).as("call %s on a master without replicas", call.toolCallId())
+                        .isEqualTo(refused(ErrorCode.STORE_OUTCOME_UNKNOWN));
+            }
 
+            assertThat(loss.executions()).as("tools run without an acknowledged begin").isEqualTo(executed);
             assertThat(executedDuringCut).as("tools run on an unacknowledged begin").isZero();
             assertThat(loss.reexecuted()).isEmpty();
             loss.print("sentinel-failover-acknowledged", "unacknowledgedNotRun=" + during.size());
@@ -205,15 +215,14 @@ class RunStateLossTest {
         throw new AssertionError("no used_memory in INFO memory");
     }
 
-    /** Writes 4 KiB filler keys, each with a TTL, from {@code from} on until {@code done}; at most 20,000. */
+    /** Writes 4 KiB filler keys, each with a TTL, one at a time from {@code from} on until {@code done}; at most 20,000. */
     private static int fillUntil(RedisServerProcess server, int from, java.util.function.BooleanSupplier done) {
         String value = "f".repeat(4096);
         int i = from;
         while (!done.getAsBoolean()) {
             assertThat(i - from).as("filler keys written before the eviction came").isLessThan(20_000);
-            for (int batch = 0; batch < 16; batch++, i++) {
-                server.call("SET", "filler:" + i, value, "PX", "3600000");
-            }
+            server.call("SET", "filler:" + i, value, "PX", "3600000");
+            i++;
         }
         return i;
     }
