@@ -1,7 +1,6 @@
 package io.toolboundary.adapter.redis;
 
 import static io.toolboundary.adapter.redis.Records.key;
-import static io.toolboundary.adapter.redis.Records.newRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
@@ -12,6 +11,7 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -51,14 +51,15 @@ class NewMasterEvictionPolicyTest {
     void underRefuseANewMasterThatMayEvictFailsWritesClosedUntilItsPolicyIsFixed() {
         try (MasterAndReplica redis = MasterAndReplica.start(); Rig rig = new Rig(redis,
                 RedisStoreOptions.EvictionPolicyCheck.REFUSE); LogCapture log = new LogCapture()) {
-            CanonicalRecord.Projecting before = projecting(key(newRun(), "before"), "{}");
+            RunId run = Records.openedRun(rig.store);
+            CanonicalRecord.Projecting before = projecting(key(run, "before"), "{}");
             AttemptToken beforeToken = AttemptToken.random();
             assertThat(rig.store.begin(start(before, beforeToken)).isRight()).isTrue();
 
             rig.failOver();
             rig.ticker.addAndGet(INTERVAL.toNanos());
 
-            CanonicalRecord.Projecting refused = projecting(key(newRun(), "refused"), "{}");
+            CanonicalRecord.Projecting refused = projecting(key(run, "refused"), "{}");
             assertThat(rig.store.begin(start(refused, AttemptToken.random())))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
             assertThat(rig.store.complete(beforeToken, ready(before, "raw", "result")))
@@ -94,9 +95,10 @@ class NewMasterEvictionPolicyTest {
                 RedisStoreOptions.EvictionPolicyCheck.WARN); LogCapture log = new LogCapture()) {
             rig.failOver();
             rig.ticker.addAndGet(INTERVAL.toNanos());
+            RunId run = Records.openedRun(rig.store);
 
             for (int call = 0; call < 3; call++) {
-                CanonicalRecord.Projecting record = projecting(key(newRun(), "call-" + call), "{}");
+                CanonicalRecord.Projecting record = projecting(key(run, "call-" + call), "{}");
                 AttemptToken token = AttemptToken.random();
                 assertThat(rig.store.begin(start(record, token)).isRight()).isTrue();
                 assertThat(rig.store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
@@ -114,19 +116,20 @@ class NewMasterEvictionPolicyTest {
     void withoutAFailoverNoMasterIsCheckedAgainAndNoConfigIsSent() {
         try (MasterAndReplica redis = MasterAndReplica.start(); Rig rig = new Rig(redis,
                 RedisStoreOptions.EvictionPolicyCheck.REFUSE); LogCapture log = new LogCapture()) {
+            RunId run = Records.openedRun(rig.store);
             // begin.lua loaded, then statistics from zero
-            assertThat(rig.store.begin(start(projecting(key(newRun(), "warm-up"), "{}"), AttemptToken.random()))
+            assertThat(rig.store.begin(start(projecting(key(run, "warm-up"), "{}"), AttemptToken.random()))
                     .isRight()).isTrue();
             redis.master.call("CONFIG", "RESETSTAT");
             for (int call = 0; call < 3; call++) {
-                CanonicalRecord.Projecting record = projecting(key(newRun(), "call-" + call), "{}");
+                CanonicalRecord.Projecting record = projecting(key(run, "call-" + call), "{}");
                 assertThat(rig.store.begin(start(record, AttemptToken.random())).isRight()).isTrue();
                 rig.ticker.addAndGet(INTERVAL.toNanos());
             }
             // A policy changed on a master already checked is not seen: the check is at first sight.
             redis.master.call("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
             rig.ticker.addAndGet(INTERVAL.toNanos());
-            assertThat(rig.store.begin(start(projecting(key(newRun(), "after"), "{}"), AttemptToken.random()))
+            assertThat(rig.store.begin(start(projecting(key(run, "after"), "{}"), AttemptToken.random()))
                     .isRight()).isTrue();
 
             assertThat(redis.masterCommandCalls()).containsEntry("evalsha", 4L);

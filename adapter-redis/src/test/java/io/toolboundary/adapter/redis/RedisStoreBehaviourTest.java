@@ -194,8 +194,12 @@ abstract class RedisStoreBehaviourTest {
             assertThat(store.begin(start(projecting(key(run, call[0]), call[1], "{}"), AttemptToken.random())).isRight())
                     .isTrue();
         }
-        assertThat(hash(runKey)).isEqualTo(Map.of("token", RUN_TOKEN.value(), "calls", "3", "tool:tool_a", "2",
-                "tool:tool_b", "1"));
+        Map<String, String> ledger = Map.of("call:c1", projecting(key(run, "c1"), "tool_a", "{}").requestFingerprint(),
+                "call:c2", projecting(key(run, "c2"), "tool_b", "{}").requestFingerprint(),
+                "call:c3", projecting(key(run, "c3"), "tool_a", "{}").requestFingerprint());
+        Map<String, String> expected = new java.util.HashMap<>(ledger);
+        expected.putAll(Map.of("token", RUN_TOKEN.value(), "calls", "3", "tool:tool_a", "2", "tool:tool_b", "1"));
+        assertThat(hash(runKey)).isEqualTo(expected);
         assertThat(pttl(runKey)).as("no begin touches the run's TTL").isPositive().isLessThanOrEqualTo(opened);
         assertThat(pttl(store.recordKey(key(run, "c1")))).isPositive().isLessThanOrEqualTo(TTL.toMillis());
 

@@ -1,7 +1,6 @@
 package io.toolboundary.adapter.redis;
 
 import static io.toolboundary.adapter.redis.Records.key;
-import static io.toolboundary.adapter.redis.Records.newRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
@@ -11,6 +10,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -21,6 +21,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.RunId;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -60,11 +61,25 @@ class ReplicaAcknowledgementTest {
         store = RedisCanonicalInvocationStoreFactory.connectStandalone(redis.master.endpoint().uri(),
                 RedisStoreOptions.custom().keyPrefix(PREFIX)
                         .replicaAcknowledgement(1, Duration.ofMillis(ACK_MILLIS)).build());
-        // Load begin.lua and complete.lua on the master.
-        CanonicalRecord.Projecting warmUp = projecting(key(newRun(), "warm-up"), "{}");
+        // Load open.lua, begin.lua and complete.lua on the master. The replica's first acknowledgements
+        // may take longer than the test's short timeout on a busy machine: open a run until one is confirmed.
+        RunId warmUpRun = newRunOpenedWithin(Duration.ofSeconds(20));
+        CanonicalRecord.Projecting warmUp = projecting(key(warmUpRun, "warm-up"), "{}");
         AttemptToken token = AttemptToken.random();
         assertThat(store.begin(start(warmUp, token)).isRight()).isTrue();
         assertThat(store.complete(token, ready(warmUp, "raw", "result")).isRight()).isTrue();
+    }
+
+    private RunId newRunOpenedWithin(Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (true) {
+            RunId run = Records.newRun();
+            Either<BoundaryError, RunToken> opened = store.openRun(run, Records.RUN_TOKEN, Records.RUN_TTL);
+            if (opened.isRight() || System.nanoTime() - deadline > 0) {
+                assertThat(opened).as("a warm-up run opened within %s", patience).isEqualTo(Either.right(Records.RUN_TOKEN));
+                return run;
+            }
+        }
     }
 
     @AfterEach
@@ -83,7 +98,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void withTheReplicaUpACallIsAcknowledgedAndTheReplicaHoldsTheRecord() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{\"q\":1}");
+        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{\"q\":1}");
         AttemptToken token = AttemptToken.random();
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
@@ -97,7 +112,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aSuccessfulCallCostsTwoScriptsAndTwoWaitsAndNoWaitWithoutTheOption() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         redis.master.call("CONFIG", "RESETSTAT");
 
@@ -110,7 +125,7 @@ class ReplicaAcknowledgementTest {
 
         try (RedisCanonicalInvocationStore plain = RedisCanonicalInvocationStoreFactory.connectStandalone(
                 redis.master.endpoint().uri(), RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
-            CanonicalRecord.Projecting other = projecting(key(newRun(), "call-1"), "{}");
+            CanonicalRecord.Projecting other = projecting(key(Records.openedRun(plain), "call-1"), "{}");
             AttemptToken otherToken = AttemptToken.random();
             redis.master.call("CONFIG", "RESETSTAT");
 
@@ -123,7 +138,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void withTheReplicaFrozenBeginAnswersOutcomeUnknownAfterAboutTheAckTimeout() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
         redis.replica.freeze();
 
         long started = System.nanoTime();
@@ -139,7 +154,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aRefusalThatWroteNothingKeepsItsAnswerWhenTheReplicaIsFrozen() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
         assertThat(store.begin(start(record, AttemptToken.random())).isRight()).isTrue();
         redis.replica.freeze();
 
@@ -199,7 +214,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aRetryThatOnlyConfirmsAnEarlierWriteIsAcknowledgedThroughATouch() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         CanonicalRecord.Ready done = ready(record, "raw", "result");
         assertThat(store.begin(start(record, token)).isRight()).isTrue();
@@ -226,7 +241,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aScriptTheMasterLostIsLoadedByRunningItOnceAndThenAcknowledged() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         redis.master.call("SCRIPT", "FLUSH");
 
@@ -238,7 +253,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aMasterWithTooFewGoodReplicasForMinReplicasToWriteRefusesBeforeAnyWrite() {
-        CanonicalRecord.Projecting record = projecting(key(newRun(), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
         redis.master.call("CONFIG", "SET", "min-replicas-to-write", "2");
         try {
             assertThat(store.begin(start(record, AttemptToken.random()), Duration.ofMillis(300)))
@@ -246,14 +261,15 @@ class ReplicaAcknowledgementTest {
         } finally {
             redis.master.call("CONFIG", "SET", "min-replicas-to-write", "0");
         }
-        assertThat(redis.master.keys(PREFIX + ":{" + record.key().runId().value() + "}:*")).isEmpty();
+        assertThat(redis.master.keys(PREFIX + ":{" + record.key().runId().value() + "}:*"))
+                .as("the run's state, opened before, and no record").containsExactly(store.runKey(record.key().runId()));
     }
 
     /** A boundary over the store, with a counting tool and a listener that keeps the handed-over pairs. */
     private final class Harness {
         final CountingExecutor tool;
         final List<Unfinished> unfinished = new CopyOnWriteArrayList<>();
-        final RunContext run = Fixtures.anyRunContext();
+        final RunContext run;
         final ToolBoundary boundary;
 
         Harness(ToolExecutor executor) {
@@ -270,6 +286,7 @@ class ReplicaAcknowledgementTest {
                     })
                     .tool(ToolBinding.readOnly(TOOL, tool, (request, raw) -> Projection.evidenceFound("found")))
                     .build();
+            this.run = Fixtures.opened(boundary, Fixtures.anyRunContext());
         }
 
         Either<BoundaryError, AgentResult> invoke(String toolCallId) {

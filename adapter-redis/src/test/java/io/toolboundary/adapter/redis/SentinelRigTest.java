@@ -1,7 +1,6 @@
 package io.toolboundary.adapter.redis;
 
 import static io.toolboundary.adapter.redis.Records.key;
-import static io.toolboundary.adapter.redis.Records.newRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
@@ -36,7 +35,7 @@ class SentinelRigTest {
         try (SentinelGroup group = SentinelGroup.start();
                 RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.connectSentinel(
                         group.masterName(), group.sentinelUrls(), OPTIONS)) {
-            RunId run = newRun();
+            RunId run = Records.openedRun(store);
             CanonicalRecord.Projecting replicated = projecting(key(run, "before-cut"), "{\"n\":1}");
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(replicated, token))).isEqualTo(Either.right(replicated));
