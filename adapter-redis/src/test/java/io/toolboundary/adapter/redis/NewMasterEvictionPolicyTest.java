@@ -55,6 +55,8 @@ class NewMasterEvictionPolicyTest {
             CanonicalRecord.Projecting before = projecting(key(run, "before"), "{}");
             AttemptToken beforeToken = AttemptToken.random();
             assertThat(rig.store.begin(start(before, beforeToken)).isRight()).isTrue();
+            await("the replica to hold the record").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> "PROJECTING".equals(redis.replica.call("HGET", rig.store.recordKey(before.key()), "status")));
 
             rig.failOver();
             rig.ticker.addAndGet(INTERVAL.toNanos());

@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -21,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The store behind Redis Sentinel ({@code connectSentinel}, Redisson's sentinel mode) through a real
  * failover of a {@link SentinelGroup}: the client follows the sentinels to the promoted replica, a record
- * the replica had survives, and one begun while the replication link was cut is lost, as the README's
- * "Restarts and failovers" says (a later call with its key would find no record).
+ * the replica had survives, one begun while the replication link was cut is lost, and the run, whose state
+ * on the promoted replica is older than what the store saw, refuses its later calls ({@code RUN_STATE_LOST}).
  */
 class SentinelRigTest {
 
@@ -57,7 +59,12 @@ class SentinelRigTest {
                     .until(() -> store.find(replicated.key()).equals(Either.right(Option.of(done))));
             assertThat(store.find(missed.key())).as("acknowledged before the failover, then lost")
                     .isEqualTo(Either.right(Option.none()));
-            CanonicalRecord.Projecting after = projecting(key(run, "after-failover"), "{\"n\":3}");
+            // The promoted replica holds an older copy of the run (one call fewer than the store saw begin):
+            // every later call of the run is refused; a run opened now works.
+            CanonicalRecord.Projecting lost = projecting(key(run, "after-failover"), "{\"n\":3}");
+            assertThat(store.begin(start(lost, AttemptToken.random())))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_STATE_LOST)));
+            CanonicalRecord.Projecting after = projecting(key(Records.openedRun(store), "after-failover"), "{\"n\":3}");
             assertThat(store.begin(start(after, AttemptToken.random()))).isEqualTo(Either.right(after));
             try (RedisAdmin newMaster = RedisAdmin.open(promoted, ADMIN_TIMEOUT)) {
                 assertThat(newMaster.role()).isEqualTo("master");
