@@ -227,7 +227,7 @@ public interface CanonicalInvocationStore {
 
     /**
      * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}
-     * counts them, if it has one. {@code ToolBoundary.Builder.build()} refuses a store whose cap is below
+     * counts them, if it has one. {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below
      * the configured record limit, so that no record can be refused by size after its tool ran.
      *
      * @return the cap, or none (the default) when the store takes whatever the configured limit allows

@@ -61,7 +61,7 @@ class ToolBoundaryTest {
     }
 
     /** A boundary with a read-only "search" and a writable "delete" tool, both backed by mocks. */
-    ToolBoundary.Builder boundary(CanonicalInvocationStore store, AccessPolicy policy) {
+    ToolBoundaryBuilder boundary(CanonicalInvocationStore store, AccessPolicy policy) {
         return ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(policy)
@@ -497,14 +497,14 @@ class ToolBoundaryTest {
 
         @Test
         void refusesToBuildWithoutAStore() {
-            ToolBoundary.Builder builder = ToolBoundary.builder().accessPolicy(AccessPolicy.allowAll());
+            ToolBoundaryBuilder builder = ToolBoundary.builder().accessPolicy(AccessPolicy.allowAll());
 
             assertThatNullPointerException().isThrownBy(builder::build).withMessageContaining("store");
         }
 
         @Test
         void refusesToBuildWithoutAnAccessPolicy() {
-            ToolBoundary.Builder builder = ToolBoundary.builder().store(store);
+            ToolBoundaryBuilder builder = ToolBoundary.builder().store(store);
 
             assertThatNullPointerException().isThrownBy(builder::build).withMessageContaining("accessPolicy");
             assertThat(store.touched()).as("store touched").isFalse();
@@ -512,7 +512,7 @@ class ToolBoundaryTest {
 
         @Test
         void refusesToRegisterAToolTwice() {
-            ToolBoundary.Builder builder = ToolBoundary.builder().tool(ToolBinding.readOnly("search", executor, projector));
+            ToolBoundaryBuilder builder = ToolBoundary.builder().tool(ToolBinding.readOnly("search", executor, projector));
 
             assertThatIllegalArgumentException()
                     .isThrownBy(() -> builder.tool(ToolBinding.readOnly("search", executor, projector)))
@@ -525,7 +525,7 @@ class ToolBoundaryTest {
         @Test
         void keepsTheFirstRegistrationWhenASecondIsRefused() {
             ScriptedStore scripted = ScriptedStore.confirming();
-            ToolBoundary.Builder builder = ToolBoundary.builder().store(scripted).accessPolicy(AccessPolicy.allowAll())
+            ToolBoundaryBuilder builder = ToolBoundary.builder().store(scripted).accessPolicy(AccessPolicy.allowAll())
                     .clock(clock)
                     .tool(ToolBinding.readOnly("search", request -> "raw", (request, raw) -> Projection.evidenceFound("first")));
             assertThatIllegalArgumentException().isThrownBy(() -> builder.tool(

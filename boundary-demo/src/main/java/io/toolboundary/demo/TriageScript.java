@@ -17,6 +17,7 @@ import io.toolboundary.application.InvocationQuery;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.AgentResult;
@@ -93,7 +94,7 @@ final class TriageScript {
         requireNonNull(clock, "clock is null");
         DemoTools tools = new DemoTools();
         ToolBoundaryConfig config = ToolBoundaryConfig.ofDefaults();
-        ToolBoundary.Builder builder = ToolBoundary.builder()
+        ToolBoundaryBuilder builder = ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(triageAccess())
                 .clock(clock)

@@ -33,6 +33,7 @@ import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.AgentResult;
@@ -106,7 +107,7 @@ class McpToolBindingsTest {
     }
 
     ToolBoundary boundary(ToolBinding... bindings) {
-        ToolBoundary.Builder builder = ToolBoundary.builder()
+        ToolBoundaryBuilder builder = ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
                 .listener(new BoundaryListener() {

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
 
 /**
  * Records the boundary's work as Micrometer meters. Install it with
- * {@link ToolBoundary.Builder#listener(BoundaryListener)}.
+ * {@link ToolBoundaryBuilder#listener(BoundaryListener)}.
  *
  * <h2>Meters</h2>
  * <table>

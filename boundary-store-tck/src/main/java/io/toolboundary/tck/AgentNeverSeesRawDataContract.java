@@ -20,6 +20,7 @@ import io.toolboundary.application.RunContext;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
@@ -132,7 +133,7 @@ public abstract class AgentNeverSeesRawDataContract {
         ToolExecutor executor = FakeTools.returning(RAW);
         Projector projector = FakeProjectors.evidenceFound(SAFE_CONTENT);
 
-        ToolBoundary.Builder builder(BoundaryListener listener) {
+        ToolBoundaryBuilder builder(BoundaryListener listener) {
             return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).clock(clock)
                     .listener(listener).tool(ToolBinding.readOnly("log-search", executor, projector));
         }

@@ -14,6 +14,7 @@ import io.toolboundary.application.RunContext;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
@@ -145,13 +146,13 @@ public abstract class SpecContractSupport {
         return builder(config, tools).build();
     }
 
-    ToolBoundary.Builder builder(ToolBoundaryConfig config, ToolBinding... tools) {
+    ToolBoundaryBuilder builder(ToolBoundaryConfig config, ToolBinding... tools) {
         return builderOn(store(), config, tools);
     }
 
-    ToolBoundary.Builder builderOn(CanonicalInvocationStore store, ToolBoundaryConfig config,
+    ToolBoundaryBuilder builderOn(CanonicalInvocationStore store, ToolBoundaryConfig config,
             ToolBinding... tools) {
-        ToolBoundary.Builder builder = ToolBoundary.builder()
+        ToolBoundaryBuilder builder = ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
                 .clock(clock)

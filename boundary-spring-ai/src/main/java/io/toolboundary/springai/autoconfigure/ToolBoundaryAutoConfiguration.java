@@ -5,6 +5,7 @@ import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.springai.BoundaryToolCallingManager;
 import io.micrometer.observation.ObservationRegistry;
@@ -101,7 +102,7 @@ public class ToolBoundaryAutoConfiguration {
         AccessPolicy policy = accessPolicy.getIfAvailable(() -> {
             throw ToolBoundaryStartupException.missingAccessPolicy();
         });
-        ToolBoundary.Builder builder = ToolBoundary.builder()
+        ToolBoundaryBuilder builder = ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(policy)
                 .config(config)
