@@ -123,7 +123,7 @@ class RunStateLossTest {
             List<ToolCallEnvelope> unreplicated = DataLoss.calls(run, 3, 6);
             loss.succeed(run, unreplicated);
             group.killMaster();
-            group.awaitFailover(FAILOVER);
+            io.toolboundary.testsupport.redis.RedisEndpoint promoted = group.awaitFailover(FAILOVER);
 
             List<ToolCallEnvelope> later = new ArrayList<>(replicated);
             later.addAll(unreplicated);
@@ -138,6 +138,11 @@ class RunStateLossTest {
 
             assertThat(loss.reexecuted()).isEmpty();
             assertThat(loss.executions()).isEqualTo(6 + 3);
+            try (RedisAdmin master = RedisAdmin.open(promoted, ADMIN_TIMEOUT)) {
+                for (String key : master.scan(PREFIX + ":*")) {
+                    assertThat(master.commandLong("PTTL", key)).as("the TTL of %s", key).isPositive();
+                }
+            }
             loss.print("sentinel-failover", "answeredThenLost=" + unreplicated.size());
         }
     }
