@@ -17,12 +17,13 @@ import java.util.function.Supplier;
  * The one boundary every tool call passes. {@link #invoke} takes each call through six steps:
  *
  * <ol>
- *   <li><b>Preflight</b>, without I/O: tool_call_id, run id, run match, run active, deadline, tool name,
- *       registered, access, read-only, arguments within the request limit, arguments one JSON object.
- *       A call refused here creates no record and runs nothing.
- *   <li><b>Begin</b>: the store creates the call's PROJECTING record, or refuses a duplicate or a call over
+ *   <li><b>Preflight</b>, without I/O: tool_call_id, run id, run match, run active, deadline, run opened
+ *       ({@link #openRun}), tool name, registered, access, read-only, arguments within the request limit,
+ *       arguments one JSON object. A call refused here creates no record and runs nothing.
+ *   <li><b>Begin</b>: the store checks it still holds the run as opened, then creates the call's
+ *       PROJECTING record, or refuses a lost run, a duplicate or a call over
  *       its budget; a call the store did not confirm runs nothing.
- *   <li><b>Execute</b>: the tool runs, at most once per (run id, tool_call_id) while its record exists.
+ *   <li><b>Execute</b>: the tool runs, at most once per (run id, tool_call_id) while the store holds the run.
  *   <li><b>Check</b>: the raw response must be Unicode and fit both its own limit and the record's.
  *   <li><b>Project</b>: the projector turns it into the bounded agent result; nothing is truncated.
  *   <li><b>Complete</b>: the same record ends READY, or ERROR with a stable code after any failure.
