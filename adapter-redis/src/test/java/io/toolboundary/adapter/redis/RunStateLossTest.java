@@ -150,7 +150,7 @@ class RunStateLossTest {
     @Test
     void withReplicaAcknowledgementAFailoverLosesNoAcknowledgedCall() {
         RedisStoreOptions acknowledged = RedisStoreOptions.custom().keyPrefix(PREFIX)
-                .replicaAcknowledgement(1, Duration.ofMillis(300)).build();
+                .replicaAcknowledgement(1, Duration.ofSeconds(1)).build();
         try (SentinelGroup group = SentinelGroup.start();
                 RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.connectSentinel(
                         group.masterName(), group.sentinelUrls(), acknowledged)) {
