@@ -98,7 +98,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void withTheReplicaUpACallIsAcknowledgedAndTheReplicaHoldsTheRecord() {
-        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{\"q\":1}");
+        CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{\"q\":1}");
         AttemptToken token = AttemptToken.random();
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
@@ -112,7 +112,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aSuccessfulCallCostsTwoScriptsAndTwoWaitsAndNoWaitWithoutTheOption() {
-        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         redis.master.call("CONFIG", "RESETSTAT");
 
@@ -138,7 +138,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void withTheReplicaFrozenBeginAnswersOutcomeUnknownAfterAboutTheAckTimeout() {
-        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
         redis.replica.freeze();
 
         long started = System.nanoTime();
@@ -154,7 +154,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aRefusalThatWroteNothingKeepsItsAnswerWhenTheReplicaIsFrozen() {
-        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
         assertThat(store.begin(start(record, AttemptToken.random())).isRight()).isTrue();
         redis.replica.freeze();
 
@@ -214,7 +214,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aRetryThatOnlyConfirmsAnEarlierWriteIsAcknowledgedThroughATouch() {
-        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         CanonicalRecord.Ready done = ready(record, "raw", "result");
         assertThat(store.begin(start(record, token)).isRight()).isTrue();
@@ -241,7 +241,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aScriptTheMasterLostIsLoadedByRunningItOnceAndThenAcknowledged() {
-        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         redis.master.call("SCRIPT", "FLUSH");
 
@@ -253,7 +253,7 @@ class ReplicaAcknowledgementTest {
 
     @Test
     void aMasterWithTooFewGoodReplicasForMinReplicasToWriteRefusesBeforeAnyWrite() {
-        CanonicalRecord.Projecting record = projecting(key(Records.openedRun(store), "call-1"), "{}");
+        CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
         redis.master.call("CONFIG", "SET", "min-replicas-to-write", "2");
         try {
             assertThat(store.begin(start(record, AttemptToken.random()), Duration.ofMillis(300)))
