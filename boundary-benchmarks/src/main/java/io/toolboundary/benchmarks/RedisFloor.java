@@ -184,11 +184,13 @@ public final class RedisFloor {
             }
         });
 
-        // complete.lua's arguments: the token, the final status, then what the completion adds (the
-        // rearming copy writes status=PROJECTING back, so the next complete takes the same write path).
+        // complete.lua's arguments: the token, the final status, no record cap (the store's default), then
+        // what the completion adds (the rearming copy writes status=PROJECTING back, so the next complete
+        // takes the same write path).
         List<String> completeArgs = new ArrayList<>();
         completeArgs.add(projecting.get("token"));
         completeArgs.add("READY");
+        completeArgs.add("");
         List<String> rearming = new ArrayList<>(completeArgs);
         ready.forEach((field, value) -> {
             if (!value.equals(projecting.get(field))) {

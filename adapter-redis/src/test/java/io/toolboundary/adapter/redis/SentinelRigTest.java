@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.SentinelGroup;
@@ -40,7 +41,7 @@ class SentinelRigTest {
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(replicated, token))).isEqualTo(Either.right(replicated));
             CanonicalRecord.Ready done = ready(replicated, "raw", "result");
-            assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+            assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
             try (RedisAdmin replica = RedisAdmin.open(group.replica(), ADMIN_TIMEOUT)) {
                 await("the replica to hold the READY record").atMost(Duration.ofSeconds(10))
                         .pollInterval(Duration.ofMillis(20))
