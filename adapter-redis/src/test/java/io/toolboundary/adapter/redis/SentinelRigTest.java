@@ -8,9 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.SentinelGroup;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * The store behind Redis Sentinel ({@code connectSentinel}, Redisson's sentinel mode) through a real
  * failover of a {@link SentinelGroup}: the client follows the sentinels to the promoted replica, a record
  * the replica had survives, and one begun while the replication link was cut is lost, as the README's
- * "Restarts and failovers" says (a later call with its key would find no record).
+ * "Restarts and failovers" says: the promoted replica holds an older copy of the run's state, so every
+ * later call of that run is refused with {@code RUN_STATE_LOST}, and a run opened after the failover works.
  */
 class SentinelRigTest {
 
@@ -58,7 +61,12 @@ class SentinelRigTest {
                     .until(() -> store.find(replicated.key()).equals(Either.right(Option.of(done))));
             assertThat(store.find(missed.key())).as("acknowledged before the failover, then lost")
                     .isEqualTo(Either.right(Option.none()));
-            CanonicalRecord.Projecting after = projecting(key(run, "after-failover"), "{\"n\":3}");
+            // The promoted replica holds an older copy of the run's state (it missed the begin during the
+            // cut): every further call of the run is refused, and runs opened after the failover work.
+            CanonicalRecord.Projecting refused = projecting(key(run, "after-failover"), "{\"n\":3}");
+            assertThat(store.begin(start(refused, AttemptToken.random())))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_STATE_LOST)));
+            CanonicalRecord.Projecting after = projecting(key(Records.openedRun(store), "after-failover"), "{\"n\":3}");
             assertThat(store.begin(start(after, AttemptToken.random()))).isEqualTo(Either.right(after));
             try (RedisAdmin newMaster = RedisAdmin.open(promoted, ADMIN_TIMEOUT)) {
                 assertThat(newMaster.role()).isEqualTo("master");
