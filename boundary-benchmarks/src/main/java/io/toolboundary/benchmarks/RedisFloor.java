@@ -252,7 +252,7 @@ public final class RedisFloor {
             if (!"PROJECTING".equals(redis.deployment().call("HGET", key, "status"))) {
                 throw new IllegalStateException("complete floor left a record that is not PROJECTING: " + key);
             }
-            touched += redis.deployment().callLong("HSTRLEN", key, "raw") > 0 ? 1 : 0;
+            touched += redis.deployment().callLong("HSTRLEN", key, "rawResponse") > 0 ? 1 : 0;
         }
         double sent = pilot.requests() + measured.requests();
         double expected = records * (1 - Math.exp(-sent / records));

@@ -49,7 +49,7 @@ final class RecordCodec {
     static final String CREATED_AT = "createdAt";
     static final String UPDATED_AT = "updatedAt";
     static final String EVIDENCE = "evidence";
-    static final String RAW = "raw";
+    static final String RAW_RESPONSE = "rawResponse";
     static final String CONTENT = "content";
     static final String SCOPE = "scope";
     static final String ERROR_CODE = "errorCode";
@@ -68,8 +68,8 @@ final class RecordCodec {
 
     private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, REQUEST, FINGERPRINT, TOKEN,
             STATUS, CREATED_AT, LEASE_UNTIL);
-    private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, CONTENT, SCOPE);
-    private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, ERROR_CODE);
+    private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, CONTENT, SCOPE);
+    private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, ERROR_CODE);
 
     private RecordCodec() {
     }
@@ -125,7 +125,7 @@ final class RecordCodec {
         List<Object> fields = new ArrayList<>(14);
         put(fields, STATUS, outcome.status().name());
         put(fields, UPDATED_AT, outcome.completedAt().toString());
-        outcome.rawResponse().forEach(raw -> put(fields, RAW, raw));
+        outcome.rawResponse().forEach(raw -> put(fields, RAW_RESPONSE, raw));
         if (outcome instanceof Outcome.Ready ready) {
             put(fields, EVIDENCE, ready.result().evidence().name());
             put(fields, CONTENT, ready.result().content());
@@ -175,13 +175,13 @@ final class RecordCodec {
                 EvidenceStatus evidence = EvidenceStatus.valueOf(required(hash, EVIDENCE));
                 AgentResult result = new AgentResult(required(hash, CONTENT), evidence, Option.of(hash.get(SCOPE)));
                 yield new CanonicalRecord.Ready(expected, tool, request, fingerprint, createdAt,
-                        instant(hash, UPDATED_AT), required(hash, RAW), result);
+                        instant(hash, UPDATED_AT), required(hash, RAW_RESPONSE), result);
             }
             case ERROR -> {
                 onlyFields(hash, ERROR_ONLY_FIELDS);
                 check(EvidenceStatus.ERROR.name().equals(required(hash, EVIDENCE)));
                 yield new CanonicalRecord.Failed(expected, tool, request, fingerprint, createdAt,
-                        instant(hash, UPDATED_AT), Option.of(hash.get(RAW)),
+                        instant(hash, UPDATED_AT), Option.of(hash.get(RAW_RESPONSE)),
                         ErrorCode.valueOf(required(hash, ERROR_CODE)));
             }
         };

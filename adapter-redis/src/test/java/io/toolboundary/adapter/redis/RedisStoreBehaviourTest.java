@@ -98,8 +98,8 @@ abstract class RedisStoreBehaviourTest {
         }
         assertThat(deployment.call("HGET", store.recordKey(withScope.key()), "request")).isEqualTo(request);
         assertThat(deployment.call("HEXISTS", store.recordKey(withEmptyRaw.key()), "scope")).isEqualTo(1L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "raw")).isEqualTo(0L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "raw")).isEqualTo(1L);
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "rawResponse")).isEqualTo(0L);
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "rawResponse")).isEqualTo(1L);
     }
 
     @Test
