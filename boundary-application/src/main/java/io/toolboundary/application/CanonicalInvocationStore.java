@@ -4,6 +4,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -100,33 +101,37 @@ public interface CanonicalInvocationStore {
     }
 
     /**
-     * Compare-and-set from PROJECTING to a final record, by token, keeping the remaining TTL. The token
-     * proves that the outcome completes the record this attempt began: the store does not compare the
-     * outcome's key, tool, request or creation with the stored record's, and a caller must pass only
-     * an outcome of its own record ({@code StoreRules.complete} decides).
+     * Compare-and-set from PROJECTING to a final record, by token, keeping the remaining TTL: the record
+     * becomes its PROJECTING self completed with {@code outcome}
+     * ({@link CanonicalRecord.Projecting#complete(Outcome)}). The token proves which record the outcome
+     * completes, so only what the completion adds is passed (never the request again), and the store
+     * answers only with the stored outcome: the caller, which holds the PROJECTING record its begin
+     * returned, builds the final record from the two. {@code StoreRules.complete} decides.
      *
      * <p>Returns {@code RECORD_EXPIRED} when the record is gone (it is never re-created),
      * {@code RECORD_CONFLICT} when the token is another attempt's or the record is already final with
-     * other content, {@code RESULT_TOO_LARGE} when the final record is over the store's hard cap
-     * (nothing is written). Repeating the same completion with the same token returns the stored record.
+     * another outcome, {@code RESULT_TOO_LARGE} when the final record would be over the store's hard cap
+     * and {@code TEXT_NOT_UNICODE} when the outcome's text is not well-formed Unicode (nothing is written).
+     * Repeating the same completion with the same token returns the stored outcome.
      *
+     * @param key the canonical key of the record the attempt began
      * @param token the token given to {@link #begin}
-     * @param outcome the READY or ERROR record
+     * @param outcome what the completion adds: the raw response, agent result or error code, and time
      * @param timeout the longest this call may take
-     * @return the stored final record
+     * @return the stored outcome, equal to {@code outcome}
      */
-    Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
-            Duration timeout);
+    Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome, Duration timeout);
 
     /**
-     * {@link #complete(AttemptToken, CanonicalRecord.Final, Duration)} with {@link #DEFAULT_TIMEOUT}.
+     * {@link #complete(InvocationKey, AttemptToken, Outcome, Duration)} with {@link #DEFAULT_TIMEOUT}.
      *
+     * @param key the canonical key of the record the attempt began
      * @param token the token given to {@link #begin}
-     * @param outcome the READY or ERROR record
-     * @return the stored final record
+     * @param outcome what the completion adds
+     * @return the stored outcome
      */
-    default Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome) {
-        return complete(token, outcome, DEFAULT_TIMEOUT);
+    default Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome) {
+        return complete(key, token, outcome, DEFAULT_TIMEOUT);
     }
 
     /**

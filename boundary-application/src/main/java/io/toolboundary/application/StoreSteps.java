@@ -5,6 +5,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
@@ -131,14 +132,18 @@ final class StoreSteps {
 
     private Either<BoundaryError, CanonicalRecord.Final> stored(AdmittedCall call, CanonicalRecord.Final outcome,
             StoreBudget budget) {
-        Either<BoundaryError, CanonicalRecord.Final> first = store.complete(call.token(), outcome, budget.remaining());
-        Either<BoundaryError, CanonicalRecord.Final> stored =
+        // Only what the completion adds goes to the store; the final record is the call's PROJECTING
+        // record completed with the outcome the store answers.
+        Outcome adds = Outcome.of(outcome);
+        Either<BoundaryError, Outcome> first = store.complete(call.key(), call.token(), adds, budget.remaining());
+        Either<BoundaryError, Outcome> stored =
                 first.isLeft() && isUnconfirmed(first.getLeft().code()) && budget.hasTimeLeft()
-                        ? store.complete(call.token(), outcome, budget.remaining())
+                        ? store.complete(call.key(), call.token(), adds, budget.remaining())
                         : first;
         if (stored.isRight()) {
-            listener.onCompleted(stored.get());
-            return stored;
+            CanonicalRecord.Final done = call.record().complete(stored.get());
+            listener.onCompleted(done);
+            return Either.right(done);
         }
         BoundaryError refused = stored.getLeft();
         listener.onStoreFailed(call.key(), refused);

@@ -97,7 +97,8 @@ class ExecutionLeaseTest {
             }
 
             @Override
-            public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+            public Either<BoundaryError, io.toolboundary.domain.Outcome> complete(InvocationKey key, AttemptToken token,
+                io.toolboundary.domain.Outcome outcome,
                 java.time.Duration timeout) {
                 return Either.right(outcome);
             }

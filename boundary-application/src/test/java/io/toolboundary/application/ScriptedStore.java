@@ -6,6 +6,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -22,7 +23,7 @@ import java.util.function.Function;
 final class ScriptedStore implements CanonicalInvocationStore {
 
     /** One completion the boundary asked for. */
-    record Completion(AttemptToken token, CanonicalRecord.Final outcome) {
+    record Completion(InvocationKey key, AttemptToken token, Outcome outcome) {
     }
 
     /** One end by token the boundary asked for. */
@@ -30,7 +31,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     }
 
     private final Function<InvocationStart, Either<BoundaryError, CanonicalRecord.Projecting>> beginAnswer;
-    private final Function<CanonicalRecord.Final, Either<BoundaryError, CanonicalRecord.Final>> completeAnswer;
+    private final Function<Outcome, Either<BoundaryError, Outcome>> completeAnswer;
     private final Either<BoundaryError, CanonicalRecord.Final> endAnswer;
     final List<InvocationStart> begins = new ArrayList<>();
     final List<Duration> beginTimeouts = new ArrayList<>();
@@ -41,7 +42,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     int finds;
 
     private ScriptedStore(Function<InvocationStart, Either<BoundaryError, CanonicalRecord.Projecting>> beginAnswer,
-            Function<CanonicalRecord.Final, Either<BoundaryError, CanonicalRecord.Final>> completeAnswer,
+            Function<Outcome, Either<BoundaryError, Outcome>> completeAnswer,
             Either<BoundaryError, CanonicalRecord.Final> endAnswer) {
         this.beginAnswer = requireNonNull(beginAnswer, "beginAnswer is null");
         this.completeAnswer = requireNonNull(completeAnswer, "completeAnswer is null");
@@ -104,9 +105,9 @@ final class ScriptedStore implements CanonicalInvocationStore {
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
             Duration timeout) {
-        completions.add(new Completion(token, outcome));
+        completions.add(new Completion(key, token, outcome));
         completeTimeouts.add(timeout);
         return completeAnswer.apply(outcome);
     }

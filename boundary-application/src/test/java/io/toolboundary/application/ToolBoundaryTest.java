@@ -434,7 +434,8 @@ class ToolBoundaryTest {
                 }
 
                 @Override
-                public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                public Either<BoundaryError, io.toolboundary.domain.Outcome> complete(InvocationKey key, AttemptToken token,
+                io.toolboundary.domain.Outcome outcome,
                 java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }

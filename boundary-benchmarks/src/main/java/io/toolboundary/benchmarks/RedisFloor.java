@@ -184,11 +184,13 @@ public final class RedisFloor {
             }
         });
 
-        // complete.lua's arguments: the token, the final status, then what the completion adds (the
-        // rearming copy writes status=PROJECTING back, so the next complete takes the same write path).
+        // complete.lua's arguments: the token, the final status, no record cap (the store's default), then
+        // what the completion adds (the rearming copy writes status=PROJECTING back, so the next complete
+        // takes the same write path).
         List<String> completeArgs = new ArrayList<>();
         completeArgs.add(projecting.get("token"));
         completeArgs.add("READY");
+        completeArgs.add("");
         List<String> rearming = new ArrayList<>(completeArgs);
         ready.forEach((field, value) -> {
             if (!value.equals(projecting.get(field))) {
@@ -250,7 +252,7 @@ public final class RedisFloor {
             if (!"PROJECTING".equals(redis.deployment().call("HGET", key, "status"))) {
                 throw new IllegalStateException("complete floor left a record that is not PROJECTING: " + key);
             }
-            touched += redis.deployment().callLong("HSTRLEN", key, "raw") > 0 ? 1 : 0;
+            touched += redis.deployment().callLong("HSTRLEN", key, "rawResponse") > 0 ? 1 : 0;
         }
         double sent = pilot.requests() + measured.requests();
         double expected = records * (1 - Math.exp(-sent / records));

@@ -47,7 +47,7 @@ final class RecordsCommand implements Callable<Integer> {
                         f.getOrDefault("errorCode", "-"), Facts.age(facts).map(Facts::human).orElse("-"),
                         Facts.ttl(facts.ttlMillis()), Facts.leaseLeft(facts).map(Facts::human).orElse("-"),
                         Facts.bytes(facts.fieldBytes().getOrDefault("request", -1L)),
-                        Facts.bytes(facts.fieldBytes().getOrDefault("raw", -1L)),
+                        Facts.bytes(facts.fieldBytes().getOrDefault("rawResponse", -1L)),
                         Facts.bytes(facts.fieldBytes().getOrDefault("content", -1L)),
                         Facts.bytes(facts.memoryBytes()));
             }

@@ -87,7 +87,7 @@ final class ShowCommand implements Callable<Integer> {
         fields.put("memoryBytes", facts.memoryBytes());
         fields.put("requestFingerprint", record.requestFingerprint());
         fields.put("request", record.request());
-        record.rawResponse().forEach(raw -> fields.put("raw", raw));
+        record.rawResponse().forEach(raw -> fields.put("rawResponse", raw));
         record.agentResult().forEach(result -> {
             fields.put("content", result.content());
             result.scope().forEach(scope -> fields.put("scope", scope));

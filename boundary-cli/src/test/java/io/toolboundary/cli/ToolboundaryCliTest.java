@@ -156,7 +156,7 @@ class ToolboundaryCliTest {
             assertThat(text.out()).contains("raw rows: 3 errors at 10:02", "3 timeouts", "READY");
             assertThat(json.code()).as(json.all()).isZero();
             assertThat(json.out().strip()).startsWith("{").endsWith("}")
-                    .contains("\"raw\":\"raw rows: 3 errors at 10:02\"", "\"status\":\"READY\"", "\"ttlMillis\":");
+                    .contains("\"rawResponse\":\"raw rows: 3 errors at 10:02\"", "\"status\":\"READY\"", "\"ttlMillis\":");
             assertThat(cli("show", run, "call_missing").code()).isEqualTo(Toolboundary.USAGE);
         }
 

@@ -142,6 +142,25 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
             return new Failed(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse, code);
         }
 
+        /**
+         * The final record this record becomes with {@code outcome}: its key, tool, request, fingerprint
+         * and creation, with the outcome's raw response, agent result or error code, and its completion
+         * time as {@code updatedAt} (taken as it is; no limit is checked here).
+         *
+         * @param outcome what the completion adds
+         * @return the READY or ERROR record
+         */
+        public Final complete(Outcome outcome) {
+            requireNonNull(outcome, "outcome is null");
+            if (outcome instanceof Outcome.Ready ready) {
+                return new Ready(key, tool, request, requestFingerprint, createdAt, ready.completedAt(), ready.raw(),
+                        ready.result());
+            }
+            Outcome.Failed failed = (Outcome.Failed) outcome;
+            return new Failed(key, tool, request, requestFingerprint, createdAt, failed.completedAt(),
+                    failed.rawResponse(), failed.code());
+        }
+
         private Instant notBefore(Instant at) {
             return at.isBefore(createdAt) ? createdAt : at;
         }

@@ -112,15 +112,17 @@ public final class StoreRules {
 
     /**
      * Decides a completion by the attempt that began the record. The attempt's token proves that the
-     * outcome completes that record; the outcome is not compared with it field by field.
+     * outcome completes that record; the outcome carries only what the completion adds.
      *
      * @param held what is stored under the key, if anything
-     * @param outcome the READY or ERROR record the attempt wants stored
-     * @return the record to store (the outcome) when the held record is PROJECTING; the held record
-     *     unchanged when it is already exactly the outcome (a retry); {@code RECORD_EXPIRED} when nothing
-     *     is held; {@code RECORD_CONFLICT} when another attempt began it or it is final with other content
+     * @param outcome what the attempt's completion adds: raw response, agent result or error code, time
+     * @return the record to store (the held PROJECTING record completed with the outcome, see
+     *     {@link CanonicalRecord.Projecting#complete(Outcome)}) when the held record is PROJECTING; the held
+     *     record unchanged when it is already final with exactly this outcome (a retry);
+     *     {@code RECORD_EXPIRED} when nothing is held; {@code RECORD_CONFLICT} when another attempt began it
+     *     or it is final with another outcome
      */
-    public static Either<BoundaryError, CanonicalRecord.Final> complete(Option<Held> held, CanonicalRecord.Final outcome) {
+    public static Either<BoundaryError, CanonicalRecord.Final> complete(Option<Held> held, Outcome outcome) {
         requireNonNull(held, "held is null");
         requireNonNull(outcome, "outcome is null");
         if (held.isEmpty()) {
@@ -131,9 +133,9 @@ public final class StoreRules {
             return refuse(ErrorCode.RECORD_CONFLICT);
         }
         if (stored.record() instanceof CanonicalRecord.Final done) {
-            return done.equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT);
+            return Outcome.of(done).equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT);
         }
-        return Either.right(outcome);
+        return Either.right(((CanonicalRecord.Projecting) stored.record()).complete(outcome));
     }
 
     /**

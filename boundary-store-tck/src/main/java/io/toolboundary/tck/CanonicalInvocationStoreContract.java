@@ -23,6 +23,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
@@ -225,7 +226,7 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
 
             AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            assertThat(store().complete(winner, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), winner, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
         }
 
         @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
@@ -239,13 +240,15 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
                             : failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
                     .toList();
 
-            List<Either<BoundaryError, CanonicalRecord.Final>> results = race(i -> store().complete(token, outcomes.get(i)));
+            List<Either<BoundaryError, Outcome>> results =
+                    race(i -> store().complete(record.key(), token, Outcome.of(outcomes.get(i))));
 
             CanonicalRecord stored = stored(record.key()).get();
             assertThat(outcomes).contains((CanonicalRecord.Final) stored);
-            assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(stored));
+            Outcome won = Outcome.of((CanonicalRecord.Final) stored);
+            assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(won));
             assertThat(results.stream().filter(Either::isRight).map(Either::get).collect(Collectors.toSet()))
-                    .containsExactly((CanonicalRecord.Final) stored);
+                    .containsExactly(won);
             assertThat(results.stream().filter(Either::isLeft).toList())
                     .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.RECORD_CONFLICT)));
         }

@@ -8,6 +8,8 @@ import io.toolboundary.application.InvocationStart;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -87,11 +89,11 @@ public final class FaultyStores {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token,
-                CanonicalRecord.Final outcome, Duration timeout) {
+        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+                Duration timeout) {
             return completeRefusal.isDefined()
                     ? Either.left(BoundaryError.of(completeRefusal.get()))
-                    : delegate().complete(token, outcome, timeout);
+                    : delegate().complete(key, token, outcome, timeout);
         }
     }
 }

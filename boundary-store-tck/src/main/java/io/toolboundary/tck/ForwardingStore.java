@@ -13,6 +13,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -57,9 +58,9 @@ public abstract class ForwardingStore implements CanonicalInvocationStore {
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
-            Duration timeout) {
-        return store.complete(token, outcome, timeout);
+    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+                Duration timeout) {
+        return store.complete(key, token, outcome, timeout);
     }
 
     @Override

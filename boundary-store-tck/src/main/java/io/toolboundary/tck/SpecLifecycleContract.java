@@ -22,6 +22,7 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -168,7 +169,7 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
                     ready.requestFingerprint(), ready.createdAt(), START.plusSeconds(1), Option.none(),
                     ErrorCode.EXECUTION_FAILED);
 
-            Either<BoundaryError, CanonicalRecord.Final> refused = store().complete(token, overwrite);
+            Either<BoundaryError, Outcome> refused = store().complete(overwrite.key(), token, Outcome.of(overwrite));
 
             assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
             assertThat(recordOf(boundary, envelope)).isEqualTo(ready);
@@ -186,7 +187,7 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
                     failed.requestFingerprint(), failed.createdAt(), START.plusSeconds(1), RAW,
                     new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
 
-            Either<BoundaryError, CanonicalRecord.Final> refused = store().complete(token, upgrade);
+            Either<BoundaryError, Outcome> refused = store().complete(upgrade.key(), token, Outcome.of(upgrade));
 
             assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
             assertThat(recordOf(boundary, envelope)).isEqualTo(failed);

@@ -15,6 +15,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -70,7 +71,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
         }
 
         @Test
@@ -133,7 +134,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(token, ready);
+            store().complete(ready.key(), token, Outcome.of(ready));
             passLease(record.key());
 
             assertThat(store().abandon(record.key(), callersNow)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
@@ -146,7 +147,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-            store().complete(token, failed);
+            store().complete(failed.key(), token, Outcome.of(failed));
             passLease(record.key());
 
             assertThat(store().abandon(record.key(), callersNow)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
@@ -172,9 +173,9 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             passLease(record.key());
             CanonicalRecord.Failed abandoned = store().abandon(record.key(), callersNow).get();
 
-            assertThat(store().complete(token, readyOf(record, "raw", evidenceFound("found"))))
+            assertThat(store().complete(record.key(), token, Outcome.of(readyOf(record, "raw", evidenceFound("found")))))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
-            assertThat(store().complete(token, failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())))
+            assertThat(store().complete(record.key(), token, Outcome.of(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()))))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(store().begin(start(record, token))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
             assertThat(stored(record.key())).isEqualTo(Option.some(abandoned));
@@ -205,7 +206,8 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             try {
                 results = raceOn(pool, RACERS, i -> i % 2 == 0
                         ? store().abandon(record.key(), callersNow.plusNanos(i)).map(CanonicalRecord.Final.class::cast)
-                        : store().complete(token, readyOf(record, "raw " + i, evidenceFound("found " + i))));
+                        : store().complete(record.key(), token,
+                                Outcome.of(readyOf(record, "raw " + i, evidenceFound("found " + i)))).map(record::complete));
             } finally {
                 pool.shutdownNow();
             }
@@ -255,7 +257,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             CanonicalRecord.Projecting completed = projecting(runId, "done");
             AttemptToken token = AttemptToken.random();
             begin(completed, token);
-            assertAccepted(store().complete(token, readyOf(completed, "raw", evidenceFound("found"))));
+            assertAccepted(store().complete(completed.key(), token, Outcome.of(readyOf(completed, "raw", evidenceFound("found")))));
 
             assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
             assertThat(listed(longer)).containsExactly("call_z");
@@ -325,7 +327,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             AttemptToken token = AttemptToken.random();
             begin(done, token);
             CanonicalRecord.Ready ready = readyOf(done, "raw", evidenceFound("found"));
-            assertAccepted(store().complete(token, ready));
+            assertAccepted(store().complete(ready.key(), token, Outcome.of(ready)));
             passLease(expired.key());
             begin(leased, AttemptToken.random());
             ToolBoundary boundary = sweeper();

@@ -9,6 +9,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -38,7 +39,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
 
-            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -50,7 +51,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
 
-            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
             CanonicalRecord found = stored(record.key()).get();
             assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
             assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
@@ -63,7 +64,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
 
-            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
             assertThat(stored(record.key())).isEqualTo(Option.some(failed));
         }
 
@@ -74,7 +75,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
 
-            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
             assertThat(stored(record.key())).isEqualTo(Option.some(failed));
         }
 
@@ -84,7 +85,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(token, ready);
+            store().complete(ready.key(), token, Outcome.of(ready));
 
             assertRefusesEveryOtherOutcome(record, token, ready);
         }
@@ -95,7 +96,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
-            store().complete(token, failed);
+            store().complete(failed.key(), token, Outcome.of(failed));
 
             assertRefusesEveryOtherOutcome(record, token, failed);
         }
@@ -106,9 +107,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(token, ready);
+            store().complete(ready.key(), token, Outcome.of(ready));
 
-            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -118,9 +119,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
-            store().complete(token, failed);
+            store().complete(failed.key(), token, Outcome.of(failed));
 
-            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
             assertThat(stored(record.key())).isEqualTo(Option.some(failed));
         }
 
@@ -131,9 +132,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
 
-            assertThat(store().complete(AttemptToken.random(), ready)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().complete(ready.key(), AttemptToken.random(), Outcome.of(ready))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
-            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
         }
 
         @Test
@@ -142,9 +143,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(token, ready);
+            store().complete(ready.key(), token, Outcome.of(ready));
 
-            assertThat(store().complete(AttemptToken.random(), ready)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().complete(ready.key(), AttemptToken.random(), Outcome.of(ready))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -156,7 +157,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
 
             // Only the attempt's token proves an outcome to be of its record; another token never does.
-            assertThat(store().complete(AttemptToken.random(), readyOf(impostor, "raw", evidenceFound("found"))))
+            assertThat(store().complete(impostor.key(), AttemptToken.random(), Outcome.of(readyOf(impostor, "raw", evidenceFound("found")))))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
         }
@@ -173,7 +174,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
                 if (other.equals(stored)) {
                     continue;
                 }
-                assertThat(store().complete(token, other)).as("complete %s after %s", other, stored)
+                assertThat(store().complete(other.key(), token, Outcome.of(other))).as("complete %s after %s", other, stored)
                         .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
                 assertThat(stored(record.key())).isEqualTo(Option.some(stored));
             }
@@ -213,7 +214,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             Duration before = liveTtl(record.key());
 
-            store().complete(token, readyOf(record, "raw", evidenceFound("found")));
+            store().complete(record.key(), token, Outcome.of(readyOf(record, "raw", evidenceFound("found"))));
 
             assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
         }
@@ -260,9 +261,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             expire(record.key());
 
-            assertThat(store().complete(token, readyOf(record, "raw", evidenceFound("found"))))
+            assertThat(store().complete(record.key(), token, Outcome.of(readyOf(record, "raw", evidenceFound("found")))))
                     .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
-            assertThat(store().complete(token, failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())))
+            assertThat(store().complete(record.key(), token, Outcome.of(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()))))
                     .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
 
             assertThat(stored(record.key())).isEmpty();
@@ -288,7 +289,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
             assertThat(stored(old.key())).isEmpty();
             assertThat(remainingTtl(old.key())).isEmpty();
-            assertThat(store().complete(oldToken, readyOf(old, "raw", evidenceFound("found"))))
+            assertThat(store().complete(old.key(), oldToken, Outcome.of(readyOf(old, "raw", evidenceFound("found")))))
                     .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
         }
 
@@ -342,7 +343,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
             assertThat(ready.byteSize()).isEqualTo(maxRecordBytes());
 
-            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -356,11 +357,11 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
                     characterOfUtf8Bytes(lastCharacterBytes));
             assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-            assertThat(store().complete(token, ready)).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.RESULT_TOO_LARGE, Option.none());
-            assertThat(store().complete(token, failed)).isEqualTo(Either.right(failed));
+            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
         }
 
         @Test
@@ -374,9 +375,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             CanonicalRecord.Failed overLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
                     Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
 
-            assertThat(store().complete(token, overLimit)).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+            assertThat(store().complete(overLimit.key(), token, Outcome.of(overLimit))).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
-            assertThat(store().complete(token, atLimit)).isEqualTo(Either.right(atLimit));
+            assertThat(store().complete(atLimit.key(), token, Outcome.of(atLimit))).isEqualTo(Either.right(Outcome.of(atLimit)));
             assertThat(stored(record.key())).isEqualTo(Option.some(atLimit));
         }
     }

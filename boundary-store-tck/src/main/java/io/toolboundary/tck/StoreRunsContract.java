@@ -11,6 +11,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -105,7 +106,7 @@ public abstract class StoreRunsContract extends StoreContractSupport {
             expireRun(runId);
             CanonicalRecord.Ready ready = readyOf(record, "raw", new AgentResult("hit", io.toolboundary.domain.EvidenceStatus.EVIDENCE_FOUND, Option.none()));
 
-            assertThat(store().complete(token, ready)).isEqualTo(Either.right(ready));
+            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
         }
 
         @Test

@@ -11,6 +11,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
@@ -247,23 +248,23 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
      * left as it was.
      */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
             Duration timeout) {
+        requireNonNull(key, "key is null");
         requireNonNull(token, "token is null");
         requireNonNull(outcome, "outcome is null");
         requireNonNull(timeout, "timeout is null");
-        InvocationKey key = outcome.key();
         synchronized (stripe(key.runId())) {
             RecordTable.Entry current = records.live(key, clock.instant());
-            long bytes = outcome.byteSize();
-            if (current != null && current.token().equals(token) && bytes > maxRecordBytes) {
+            if (current != null && current.token().equals(token) && current.bytesWith(outcome) > maxRecordBytes) {
                 return refuse(ErrorCode.RESULT_TOO_LARGE);
             }
             Either<BoundaryError, CanonicalRecord.Final> next = StoreRules.complete(RecordTable.held(current, token), outcome);
             if (next.isLeft() || current.record() instanceof CanonicalRecord.Final) {
-                return next;
+                return next.map(Outcome::of);
             }
-            return records.replace(key, current, next.get(), bytes, this::reclaimExpired);
+            return records.replace(key, current, next.get(), next.get().byteSize(), this::reclaimExpired)
+                    .map(Outcome::of);
         }
     }
 

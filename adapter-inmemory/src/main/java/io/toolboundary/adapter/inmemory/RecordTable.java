@@ -6,6 +6,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
@@ -122,6 +123,14 @@ final class RecordTable {
     record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant leaseUntil, long bytes) {
         boolean expiredAt(Instant now) {
             return !now.isBefore(expiresAt);
+        }
+
+        /** The size of this entry's record completed with {@code outcome}: its PROJECTING self's, plus the outcome's. */
+        long bytesWith(Outcome outcome) {
+            long begun = record instanceof CanonicalRecord.Final done
+                    ? done.byteSize() - Outcome.of(done).byteSize()
+                    : record.byteSize();
+            return begun + outcome.byteSize();
         }
 
         /** The same entry holding the record's final state; token, expiry and lease unchanged. */

@@ -15,6 +15,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.tck.ForwardingStore;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
@@ -98,11 +99,11 @@ class StoreFullAtCompletionTest {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
                 Duration timeout) {
             return outcome.rawResponse().isDefined()
                     ? Either.left(BoundaryError.of(ErrorCode.STORE_FULL))
-                    : delegate().complete(token, outcome, timeout);
+                    : delegate().complete(key, token, outcome, timeout);
         }
     }
 
@@ -113,7 +114,7 @@ class StoreFullAtCompletionTest {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
                 Duration timeout) {
             return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
         }

@@ -8,6 +8,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -48,7 +49,7 @@ final class RecordCodec {
     static final String CREATED_AT = "createdAt";
     static final String UPDATED_AT = "updatedAt";
     static final String EVIDENCE = "evidence";
-    static final String RAW = "raw";
+    static final String RAW_RESPONSE = "rawResponse";
     static final String CONTENT = "content";
     static final String SCOPE = "scope";
     static final String ERROR_CODE = "errorCode";
@@ -58,7 +59,8 @@ final class RecordCodec {
     static final String SCHEMA_VERSION = "3";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, FINGERPRINT, ERROR_CODE, LEASE_UNTIL);
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, TOOL, REQUEST, FINGERPRINT, ERROR_CODE,
+            LEASE_UNTIL);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
@@ -66,8 +68,8 @@ final class RecordCodec {
 
     private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, REQUEST, FINGERPRINT, TOKEN,
             STATUS, CREATED_AT, LEASE_UNTIL);
-    private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, CONTENT, SCOPE);
-    private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW, ERROR_CODE);
+    private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, CONTENT, SCOPE);
+    private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, ERROR_CODE);
 
     private RecordCodec() {
     }
@@ -118,17 +120,18 @@ final class RecordCodec {
         return "000000000".substring(digits.length()) + digits;
     }
 
-    /** The fields a completion writes over a PROJECTING record, as field, value pairs. */
-    static List<Object> finalFields(CanonicalRecord.Final record) {
+    /** The fields a completion with {@code outcome} writes over a PROJECTING record, as field, value pairs. */
+    static List<Object> outcomeFields(Outcome outcome) {
         List<Object> fields = new ArrayList<>(14);
-        put(fields, STATUS, record.status().name());
-        put(fields, UPDATED_AT, record.updatedAt().toString());
-        put(fields, EVIDENCE, record.evidence().get().name());
-        record.rawResponse().forEach(raw -> put(fields, RAW, raw));
-        if (record instanceof CanonicalRecord.Ready ready) {
+        put(fields, STATUS, outcome.status().name());
+        put(fields, UPDATED_AT, outcome.completedAt().toString());
+        outcome.rawResponse().forEach(raw -> put(fields, RAW_RESPONSE, raw));
+        if (outcome instanceof Outcome.Ready ready) {
+            put(fields, EVIDENCE, ready.result().evidence().name());
             put(fields, CONTENT, ready.result().content());
             ready.result().scope().forEach(scope -> put(fields, SCOPE, scope));
-        } else if (record instanceof CanonicalRecord.Failed failed) {
+        } else if (outcome instanceof Outcome.Failed failed) {
+            put(fields, EVIDENCE, EvidenceStatus.ERROR.name());
             put(fields, ERROR_CODE, failed.code().name());
         }
         return fields;
@@ -172,13 +175,13 @@ final class RecordCodec {
                 EvidenceStatus evidence = EvidenceStatus.valueOf(required(hash, EVIDENCE));
                 AgentResult result = new AgentResult(required(hash, CONTENT), evidence, Option.of(hash.get(SCOPE)));
                 yield new CanonicalRecord.Ready(expected, tool, request, fingerprint, createdAt,
-                        instant(hash, UPDATED_AT), required(hash, RAW), result);
+                        instant(hash, UPDATED_AT), required(hash, RAW_RESPONSE), result);
             }
             case ERROR -> {
                 onlyFields(hash, ERROR_ONLY_FIELDS);
                 check(EvidenceStatus.ERROR.name().equals(required(hash, EVIDENCE)));
                 yield new CanonicalRecord.Failed(expected, tool, request, fingerprint, createdAt,
-                        instant(hash, UPDATED_AT), Option.of(hash.get(RAW)),
+                        instant(hash, UPDATED_AT), Option.of(hash.get(RAW_RESPONSE)),
                         ErrorCode.valueOf(required(hash, ERROR_CODE)));
             }
         };

@@ -11,6 +11,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.Utf8;
@@ -141,27 +142,40 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                         calls -> marks.saw(key.runId(), start.runToken(), calls)));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One script ({@code complete.lua}), one round trip. The script receives the token, the final
+     * status and the fields the outcome adds, never the request; with a {@link #recordCapBytes() record
+     * cap}, also the room the cap leaves for the fields begin wrote, which it measures with
+     * {@code HSTRLEN} before writing.
+     */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
             Duration timeout) {
+        requireNonNull(key, "key is null");
         requireNonNull(token, "token is null");
         requireNonNull(outcome, "outcome is null");
         requireNonNull(timeout, "timeout is null");
-        if (outcome.byteSize() > options.recordCapBytes().orElse(Long.MAX_VALUE)) {
+        // The record's ids are ASCII, one byte per character, as CanonicalRecord.byteSize() counts them.
+        long known = key.runId().value().length() + key.toolCallId().value().length() + outcome.byteSize();
+        OptionalLong cap = options.recordCapBytes();
+        if (cap.isPresent() && known > cap.getAsLong()) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
         if (!isUnicode(outcome)) {
             return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
         }
-        String recordKey = keys.record(outcome.key());
+        String recordKey = keys.record(key);
         // The token proves the attempt: the script checks it and the status, and receives only what the
         // completion adds. The request, tool, fingerprint and creation instant stay where begin wrote them.
         List<Object> args = new ArrayList<>(16);
         args.add(token.value());
         args.add(outcome.status().name());
-        args.addAll(RecordCodec.finalFields(outcome));
+        args.add(cap.isPresent() ? Long.toString(cap.getAsLong() - known) : "");
+        args.addAll(RecordCodec.outcomeFields(outcome));
         return scripts.run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args, timeout)
-                .flatMap(reply -> ScriptReplies.complete(reply, outcome, token));
+                .flatMap(reply -> ScriptReplies.complete(reply, key, outcome, token));
     }
 
     /**
@@ -298,10 +312,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     }
 
     /** UTF-8 keeps text exactly only when it has no lone surrogate; such text is refused, never altered. */
-    private static boolean isUnicode(CanonicalRecord.Final outcome) {
+    private static boolean isUnicode(Outcome outcome) {
         return outcome.rawResponse().forAll(Utf8::isWellFormed)
-                && outcome.agentResult().forAll(result -> Utf8.isWellFormed(result.content())
-                        && result.scope().forAll(Utf8::isWellFormed));
+                && (!(outcome instanceof Outcome.Ready ready) || Utf8.isWellFormed(ready.result().content())
+                        && ready.result().scope().forAll(Utf8::isWellFormed));
     }
 
     /** The lease in whole milliseconds, rounded up, at least 1 and at most {@link #MAX_TTL_MILLIS}. */

@@ -146,7 +146,7 @@ public final class RedisOperatorView {
      * @param fields for a record hash, its small fields as stored ({@code schema}, {@code status},
      *     {@code tool}, {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt},
      *     {@code leaseUntil}) when present, immutable
-     * @param fieldBytes for a record hash, the length in bytes of {@code request}, {@code raw},
+     * @param fieldBytes for a record hash, the length in bytes of {@code request}, {@code rawResponse},
      *     {@code content} and {@code scope} (0 when absent), immutable
      */
     public record KeyFacts(String key, String type, long ttlMillis, long memoryBytes, long serverMicros,

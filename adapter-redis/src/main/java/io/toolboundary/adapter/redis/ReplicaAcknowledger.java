@@ -18,6 +18,7 @@ import static io.toolboundary.adapter.redis.ScriptReply.RUN_LOST;
 import static io.toolboundary.adapter.redis.ScriptReply.RUN_OPEN;
 import static io.toolboundary.adapter.redis.ScriptReply.TOKEN_MISMATCH;
 import static io.toolboundary.adapter.redis.ScriptReply.TOOL_BUDGET;
+import static io.toolboundary.adapter.redis.ScriptReply.TOO_LARGE;
 
 import io.vavr.control.Option;
 import java.util.EnumSet;
@@ -70,7 +71,7 @@ final class ReplicaAcknowledger {
             LuaScripts.OPEN, EnumSet.of(RUN_INVALID),
             LuaScripts.BEGIN, EnumSet.of(RUN_LOST, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
                     ATTEMPT_ENDED),
-            LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT),
+            LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT, TOO_LARGE),
             LuaScripts.END, EnumSet.of(TOKEN_MISMATCH),
             LuaScripts.ABANDON, EnumSet.of(NOT_FOUND, FINAL, LEASE_ACTIVE, LEASE_INVALID));
     /** The reply that confirms an earlier write of the same attempt, by script. */

@@ -6,6 +6,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.HashMap;
@@ -35,7 +36,7 @@ final class ScriptReplies {
             case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
-                    ATTEMPT_ENDED, APPLIED, ALREADY_APPLIED, CONFLICT, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
+                    ATTEMPT_ENDED, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
                     ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -79,24 +80,25 @@ final class ScriptReplies {
             case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             case ATTEMPT_ENDED -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
+            case OPENED, RUN_OPEN, RUN_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
                     ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
-    /** Reads the reply of {@code complete.lua}. */
-    static Either<BoundaryError, CanonicalRecord.Final> complete(Object reply, CanonicalRecord.Final wanted,
-            AttemptToken token) {
+    /** Reads the reply of {@code complete.lua}: the stored outcome of the record under {@code key}. */
+    static Either<BoundaryError, Outcome> complete(Object reply, InvocationKey key, Outcome wanted, AttemptToken token) {
         return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
             case APPLIED -> parsed.noFields() ? Either.right(wanted) : invalid();
-            case ALREADY_APPLIED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored -> {
+            case ALREADY_APPLIED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored -> {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
                     return invalid();
                 }
-                return done.equals(wanted) ? Either.right(done) : refused(ErrorCode.RECORD_CONFLICT);
+                Outcome held = Outcome.of(done);
+                return held.equals(wanted) ? Either.right(held) : refused(ErrorCode.RECORD_CONFLICT);
             });
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH, CONFLICT -> refused(parsed, ErrorCode.RECORD_CONFLICT);
+            case TOO_LARGE -> refused(parsed, ErrorCode.RESULT_TOO_LARGE);
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
                     TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
@@ -119,7 +121,7 @@ final class ScriptReplies {
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
                     TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
-                    APPLIED, ALREADY_APPLIED, CONFLICT, TOKEN_MISMATCH, ENDED -> invalid();
+                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
 
@@ -135,7 +137,7 @@ final class ScriptReplies {
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
                     TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
-                    APPLIED, ALREADY_APPLIED, CONFLICT, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
+                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
                     -> invalid();
         });
     }

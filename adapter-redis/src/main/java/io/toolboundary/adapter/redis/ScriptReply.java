@@ -43,6 +43,8 @@ enum ScriptReply {
     ALREADY_APPLIED,
     /** complete.lua: the record is final with another status. */
     CONFLICT,
+    /** complete.lua: the final record would be over the store's record cap; nothing written. */
+    TOO_LARGE,
     /** complete.lua, end.lua, abandon.lua: there is no record (expired, or never created). */
     NOT_FOUND,
     /** complete.lua, end.lua: the record belongs to another attempt. */

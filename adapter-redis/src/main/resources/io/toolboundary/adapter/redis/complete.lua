@@ -6,17 +6,21 @@
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the final status, READY or ERROR
--- ARGV[3..] the final fields and values, in pairs
+-- ARGV[3]  the bytes the store's record cap leaves for the fields begin wrote (tool, request,
+--          fingerprint), or '' when the store has no cap
+-- ARGV[4..] the final fields and values, in pairs
 --
 -- Reply, a list whose first element is the outcome:
 --   {'APPLIED'}                               the record is now final
 --   {'ALREADY_APPLIED', field, value, ...}    it already has this status and token: all its fields
 --   {'NOT_FOUND'}                             there is no record (expired or never created)
 --   {'TOKEN_MISMATCH'}                        the record belongs to another attempt
+--   {'TOO_LARGE'}                             the final record would be over the cap; nothing written
 --   {'CONFLICT'}                              it is final with another status
 --
--- Cost: the usual call sends two commands, HMGET and HSET. No EXISTS: every record has a token, so
--- a reply of two nils is a missing key (and a key of another type fails HMGET with WRONGTYPE).
+-- Cost: the usual call sends two commands, HMGET and HSET (with a cap, three HSTRLEN besides). No
+-- EXISTS: every record has a token, so a reply of two nils is a missing key (and a key of another type
+-- fails HMGET with WRONGTYPE).
 local record = KEYS[1]
 local stored = redis.call('HMGET', record, 'token', 'status')
 if not (stored[1] or stored[2]) then
@@ -24,6 +28,13 @@ if not (stored[1] or stored[2]) then
 end
 if stored[1] ~= ARGV[1] then
   return {'TOKEN_MISMATCH'}
+end
+if #ARGV[3] > 0 then
+  local begun = redis.call('HSTRLEN', record, 'tool') + redis.call('HSTRLEN', record, 'request')
+      + redis.call('HSTRLEN', record, 'fingerprint')
+  if begun > tonumber(ARGV[3]) then
+    return {'TOO_LARGE'}
+  end
 end
 if stored[2] == ARGV[2] then
   local reply = redis.call('HGETALL', record)
@@ -33,5 +44,5 @@ end
 if stored[2] ~= 'PROJECTING' then
   return {'CONFLICT'}
 end
-redis.call('HSET', record, unpack(ARGV, 3))
+redis.call('HSET', record, unpack(ARGV, 4))
 return {'APPLIED'}

@@ -21,7 +21,7 @@ if kind == 'hash' then
       out[#out + 1] = values[i]
     end
   end
-  for _, name in ipairs({'request', 'raw', 'content', 'scope'}) do
+  for _, name in ipairs({'request', 'rawResponse', 'content', 'scope'}) do
     out[#out + 1] = '#' .. name
     out[#out + 1] = tostring(redis.call('HSTRLEN', key, name))
   end

@@ -12,6 +12,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -64,7 +65,7 @@ class NewMasterEvictionPolicyTest {
             CanonicalRecord.Projecting refused = projecting(key(run, "refused"), "{}");
             assertThat(rig.store.begin(start(refused, AttemptToken.random())))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(rig.store.complete(beforeToken, ready(before, "raw", "result")))
+            assertThat(rig.store.complete(before.key(), beforeToken, Outcome.of(ready(before, "raw", "result"))))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
             assertThat(rig.store.begin(start(refused, AttemptToken.random())))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
@@ -85,7 +86,7 @@ class NewMasterEvictionPolicyTest {
 
             AttemptToken token = AttemptToken.random();
             assertThat(rig.store.begin(start(refused, token))).isEqualTo(Either.right(refused));
-            assertThat(rig.store.complete(beforeToken, ready(before, "raw", "result")).isRight()).isTrue();
+            assertThat(rig.store.complete(before.key(), beforeToken, Outcome.of(ready(before, "raw", "result"))).isRight()).isTrue();
             assertThat(redis.replica.call("HGET", rig.store.recordKey(refused.key()), "status")).isEqualTo("PROJECTING");
             assertThat(log.warnings()).hasSize(1);
         }
@@ -103,7 +104,7 @@ class NewMasterEvictionPolicyTest {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + call), "{}");
                 AttemptToken token = AttemptToken.random();
                 assertThat(rig.store.begin(start(record, token)).isRight()).isTrue();
-                assertThat(rig.store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+                assertThat(rig.store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
                 rig.ticker.addAndGet(INTERVAL.toNanos());
             }
 

@@ -16,6 +16,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -64,7 +65,7 @@ class RedisCommandEvidenceTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(warmUp, token));
         store.find(warmUp.key());
-        store.complete(token, ready(warmUp, "raw", "result"));
+        store.complete(warmUp.key(), token, Outcome.of(ready(warmUp, "raw", "result")));
         CanonicalRecord.Projecting abandonedWarmUp = projecting(key(openedRun(store), "warm-up-abandoned"), "{}");
         store.begin(start(abandonedWarmUp, AttemptToken.random()));
         new RecordLife(redis, store).passLease(abandonedWarmUp.key());
@@ -105,7 +106,7 @@ class RedisCommandEvidenceTest {
         }
         long afterReads = pttl(watched);
         for (int i = 0; i < records.size(); i++) {
-            assertThat(store.complete(tokens.get(i), ready(records.get(i), "raw " + i, "result " + i)).isRight()).isTrue();
+            assertThat(store.complete(records.get(i).key(), tokens.get(i), Outcome.of(ready(records.get(i), "raw " + i, "result " + i))).isRight()).isTrue();
         }
         long afterCompletion = pttl(watched);
         long runAfterAll = pttl(store.runKey(run));
@@ -146,7 +147,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(first, token)).isRight()).isTrue();
-        assertThat(store.complete(token, ready(first, "raw", "result")).isRight()).isTrue();
+        assertThat(store.complete(first.key(), token, Outcome.of(ready(first, "raw", "result"))).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -161,7 +162,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(second, secondToken)).isRight()).isTrue();
-        assertThat(store.complete(secondToken, ready(second, "r".repeat(1024), "result")).isRight()).isTrue();
+        assertThat(store.complete(second.key(), secondToken, Outcome.of(ready(second, "r".repeat(1024), "result"))).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -205,7 +206,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
         Map<String, Long> calls = commandCalls();
         // begin: EVALSHA refused with NOSCRIPT, then the script by its source, which Redisson with its script
@@ -225,7 +226,7 @@ class RedisCommandEvidenceTest {
             resetStats();
 
             assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+            assertThat(uncached.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
             // begin: EVALSHA refused with NOSCRIPT, EVAL; complete the same
             assertThat(commandCalls()).containsEntry("evalsha", 2L).containsEntry("eval", 2L).doesNotContainKey("script");
@@ -243,7 +244,7 @@ class RedisCommandEvidenceTest {
             resetStats();
 
             assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+            assertThat(uncached.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
             assertThat(commandCalls()).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         }

@@ -22,6 +22,7 @@ import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -92,13 +93,13 @@ abstract class RedisStoreBehaviourTest {
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(begun, token))).isEqualTo(Either.right(begun));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
-            assertThat(store.complete(token, outcome)).isEqualTo(Either.right(outcome));
+            assertThat(store.complete(outcome.key(), token, Outcome.of(outcome))).isEqualTo(Either.right(Outcome.of(outcome)));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(outcome)));
         }
         assertThat(deployment.call("HGET", store.recordKey(withScope.key()), "request")).isEqualTo(request);
         assertThat(deployment.call("HEXISTS", store.recordKey(withEmptyRaw.key()), "scope")).isEqualTo(1L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "raw")).isEqualTo(0L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "raw")).isEqualTo(1L);
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "rawResponse")).isEqualTo(0L);
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "rawResponse")).isEqualTo(1L);
     }
 
     @Test
@@ -298,7 +299,7 @@ abstract class RedisStoreBehaviourTest {
         long before = pttl(recordKey);
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
 
         assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(before);
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
@@ -310,9 +311,9 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         CanonicalRecord.Failed done = failed(record, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(token, done);
+        store.complete(done.key(), token, Outcome.of(done));
 
-        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
     }
 
     @Test
@@ -320,7 +321,7 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         store.begin(start(record, AttemptToken.random()));
 
-        assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result")))
+        assertThat(store.complete(record.key(), AttemptToken.random(), Outcome.of(ready(record, "raw", "result"))))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(record)));
     }
@@ -331,11 +332,11 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(token, done);
+        store.complete(done.key(), token, Outcome.of(done));
 
-        assertThat(store.complete(token, failed(record, ErrorCode.PROJECTION_FAILED, Option.none())))
+        assertThat(store.complete(record.key(), token, Outcome.of(failed(record, ErrorCode.PROJECTION_FAILED, Option.none()))))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.complete(token, ready(record, "other raw", "result")))
+        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "other raw", "result"))))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
     }
@@ -353,7 +354,7 @@ abstract class RedisStoreBehaviourTest {
         }
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
 
         for (int i = 0; i < begun.size(); i++) {
             assertThat(deployment.call("HGET", recordKey, begun.get(i))).as(begun.get(i)).isEqualTo(before.get(i));
@@ -369,7 +370,7 @@ abstract class RedisStoreBehaviourTest {
         String recordKey = store.recordKey(record.key());
         life.expire(record.key());
 
-        assertThat(store.complete(token, ready(record, "raw", "result")))
+        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
         assertThat(deployment.callLong("EXISTS", recordKey)).isZero();
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.none()));

@@ -18,6 +18,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -71,7 +72,7 @@ class RedisStoreFailureTest {
             assertThat(store.begin(start(record, AttemptToken.random()), SHORT))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
             assertThat(store.find(record.key(), SHORT)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result"), SHORT))
+            assertThat(store.complete(record.key(), AttemptToken.random(), Outcome.of(ready(record, "raw", "result")), SHORT))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
         }
     }
@@ -102,12 +103,12 @@ class RedisStoreFailureTest {
         RunId unopened = newRun();
         Either<BoundaryError, RunToken> open;
         Either<BoundaryError, CanonicalRecord.Projecting> begin;
-        Either<BoundaryError, CanonicalRecord.Final> complete;
+        Either<BoundaryError, Outcome> complete;
         redis.call("CONFIG", "SET", "maxmemory", "1");
         try {
             open = store.openRun(unopened, RUN_TOKEN, RUN_TTL);
             begin = store.begin(start(refused, AttemptToken.random()));
-            complete = store.complete(token, ready(begun, "raw", "result"));
+            complete = store.complete(begun.key(), token, Outcome.of(ready(begun, "raw", "result")));
         } finally {
             redis.call("CONFIG", "SET", "maxmemory", "0");
         }

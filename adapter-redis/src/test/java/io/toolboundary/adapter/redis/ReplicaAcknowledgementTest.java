@@ -22,6 +22,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -67,7 +68,7 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Projecting warmUp = projecting(key(warmUpRun, "warm-up"), "{}");
         AttemptToken token = AttemptToken.random();
         assertThat(store.begin(start(warmUp, token)).isRight()).isTrue();
-        assertThat(store.complete(token, ready(warmUp, "raw", "result")).isRight()).isTrue();
+        assertThat(store.complete(warmUp.key(), token, Outcome.of(ready(warmUp, "raw", "result"))).isRight()).isTrue();
     }
 
     private RunId newRunOpenedWithin(Duration patience) {
@@ -102,7 +103,7 @@ class ReplicaAcknowledgementTest {
         AttemptToken token = AttemptToken.random();
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
         // WAIT answered only once the replica had the writes: it holds the READY record, with its TTL.
         String recordKey = store.recordKey(record.key());
@@ -117,7 +118,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("CONFIG", "RESETSTAT");
 
         assertThat(store.begin(start(record, token)).isRight()).isTrue();
-        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
         Map<String, Long> calls = redis.masterCommandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).containsEntry("wait", 2L)
@@ -130,7 +131,7 @@ class ReplicaAcknowledgementTest {
             redis.master.call("CONFIG", "RESETSTAT");
 
             assertThat(plain.begin(start(other, otherToken)).isRight()).isTrue();
-            assertThat(plain.complete(otherToken, ready(other, "raw", "result")).isRight()).isTrue();
+            assertThat(plain.complete(other.key(), otherToken, Outcome.of(ready(other, "raw", "result"))).isRight()).isTrue();
 
             assertThat(redis.masterCommandCalls()).containsEntry("evalsha", 2L).doesNotContainKey("wait");
         }
@@ -219,9 +220,9 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Ready done = ready(record, "raw", "result");
         assertThat(store.begin(start(record, token)).isRight()).isTrue();
         redis.replica.freeze();
-        assertThat(store.complete(token, done).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(done.key(), token, Outcome.of(done)).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         // The retry finds the completion applied (no write of its own) and still cannot prove it.
-        assertThat(store.complete(token, done).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(done.key(), token, Outcome.of(done)).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         redis.replica.thaw();
         redis.awaitInSync();
         String recordKey = store.recordKey(record.key());
@@ -229,7 +230,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("SCRIPT", "LOAD", ReplicaAcknowledger.TOUCH.source());
         redis.master.call("CONFIG", "RESETSTAT");
 
-        assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
 
         // complete.lua (HMGET, HGETALL: ALREADY_APPLIED), WAIT; touch.lua (HGET, HSET of the same status), WAIT
         Map<String, Long> calls = redis.masterCommandCalls();
@@ -246,7 +247,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("SCRIPT", "FLUSH");
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(token, ready(record, "raw", "result")).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
         assertThat(redis.replica.call("HGET", store.recordKey(record.key()), "status")).isEqualTo("READY");
     }

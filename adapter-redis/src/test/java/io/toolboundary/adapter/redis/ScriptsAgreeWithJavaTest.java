@@ -19,6 +19,7 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -53,7 +54,7 @@ class ScriptsAgreeWithJavaTest {
 
     /** The Redis commands the scripts call. */
     private static final Set<String> COMMANDS = Set.of("EXISTS", "HGET", "HMGET", "HGETALL", "HINCRBY", "PEXPIRE",
-            "TIME", "HSET");
+            "TIME", "HSET", "HSTRLEN");
     /**
      * The fields of a run's state the scripts name: the token it was opened with and the run's call
      * counter. Its tools' counters are fields too, {@link RedisKeys#toolCounterField}, named by begin's
@@ -92,8 +93,9 @@ class ScriptsAgreeWithJavaTest {
                     ScriptReply.COUNTER_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID),
                     ScriptReply.ATTEMPT_ENDED, Answer.refused(ErrorCode.RECORD_CONFLICT)),
             LuaScripts.COMPLETE, Map.of(
-                    ScriptReply.APPLIED, Answer.of(List.of(), Either.right(READY)),
-                    ScriptReply.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY)),
+                    ScriptReply.APPLIED, Answer.of(List.of(), Either.right(Outcome.of(READY))),
+                    ScriptReply.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(Outcome.of(READY))),
+                    ScriptReply.TOO_LARGE, Answer.refused(ErrorCode.RESULT_TOO_LARGE),
                     ScriptReply.NOT_FOUND, Answer.refused(ErrorCode.RECORD_EXPIRED),
                     ScriptReply.TOKEN_MISMATCH, Answer.refused(ErrorCode.RECORD_CONFLICT),
                     ScriptReply.CONFLICT, Answer.refused(ErrorCode.RECORD_CONFLICT)),
@@ -114,7 +116,7 @@ class ScriptsAgreeWithJavaTest {
     private static final Map<LuaScripts.Script, Function<Object, Either<BoundaryError, ?>>> READERS = Map.of(
             LuaScripts.OPEN, reply -> ScriptReplies.openRun(reply, OFFERED),
             LuaScripts.BEGIN, reply -> ScriptReplies.begin(reply, RECORD, TOKEN, calls -> { }),
-            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, READY, TOKEN),
+            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, RECORD.key(), Outcome.of(READY), TOKEN),
             LuaScripts.END, reply -> ScriptReplies.end(reply, RECORD.key(), TOKEN),
             LuaScripts.ABANDON, reply -> ScriptReplies.abandon(reply, RECORD.key()));
 
@@ -301,7 +303,7 @@ class ScriptsAgreeWithJavaTest {
                 if (held == HeldState.OWN_READY || held == HeldState.OTHERS_FAILED) {
                     CanonicalRecord.Final done = held == HeldState.OWN_READY ? ready(first, "raw", "result")
                             : failed(first, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-                    assertThat(store.complete(firstToken, done)).as(as).isEqualTo(Either.right(done));
+                    assertThat(store.complete(done.key(), firstToken, Outcome.of(done))).as(as).isEqualTo(Either.right(Outcome.of(done)));
                     stored = done;
                 }
                 boolean own = held == HeldState.OWN_PROJECTING || held == HeldState.OWN_READY;
@@ -437,7 +439,7 @@ class ScriptsAgreeWithJavaTest {
         putAll(fields, RecordCodec.projectingFields(RECORD, TOKEN));
         fields.put(RecordCodec.LEASE_UNTIL, "1900000000:000000000");
         if (record instanceof CanonicalRecord.Final done) {
-            putAll(fields, RecordCodec.finalFields(done));
+            putAll(fields, RecordCodec.outcomeFields(Outcome.of(done)));
         }
         List<String> items = new ArrayList<>();
         fields.forEach((field, value) -> {

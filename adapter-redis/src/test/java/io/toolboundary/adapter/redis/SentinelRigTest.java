@@ -11,6 +11,7 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The store behind Redis Sentinel ({@code connectSentinel}, Redisson's sentinel mode) through a real
  * failover of a {@link SentinelGroup}: the client follows the sentinels to the promoted replica, a record
- * the replica had survives, one begun while the replication link was cut is lost, and the run, whose state
- * on the promoted replica is older than what the store saw, refuses its later calls ({@code RUN_STATE_LOST}).
+ * the replica had survives, and one begun while the replication link was cut is lost, as the README's
+ * "Restarts and failovers" says: the promoted replica holds an older copy of the run's state, so every
+ * later call of that run is refused with {@code RUN_STATE_LOST}, and a run opened after the failover works.
  */
 class SentinelRigTest {
 
@@ -42,7 +44,7 @@ class SentinelRigTest {
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(replicated, token))).isEqualTo(Either.right(replicated));
             CanonicalRecord.Ready done = ready(replicated, "raw", "result");
-            assertThat(store.complete(token, done)).isEqualTo(Either.right(done));
+            assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
             try (RedisAdmin replica = RedisAdmin.open(group.replica(), ADMIN_TIMEOUT)) {
                 await("the replica to hold the READY record").atMost(Duration.ofSeconds(10))
                         .pollInterval(Duration.ofMillis(20))
@@ -59,10 +61,10 @@ class SentinelRigTest {
                     .until(() -> store.find(replicated.key()).equals(Either.right(Option.of(done))));
             assertThat(store.find(missed.key())).as("acknowledged before the failover, then lost")
                     .isEqualTo(Either.right(Option.none()));
-            // The promoted replica holds an older copy of the run (one call fewer than the store saw begin):
-            // every later call of the run is refused; a run opened now works.
-            CanonicalRecord.Projecting lost = projecting(key(run, "after-failover"), "{\"n\":3}");
-            assertThat(store.begin(start(lost, AttemptToken.random())))
+            // The promoted replica holds an older copy of the run's state (it missed the begin during the
+            // cut): every further call of the run is refused, and runs opened after the failover work.
+            CanonicalRecord.Projecting refused = projecting(key(run, "after-failover"), "{\"n\":3}");
+            assertThat(store.begin(start(refused, AttemptToken.random())))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_STATE_LOST)));
             CanonicalRecord.Projecting after = projecting(key(Records.openedRun(store), "after-failover"), "{\"n\":3}");
             assertThat(store.begin(start(after, AttemptToken.random()))).isEqualTo(Either.right(after));

@@ -17,6 +17,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Outcome;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -195,12 +196,12 @@ public abstract class InterruptContract {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
                 Duration timeout) {
             if (point == Point.DURING_COMPLETE) {
                 Thread.currentThread().interrupt();
             }
-            return delegate().complete(token, outcome, timeout);
+            return delegate().complete(key, token, outcome, timeout);
         }
     }
 }

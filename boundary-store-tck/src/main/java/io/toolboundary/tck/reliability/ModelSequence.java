@@ -13,6 +13,7 @@ import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -174,15 +175,16 @@ final class ModelSequence extends StoreModel {
 
         settleBeforeWrite(key);
         Life life = lives.get(key);
-        Either<BoundaryError, CanonicalRecord.Final> expected = StoreRules.complete(held(life, token), outcome);
+        Either<BoundaryError, CanonicalRecord.Final> decided = StoreRules.complete(held(life, token), Outcome.of(outcome));
+        Either<BoundaryError, Outcome> expected = decided.map(Outcome::of);
 
         counts.outcome("complete:" + (expected.isLeft() ? expected.getLeft().code().name()
                 : life.record instanceof CanonicalRecord.Final ? "repeated" : "applied-" + outcome.status()));
-        Either<BoundaryError, CanonicalRecord.Final> actual = store().complete(token, outcome);
+        Either<BoundaryError, Outcome> actual = store().complete(key, token, Outcome.of(outcome));
         checkWriteInTime(key, life, now());
         compare("complete " + key.toolCallId() + " as " + outcome.status(), expected, actual);
         if (expected.isRight() && actual.isRight()) {
-            life.record = expected.get();
+            life.record = decided.get();
         }
         if (token.equals(attempt.token)) {
             attempt.lastOutcome = Option.of(outcome);
