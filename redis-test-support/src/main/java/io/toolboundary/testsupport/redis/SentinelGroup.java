@@ -41,8 +41,8 @@ import java.util.concurrent.locks.LockSupport;
  *       wait for this timeout. A group is therefore meant to live for less than a minute;
  *       {@link #cutReplicationLink()} refuses when the replica no longer replicates through the proxy.</li>
  *   <li>A sentinel promotes no replica whose link has been down for more than ten times the down-after
- *       period (plus the time the master has been down): keep a cut shorter than about four seconds
- *       before killing the master. The replica's {@code replica-priority} is 100 (0 would forbid it).</li>
+ *       period (plus the time the master has been down): keep a cut shorter than about ten seconds
+ *       before killing the master (a busy machine makes the calls made during it slow). The replica's {@code replica-priority} is 100 (0 would forbid it).</li>
  * </ul>
  *
  * <p>{@link #close()} stops everything and deletes every directory; processes are also stopped at JVM
@@ -53,7 +53,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class SentinelGroup implements AutoCloseable {
 
     /** How long the first sentinel waits for a master that does not answer before it calls it down. */
-    public static final int LEADER_DOWN_AFTER_MILLIS = 400;
+    public static final int LEADER_DOWN_AFTER_MILLIS = 1_000;
     /** The same for the second sentinel, longer on purpose (see the class comment). */
     public static final int FOLLOWER_DOWN_AFTER_MILLIS = 5_000;
     /** Every sentinel's {@code failover-timeout} (see the class comment). */
