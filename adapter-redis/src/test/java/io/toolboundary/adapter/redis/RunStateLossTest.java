@@ -124,6 +124,7 @@ class RunStateLossTest {
             loss.succeed(run, unreplicated);
             group.killMaster();
             io.toolboundary.testsupport.redis.RedisEndpoint promoted = group.awaitFailover(FAILOVER);
+            awaitTheStoreOnThePromotedReplica(store, keyOf(run, replicated.get(0)));
 
             List<ToolCallEnvelope> later = new ArrayList<>(replicated);
             later.addAll(unreplicated);
@@ -150,7 +151,7 @@ class RunStateLossTest {
     @Test
     void withReplicaAcknowledgementAFailoverLosesNoAcknowledgedCall() {
         RedisStoreOptions acknowledged = RedisStoreOptions.custom().keyPrefix(PREFIX)
-                .replicaAcknowledgement(1, Duration.ofSeconds(1)).build();
+                .replicaAcknowledgement(1, Duration.ofMillis(500)).build();
         try (SentinelGroup group = SentinelGroup.start();
                 RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.connectSentinel(
                         group.masterName(), group.sentinelUrls(), acknowledged)) {
@@ -168,6 +169,7 @@ class RunStateLossTest {
             int executedDuringCut = loss.executions() - before.size();
             group.killMaster();
             group.awaitFailover(FAILOVER);
+            awaitTheStoreOnThePromotedReplica(store, keyOf(run, before.get(0)));
 
             for (ToolCallEnvelope call : before) {
                 assertThat(loss.invoke(run, call)).as("replay of acknowledged %s", call.toolCallId())
@@ -240,6 +242,13 @@ class RunStateLossTest {
                     .until(() -> calls.stream().allMatch(call ->
                             "READY".equals(replica.command("HGET", store.recordKey(keyOf(run, call)), "status"))));
         }
+    }
+
+    /** Waits (bounded) until the store reads {@code replicated}'s READY record from the promoted replica. */
+    private static void awaitTheStoreOnThePromotedReplica(RedisCanonicalInvocationStore store, InvocationKey replicated) {
+        await("the store to read from the promoted replica").atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
+                .until(() -> store.find(replicated).map(found -> found.exists(r -> r.status().name().equals("READY")))
+                        .getOrElse(false));
     }
 
     private static void assertEveryKeyHasATtl(RedisServerProcess server) {
