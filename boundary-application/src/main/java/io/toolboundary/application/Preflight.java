@@ -50,7 +50,7 @@ final class Preflight {
         this.tools = Map.copyOf(tools);
         this.accessPolicy = accessPolicy;
         this.clock = clock;
-        this.argumentsLimitBytes = config.limits().requestBytes();
+        this.argumentsLimitBytes = config.limits().argumentsBytes();
         this.json = new JsonArguments(config.maxJsonDepth(), config.maxNumberLength(), argumentsLimitBytes);
         this.tokens = tokens;
     }
@@ -119,7 +119,7 @@ final class Preflight {
     }
 
     private Option<ErrorCode> argumentsFitTheLimit(Call call) {
-        return refuseUnless(!Utf8.exceeds(call.arguments(), argumentsLimitBytes), ErrorCode.REQUEST_TOO_LARGE);
+        return refuseUnless(!Utf8.exceeds(call.arguments(), argumentsLimitBytes), ErrorCode.ARGUMENTS_TOO_LARGE);
     }
 
     /** The last check; on success, the call with its record (created now) and its attempt's token. */

@@ -12,7 +12,7 @@ import java.time.Duration;
 public final class ToolBoundaryConfig {
 
     /** Tool arguments: 64 KiB of UTF-8. */
-    public static final long DEFAULT_REQUEST_BYTES = Limits.DEFAULT_REQUEST_BYTES;
+    public static final long DEFAULT_ARGUMENTS_BYTES = Limits.DEFAULT_ARGUMENTS_BYTES;
     /** Raw tool response: 1 MiB of UTF-8. */
     public static final long DEFAULT_RAW_RESPONSE_BYTES = Limits.DEFAULT_RAW_RESPONSE_BYTES;
     /** Whole canonical record: 1.25 MiB of UTF-8. */
@@ -50,7 +50,7 @@ public final class ToolBoundaryConfig {
     private final int maxNumberLength;
 
     private ToolBoundaryConfig(Builder builder) {
-        this.limits = new Limits(builder.requestBytes, builder.rawResponseBytes, builder.recordBytes,
+        this.limits = new Limits(builder.argumentsBytes, builder.rawResponseBytes, builder.recordBytes,
                 builder.agentResultBytes);
         this.recordTtl = builder.recordTtl;
         this.executionLease = builder.executionLease;
@@ -120,7 +120,7 @@ public final class ToolBoundaryConfig {
 
     /** Builds a config; each setter rejects an invalid value at once. */
     public static final class Builder {
-        private long requestBytes = DEFAULT_REQUEST_BYTES;
+        private long argumentsBytes = DEFAULT_ARGUMENTS_BYTES;
         private long rawResponseBytes = DEFAULT_RAW_RESPONSE_BYTES;
         private long recordBytes = DEFAULT_RECORD_BYTES;
         private long agentResultBytes = DEFAULT_AGENT_RESULT_BYTES;
@@ -139,8 +139,8 @@ public final class ToolBoundaryConfig {
          * @param bytes the limit; positive
          * @return this builder
          */
-        public Builder requestLimitBytes(long bytes) {
-            this.requestBytes = positive(bytes, "requestLimitBytes");
+        public Builder argumentsLimitBytes(long bytes) {
+            this.argumentsBytes = positive(bytes, "argumentsLimitBytes");
             return this;
         }
 
@@ -257,8 +257,8 @@ public final class ToolBoundaryConfig {
          * @return the validated config
          */
         public ToolBoundaryConfig build() {
-            if (requestBytes > recordBytes || rawResponseBytes > recordBytes) {
-                throw new IllegalArgumentException("requestLimitBytes and rawResponseLimitBytes must not exceed recordLimitBytes");
+            if (argumentsBytes > recordBytes || rawResponseBytes > recordBytes) {
+                throw new IllegalArgumentException("argumentsLimitBytes and rawResponseLimitBytes must not exceed recordLimitBytes");
             }
             return new ToolBoundaryConfig(this);
         }

@@ -28,7 +28,7 @@ class ToolBoundaryConfigTest {
 
     @Test
     void defaultConstantsAreExact() {
-        assertThat(ToolBoundaryConfig.DEFAULT_REQUEST_BYTES).isEqualTo(65_536);
+        assertThat(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES).isEqualTo(65_536);
         assertThat(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES).isEqualTo(1_048_576);
         assertThat(ToolBoundaryConfig.DEFAULT_RECORD_BYTES).isEqualTo(1_310_720);
         assertThat(ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES).isEqualTo(8_192);
@@ -51,7 +51,7 @@ class ToolBoundaryConfigTest {
     @Test
     void keepsCustomValues() {
         ToolBoundaryConfig config = ToolBoundaryConfig.custom()
-                .requestLimitBytes(10)
+                .argumentsLimitBytes(10)
                 .rawResponseLimitBytes(20)
                 .recordLimitBytes(30)
                 .agentResultLimitBytes(40)
@@ -68,7 +68,7 @@ class ToolBoundaryConfigTest {
 
     static Stream<Arguments> nonPositiveSettings() {
         return Stream.of(0L, -1L, (long) Integer.MIN_VALUE).flatMap(v -> Stream.of(
-                Arguments.of("requestLimitBytes", v, (Consumer<ToolBoundaryConfig.Builder>) b -> b.requestLimitBytes(v)),
+                Arguments.of("argumentsLimitBytes", v, (Consumer<ToolBoundaryConfig.Builder>) b -> b.argumentsLimitBytes(v)),
                 Arguments.of("rawResponseLimitBytes", v, (Consumer<ToolBoundaryConfig.Builder>) b -> b.rawResponseLimitBytes(v)),
                 Arguments.of("recordLimitBytes", v, (Consumer<ToolBoundaryConfig.Builder>) b -> b.recordLimitBytes(v)),
                 Arguments.of("agentResultLimitBytes", v, (Consumer<ToolBoundaryConfig.Builder>) b -> b.agentResultLimitBytes(v)),
@@ -109,15 +109,15 @@ class ToolBoundaryConfigTest {
     @Test
     void rejectsARequestLimitOverTheRecordLimit() {
         ToolBoundaryConfig.Builder builder = ToolBoundaryConfig.custom().recordLimitBytes(1000).rawResponseLimitBytes(1000)
-                .requestLimitBytes(1001);
+                .argumentsLimitBytes(1001);
 
         assertThatIllegalArgumentException().isThrownBy(builder::build)
-                .withMessageContaining("requestLimitBytes").withMessageContaining("recordLimitBytes");
+                .withMessageContaining("argumentsLimitBytes").withMessageContaining("recordLimitBytes");
     }
 
     @Test
     void rejectsARawResponseLimitOverTheRecordLimit() {
-        ToolBoundaryConfig.Builder builder = ToolBoundaryConfig.custom().recordLimitBytes(1000).requestLimitBytes(1000)
+        ToolBoundaryConfig.Builder builder = ToolBoundaryConfig.custom().recordLimitBytes(1000).argumentsLimitBytes(1000)
                 .rawResponseLimitBytes(1001);
 
         assertThatIllegalArgumentException().isThrownBy(builder::build)
@@ -133,7 +133,7 @@ class ToolBoundaryConfigTest {
 
     @Test
     void acceptsRequestAndRawLimitsEqualToTheRecordLimit() {
-        ToolBoundaryConfig config = ToolBoundaryConfig.custom().recordLimitBytes(1000).requestLimitBytes(1000)
+        ToolBoundaryConfig config = ToolBoundaryConfig.custom().recordLimitBytes(1000).argumentsLimitBytes(1000)
                 .rawResponseLimitBytes(1000).build();
 
         assertThat(config.limits()).isEqualTo(new Limits(1000, 1000, 1000, 8_192));

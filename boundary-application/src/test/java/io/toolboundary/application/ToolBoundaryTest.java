@@ -67,7 +67,7 @@ class ToolBoundaryTest {
                 .accessPolicy(policy)
                 .clock(clock)
                 .tokens(() -> TOKEN)
-                .config(ToolBoundaryConfig.custom().requestLimitBytes(REQUEST_LIMIT).build())
+                .config(ToolBoundaryConfig.custom().argumentsLimitBytes(REQUEST_LIMIT).build())
                 .tool(ToolBinding.readOnly("search", executor, projector))
                 .tool(ToolBinding.writable("delete", writableExecutor, writableProjector));
     }
@@ -125,13 +125,13 @@ class ToolBoundaryTest {
                 new Preflight("policy answers null", run(), envelope(), (r, t) -> null, ErrorCode.TOOL_NOT_AUTHORIZED),
                 rejected("writable tool", ToolCallEnvelope.of(RUN, CALL, "delete", ARGUMENTS), ErrorCode.TOOL_NOT_READ_ONLY),
                 rejected("arguments one byte over, ending in 1 byte", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 1)),
-                        ErrorCode.REQUEST_TOO_LARGE),
+                        ErrorCode.ARGUMENTS_TOO_LARGE),
                 rejected("arguments one byte over, ending in 2 bytes", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 2)),
-                        ErrorCode.REQUEST_TOO_LARGE),
+                        ErrorCode.ARGUMENTS_TOO_LARGE),
                 rejected("arguments one byte over, ending in 3 bytes", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 3)),
-                        ErrorCode.REQUEST_TOO_LARGE),
+                        ErrorCode.ARGUMENTS_TOO_LARGE),
                 rejected("arguments one byte over, ending in 4 bytes", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 4)),
-                        ErrorCode.REQUEST_TOO_LARGE),
+                        ErrorCode.ARGUMENTS_TOO_LARGE),
                 rejected("no arguments", ToolCallEnvelope.of(RUN, CALL, "search", null), ErrorCode.ARGUMENTS_INVALID),
                 rejected("array arguments", ToolCallEnvelope.of(RUN, CALL, "search", "[]"), ErrorCode.ARGUMENTS_INVALID),
                 rejected("duplicate keys", ToolCallEnvelope.of(RUN, CALL, "search", "{\"q\":1,\"q\":2}"), ErrorCode.ARGUMENTS_INVALID),
@@ -191,7 +191,7 @@ class ToolBoundaryTest {
 
             assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
             assertThat(scripted.begins).singleElement()
-                    .satisfies(start -> assertThat(start.record().request()).isSameAs(arguments));
+                    .satisfies(start -> assertThat(start.record().arguments()).isSameAs(arguments));
         }
 
         @Test
@@ -219,7 +219,7 @@ class ToolBoundaryTest {
             assertThat(start.record().key()).isEqualTo(InvocationKey.of(new RunId(RUN), new ToolCallId("Call_01:x.Y-z")));
             assertThat(start.record().key().toolCallId().value()).isEqualTo("Call_01:x.Y-z");
             assertThat(start.record().tool()).isEqualTo(new ToolName("search"));
-            assertThat(start.record().request()).isEqualTo(ARGUMENTS);
+            assertThat(start.record().arguments()).isEqualTo(ARGUMENTS);
             assertThat(start.record().requestFingerprint()).matches("[0-9a-f]{64}");
             assertThat(start.record().createdAt()).isEqualTo(NOW);
             assertThat(start.token()).isEqualTo(TOKEN);

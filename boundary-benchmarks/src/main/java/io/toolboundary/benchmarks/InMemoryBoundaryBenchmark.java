@@ -62,7 +62,7 @@ public class InMemoryBoundaryBenchmark {
 
     /** The arguments' size in UTF-8 bytes. */
     @Param({"128", "1024", "16384"})
-    public int requestBytes;
+    public int argumentsBytes;
 
     /** The raw response's size in UTF-8 bytes. */
     @Param({"1024", "65536"})
@@ -82,7 +82,7 @@ public class InMemoryBoundaryBenchmark {
     /** Builds the payloads and the fake tool once per trial. */
     @Setup(Level.Trial)
     public void payloads() {
-        arguments = Payloads.request(requestBytes);
+        arguments = Payloads.request(argumentsBytes);
         executor = FakeTools.returning(Payloads.raw(rawBytes));
         projector = FakeProjectors.evidenceFound(Payloads.agentContent());
         tool = new ToolName(Payloads.TOOL_NAME);

@@ -126,7 +126,7 @@ public final class RecordMemory {
             redis.flush();
         }
         Map<String, Object> document = new LinkedHashMap<>();
-        document.put("requestBytes", Payloads.REDIS_REQUEST_BYTES);
+        document.put("argumentsBytes", Payloads.REDIS_REQUEST_BYTES);
         document.put("agentResultBytes", Payloads.AGENT_RESULT_BYTES);
         document.put("results", results);
         Files.createDirectories(output.toAbsolutePath().getParent());

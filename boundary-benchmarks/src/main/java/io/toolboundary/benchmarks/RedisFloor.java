@@ -105,7 +105,7 @@ public final class RedisFloor {
             redis.flush();
         }
         Map<String, Object> document = new LinkedHashMap<>();
-        document.put("requestBytes", Payloads.REDIS_REQUEST_BYTES);
+        document.put("argumentsBytes", Payloads.REDIS_REQUEST_BYTES);
         document.put("agentResultBytes", Payloads.AGENT_RESULT_BYTES);
         document.put("secondsPerMeasurement", seconds);
         document.put("tool", "redis-benchmark -P 1, EVALSHA of begin.lua and complete.lua");
@@ -217,7 +217,7 @@ public final class RedisFloor {
             throw new IllegalStateException("the store does not read the floor's record as READY: " + found);
         }
         if (!ready.rawResponse().contains(templates.raw()) || !ready.result().content().equals(templates.content())
-                || !ready.request().equals(templates.request())) {
+                || !ready.arguments().equals(templates.request())) {
             throw new IllegalStateException("the floor's record differs from the boundary's");
         }
     }

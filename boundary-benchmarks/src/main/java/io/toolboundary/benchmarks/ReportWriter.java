@@ -226,9 +226,9 @@ public final class ReportWriter {
             double[] overheads = new double[REQUEST_BYTES.length];
             for (int i = 0; i < REQUEST_BYTES.length; i++) {
                 int request = REQUEST_BYTES[i];
-                Optional<JmhResults.Row> base = jmh.find(IN_MEMORY, "baseline", "avgt", "requestBytes", request, "rawBytes", raw);
-                Optional<JmhResults.Row> bound = jmh.find(IN_MEMORY, "boundary", "avgt", "requestBytes", request, "rawBytes", raw);
-                Optional<JmhResults.Row> sample = jmh.find(IN_MEMORY, "boundary", "sample", "requestBytes", request, "rawBytes", raw);
+                Optional<JmhResults.Row> base = jmh.find(IN_MEMORY, "baseline", "avgt", "argumentsBytes", request, "rawBytes", raw);
+                Optional<JmhResults.Row> bound = jmh.find(IN_MEMORY, "boundary", "avgt", "argumentsBytes", request, "rawBytes", raw);
+                Optional<JmhResults.Row> sample = jmh.find(IN_MEMORY, "boundary", "sample", "argumentsBytes", request, "rawBytes", raw);
                 double overhead = bound.isPresent() && base.isPresent() ? bound.get().score() - base.get().score() : Double.NaN;
                 overheads[i] = overhead;
                 md.append("| ").append(kib(request)).append(" | ").append(kib(raw))
@@ -425,9 +425,9 @@ public final class ReportWriter {
         md.append("### boundary / floor\n\n");
         Optional<JmhResults.Row> one = redisRow("boundary", 1, "thrpt", TARGET_RAW);
         Optional<JsonNode> floorOne = floorRow(TARGET_RAW, 1);
-        Optional<JmhResults.Row> overhead = jmh.find(IN_MEMORY, "boundary", "avgt", "requestBytes",
+        Optional<JmhResults.Row> overhead = jmh.find(IN_MEMORY, "boundary", "avgt", "argumentsBytes",
                 Payloads.REDIS_REQUEST_BYTES, "rawBytes", TARGET_RAW);
-        Optional<JmhResults.Row> baseline = jmh.find(IN_MEMORY, "baseline", "avgt", "requestBytes",
+        Optional<JmhResults.Row> baseline = jmh.find(IN_MEMORY, "baseline", "avgt", "argumentsBytes",
                 Payloads.REDIS_REQUEST_BYTES, "rawBytes", TARGET_RAW);
         if (one.isPresent() && floorOne.isPresent()) {
             double boundaryMicros = 1e6 / one.get().score();
@@ -599,7 +599,7 @@ public final class ReportWriter {
     // ---------------------------------------------------------------- data helpers
 
     private Optional<JmhResults.Row> inMemoryRow(String method, int request, int raw) {
-        return jmh.find(IN_MEMORY, method, "avgt", "requestBytes", request, "rawBytes", raw);
+        return jmh.find(IN_MEMORY, method, "avgt", "argumentsBytes", request, "rawBytes", raw);
     }
 
     /**

@@ -104,10 +104,10 @@ class ReportWriterTest {
         ArrayNode jmh = json.createArrayNode();
         for (int request : new int[] {128, 1024, 16384}) {
             for (int raw : new int[] {1024, 65536}) {
-                jmh.add(row("InMemoryBoundaryBenchmark.baseline", "avgt", 1, Map.of("requestBytes", request, "rawBytes", raw), 1.5, "us/op", 100));
+                jmh.add(row("InMemoryBoundaryBenchmark.baseline", "avgt", 1, Map.of("argumentsBytes", request, "rawBytes", raw), 1.5, "us/op", 100));
                 // 0.5 µs more per KiB of request: 3.0625 µs at 128 B, 3.5 at 1 KiB, 11 at 16 KiB
-                jmh.add(row("InMemoryBoundaryBenchmark.boundary", "avgt", 1, Map.of("requestBytes", request, "rawBytes", raw), 3.0 + 0.5 * request / 1024.0, "us/op", 9000));
-                jmh.add(row("InMemoryBoundaryBenchmark.boundary", "sample", 1, Map.of("requestBytes", request, "rawBytes", raw), 3.6, "us/op", 9000));
+                jmh.add(row("InMemoryBoundaryBenchmark.boundary", "avgt", 1, Map.of("argumentsBytes", request, "rawBytes", raw), 3.0 + 0.5 * request / 1024.0, "us/op", 9000));
+                jmh.add(row("InMemoryBoundaryBenchmark.boundary", "sample", 1, Map.of("argumentsBytes", request, "rawBytes", raw), 3.6, "us/op", 9000));
             }
         }
         json.writeValue(results.resolve("jmh-inmemory.json").toFile(), jmh);

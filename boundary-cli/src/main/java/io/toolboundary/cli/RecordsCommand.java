@@ -46,7 +46,7 @@ final class RecordsCommand implements Callable<Integer> {
                         f.getOrDefault("tool", "-"), f.getOrDefault("status", "-"), f.getOrDefault("evidence", "-"),
                         f.getOrDefault("errorCode", "-"), Facts.age(facts).map(Facts::human).orElse("-"),
                         Facts.ttl(facts.ttlMillis()), Facts.leaseLeft(facts).map(Facts::human).orElse("-"),
-                        Facts.bytes(facts.fieldBytes().getOrDefault("request", -1L)),
+                        Facts.bytes(facts.fieldBytes().getOrDefault("arguments", -1L)),
                         Facts.bytes(facts.fieldBytes().getOrDefault("rawResponse", -1L)),
                         Facts.bytes(facts.fieldBytes().getOrDefault("content", -1L)),
                         Facts.bytes(facts.memoryBytes()));

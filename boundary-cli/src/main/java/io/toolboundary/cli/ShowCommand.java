@@ -86,7 +86,7 @@ final class ShowCommand implements Callable<Integer> {
         Facts.leaseLeft(facts).ifPresent(left -> fields.put("leaseLeftMillis", left.toMillis()));
         fields.put("memoryBytes", facts.memoryBytes());
         fields.put("requestFingerprint", record.requestFingerprint());
-        fields.put("request", record.request());
+        fields.put("arguments", record.arguments());
         record.rawResponse().forEach(raw -> fields.put("rawResponse", raw));
         record.agentResult().forEach(result -> {
             fields.put("content", result.content());

@@ -278,7 +278,7 @@ final class TriageScript {
                 .row("status", record.status().name())
                 .row("evidence", record.evidence().map(Enum::name).getOrElse("-"))
                 .row("error code", record.errorCode().map(Enum::name).getOrElse("-"))
-                .row("request bytes", String.valueOf(Utf8.byteLength(record.request())))
+                .row("request bytes", String.valueOf(Utf8.byteLength(record.arguments())))
                 .row("raw bytes", record.rawResponse().map(raw -> String.valueOf(Utf8.byteLength(raw)))
                         .getOrElse(record.status() == InvocationStatus.PROJECTING ? "-" : "none kept"))
                 .row("agent result bytes", record.agentResult().map(r -> String.valueOf(r.byteSize())).getOrElse("-"))
@@ -313,7 +313,7 @@ final class TriageScript {
         List<String> store = Table.wrap(storeName, Table.WIDTH - HEADER_INDENT);
         out.println("  store     " + store.get(0));
         store.subList(1, store.size()).forEach(line -> out.println(" ".repeat(HEADER_INDENT) + line));
-        out.println("  limits    request " + size(limits.requestBytes()) + ", raw response " + size(limits.rawResponseBytes())
+        out.println("  limits    request " + size(limits.argumentsBytes()) + ", raw response " + size(limits.rawResponseBytes())
                 + ", record " + size(limits.recordBytes()) + ", agent result " + size(limits.agentResultBytes())
                 + " (UTF-8)");
         out.println("  tools     granted:  " + String.join(", ", LOG_SEARCH, RAG_LOOKUP, MYSQL_READ, LOG_EXPORT,

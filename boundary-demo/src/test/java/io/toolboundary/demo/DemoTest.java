@@ -386,7 +386,7 @@ class DemoTest {
             CREATED_RECORDS.forEach((toolCallId, status) -> {
                 String key = recordKey(runId, toolCallId);
                 assertThat(deployment().call("HGET", key, "schema")).as(key).isEqualTo("3");
-                assertThat(deployment().callLong("HEXISTS", key, "request")).as(key).isEqualTo(1L);
+                assertThat(deployment().callLong("HEXISTS", key, "arguments")).as(key).isEqualTo(1L);
                 assertThat(deployment().call("HGET", key, "status")).as(key).isEqualTo(status);
                 assertThat(deployment().callLong("PTTL", key)).as(key).isPositive().isLessThanOrEqualTo(day);
             });

@@ -7,7 +7,7 @@ import io.vavr.control.Option;
 import java.time.Instant;
 
 /**
- * The one canonical record of an invocation, kept per {@link InvocationKey}: the complete request,
+ * The one canonical record of an invocation, kept per {@link InvocationKey}: the complete request (tool and arguments),
  * the complete raw response, the agent result, the lifecycle and evidence status, the error code and
  * the timestamps.
  *
@@ -23,9 +23,9 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
     ToolName tool();
 
     /** {@return the complete arguments JSON, exactly as the framework supplied it} */
-    String request();
+    String arguments();
 
-    /** {@return a fingerprint of the request's canonical JSON, used to tell a replay from a reused id} */
+    /** {@return a fingerprint of the request (the tool's name and the arguments' canonical JSON), used to tell a replay from a reused id} */
     String requestFingerprint();
 
     /** {@return when the record was created} */
@@ -52,13 +52,13 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
     /** {@return how this record may be cited} */
     Referencability referencability();
 
-    /** {@return the record's size in UTF-8 bytes: ids, tool name, request, fingerprint, raw response, agent result} */
+    /** {@return the record's size in UTF-8 bytes: ids, tool name, arguments, fingerprint, raw response, agent result} */
     default long byteSize() {
         // Ids and tool names are ASCII by construction: one byte per character.
         long bytes = key().runId().value().length()
                 + key().toolCallId().value().length()
                 + tool().value().length()
-                + Utf8.byteLength(request())
+                + Utf8.byteLength(arguments())
                 + Utf8.byteLength(requestFingerprint());
         Option<String> raw = rawResponse();
         if (raw.isDefined()) {
@@ -76,15 +76,15 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
     }
 
     /**
-     * Created just before the tool runs. Holds the request, no result yet.
+     * Created just before the tool runs. Holds the arguments, no result yet.
      *
      * @param key the canonical key
      * @param tool the tool
-     * @param request the complete arguments JSON
+     * @param arguments the complete arguments JSON
      * @param requestFingerprint the fingerprint of the request's canonical JSON
      * @param createdAt the creation time
      */
-    record Projecting(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt)
+    record Projecting(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt)
             implements CanonicalRecord {
 
         /**
@@ -92,14 +92,14 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          *
          * @param key the canonical key
          * @param tool the tool
-         * @param request the complete arguments JSON
+         * @param arguments the complete arguments JSON
          * @param requestFingerprint the fingerprint of the request's canonical JSON
          * @param createdAt the creation time
          */
         public Projecting {
             requireNonNull(key, "key is null");
             requireNonNull(tool, "tool is null");
-            requireNonNull(request, "request is null");
+            requireNonNull(arguments, "arguments is null");
             requireNonNull(requestFingerprint, "requestFingerprint is null");
             requireNonNull(createdAt, "createdAt is null");
         }
@@ -126,7 +126,7 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
             if (byteSize() + rawBytes + result.byteSize() > limits.recordBytes()) {
                 return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
             }
-            return Either.right(new Ready(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse,
+            return Either.right(new Ready(key, tool, arguments, requestFingerprint, createdAt, notBefore(at), rawResponse,
                     result));
         }
 
@@ -139,11 +139,11 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          * @return the ERROR record with that code
          */
         public Failed fail(ErrorCode code, Option<String> rawResponse, Instant at) {
-            return new Failed(key, tool, request, requestFingerprint, createdAt, notBefore(at), rawResponse, code);
+            return new Failed(key, tool, arguments, requestFingerprint, createdAt, notBefore(at), rawResponse, code);
         }
 
         /**
-         * The final record this record becomes with {@code outcome}: its key, tool, request, fingerprint
+         * The final record this record becomes with {@code outcome}: its key, tool, arguments, fingerprint
          * and creation, with the outcome's raw response, agent result or error code, and its completion
          * time as {@code updatedAt} (taken as it is; no limit is checked here).
          *
@@ -153,11 +153,11 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
         public Final complete(Outcome outcome) {
             requireNonNull(outcome, "outcome is null");
             if (outcome instanceof Outcome.Ready ready) {
-                return new Ready(key, tool, request, requestFingerprint, createdAt, ready.completedAt(), ready.raw(),
+                return new Ready(key, tool, arguments, requestFingerprint, createdAt, ready.completedAt(), ready.raw(),
                         ready.result());
             }
             Outcome.Failed failed = (Outcome.Failed) outcome;
-            return new Failed(key, tool, request, requestFingerprint, createdAt, failed.completedAt(),
+            return new Failed(key, tool, arguments, requestFingerprint, createdAt, failed.completedAt(),
                     failed.rawResponse(), failed.code());
         }
 
@@ -206,14 +206,14 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
      *
      * @param key the canonical key
      * @param tool the tool
-     * @param request the complete arguments JSON
+     * @param arguments the complete arguments JSON
      * @param requestFingerprint the fingerprint of the request's canonical JSON
      * @param createdAt the creation time
      * @param updatedAt the completion time
      * @param raw the complete raw response
      * @param result the agent result
      */
-    record Ready(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt,
+    record Ready(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
             Instant updatedAt, String raw, AgentResult result) implements Final {
 
         /**
@@ -221,7 +221,7 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          *
          * @param key the canonical key
          * @param tool the tool
-         * @param request the complete arguments JSON
+         * @param arguments the complete arguments JSON
          * @param requestFingerprint the fingerprint of the request's canonical JSON
          * @param createdAt the creation time
          * @param updatedAt the completion time
@@ -231,7 +231,7 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
         public Ready {
             requireNonNull(key, "key is null");
             requireNonNull(tool, "tool is null");
-            requireNonNull(request, "request is null");
+            requireNonNull(arguments, "arguments is null");
             requireNonNull(requestFingerprint, "requestFingerprint is null");
             requireNonNull(createdAt, "createdAt is null");
             requireNonNull(updatedAt, "updatedAt is null");
@@ -277,14 +277,14 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
      *
      * @param key the canonical key
      * @param tool the tool
-     * @param request the complete arguments JSON
+     * @param arguments the complete arguments JSON
      * @param requestFingerprint the fingerprint of the request's canonical JSON
      * @param createdAt the creation time
      * @param updatedAt the failure time
      * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
      * @param code the error code
      */
-    record Failed(InvocationKey key, ToolName tool, String request, String requestFingerprint, Instant createdAt,
+    record Failed(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
             Instant updatedAt, Option<String> rawResponse, ErrorCode code) implements Final {
 
         /**
@@ -292,7 +292,7 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          *
          * @param key the canonical key
          * @param tool the tool
-         * @param request the complete arguments JSON
+         * @param arguments the complete arguments JSON
          * @param requestFingerprint the fingerprint of the request's canonical JSON
          * @param createdAt the creation time
          * @param updatedAt the failure time
@@ -302,7 +302,7 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
         public Failed {
             requireNonNull(key, "key is null");
             requireNonNull(tool, "tool is null");
-            requireNonNull(request, "request is null");
+            requireNonNull(arguments, "arguments is null");
             requireNonNull(requestFingerprint, "requestFingerprint is null");
             requireNonNull(createdAt, "createdAt is null");
             requireNonNull(updatedAt, "updatedAt is null");

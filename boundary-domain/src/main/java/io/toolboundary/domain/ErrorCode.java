@@ -40,7 +40,7 @@ public enum ErrorCode {
     /** The tool is registered as writable; the boundary only runs read-only tools. */
     TOOL_NOT_READ_ONLY("Only read-only tools may be called."),
     /** The arguments are longer, in UTF-8 bytes, than the request limit. */
-    REQUEST_TOO_LARGE("The tool arguments exceed the request size limit."),
+    ARGUMENTS_TOO_LARGE("The tool arguments exceed their size limit."),
     /** The arguments are not exactly one well-formed JSON object within the parser's bounds. */
     ARGUMENTS_INVALID("The tool arguments must be exactly one JSON object."),
     /** A text holds a lone surrogate and cannot be stored exactly in UTF-8. */

@@ -4,15 +4,15 @@ package io.toolboundary.domain;
  * The byte limits of one invocation, all counted in UTF-8. Going over a limit is an error, never a
  * truncation.
  *
- * @param requestBytes the tool arguments (JSON text)
+ * @param argumentsBytes the tool arguments (JSON text)
  * @param rawResponseBytes the raw tool response
  * @param recordBytes the whole canonical record: ids, tool name, request, raw response, agent result
  * @param agentResultBytes the projected result's content and scope
  */
-public record Limits(long requestBytes, long rawResponseBytes, long recordBytes, long agentResultBytes) {
+public record Limits(long argumentsBytes, long rawResponseBytes, long recordBytes, long agentResultBytes) {
 
     /** 64 KiB. */
-    public static final long DEFAULT_REQUEST_BYTES = 64L * 1024;
+    public static final long DEFAULT_ARGUMENTS_BYTES = 64L * 1024;
     /** 1 MiB. */
     public static final long DEFAULT_RAW_RESPONSE_BYTES = 1024L * 1024;
     /** 1.25 MiB. */
@@ -23,14 +23,14 @@ public record Limits(long requestBytes, long rawResponseBytes, long recordBytes,
     /**
      * Builds the limits, each in UTF-8 bytes.
      *
-     * @param requestBytes the tool arguments (JSON text)
+     * @param argumentsBytes the tool arguments (JSON text)
      * @param rawResponseBytes the raw tool response
      * @param recordBytes the whole canonical record
      * @param agentResultBytes the projected result's content and scope
      * @throws IllegalArgumentException when a limit is not positive
      */
     public Limits {
-        requirePositive(requestBytes, "requestBytes");
+        requirePositive(argumentsBytes, "argumentsBytes");
         requirePositive(rawResponseBytes, "rawResponseBytes");
         requirePositive(recordBytes, "recordBytes");
         requirePositive(agentResultBytes, "agentResultBytes");
@@ -38,7 +38,7 @@ public record Limits(long requestBytes, long rawResponseBytes, long recordBytes,
 
     /** {@return the documented defaults: 64 KiB, 1 MiB, 1.25 MiB, 8 KiB} */
     public static Limits ofDefaults() {
-        return new Limits(DEFAULT_REQUEST_BYTES, DEFAULT_RAW_RESPONSE_BYTES, DEFAULT_RECORD_BYTES,
+        return new Limits(DEFAULT_ARGUMENTS_BYTES, DEFAULT_RAW_RESPONSE_BYTES, DEFAULT_RECORD_BYTES,
                 DEFAULT_AGENT_RESULT_BYTES);
     }
 

@@ -211,7 +211,7 @@ class CanonicalRecordTest {
     static void assertSameInvocation(CanonicalRecord record) {
         assertThat(record.key()).isEqualTo(KEY);
         assertThat(record.tool()).isEqualTo(TOOL);
-        assertThat(record.request()).isEqualTo(REQUEST);
+        assertThat(record.arguments()).isEqualTo(REQUEST);
         assertThat(record.requestFingerprint()).isEqualTo(FINGERPRINT);
         assertThat(record.createdAt()).isEqualTo(CREATED);
     }

@@ -13,7 +13,7 @@ class LimitsTest {
     void defaultsAreExactByteCounts() {
         Limits limits = Limits.ofDefaults();
 
-        assertThat(limits.requestBytes()).isEqualTo(65_536).isEqualTo(Limits.DEFAULT_REQUEST_BYTES);
+        assertThat(limits.argumentsBytes()).isEqualTo(65_536).isEqualTo(Limits.DEFAULT_ARGUMENTS_BYTES);
         assertThat(limits.rawResponseBytes()).isEqualTo(1_048_576).isEqualTo(Limits.DEFAULT_RAW_RESPONSE_BYTES);
         assertThat(limits.recordBytes()).isEqualTo(1_310_720).isEqualTo(Limits.DEFAULT_RECORD_BYTES);
         assertThat(limits.agentResultBytes()).isEqualTo(8_192).isEqualTo(Limits.DEFAULT_AGENT_RESULT_BYTES);
@@ -28,7 +28,7 @@ class LimitsTest {
     @ValueSource(longs = {0, -1, Long.MIN_VALUE})
     void rejectsNonPositiveRequestLimitNamingIt(long value) {
         assertThatIllegalArgumentException().isThrownBy(() -> new Limits(value, 1, 1, 1))
-                .withMessage("requestBytes must be positive, was " + value);
+                .withMessage("argumentsBytes must be positive, was " + value);
     }
 
     @ParameterizedTest

@@ -127,7 +127,7 @@ class LangChain4jToolBoundaryTest {
         assertThat(record.key().toolCallId().value()).isEqualTo("call_Lk3v9");
         assertThat(record.key().runId()).isEqualTo(currentRun.get().runId());
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
-        assertThat(record.request()).isEqualTo(SEARCH_ARGS);
+        assertThat(record.arguments()).isEqualTo(SEARCH_ARGS);
         assertThat(record.rawResponse().get()).startsWith(RAW_MARKER);
         assertModelSawNothingRaw(model);
     }

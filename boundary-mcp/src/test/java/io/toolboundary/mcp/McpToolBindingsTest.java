@@ -150,7 +150,7 @@ class McpToolBindingsTest {
         assertThat(AgentText.of(answer)).doesNotContain("RAW-ROW");
         CanonicalRecord record = record(boundary, "call_1");
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
-        assertThat(record.request()).isEqualTo("{\"query\":\"timeout\"}");
+        assertThat(record.arguments()).isEqualTo("{\"query\":\"timeout\"}");
         assertThat(record.rawResponse().get()).isEqualTo(LOG_TEXT);
         assertThat(record.rawResponse().get().getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .isEqualTo(LOG_TEXT.getBytes(java.nio.charset.StandardCharsets.UTF_8));

@@ -75,7 +75,7 @@ class ChatClientToolCallingTest {
         assertThat(record.key().toolCallId().value()).isEqualTo("call_Xy-9.z:1");
         assertThat(record.key().runId()).isEqualTo(run.runId());
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
-        assertThat(record.request()).isEqualTo(ARGUMENTS);
+        assertThat(record.arguments()).isEqualTo(ARGUMENTS);
         assertThat(record.rawResponse().get()).contains(LogSearchCallback.RAW_MARKER);
         assertThat(logSearch.contexts()).singleElement().satisfies(context -> assertThat(context.getContext())
                 .containsEntry(ToolCallbackBindings.TOOL_CALL_ID_KEY, "call_Xy-9.z:1")
@@ -97,8 +97,8 @@ class ChatClientToolCallingTest {
         assertThat(model.toolResponsesIn(1)).allSatisfy(response ->
                 assertThat(response.responseData()).startsWith("EVIDENCE_FOUND"));
         assertThat(logSearch.inputs()).containsExactly("{\"query\":\"a\"}", "{\"query\":\"b\"}");
-        assertThat(recordOf("call_1").request()).isEqualTo("{\"query\":\"a\"}");
-        assertThat(recordOf("call_2").request()).isEqualTo("{\"query\":\"b\"}");
+        assertThat(recordOf("call_1").arguments()).isEqualTo("{\"query\":\"a\"}");
+        assertThat(recordOf("call_2").arguments()).isEqualTo("{\"query\":\"b\"}");
     }
 
     @Test

@@ -165,9 +165,9 @@ public abstract class AgentNeverSeesRawDataContract {
         Either<BoundaryError, AgentResult> invokeOverTheStoresRecordLimit(BoundaryListener listener) {
             // A request that fits its own limit but, with the record's ids and fingerprint, not the record limit.
             String arguments = "{\"query\":\"ARGS-MARKER " + "a".repeat(Math.toIntExact(maxRecordBytes() / 2)) + "\"}";
-            long requestBytes = arguments.length();
-            ToolBoundaryConfig tight = ToolBoundaryConfig.custom().requestLimitBytes(requestBytes)
-                    .rawResponseLimitBytes(requestBytes).recordLimitBytes(requestBytes).build();
+            long argumentsBytes = arguments.length();
+            ToolBoundaryConfig tight = ToolBoundaryConfig.custom().argumentsLimitBytes(argumentsBytes)
+                    .rawResponseLimitBytes(argumentsBytes).recordLimitBytes(argumentsBytes).build();
             return builder(listener).config(tight).build()
                     .invoke(run, ToolCallEnvelope.of(runId, TOOL_CALL_ID, "log-search", arguments));
         }

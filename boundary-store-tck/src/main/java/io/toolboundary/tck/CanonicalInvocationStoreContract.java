@@ -200,7 +200,7 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
             // The record limit the store's cap allows: a boundary refuses a store that holds less.
             long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
             ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
-                    .requestLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_REQUEST_BYTES, record))
+                    .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
                     .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
             return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting)
                     .tool(binding).build();

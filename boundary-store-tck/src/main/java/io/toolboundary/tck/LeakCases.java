@@ -90,8 +90,8 @@ final class LeakCases {
                                 .clock(w.clock).listener(l)
                                 .tool(ToolBinding.writable("log-search", w.executor, w.projector)).build()
                                 .invoke(w.run, w.envelope)),
-                after("request over the limit", ErrorCode.REQUEST_TOO_LARGE,
-                        w -> l -> w.builder(l).config(ToolBoundaryConfig.custom().requestLimitBytes(16).build())
+                after("request over the limit", ErrorCode.ARGUMENTS_TOO_LARGE,
+                        w -> l -> w.builder(l).config(ToolBoundaryConfig.custom().argumentsLimitBytes(16).build())
                                 .build().invoke(w.run, w.envelope)),
                 preflight("arguments with trailing content", ErrorCode.ARGUMENTS_INVALID,
                         e -> e.withArguments(ARGUMENTS + " MARKER")),

@@ -165,7 +165,7 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
                     .tokens(() -> token).build();
             boundary.invoke(run, envelope);
             CanonicalRecord ready = recordOf(boundary, envelope);
-            CanonicalRecord.Failed overwrite = new CanonicalRecord.Failed(ready.key(), ready.tool(), ready.request(),
+            CanonicalRecord.Failed overwrite = new CanonicalRecord.Failed(ready.key(), ready.tool(), ready.arguments(),
                     ready.requestFingerprint(), ready.createdAt(), START.plusSeconds(1), Option.none(),
                     ErrorCode.EXECUTION_FAILED);
 
@@ -183,7 +183,7 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
                     logSearch(FakeTools.throwing("down"), projector)).tokens(() -> token).build();
             boundary.invoke(run, envelope);
             CanonicalRecord failed = recordOf(boundary, envelope);
-            CanonicalRecord.Ready upgrade = new CanonicalRecord.Ready(failed.key(), failed.tool(), failed.request(),
+            CanonicalRecord.Ready upgrade = new CanonicalRecord.Ready(failed.key(), failed.tool(), failed.arguments(),
                     failed.requestFingerprint(), failed.createdAt(), START.plusSeconds(1), RAW,
                     new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
 

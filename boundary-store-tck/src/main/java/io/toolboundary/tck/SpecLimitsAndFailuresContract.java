@@ -136,7 +136,7 @@ public abstract class SpecLimitsAndFailuresContract extends SpecLifecycleContrac
             @Test
             void endsInResultTooLargeWhenTheRawWouldNotFitTheRecord() {
                 ToolBoundaryConfig tight = ToolBoundaryConfig.custom()
-                        .requestLimitBytes(256).rawResponseLimitBytes(2048).recordLimitBytes(2048).build();
+                        .argumentsLimitBytes(256).rawResponseLimitBytes(2048).recordLimitBytes(2048).build();
                 ToolCallEnvelope envelope = envelope();
                 ToolBoundary boundary = boundaryWith(tight, logSearch(FakeTools.returningBytes(2040), projector));
 

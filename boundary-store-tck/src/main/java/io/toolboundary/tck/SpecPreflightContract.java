@@ -229,17 +229,17 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
 
         @Test
         void rejectsArgumentsOverTheRequestLimitCountedInUtf8Bytes() {
-            ToolBoundary boundary = boundaryWith(ToolBoundaryConfig.custom().requestLimitBytes(64).build(),
+            ToolBoundary boundary = boundaryWith(ToolBoundaryConfig.custom().argumentsLimitBytes(64).build(),
                     logSearch(executor, projector));
             String overBytes = "{\"q\":\"" + "\u00e9".repeat(29) + "\"}"; // 37 chars, 66 bytes
 
             assertRefusedBeforeExecution(boundary, run, Fixtures.envelope(run).withArguments(overBytes).build(),
-                    ErrorCode.REQUEST_TOO_LARGE);
+                    ErrorCode.ARGUMENTS_TOO_LARGE);
         }
 
         @Test
         void acceptsArgumentsOfExactlyTheRequestLimit() {
-            ToolBoundary boundary = boundaryWith(ToolBoundaryConfig.custom().requestLimitBytes(64).build(),
+            ToolBoundary boundary = boundaryWith(ToolBoundaryConfig.custom().argumentsLimitBytes(64).build(),
                     logSearch(executor, projector));
             String atLimit = "{\"q\":\"" + "\u00e9".repeat(28) + "\"}"; // 64 bytes
 
@@ -308,7 +308,7 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
 
             CanonicalRecord during = seenByTool.get().getOrElseThrow(() -> new AssertionError("no record while running"));
             assertThat(during.status()).isEqualTo(InvocationStatus.PROJECTING);
-            assertThat(during.request()).isEqualTo(arguments);
+            assertThat(during.arguments()).isEqualTo(arguments);
             assertThat(during.key().toolCallId().value()).isEqualTo("call_AbC-1.2:3");
             assertThat(during.key().runId()).isEqualTo(run.runId());
             assertThat(during.tool().value()).isEqualTo("log-search");
@@ -335,7 +335,7 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
             assertThat(record.status()).isEqualTo(InvocationStatus.READY);
             assertThat(record.rawResponse()).containsExactly(RAW);
             assertThat(record.agentResult()).containsExactly(result.get());
-            assertThat(record.request()).isEqualTo(envelope.arguments());
+            assertThat(record.arguments()).isEqualTo(envelope.arguments());
             assertThat(executor.executions()).isEqualTo(1);
             assertThat(projector.projections()).isEqualTo(1);
         }
@@ -353,7 +353,7 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
             CanonicalRecord record = recordOf(boundary, envelope);
             assertThat(record.key()).isEqualTo(keyOf(envelope));
             assertThat(record.tool().value()).isEqualTo("log-search");
-            assertThat(record.request()).isEqualTo(envelope.arguments());
+            assertThat(record.arguments()).isEqualTo(envelope.arguments());
             assertThat(record.rawResponse()).containsExactly(RAW);
             assertThat(record.agentResult().map(AgentResult::content)).containsExactly(RESULT);
             assertThat(record.status()).isEqualTo(InvocationStatus.READY);
@@ -384,7 +384,7 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
 
             CanonicalRecord record = recordOf(boundary, envelope);
             assertFailed(record, ErrorCode.EXECUTION_FAILED);
-            assertThat(record.request()).isEqualTo(envelope.arguments());
+            assertThat(record.arguments()).isEqualTo(envelope.arguments());
         }
     }
 }

@@ -379,7 +379,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
         private ToolBoundary sweeper() {
             long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
             ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
-                    .requestLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_REQUEST_BYTES, record))
+                    .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
                     .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
             return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting).build();
         }

@@ -278,7 +278,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken oldToken = AttemptToken.random();
             begin(old, oldToken);
             expire(old.key());
-            CanonicalRecord.Projecting replay = projecting(run, "call_1", old.tool().value(), old.request(),
+            CanonicalRecord.Projecting replay = projecting(run, "call_1", old.tool().value(), old.arguments(),
                     CREATED_AT.plusSeconds(1));
             CanonicalRecord.Projecting reuse = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
 

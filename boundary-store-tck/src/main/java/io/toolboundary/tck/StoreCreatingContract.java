@@ -52,7 +52,7 @@ public abstract class StoreCreatingContract extends StoreRunsContract {
             CanonicalRecord found = stored(record.key()).get();
 
             assertThat(found).isEqualTo(record);
-            assertThat(found.request().getBytes(UTF_8)).isEqualTo(request.getBytes(UTF_8));
+            assertThat(found.arguments().getBytes(UTF_8)).isEqualTo(request.getBytes(UTF_8));
             assertThat(found.createdAt()).isEqualTo(record.createdAt());
         }
 

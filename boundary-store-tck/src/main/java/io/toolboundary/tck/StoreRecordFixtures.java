@@ -163,7 +163,7 @@ public abstract class StoreRecordFixtures {
      * @return the READY record
      */
     public static CanonicalRecord.Ready readyOf(CanonicalRecord.Projecting record, String raw, AgentResult result) {
-        return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(), record.requestFingerprint(),
+        return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(), record.requestFingerprint(),
                 record.createdAt(), COMPLETED_AT, raw, result);
     }
 

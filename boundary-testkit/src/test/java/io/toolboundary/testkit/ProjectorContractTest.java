@@ -238,7 +238,7 @@ class ProjectorContractTest {
     void theLargeRequestIsSixtyKibibytesOfValidArguments() {
         assertThat(largeRequest().arguments()).hasSize(ProjectorContract.LARGE_REQUEST_BYTES).startsWith("{\"query\":\"")
                 .endsWith("\"}");
-        assertThat((long) ProjectorContract.LARGE_REQUEST_BYTES).isLessThan(ToolBoundaryConfig.DEFAULT_REQUEST_BYTES);
+        assertThat((long) ProjectorContract.LARGE_REQUEST_BYTES).isLessThan(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES);
     }
 
     @Test

@@ -53,7 +53,7 @@ class OneRecordLimitTest {
     @Test
     void endsTheRecordInErrorWhenTheRawResponseIsOverTheConfiguredLimit() {
         InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(Clock.systemUTC(), 64 * KIB);
-        ToolBoundaryConfig config = ToolBoundaryConfig.custom().requestLimitBytes(16 * KIB)
+        ToolBoundaryConfig config = ToolBoundaryConfig.custom().argumentsLimitBytes(16 * KIB)
                 .rawResponseLimitBytes(64 * KIB).recordLimitBytes(64 * KIB).build();
 
         OpenRuns.openIn(store, run);

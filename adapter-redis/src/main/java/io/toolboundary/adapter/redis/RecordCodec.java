@@ -42,7 +42,7 @@ final class RecordCodec {
 
     static final String SCHEMA = "schema";
     static final String TOOL = "tool";
-    static final String REQUEST = "request";
+    static final String ARGUMENTS = "arguments";
     static final String FINGERPRINT = "fingerprint";
     static final String TOKEN = "token";
     static final String STATUS = "status";
@@ -59,14 +59,14 @@ final class RecordCodec {
     static final String SCHEMA_VERSION = "3";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, TOOL, REQUEST, FINGERPRINT, ERROR_CODE,
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, TOOL, ARGUMENTS, FINGERPRINT, ERROR_CODE,
             LEASE_UNTIL);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
     private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
 
-    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, REQUEST, FINGERPRINT, TOKEN,
+    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, ARGUMENTS, FINGERPRINT, TOKEN,
             STATUS, CREATED_AT, LEASE_UNTIL);
     private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, CONTENT, SCOPE);
     private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, ERROR_CODE);
@@ -86,7 +86,7 @@ final class RecordCodec {
         List<Object> fields = new ArrayList<>(18);
         put(fields, SCHEMA, SCHEMA_VERSION);
         put(fields, TOOL, record.tool().value());
-        put(fields, REQUEST, record.request());
+        put(fields, ARGUMENTS, record.arguments());
         put(fields, FINGERPRINT, record.requestFingerprint());
         put(fields, TOKEN, token.value());
         put(fields, STATUS, InvocationStatus.PROJECTING.name());
@@ -158,12 +158,12 @@ final class RecordCodec {
         check(SCHEMA_VERSION.equals(required(hash, SCHEMA)));
         check(LEASE.matcher(required(hash, LEASE_UNTIL)).matches());
         ToolName tool = new ToolName(required(hash, TOOL));
-        String request = required(hash, REQUEST);
+        String arguments = required(hash, ARGUMENTS);
         String fingerprint = required(hash, FINGERPRINT);
         AttemptToken token = new AttemptToken(required(hash, TOKEN));
         InvocationStatus status = InvocationStatus.valueOf(required(hash, STATUS));
         Instant createdAt = Instant.parse(required(hash, CREATED_AT));
-        CanonicalRecord.Projecting projecting = new CanonicalRecord.Projecting(expected, tool, request, fingerprint,
+        CanonicalRecord.Projecting projecting = new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint,
                 createdAt);
         CanonicalRecord record = switch (status) {
             case PROJECTING -> {
@@ -174,13 +174,13 @@ final class RecordCodec {
                 onlyFields(hash, READY_ONLY_FIELDS);
                 EvidenceStatus evidence = EvidenceStatus.valueOf(required(hash, EVIDENCE));
                 AgentResult result = new AgentResult(required(hash, CONTENT), evidence, Option.of(hash.get(SCOPE)));
-                yield new CanonicalRecord.Ready(expected, tool, request, fingerprint, createdAt,
+                yield new CanonicalRecord.Ready(expected, tool, arguments, fingerprint, createdAt,
                         instant(hash, UPDATED_AT), required(hash, RAW_RESPONSE), result);
             }
             case ERROR -> {
                 onlyFields(hash, ERROR_ONLY_FIELDS);
                 check(EvidenceStatus.ERROR.name().equals(required(hash, EVIDENCE)));
-                yield new CanonicalRecord.Failed(expected, tool, request, fingerprint, createdAt,
+                yield new CanonicalRecord.Failed(expected, tool, arguments, fingerprint, createdAt,
                         instant(hash, UPDATED_AT), Option.of(hash.get(RAW_RESPONSE)),
                         ErrorCode.valueOf(required(hash, ERROR_CODE)));
             }

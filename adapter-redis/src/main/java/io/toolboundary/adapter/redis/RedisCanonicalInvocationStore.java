@@ -118,7 +118,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         if (record.byteSize() > Math.min(start.recordLimitBytes(), options.recordCapBytes().orElse(Long.MAX_VALUE))) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
-        if (!Utf8.isWellFormed(record.request()) || !Utf8.isWellFormed(record.requestFingerprint())) {
+        if (!Utf8.isWellFormed(record.arguments()) || !Utf8.isWellFormed(record.requestFingerprint())) {
             return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
         }
         InvocationKey key = record.key();

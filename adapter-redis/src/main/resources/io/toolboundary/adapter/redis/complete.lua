@@ -6,7 +6,7 @@
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the final status, READY or ERROR
--- ARGV[3]  the bytes the store's record cap leaves for the fields begin wrote (tool, request,
+-- ARGV[3]  the bytes the store's record cap leaves for the fields begin wrote (tool, arguments,
 --          fingerprint), or '' when the store has no cap
 -- ARGV[4..] the final fields and values, in pairs
 --
@@ -30,7 +30,7 @@ if stored[1] ~= ARGV[1] then
   return {'TOKEN_MISMATCH'}
 end
 if #ARGV[3] > 0 then
-  local begun = redis.call('HSTRLEN', record, 'tool') + redis.call('HSTRLEN', record, 'request')
+  local begun = redis.call('HSTRLEN', record, 'tool') + redis.call('HSTRLEN', record, 'arguments')
       + redis.call('HSTRLEN', record, 'fingerprint')
   if begun > tonumber(ARGV[3]) then
     return {'TOO_LARGE'}

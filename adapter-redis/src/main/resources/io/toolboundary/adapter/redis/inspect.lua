@@ -4,7 +4,7 @@
 -- ARGV     none
 --
 -- Reply: {type, PTTL, MEMORY USAGE (-1 when unknown), TIME seconds, TIME microseconds, then, for a hash,
---         name, value pairs: the small record fields as they are, and '#request', '#raw', '#content',
+--         name, value pairs: the small record fields as they are, and '#arguments', '#raw', '#content',
 --         '#scope' with the length in bytes of those fields (0 when absent)}
 local key = KEYS[1]
 local kind = redis.call('TYPE', key)['ok']
@@ -21,7 +21,7 @@ if kind == 'hash' then
       out[#out + 1] = values[i]
     end
   end
-  for _, name in ipairs({'request', 'rawResponse', 'content', 'scope'}) do
+  for _, name in ipairs({'arguments', 'rawResponse', 'content', 'scope'}) do
     out[#out + 1] = '#' .. name
     out[#out + 1] = tostring(redis.call('HSTRLEN', key, name))
   end

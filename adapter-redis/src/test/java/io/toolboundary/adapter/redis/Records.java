@@ -77,12 +77,12 @@ final class Records {
     }
 
     static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, String content) {
-        return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(), record.requestFingerprint(),
+        return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(), record.requestFingerprint(),
                 record.createdAt(), UPDATED, raw, new AgentResult(content, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
     }
 
     static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, AgentResult result) {
-        return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(), record.requestFingerprint(),
+        return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(), record.requestFingerprint(),
                 record.createdAt(), UPDATED, raw, result);
     }
 

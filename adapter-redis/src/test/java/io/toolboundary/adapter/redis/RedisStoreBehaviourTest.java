@@ -89,14 +89,14 @@ abstract class RedisStoreBehaviourTest {
 
         for (CanonicalRecord.Final outcome : outcomes) {
             CanonicalRecord.Projecting begun = new CanonicalRecord.Projecting(outcome.key(), outcome.tool(),
-                    outcome.request(), outcome.requestFingerprint(), outcome.createdAt());
+                    outcome.arguments(), outcome.requestFingerprint(), outcome.createdAt());
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(begun, token))).isEqualTo(Either.right(begun));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
             assertThat(store.complete(outcome.key(), token, Outcome.of(outcome))).isEqualTo(Either.right(Outcome.of(outcome)));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(outcome)));
         }
-        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), "request")).isEqualTo(request);
+        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), "arguments")).isEqualTo(request);
         assertThat(deployment.call("HEXISTS", store.recordKey(withEmptyRaw.key()), "scope")).isEqualTo(1L);
         assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "rawResponse")).isEqualTo(0L);
         assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "rawResponse")).isEqualTo(1L);
@@ -347,7 +347,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         String recordKey = store.recordKey(record.key());
-        List<String> begun = List.of("schema", "tool", "request", "fingerprint", "token", "createdAt", "leaseUntil");
+        List<String> begun = List.of("schema", "tool", "arguments", "fingerprint", "token", "createdAt", "leaseUntil");
         List<Object> before = new ArrayList<>();
         for (String field : begun) {
             before.add(deployment.call("HGET", recordKey, field));

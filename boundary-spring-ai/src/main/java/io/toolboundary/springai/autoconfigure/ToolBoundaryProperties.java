@@ -147,7 +147,7 @@ public class ToolBoundaryProperties implements Validator {
     /** The boundary's settings described by these properties. */
     ToolBoundaryConfig toConfig() {
         return ToolBoundaryConfig.custom()
-                .requestLimitBytes(limits.getRequest().toBytes())
+                .argumentsLimitBytes(limits.getArguments().toBytes())
                 .rawResponseLimitBytes(limits.getRawResponse().toBytes())
                 .recordLimitBytes(limits.getRecord().toBytes())
                 .agentResultLimitBytes(limits.getAgentResult().toBytes())
@@ -187,7 +187,7 @@ public class ToolBoundaryProperties implements Validator {
 
         /** Largest tool arguments text. */
         @DataSizeUnit(DataUnit.BYTES)
-        private DataSize request = DataSize.ofBytes(ToolBoundaryConfig.DEFAULT_REQUEST_BYTES);
+        private DataSize arguments = DataSize.ofBytes(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES);
 
         /** Largest raw tool response; a larger one ends the call in RESULT_TOO_LARGE, never truncated. */
         @DataSizeUnit(DataUnit.BYTES)
@@ -202,21 +202,21 @@ public class ToolBoundaryProperties implements Validator {
         private DataSize agentResult = DataSize.ofBytes(ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES);
 
         /**
-         * Largest tool arguments text ({@code toolboundary.limits.request}).
+         * Largest tool arguments text ({@code toolboundary.limits.arguments}).
          *
-         * @return the limit in UTF-8 bytes; {@link ToolBoundaryConfig#DEFAULT_REQUEST_BYTES} by default
+         * @return the limit in UTF-8 bytes; {@link ToolBoundaryConfig#DEFAULT_ARGUMENTS_BYTES} by default
          */
-        public DataSize getRequest() {
-            return request;
+        public DataSize getArguments() {
+            return arguments;
         }
 
         /**
-         * Sets {@code toolboundary.limits.request}.
+         * Sets {@code toolboundary.limits.arguments}.
          *
-         * @param request the limit, 1 byte to 512 MB and at most the record limit
+         * @param arguments the limit, 1 byte to 512 MB and at most the record limit
          */
-        public void setRequest(DataSize request) {
-            this.request = request;
+        public void setArguments(DataSize arguments) {
+            this.arguments = arguments;
         }
 
         /**

@@ -40,7 +40,7 @@ final class ToolBoundaryPropertiesValidation {
         Redis redis = properties.getRedis();
         atLeastOneMillisecond(errors, "record-ttl", properties.getRecordTtl());
         atLeastOneMillisecond(errors, "execution-lease", properties.getExecutionLease());
-        size(errors, "limits.request", limits.getRequest());
+        size(errors, "limits.arguments", limits.getArguments());
         size(errors, "limits.raw-response", limits.getRawResponse());
         size(errors, "limits.record", limits.getRecord());
         size(errors, "limits.agent-result", limits.getAgentResult());
@@ -67,7 +67,7 @@ final class ToolBoundaryPropertiesValidation {
             return;
         }
         String bound = "must not exceed toolboundary.limits.record (" + record.toBytes() + " bytes)";
-        nested(errors, "limits.request", limits.getRequest(), record, bound);
+        nested(errors, "limits.arguments", limits.getArguments(), record, bound);
         nested(errors, "limits.raw-response", limits.getRawResponse(), record, bound);
         nested(errors, "limits.agent-result", limits.getAgentResult(), record, bound);
     }

@@ -86,7 +86,7 @@ class ToolBoundaryAutoConfigurationTest {
     @Test
     void bindsSizesWithTheirUnitsPlainNumbersAsBytesAndTheTtlAsADuration() {
         withPolicy.withPropertyValues(
-                        "toolboundary.limits.request=32KB",
+                        "toolboundary.limits.arguments=32KB",
                         "toolboundary.limits.raw-response=2MB",
                         "toolboundary.limits.record=3MB",
                         "toolboundary.limits.agent-result=4096",
@@ -95,7 +95,7 @@ class ToolBoundaryAutoConfigurationTest {
                         "toolboundary.json.max-number-length=20")
                 .run(context -> {
                     ToolBoundaryConfig config = context.getBean(ToolBoundaryConfig.class);
-                    assertThat(config.limits().requestBytes()).isEqualTo(32L * 1024);
+                    assertThat(config.limits().argumentsBytes()).isEqualTo(32L * 1024);
                     assertThat(config.limits().rawResponseBytes()).isEqualTo(2L * 1024 * 1024);
                     assertThat(config.limits().recordBytes()).isEqualTo(3L * 1024 * 1024);
                     assertThat(config.limits().agentResultBytes()).isEqualTo(4096);
@@ -107,13 +107,13 @@ class ToolBoundaryAutoConfigurationTest {
 
     @Test
     void appliesTheBoundPropertiesToCalls() {
-        withPolicy.withPropertyValues("toolboundary.limits.request=16")
+        withPolicy.withPropertyValues("toolboundary.limits.arguments=16")
                 .withBean(ToolBinding.class, () -> ToolBinding.readOnly(TOOL, FakeTools.returning("raw"),
                         FakeProjectors.evidenceFound("bounded")))
                 .run(context -> {
                     RunContext run = Fixtures.anyRunContext();
                     String answer = onlyResponse(execute(context, run, "call_big", "{\"query\":\"far too long\"}"));
-                    assertThat(answer).startsWith("ERROR REQUEST_TOO_LARGE:");
+                    assertThat(answer).startsWith("ERROR ARGUMENTS_TOO_LARGE:");
                 });
     }
 
@@ -121,7 +121,7 @@ class ToolBoundaryAutoConfigurationTest {
     void refusesToStartWithAnInvalidProperty() {
         withPolicy.withPropertyValues("toolboundary.record-ttl=0s")
                 .run(context -> assertThat(context).hasFailed());
-        withPolicy.withPropertyValues("toolboundary.limits.request=2MB", "toolboundary.limits.record=1MB")
+        withPolicy.withPropertyValues("toolboundary.limits.arguments=2MB", "toolboundary.limits.record=1MB")
                 .run(context -> assertThat(context).hasFailed());
     }
 

@@ -51,7 +51,7 @@ final class HostileHarness {
     static final Set<ErrorCode> PREFLIGHT = EnumSet.of(ErrorCode.TOOL_CALL_ID_MISSING,
             ErrorCode.TOOL_CALL_ID_UNSAFE, ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_MISMATCH, ErrorCode.RUN_INACTIVE,
             ErrorCode.RUN_DEADLINE_EXCEEDED, ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NOT_REGISTERED,
-            ErrorCode.TOOL_NOT_AUTHORIZED, ErrorCode.TOOL_NOT_READ_ONLY, ErrorCode.REQUEST_TOO_LARGE,
+            ErrorCode.TOOL_NOT_AUTHORIZED, ErrorCode.TOOL_NOT_READ_ONLY, ErrorCode.ARGUMENTS_TOO_LARGE,
             ErrorCode.ARGUMENTS_INVALID, ErrorCode.TEXT_NOT_UNICODE);
 
     private final RunId runId = new RunId("run-" + UUID.randomUUID());

@@ -142,7 +142,7 @@ public abstract class HostileInputContract {
                 if (outcome.get().isRight()) {
                     tally.check(earlier == null, i, "a used id was accepted again: " + sample.category());
                     tally.check(stored.exists(r -> r.status() == InvocationStatus.READY
-                            && r.key().toolCallId().value().equals(toolCallId) && r.request().equals(ARGUMENTS)),
+                            && r.key().toolCallId().value().equals(toolCallId) && r.arguments().equals(ARGUMENTS)),
                             i, "accepted call has no exact READY record");
                     stored.forEach(r -> accepted.put(toolCallId, r));
                     safePool.add(toolCallId);
@@ -183,7 +183,7 @@ public abstract class HostileInputContract {
             Option<CanonicalRecord> stored = harness.find(toolCallId, tally, i);
             if (outcome.get().isRight()) {
                 acceptedCalls++;
-                tally.check(stored.exists(r -> r.status() == InvocationStatus.READY && r.request().equals(sample.json())),
+                tally.check(stored.exists(r -> r.status() == InvocationStatus.READY && r.arguments().equals(sample.json())),
                         i, "accepted " + sample.category() + " arguments are not stored exactly");
             } else {
                 tally.check(stored.isEmpty(), i, "refused " + sample.category() + " arguments left a record");
@@ -199,7 +199,7 @@ public abstract class HostileInputContract {
         long seed = seed() + 3;
         Random random = new Random(seed);
         ToolBoundaryConfig config = ToolBoundaryConfig.custom()
-                .requestLimitBytes(PAYLOAD_LIMIT_BYTES)
+                .argumentsLimitBytes(PAYLOAD_LIMIT_BYTES)
                 .rawResponseLimitBytes(PAYLOAD_LIMIT_BYTES)
                 .agentResultLimitBytes(PAYLOAD_LIMIT_BYTES)
                 .recordLimitBytes(4 * PAYLOAD_LIMIT_BYTES)
@@ -238,7 +238,7 @@ public abstract class HostileInputContract {
                 tally.check(result.isRight() && result.get().content().equals(payload.content())
                         && result.get().scope().equals(payload.scope()), i, what + ": expected the exact result, got "
                         + describe(result));
-                tally.check(stored.exists(r -> r.status() == InvocationStatus.READY && r.request().equals(payload.arguments())
+                tally.check(stored.exists(r -> r.status() == InvocationStatus.READY && r.arguments().equals(payload.arguments())
                         && r.rawResponse().contains(payload.raw()) && r.agentResult().equals(result.toOption())),
                         i, what + ": READY record not exact");
                 continue;

@@ -47,7 +47,7 @@ record HostilePayload(Kind kind, boolean over, int lastCharBytes, String argumen
         return switch (kind) {
             case THROWING_TOOL -> ErrorCode.EXECUTION_FAILED;
             case THROWING_PROJECTOR -> ErrorCode.PROJECTION_FAILED;
-            case ARGUMENTS -> over ? ErrorCode.REQUEST_TOO_LARGE : null;
+            case ARGUMENTS -> over ? ErrorCode.ARGUMENTS_TOO_LARGE : null;
             case RAW, PROJECTION -> over ? ErrorCode.RESULT_TOO_LARGE : null;
         };
     }

@@ -62,7 +62,7 @@ final class JsonInputs {
                     : new JsonSample("raw-control-character", "{\"s\":\"a" + (char) random.nextInt(0x20) + "b\"}",
                         Allowed.only(invalid));
             default -> new JsonSample("mutation", mutate(random, valid), Allowed.acceptedOr(invalid,
-                    ErrorCode.TEXT_NOT_UNICODE, ErrorCode.REQUEST_TOO_LARGE));
+                    ErrorCode.TEXT_NOT_UNICODE, ErrorCode.ARGUMENTS_TOO_LARGE));
         };
     }
 

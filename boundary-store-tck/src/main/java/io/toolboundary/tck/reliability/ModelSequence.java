@@ -289,19 +289,19 @@ final class ModelSequence extends StoreModel {
     /** Whether {@code outcome} completes {@code record}: the same key, tool, request and creation. */
     private static boolean completes(CanonicalRecord.Final outcome, CanonicalRecord.Projecting record) {
         return outcome.key().equals(record.key()) && outcome.tool().equals(record.tool())
-                && outcome.request().equals(record.request())
+                && outcome.arguments().equals(record.arguments())
                 && outcome.requestFingerprint().equals(record.requestFingerprint())
                 && outcome.createdAt().equals(record.createdAt());
     }
 
     private CanonicalRecord.Projecting tampered(CanonicalRecord.Projecting record) {
         return switch (random.nextInt(3)) {
-            case 0 -> new CanonicalRecord.Projecting(record.key(), record.tool(), record.request() + " ",
+            case 0 -> new CanonicalRecord.Projecting(record.key(), record.tool(), record.arguments() + " ",
                     record.requestFingerprint(), record.createdAt());
             case 1 -> new CanonicalRecord.Projecting(record.key(),
-                    TOOLS.get(0).equals(record.tool()) ? TOOLS.get(1) : TOOLS.get(0), record.request(),
+                    TOOLS.get(0).equals(record.tool()) ? TOOLS.get(1) : TOOLS.get(0), record.arguments(),
                     record.requestFingerprint(), record.createdAt());
-            default -> new CanonicalRecord.Projecting(record.key(), record.tool(), record.request(),
+            default -> new CanonicalRecord.Projecting(record.key(), record.tool(), record.arguments(),
                     record.requestFingerprint(), record.createdAt().plusNanos(1));
         };
     }
@@ -313,7 +313,7 @@ final class ModelSequence extends StoreModel {
             AgentResult result = random.nextBoolean()
                     ? new AgentResult("found " + random.nextInt(100), EvidenceStatus.EVIDENCE_FOUND, Option.none())
                     : new AgentResult("nothing", EvidenceStatus.NO_EVIDENCE, Option.of("scope " + random.nextInt(9)));
-            return new CanonicalRecord.Ready(record.key(), record.tool(), record.request(),
+            return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(),
                     record.requestFingerprint(), record.createdAt(), at.isBefore(record.createdAt()) ? record.createdAt() : at,
                     raw, result);
         }

@@ -163,7 +163,7 @@ abstract class StoreModel {
             CanonicalRecord last = life.lastSeen.get();
             boolean legal = last.equals(now)
                     || (last instanceof CanonicalRecord.Projecting && now instanceof CanonicalRecord.Final
-                    && last.tool().equals(now.tool()) && last.request().equals(now.request())
+                    && last.tool().equals(now.tool()) && last.arguments().equals(now.arguments())
                     && last.requestFingerprint().equals(now.requestFingerprint())
                     && last.createdAt().equals(now.createdAt()));
             if (!legal) {
