@@ -34,7 +34,7 @@
 --                                             request fingerprint
 --   {'REUSED'}                                ... with another request fingerprint
 --   {'RUN_BUDGET'} / {'TOOL_BUDGET'}          a budget is used up
---   {'COUNTER_INVALID'}                       a counter holds something that is not a number
+--   {'COUNTER_INVALID'}                       a counter holds something other than digits
 --   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
@@ -45,11 +45,15 @@ local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
 if run[1] ~= ARGV[7] then
   return {'RUN_LOST'}
 end
-local runUsed = tonumber(run[2] or '0')
-local toolUsed = tonumber(run[3] or '0')
-if runUsed == nil or toolUsed == nil then
+-- A counter is digits only: tonumber would also take ' 1', '1.5' or '1e3', on which HINCRBY fails
+-- after this script's first write.
+local runText = run[2] or '0'
+local toolText = run[3] or '0'
+if not (string.match(runText, '^%d+$') and string.match(toolText, '^%d+$')) then
   return {'COUNTER_INVALID'}
 end
+local runUsed = tonumber(runText)
+local toolUsed = tonumber(toolText)
 if runUsed < tonumber(ARGV[10]) then
   return {'RUN_LOST'}
 end

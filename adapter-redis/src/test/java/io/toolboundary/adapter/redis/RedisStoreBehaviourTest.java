@@ -535,7 +535,12 @@ abstract class RedisStoreBehaviourTest {
                 Map.of("calls", "not a number", toolCounter, "3"),
                 Map.of("calls", ""),
                 Map.of(toolCounter, "not a number"),
-                Map.of("calls", "3", toolCounter, "12abc"));
+                Map.of("calls", "3", toolCounter, "12abc"),
+                // Numbers to Lua, but not counters: HINCRBY would fail on them after the first write.
+                Map.of(toolCounter, "1.5"),
+                Map.of("calls", " 1"),
+                Map.of("calls", "1e3"),
+                Map.of(toolCounter, "-1"));
         for (Map<String, String> corruption : corruptions) {
             RunId run = openedRun();
             CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
