@@ -2,18 +2,13 @@ package io.toolboundary.testsupport.redis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -99,7 +94,7 @@ final class LocalRedisProcesses {
             }
         }
         processes.clear();
-        directories.forEach(LocalRedisProcesses::deleteQuietly);
+        directories.forEach(OsProcesses::deleteQuietly);
         directories.clear();
     }
 
@@ -185,23 +180,7 @@ final class LocalRedisProcesses {
     }
 
     private static int freePort(boolean clusterEnabled) {
-        for (int tries = 0; tries < 200; tries++) {
-            int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT);
-            if (canBind(port) && (!clusterEnabled || canBind(port + CLUSTER_BUS_OFFSET))) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no free loopback port found for redis-server");
-    }
-
-    private static boolean canBind(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(false);
-            socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
-            return true;
-        } catch (IOException taken) {
-            return false;
-        }
+        return OsProcesses.freePort(LOWEST_PORT, HIGHEST_PORT, clusterEnabled ? CLUSTER_BUS_OFFSET : 0);
     }
 
     private static Optional<Path> executable(String name) {
@@ -219,14 +198,6 @@ final class LocalRedisProcesses {
             return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
         } catch (IOException | UncheckedIOException unreadable) {
             return "(no log)";
-        }
-    }
-
-    private static void deleteQuietly(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // A leftover temporary directory is harmless.
         }
     }
 }

@@ -4,21 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * One {@code redis-server} process that a test owns and may hurt: kill it hard, freeze and thaw it,
@@ -134,7 +127,7 @@ public final class RedisServerProcess implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
         IllegalStateException last = new IllegalStateException("redis-server did not start");
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            RedisServerProcess server = new RedisServerProcess(executable, freePort(), persistence, extra,
+            RedisServerProcess server = new RedisServerProcess(executable, OsProcesses.freePort(LOWEST_PORT, HIGHEST_PORT, 0), persistence, extra,
                     sentinelConfig);
             try {
                 server.launch();
@@ -171,7 +164,7 @@ public final class RedisServerProcess implements AutoCloseable {
     public synchronized void kill() {
         Process victim = current();
         victim.destroyForcibly();
-        awaitExit(victim);
+        OsProcesses.awaitExit(victim);
         frozen = false;
     }
 
@@ -185,7 +178,7 @@ public final class RedisServerProcess implements AutoCloseable {
         frozen = true;
         Path stat = Path.of("/proc", Long.toString(current().pid()), "stat");
         if (Files.isReadable(stat)) {
-            LocalRedisProcesses.awaitTrue(() -> stateOf(stat) == 'T', STOP_TIMEOUT, "redis-server to stop");
+            LocalRedisProcesses.awaitTrue(() -> OsProcesses.stateOf(stat) == 'T', STOP_TIMEOUT, "redis-server to stop");
         }
     }
 
@@ -305,9 +298,9 @@ public final class RedisServerProcess implements AutoCloseable {
         LIVE.remove(this);
         if (process != null && process.isAlive()) {
             process.destroyForcibly();
-            awaitExit(process);
+            OsProcesses.awaitExit(process);
         }
-        directories.forEach(RedisServerProcess::deleteQuietly);
+        directories.forEach(OsProcesses::deleteQuietly);
         directories.clear();
     }
 
@@ -380,68 +373,7 @@ public final class RedisServerProcess implements AutoCloseable {
         }
         return process;
     }
-
     private void signal(String signal) {
-        Process target = current();
-        if (!target.isAlive()) {
-            throw new IllegalStateException("the server process is not running");
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", signal, Long.toString(target.pid())).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!kill.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                kill.destroyForcibly();
-                throw new IllegalStateException("kill " + signal + " " + target.pid() + " failed");
-            }
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot run kill", failure);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling redis-server", interrupted);
-        }
-    }
-
-    private static void awaitExit(Process victim) {
-        try {
-            if (!victim.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                throw new IllegalStateException("redis-server " + victim.pid() + " did not exit in " + STOP_TIMEOUT);
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for redis-server to exit", interrupted);
-        }
-    }
-
-    /** The state letter of {@code /proc/<pid>/stat} (R, S, T, Z, ...), or '?' when unreadable. */
-    private static char stateOf(Path stat) {
-        try {
-            String line = Files.readString(stat, StandardCharsets.US_ASCII);
-            int afterName = line.lastIndexOf(')');
-            return afterName > 0 && afterName + 2 < line.length() ? line.charAt(afterName + 2) : '?';
-        } catch (IOException | UncheckedIOException unreadable) {
-            return '?';
-        }
-    }
-
-    private static int freePort() {
-        for (int tries = 0; tries < 200; tries++) {
-            int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT);
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.setReuseAddress(false);
-                socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
-                return port;
-            } catch (IOException taken) {
-                // Try another.
-            }
-        }
-        throw new IllegalStateException("no free loopback port found for redis-server");
-    }
-
-    private static void deleteQuietly(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // A leftover temporary directory is harmless.
-        }
+        OsProcesses.signal(current(), signal);
     }
 }
