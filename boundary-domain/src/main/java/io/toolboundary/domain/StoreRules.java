@@ -125,17 +125,9 @@ public final class StoreRules {
     public static Either<BoundaryError, CanonicalRecord.Final> complete(Option<Held> held, Outcome outcome) {
         requireNonNull(held, "held is null");
         requireNonNull(outcome, "outcome is null");
-        if (held.isEmpty()) {
-            return refuse(ErrorCode.RECORD_EXPIRED);
-        }
-        Held stored = held.get();
-        if (!stored.sameAttempt()) {
-            return refuse(ErrorCode.RECORD_CONFLICT);
-        }
-        if (stored.record() instanceof CanonicalRecord.Final done) {
-            return Outcome.of(done).equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT);
-        }
-        return Either.right(((CanonicalRecord.Projecting) stored.record()).complete(outcome));
+        return ownRecord(held).flatMap(own -> own instanceof CanonicalRecord.Final done
+                ? Outcome.of(done).equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT)
+                : Either.right(((CanonicalRecord.Projecting) own).complete(outcome)));
     }
 
     /**
@@ -153,17 +145,9 @@ public final class StoreRules {
         requireNonNull(held, "held is null");
         requireNonNull(code, "code is null");
         requireNonNull(now, "now is null");
-        if (held.isEmpty()) {
-            return refuse(ErrorCode.RECORD_EXPIRED);
-        }
-        Held stored = held.get();
-        if (!stored.sameAttempt()) {
-            return refuse(ErrorCode.RECORD_CONFLICT);
-        }
-        if (stored.record() instanceof CanonicalRecord.Final done) {
-            return Either.right(done);
-        }
-        return Either.right(((CanonicalRecord.Projecting) stored.record()).fail(code, Option.none(), now));
+        return ownRecord(held).map(own -> own instanceof CanonicalRecord.Final done
+                ? done
+                : ((CanonicalRecord.Projecting) own).fail(code, Option.none(), now));
     }
 
     /**
@@ -194,6 +178,14 @@ public final class StoreRules {
             return refuse(ErrorCode.LEASE_NOT_EXPIRED);
         }
         return Either.right(projecting.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now));
+    }
+
+    /** The held record when the caller's attempt began it; {@code RECORD_EXPIRED} or {@code RECORD_CONFLICT} otherwise. */
+    private static Either<BoundaryError, CanonicalRecord> ownRecord(Option<Held> held) {
+        if (held.isEmpty()) {
+            return refuse(ErrorCode.RECORD_EXPIRED);
+        }
+        return held.get().sameAttempt() ? Either.right(held.get().record()) : refuse(ErrorCode.RECORD_CONFLICT);
     }
 
     private static <T> Either<BoundaryError, T> refuse(ErrorCode code) {
