@@ -80,8 +80,8 @@ public interface CanonicalInvocationStore {
      * (or a hard cap of the store's own, see {@link #recordCapBytes()}). A begin
      * repeated with the same token while the record is still PROJECTING (a client retry) returns the
      * stored record and reserves nothing more; once the record is final it is a duplicate like any
-     * other. Refusals are checked in this order: record size, run, existing key, run budget, tool
-     * budget. The record's TTL is set here and nowhere else; so is its execution lease, kept beside it.
+     * other. Refusals are checked in this order: record size (the record's own count,
+     * {@link CanonicalRecord#byteSize()}), run, existing key, run budget, tool budget. The record's TTL is set here and nowhere else; so is its execution lease, kept beside it.
      * The budget counters live in the run's state, whose TTL was set when the run was opened.
      *
      * @param start the record, tokens, TTL, execution lease, budgets and record limit
@@ -110,9 +110,9 @@ public interface CanonicalInvocationStore {
      *
      * <p>Returns {@code RECORD_EXPIRED} when the record is gone (it is never re-created),
      * {@code RECORD_CONFLICT} when the token is another attempt's or the record is already final with
-     * another outcome, {@code RESULT_TOO_LARGE} when the final record would be over the store's hard cap
-     * and {@code TEXT_NOT_UNICODE} when the outcome's text is not well-formed Unicode (nothing is written).
-     * Repeating the same completion with the same token returns the stored outcome.
+     * another outcome and {@code RESULT_TOO_LARGE} when the final record would be over the store's hard cap
+     * (nothing is written). The outcome's texts are Unicode and counted ({@link Outcome#byteSize()}) when
+     * it is made: a store uses that count and never scans them again. Repeating the same completion with the same token returns the stored outcome.
      *
      * @param key the canonical key of the record the attempt began
      * @param token the token given to {@link #begin}

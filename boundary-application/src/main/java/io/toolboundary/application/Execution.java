@@ -1,11 +1,12 @@
 package io.toolboundary.application;
 
 import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.Limits;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.Utf8;
+import io.toolboundary.domain.RawResponse;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
@@ -35,51 +36,54 @@ final class Execution {
         return diagnostics.timed(() -> call.binding().executor().execute(request),
                         elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed))
                 .peekLeft(failure -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()))
-                .mapLeft(failure -> failed(call, ErrorCode.EXECUTION_FAILED, Option.none()));
+                .mapLeft(failure -> failed(call, ErrorCode.EXECUTION_FAILED));
     }
 
     /**
      * Step 4: the raw response must be there, be Unicode, and fit both its own limit and the room the
-     * record has left.
+     * record has left. It is measured here, once; the record and the store use that count.
      */
-    Either<CanonicalRecord.Failed, String> checkRawResponse(AdmittedCall call, String rawResponse) {
+    Either<CanonicalRecord.Failed, RawResponse> checkRawResponse(AdmittedCall call, String rawResponse) {
         if (rawResponse == null) {
-            return Either.left(failed(call, ErrorCode.EXECUTION_FAILED, Option.none()));
+            return Either.left(failed(call, ErrorCode.EXECUTION_FAILED));
         }
-        long bytes = Utf8.wellFormedByteLength(rawResponse);
-        if (bytes < 0) {
-            return Either.left(failed(call, ErrorCode.TEXT_NOT_UNICODE, Option.none()));
+        Either<BoundaryError, RawResponse> checked = RawResponse.of(rawResponse);
+        if (checked.isLeft()) {
+            return Either.left(failed(call, checked.getLeft().code()));
         }
         long roomInRecord = limits.recordBytes() - call.record().byteSize();
-        if (bytes > Math.min(limits.rawResponseBytes(), roomInRecord)) {
-            return Either.left(failed(call, ErrorCode.RESULT_TOO_LARGE, Option.none()));
+        if (checked.get().byteSize() > Math.min(limits.rawResponseBytes(), roomInRecord)) {
+            return Either.left(failed(call, ErrorCode.RESULT_TOO_LARGE));
         }
-        return Either.right(rawResponse);
+        return Either.right(checked.get());
     }
 
     /**
      * Step 5: projects the checked raw response into the READY record; a projector that throws, returns
      * nothing or returns a result the limits refuse ends the record in ERROR with the raw response kept.
      */
-    Either<CanonicalRecord.Failed, CanonicalRecord.Ready> project(AdmittedCall call, String rawResponse) {
+    Either<CanonicalRecord.Failed, CanonicalRecord.Ready> project(AdmittedCall call, RawResponse rawResponse) {
         ToolRequest request = call.request();
-        Option<String> kept = Option.of(rawResponse);
         Either<Throwable, Projection> projected = diagnostics.timed(
-                () -> call.binding().projector().project(request, rawResponse),
+                () -> call.binding().projector().project(request, rawResponse.text()),
                 elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
         if (projected.isLeft()) {
             listener.onProjectorFailed(request.key(), request.tool(), projected.getLeft().getClass());
-            return Either.left(failed(call, ErrorCode.PROJECTION_FAILED, kept));
+            return Either.left(keeping(call, ErrorCode.PROJECTION_FAILED, rawResponse));
         }
         if (projected.get() == null) {
-            return Either.left(failed(call, ErrorCode.PROJECTION_INVALID, kept));
+            return Either.left(keeping(call, ErrorCode.PROJECTION_INVALID, rawResponse));
         }
         return AgentResult.of(projected.get(), limits.agentResultBytes())
                 .flatMap(result -> call.record().ready(rawResponse, result, clock.instant(), limits))
-                .mapLeft(refused -> failed(call, refused.code(), kept));
+                .mapLeft(refused -> keeping(call, refused.code(), rawResponse));
     }
 
-    private CanonicalRecord.Failed failed(AdmittedCall call, ErrorCode code, Option<String> rawResponse) {
-        return call.record().fail(code, rawResponse, clock.instant());
+    private CanonicalRecord.Failed keeping(AdmittedCall call, ErrorCode code, RawResponse rawResponse) {
+        return call.record().failed(code, rawResponse, clock.instant());
+    }
+
+    private CanonicalRecord.Failed failed(AdmittedCall call, ErrorCode code) {
+        return call.record().failed(code, Option.none(), clock.instant());
     }
 }

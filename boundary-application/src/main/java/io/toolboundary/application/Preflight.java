@@ -8,7 +8,6 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Utf8;
 import io.vavr.collection.List;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -118,18 +117,28 @@ final class Preflight {
         return refuseUnless(call.binding().get().readOnly(), ErrorCode.TOOL_NOT_READ_ONLY);
     }
 
+    /**
+     * Every UTF-8 character takes at least one byte, so more characters than the limit's bytes are over
+     * it without counting; the exact count is the record's, made once, in the last check.
+     */
     private Option<ErrorCode> argumentsFitTheLimit(Call call) {
-        return refuseUnless(!Utf8.exceeds(call.arguments(), argumentsLimitBytes), ErrorCode.ARGUMENTS_TOO_LARGE);
+        return refuseUnless(call.arguments().length() <= argumentsLimitBytes, ErrorCode.ARGUMENTS_TOO_LARGE);
     }
 
-    /** The last check; on success, the call with its record (created now) and its attempt's token. */
+    /**
+     * The last check: the arguments are one JSON object, within the limit in UTF-8 bytes; on success, the
+     * call with its record (created now, which counts the arguments' bytes) and its attempt's token.
+     */
     private Either<BoundaryError, AdmittedCall> argumentsAreOneJsonObject(Call call) {
         ToolBinding binding = call.binding().get();
         InvocationKey key = InvocationKey.of(call.run.runId(), call.toolCallId.get());
-        return json.fingerprint(binding.name(), call.arguments()).map(fingerprint -> new AdmittedCall(
-                new ToolRequest(key, binding.name(), call.arguments()), binding,
-                new CanonicalRecord.Projecting(key, binding.name(), call.arguments(), fingerprint, clock.instant()),
-                tokens.get()));
+        return json.fingerprint(binding.name(), call.arguments())
+                .map(fingerprint -> new CanonicalRecord.Projecting(key, binding.name(), call.arguments(), fingerprint,
+                        clock.instant()))
+                .filterOrElse(record -> record.argumentsBytes() <= argumentsLimitBytes,
+                        tooLarge -> BoundaryError.of(ErrorCode.ARGUMENTS_TOO_LARGE))
+                .map(record -> new AdmittedCall(new ToolRequest(key, binding.name(), call.arguments()), binding,
+                        record, tokens.get()));
     }
 
     private static Option<ErrorCode> refuseUnless(boolean passes, ErrorCode code) {

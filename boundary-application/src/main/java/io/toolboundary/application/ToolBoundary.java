@@ -18,8 +18,9 @@ import java.util.function.Supplier;
  *
  * <ol>
  *   <li><b>Preflight</b>, without I/O: tool_call_id, run id, run match, run active, deadline, run opened
- *       ({@link #openRun}), tool name, registered, access, read-only, arguments within the request limit,
- *       arguments one JSON object. A call refused here creates no record and runs nothing.
+ *       ({@link #openRun}), tool name, registered, access, read-only, arguments within the request limit
+ *       and one JSON object (more characters than the limit's bytes are refused at once; the exact UTF-8
+ *       count is made once, with the record). A call refused here creates no record and runs nothing.
  *   <li><b>Begin</b>: the store checks it still holds the run as opened, then creates the call's
  *       PROJECTING record, or refuses a lost run, a duplicate or a call over
  *       its budget; a call the store did not confirm runs nothing.

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.util.Objects;
 
 /**
  * The only thing an agent receives from a successful tool call: bounded content, labelled
@@ -11,12 +12,15 @@ import io.vavr.control.Option;
  *
  * <p>Valid by construction: the evidence is never ERROR, NO_EVIDENCE always has a non-blank scope,
  * and all text is well-formed Unicode. The byte bound is applied by {@link #of(Projection, long)}.
- *
- * @param content the projected text
- * @param evidence EVIDENCE_FOUND or NO_EVIDENCE
- * @param scope the scope of the observation; always present for NO_EVIDENCE
+ * Each text is checked and measured once, when the result is made; {@link #byteSize()} is that count.
+ * Two results are equal when their content, evidence and scope are.
  */
-public record AgentResult(String content, EvidenceStatus evidence, Option<String> scope) {
+public final class AgentResult {
+
+    private final String content;
+    private final EvidenceStatus evidence;
+    private final Option<String> scope;
+    private final long byteSize;
 
     /**
      * Builds a trusted result.
@@ -24,16 +28,23 @@ public record AgentResult(String content, EvidenceStatus evidence, Option<String
      * @param content the projected text
      * @param evidence EVIDENCE_FOUND or NO_EVIDENCE
      * @param scope the scope of the observation; always present for NO_EVIDENCE
-     * @throws IllegalArgumentException when the evidence or scope break the rules above
+     * @throws IllegalArgumentException when the evidence or scope break the rules above, or a text is
+     *     not well-formed Unicode
      */
-    public AgentResult {
+    public AgentResult(String content, EvidenceStatus evidence, Option<String> scope) {
         requireNonNull(content, "content is null");
         requireNonNull(evidence, "evidence is null");
         requireNonNull(scope, "scope is null");
-        if (violatesRules(content, evidence, scope)) {
+        long contentBytes = Utf8.wellFormedByteLength(content);
+        long scopeBytes = scope.isDefined() ? Utf8.wellFormedByteLength(scope.get()) : 0;
+        if (violatesEvidenceRules(evidence, scope) || contentBytes < 0 || scopeBytes < 0) {
             throw new IllegalArgumentException(
                     "evidence must be EVIDENCE_FOUND or NO_EVIDENCE, NO_EVIDENCE needs a non-blank scope, text must be Unicode");
         }
+        this.content = content;
+        this.evidence = evidence;
+        this.scope = scope;
+        this.byteSize = contentBytes + scopeBytes;
     }
 
     /**
@@ -47,28 +58,62 @@ public record AgentResult(String content, EvidenceStatus evidence, Option<String
      */
     public static Either<BoundaryError, AgentResult> of(Projection projection, long maxBytes) {
         requireNonNull(projection, "projection is null");
-        String content = projection.content();
         Option<String> scope = projection.scope();
         if (violatesEvidenceRules(projection.evidence(), scope)) {
             return Either.left(BoundaryError.of(ErrorCode.PROJECTION_INVALID));
         }
-        if (!isUnicode(content, scope)) {
+        long contentBytes = Utf8.wellFormedByteLength(projection.content());
+        long scopeBytes = scope.isDefined() ? Utf8.wellFormedByteLength(scope.get()) : 0;
+        if (contentBytes < 0 || scopeBytes < 0) {
             return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
         }
-        long scopeBytes = scope.map(Utf8::byteLength).getOrElse(0L);
-        if (scopeBytes > maxBytes || Utf8.exceeds(content, maxBytes - scopeBytes)) {
+        if (contentBytes + scopeBytes > maxBytes) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
-        return Either.right(new AgentResult(content, projection.evidence(), scope));
+        return Either.right(new AgentResult(projection.content(), projection.evidence(), scope, contentBytes + scopeBytes));
     }
 
-    /** {@return the UTF-8 size of content and scope together} */
+    private AgentResult(String content, EvidenceStatus evidence, Option<String> scope, long byteSize) {
+        this.content = content;
+        this.evidence = evidence;
+        this.scope = scope;
+        this.byteSize = byteSize;
+    }
+
+    /** {@return the projected text} */
+    public String content() {
+        return content;
+    }
+
+    /** {@return EVIDENCE_FOUND or NO_EVIDENCE} */
+    public EvidenceStatus evidence() {
+        return evidence;
+    }
+
+    /** {@return the scope of the observation; always present for NO_EVIDENCE} */
+    public Option<String> scope() {
+        return scope;
+    }
+
+    /** {@return the UTF-8 size of content and scope together, counted once when the result was made} */
     public long byteSize() {
-        return Utf8.byteLength(content) + scope.map(Utf8::byteLength).getOrElse(0L);
+        return byteSize;
     }
 
-    private static boolean violatesRules(String content, EvidenceStatus evidence, Option<String> scope) {
-        return violatesEvidenceRules(evidence, scope) || !isUnicode(content, scope);
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof AgentResult that && content.equals(that.content) && evidence == that.evidence
+                && scope.equals(that.scope);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(content, evidence, scope);
+    }
+
+    @Override
+    public String toString() {
+        return "AgentResult[content=" + content + ", evidence=" + evidence + ", scope=" + scope + "]";
     }
 
     private static boolean violatesEvidenceRules(EvidenceStatus evidence, Option<String> scope) {
@@ -77,9 +122,5 @@ public record AgentResult(String content, EvidenceStatus evidence, Option<String
             case NO_EVIDENCE -> scope.map(String::isBlank).getOrElse(true);
             case ERROR -> true;
         };
-    }
-
-    private static boolean isUnicode(String content, Option<String> scope) {
-        return Utf8.isWellFormed(content) && scope.map(Utf8::isWellFormed).getOrElse(true);
     }
 }

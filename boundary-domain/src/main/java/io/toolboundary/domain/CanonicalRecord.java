@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * The one canonical record of an invocation, kept per {@link InvocationKey}: the complete request (tool and arguments),
@@ -12,80 +13,160 @@ import java.time.Instant;
  * the timestamps.
  *
  * <p>Each lifecycle state is its own type, so an illegal record cannot be built:
- * {@link Projecting} may become {@link Ready} or {@link Failed}, and those never change again.
+ * {@link Projecting} may become {@link Ready} (status READY) or {@link Failed} (status ERROR, as the
+ * specification names it), and those never change again.
+ *
+ * <p>Every text a record holds is well-formed Unicode (UTF-8 keeps it exactly), checked and counted once
+ * when the record is made: {@link #byteSize()} and {@link #argumentsBytes()} are those counts, carried
+ * from a PROJECTING record to the final one, so limits and stores never scan the texts again. Two records
+ * are equal when they are in the same state with the same contents. {@code toString()} names the key,
+ * tool, state and sizes, never the texts (the request and the raw response are harness-only data).
  */
-public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, CanonicalRecord.Final {
+public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting, CanonicalRecord.Final {
+
+    private final InvocationKey key;
+    private final ToolName tool;
+    private final String arguments;
+    private final String requestFingerprint;
+    private final Instant createdAt;
+    private final Instant updatedAt;
+    private final long argumentsBytes;
+    /** Ids, tool name, arguments and fingerprint, in UTF-8 bytes. */
+    private final long requestBytes;
+    private final long rawBytes;
+
+    private CanonicalRecord(InvocationKey key, ToolName tool, String arguments, String requestFingerprint,
+            Instant createdAt) {
+        this.key = requireNonNull(key, "key is null");
+        this.tool = requireNonNull(tool, "tool is null");
+        this.arguments = requireNonNull(arguments, "arguments is null");
+        this.requestFingerprint = requireNonNull(requestFingerprint, "requestFingerprint is null");
+        this.createdAt = requireNonNull(createdAt, "createdAt is null");
+        this.updatedAt = createdAt;
+        this.argumentsBytes = Utf8.measure(arguments, "arguments");
+        // Ids and tool names are ASCII by construction: one byte per character.
+        this.requestBytes = key.runId().value().length() + key.toolCallId().value().length() + tool.value().length()
+                + argumentsBytes + Utf8.measure(requestFingerprint, "requestFingerprint");
+        this.rawBytes = 0;
+    }
+
+    /** The PROJECTING record {@code begun} ended at {@code updatedAt}; its counts carried on. */
+    private CanonicalRecord(CanonicalRecord begun, Instant updatedAt, long rawBytes) {
+        this.key = begun.key;
+        this.tool = begun.tool;
+        this.arguments = begun.arguments;
+        this.requestFingerprint = begun.requestFingerprint;
+        this.createdAt = begun.createdAt;
+        this.updatedAt = requireNonNull(updatedAt, "updatedAt is null");
+        this.argumentsBytes = begun.argumentsBytes;
+        this.requestBytes = begun.requestBytes;
+        this.rawBytes = rawBytes;
+    }
 
     /** {@return the run and the exact framework tool_call_id} */
-    InvocationKey key();
+    public InvocationKey key() {
+        return key;
+    }
 
     /** {@return the tool that was called} */
-    ToolName tool();
+    public ToolName tool() {
+        return tool;
+    }
 
     /** {@return the complete arguments JSON, exactly as the framework supplied it} */
-    String arguments();
+    public String arguments() {
+        return arguments;
+    }
+
+    /** {@return the size of {@link #arguments()} in UTF-8 bytes} */
+    public long argumentsBytes() {
+        return argumentsBytes;
+    }
 
     /** {@return a fingerprint of the request (the tool's name and the arguments' canonical JSON), used to tell a replay from a reused id} */
-    String requestFingerprint();
+    public String requestFingerprint() {
+        return requestFingerprint;
+    }
 
     /** {@return when the record was created} */
-    Instant createdAt();
+    public Instant createdAt() {
+        return createdAt;
+    }
 
-    /** {@return when the record last changed} */
-    Instant updatedAt();
-
-    /** {@return the lifecycle status} */
-    InvocationStatus status();
-
-    /** {@return the evidence status; none while PROJECTING} */
-    Option<EvidenceStatus> evidence();
-
-    /** {@return the complete raw response, when one was obtained and kept (harness-only data)} */
-    Option<String> rawResponse();
-
-    /** {@return the bounded result given to the agent; only on READY} */
-    Option<AgentResult> agentResult();
-
-    /** {@return the error code; only on ERROR} */
-    Option<ErrorCode> errorCode();
-
-    /** {@return how this record may be cited} */
-    Referencability referencability();
+    /** {@return when the record last changed: its creation while PROJECTING} */
+    public Instant updatedAt() {
+        return updatedAt;
+    }
 
     /** {@return the record's size in UTF-8 bytes: ids, tool name, arguments, fingerprint, raw response, agent result} */
-    default long byteSize() {
-        // Ids and tool names are ASCII by construction: one byte per character.
-        long bytes = key().runId().value().length()
-                + key().toolCallId().value().length()
-                + tool().value().length()
-                + Utf8.byteLength(arguments())
-                + Utf8.byteLength(requestFingerprint());
-        Option<String> raw = rawResponse();
-        if (raw.isDefined()) {
-            bytes += Utf8.byteLength(raw.get());
-        }
-        Option<AgentResult> result = agentResult();
-        if (result.isDefined()) {
-            bytes += result.get().byteSize();
-        }
-        return bytes;
+    public long byteSize() {
+        return requestBytes + rawBytes + agentResult().map(AgentResult::byteSize).getOrElse(0L);
+    }
+
+    /** {@return the lifecycle status} */
+    public abstract InvocationStatus status();
+
+    /** {@return the evidence status: the agent result's on READY, ERROR on ERROR, none while PROJECTING} */
+    public final Option<EvidenceStatus> evidence() {
+        return errorCode().isDefined() ? Option.of(EvidenceStatus.ERROR) : agentResult().map(AgentResult::evidence);
+    }
+
+    /** {@return the complete raw response, when one was obtained and kept (harness-only data)} */
+    public Option<String> rawResponse() {
+        return Option.none();
+    }
+
+    /** {@return the bounded result given to the agent; only on READY} */
+    public Option<AgentResult> agentResult() {
+        return Option.none();
+    }
+
+    /** {@return the error code; only on ERROR} */
+    public Option<ErrorCode> errorCode() {
+        return Option.none();
+    }
+
+    /** {@return how this record may be cited: only a READY record may be, as evidence or as a scoped negative observation} */
+    public final Referencability referencability() {
+        return agentResult().map(result -> result.evidence() == EvidenceStatus.EVIDENCE_FOUND
+                        ? Referencability.CITABLE_EVIDENCE
+                        : Referencability.SCOPED_NEGATIVE_OBSERVATION)
+                .getOrElse(Referencability.NOT_REFERENCABLE);
+    }
+
+    @Override
+    public final boolean equals(Object other) {
+        return other instanceof CanonicalRecord that && getClass() == that.getClass() && key.equals(that.key)
+                && tool.equals(that.tool) && arguments.equals(that.arguments)
+                && requestFingerprint.equals(that.requestFingerprint) && createdAt.equals(that.createdAt)
+                && updatedAt.equals(that.updatedAt) && rawResponse().equals(that.rawResponse())
+                && agentResult().equals(that.agentResult()) && errorCode().equals(that.errorCode());
+    }
+
+    @Override
+    public final int hashCode() {
+        return Objects.hash(key, tool, arguments, requestFingerprint, createdAt, updatedAt, rawResponse(), agentResult(),
+                errorCode());
+    }
+
+    @Override
+    public final String toString() {
+        return "CanonicalRecord." + getClass().getSimpleName() + "[key=" + key + ", tool=" + tool.value()
+                + ", status=" + status() + evidence().map(evidence -> ", evidence=" + evidence).getOrElse("")
+                + errorCode().map(code -> ", code=" + code).getOrElse("") + ", createdAt=" + createdAt
+                + ", updatedAt=" + updatedAt + ", " + byteSize() + " bytes]";
     }
 
     /** A record that is READY or ERROR: it never changes again. */
-    sealed interface Final extends CanonicalRecord permits Ready, Failed {
+    public abstract static sealed class Final extends CanonicalRecord permits Ready, Failed {
+
+        private Final(CanonicalRecord begun, Instant updatedAt, long rawBytes) {
+            super(begun, updatedAt, rawBytes);
+        }
     }
 
-    /**
-     * Created just before the tool runs. Holds the arguments, no result yet.
-     *
-     * @param key the canonical key
-     * @param tool the tool
-     * @param arguments the complete arguments JSON
-     * @param requestFingerprint the fingerprint of the request's canonical JSON
-     * @param createdAt the creation time
-     */
-    record Projecting(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt)
-            implements CanonicalRecord {
+    /** Created just before the tool runs. Holds the arguments, no result yet. */
+    public static final class Projecting extends CanonicalRecord {
 
         /**
          * Builds the record of a call that is about to run.
@@ -95,13 +176,11 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          * @param arguments the complete arguments JSON
          * @param requestFingerprint the fingerprint of the request's canonical JSON
          * @param createdAt the creation time
+         * @throws IllegalArgumentException when the arguments or the fingerprint are not well-formed Unicode
          */
-        public Projecting {
-            requireNonNull(key, "key is null");
-            requireNonNull(tool, "tool is null");
-            requireNonNull(arguments, "arguments is null");
-            requireNonNull(requestFingerprint, "requestFingerprint is null");
-            requireNonNull(createdAt, "createdAt is null");
+        public Projecting(InvocationKey key, ToolName tool, String arguments, String requestFingerprint,
+                Instant createdAt) {
+            super(key, tool, arguments, requestFingerprint, createdAt);
         }
 
         /**
@@ -115,19 +194,27 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          */
         public Either<BoundaryError, Ready> ready(String rawResponse, AgentResult result, Instant at, Limits limits) {
             requireNonNull(rawResponse, "rawResponse is null");
+            return RawResponse.of(rawResponse).flatMap(raw -> ready(raw, result, at, limits));
+        }
+
+        /**
+         * Completes the invocation with its checked raw response and agent result, counting nothing again.
+         *
+         * @param rawResponse the checked raw response
+         * @param result the checked agent result
+         * @param at the completion time (never earlier than {@link #createdAt()} in the record)
+         * @param limits the limits; the whole record must fit {@link Limits#recordBytes()}
+         * @return the READY record, or {@link ErrorCode#RESULT_TOO_LARGE}
+         */
+        public Either<BoundaryError, Ready> ready(RawResponse rawResponse, AgentResult result, Instant at, Limits limits) {
+            requireNonNull(rawResponse, "rawResponse is null");
             requireNonNull(result, "result is null");
             requireNonNull(at, "at is null");
             requireNonNull(limits, "limits is null");
-            long rawBytes = Utf8.wellFormedByteLength(rawResponse);
-            if (rawBytes < 0) {
-                return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
-            }
-            // The READY record's byteSize(), without counting the raw response a second time.
-            if (byteSize() + rawBytes + result.byteSize() > limits.recordBytes()) {
+            if (byteSize() + rawResponse.byteSize() + result.byteSize() > limits.recordBytes()) {
                 return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
             }
-            return Either.right(new Ready(key, tool, arguments, requestFingerprint, createdAt, notBefore(at), rawResponse,
-                    result));
+            return Either.right(new Ready(this, notBefore(at), rawResponse.text(), rawResponse.byteSize(), result));
         }
 
         /**
@@ -137,9 +224,24 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          * @param rawResponse the raw response, when it was obtained, is Unicode and fits the record limit
          * @param at the time of failure (never earlier than {@link #createdAt()} in the record)
          * @return the ERROR record with that code
+         * @throws IllegalArgumentException when the raw response is not well-formed Unicode
          */
-        public Failed fail(ErrorCode code, Option<String> rawResponse, Instant at) {
-            return new Failed(key, tool, arguments, requestFingerprint, createdAt, notBefore(at), rawResponse, code);
+        public Failed failed(ErrorCode code, Option<String> rawResponse, Instant at) {
+            return new Failed(this, notBefore(requireNonNull(at, "at is null")), rawResponse, rawBytes(rawResponse), code);
+        }
+
+        /**
+         * Ends the invocation in ERROR, keeping its checked raw response.
+         *
+         * @param code the error code
+         * @param rawResponse the checked raw response, within the record limit
+         * @param at the time of failure (never earlier than {@link #createdAt()} in the record)
+         * @return the ERROR record with that code
+         */
+        public Failed failed(ErrorCode code, RawResponse rawResponse, Instant at) {
+            requireNonNull(rawResponse, "rawResponse is null");
+            return new Failed(this, notBefore(requireNonNull(at, "at is null")), Option.some(rawResponse.text()),
+                    rawResponse.byteSize(), code);
         }
 
         /**
@@ -153,68 +255,32 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
         public Final complete(Outcome outcome) {
             requireNonNull(outcome, "outcome is null");
             if (outcome instanceof Outcome.Ready ready) {
-                return new Ready(key, tool, arguments, requestFingerprint, createdAt, ready.completedAt(), ready.raw(),
-                        ready.result());
+                return new Ready(this, ready.completedAt(), ready.raw(), ready.rawBytes(), ready.result());
             }
             Outcome.Failed failed = (Outcome.Failed) outcome;
-            return new Failed(key, tool, arguments, requestFingerprint, createdAt, failed.completedAt(),
-                    failed.rawResponse(), failed.code());
+            return new Failed(this, failed.completedAt(), failed.rawResponse(), failed.rawBytes(), failed.code());
+        }
+
+        private static long rawBytes(Option<String> rawResponse) {
+            requireNonNull(rawResponse, "rawResponse is null");
+            return rawResponse.isDefined() ? Utf8.measure(rawResponse.get(), "rawResponse") : 0;
         }
 
         private Instant notBefore(Instant at) {
-            return at.isBefore(createdAt) ? createdAt : at;
-        }
-
-        @Override
-        public Instant updatedAt() {
-            return createdAt;
+            return at.isBefore(createdAt()) ? createdAt() : at;
         }
 
         @Override
         public InvocationStatus status() {
             return InvocationStatus.PROJECTING;
         }
-
-        @Override
-        public Option<EvidenceStatus> evidence() {
-            return Option.none();
-        }
-
-        @Override
-        public Option<String> rawResponse() {
-            return Option.none();
-        }
-
-        @Override
-        public Option<AgentResult> agentResult() {
-            return Option.none();
-        }
-
-        @Override
-        public Option<ErrorCode> errorCode() {
-            return Option.none();
-        }
-
-        @Override
-        public Referencability referencability() {
-            return Referencability.NOT_REFERENCABLE;
-        }
     }
 
-    /**
-     * The tool ran and its bounded projection is stored beside the complete raw response.
-     *
-     * @param key the canonical key
-     * @param tool the tool
-     * @param arguments the complete arguments JSON
-     * @param requestFingerprint the fingerprint of the request's canonical JSON
-     * @param createdAt the creation time
-     * @param updatedAt the completion time
-     * @param raw the complete raw response
-     * @param result the agent result
-     */
-    record Ready(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
-            Instant updatedAt, String raw, AgentResult result) implements Final {
+    /** The tool ran and its bounded projection is stored beside the complete raw response. */
+    public static final class Ready extends Final {
+
+        private final String raw;
+        private final AgentResult result;
 
         /**
          * Builds the record of a call that ran and was projected.
@@ -227,26 +293,33 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          * @param updatedAt the completion time
          * @param raw the complete raw response
          * @param result the agent result
+         * @throws IllegalArgumentException when a text is not well-formed Unicode
          */
-        public Ready {
-            requireNonNull(key, "key is null");
-            requireNonNull(tool, "tool is null");
-            requireNonNull(arguments, "arguments is null");
-            requireNonNull(requestFingerprint, "requestFingerprint is null");
-            requireNonNull(createdAt, "createdAt is null");
-            requireNonNull(updatedAt, "updatedAt is null");
-            requireNonNull(raw, "raw is null");
-            requireNonNull(result, "result is null");
+        public Ready(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
+                Instant updatedAt, String raw, AgentResult result) {
+            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt), updatedAt,
+                    requireNonNull(raw, "raw is null"), Utf8.measure(raw, "raw"), result);
+        }
+
+        private Ready(CanonicalRecord begun, Instant updatedAt, String raw, long rawBytes, AgentResult result) {
+            super(begun, updatedAt, rawBytes);
+            this.raw = raw;
+            this.result = requireNonNull(result, "result is null");
+        }
+
+        /** {@return the complete raw response} */
+        public String raw() {
+            return raw;
+        }
+
+        /** {@return the agent result} */
+        public AgentResult result() {
+            return result;
         }
 
         @Override
         public InvocationStatus status() {
             return InvocationStatus.READY;
-        }
-
-        @Override
-        public Option<EvidenceStatus> evidence() {
-            return Option.of(result.evidence());
         }
 
         @Override
@@ -258,34 +331,16 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
         public Option<AgentResult> agentResult() {
             return Option.of(result);
         }
-
-        @Override
-        public Option<ErrorCode> errorCode() {
-            return Option.none();
-        }
-
-        @Override
-        public Referencability referencability() {
-            return result.evidence() == EvidenceStatus.EVIDENCE_FOUND
-                    ? Referencability.CITABLE_EVIDENCE
-                    : Referencability.SCOPED_NEGATIVE_OBSERVATION;
-        }
     }
 
     /**
-     * The invocation failed after its record was created. Evidence is ERROR; it is never referencable.
-     *
-     * @param key the canonical key
-     * @param tool the tool
-     * @param arguments the complete arguments JSON
-     * @param requestFingerprint the fingerprint of the request's canonical JSON
-     * @param createdAt the creation time
-     * @param updatedAt the failure time
-     * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
-     * @param code the error code
+     * The invocation failed after its record was created: status ERROR, evidence ERROR; it is never
+     * referencable.
      */
-    record Failed(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
-            Instant updatedAt, Option<String> rawResponse, ErrorCode code) implements Final {
+    public static final class Failed extends Final {
+
+        private final Option<String> rawResponse;
+        private final ErrorCode code;
 
         /**
          * Builds the record of a call that failed after its record was created.
@@ -298,16 +353,29 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
          * @param updatedAt the failure time
          * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
          * @param code the error code
+         * @throws IllegalArgumentException when a text is not well-formed Unicode
          */
-        public Failed {
-            requireNonNull(key, "key is null");
-            requireNonNull(tool, "tool is null");
-            requireNonNull(arguments, "arguments is null");
-            requireNonNull(requestFingerprint, "requestFingerprint is null");
-            requireNonNull(createdAt, "createdAt is null");
-            requireNonNull(updatedAt, "updatedAt is null");
-            requireNonNull(rawResponse, "rawResponse is null");
-            requireNonNull(code, "code is null");
+        public Failed(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
+                Instant updatedAt, Option<String> rawResponse, ErrorCode code) {
+            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt), updatedAt, rawResponse,
+                    Projecting.rawBytes(rawResponse), code);
+        }
+
+        private Failed(CanonicalRecord begun, Instant updatedAt, Option<String> rawResponse, long rawBytes,
+                ErrorCode code) {
+            super(begun, updatedAt, rawBytes);
+            this.rawResponse = requireNonNull(rawResponse, "rawResponse is null");
+            this.code = requireNonNull(code, "code is null");
+        }
+
+        /** {@return the error code} */
+        public ErrorCode code() {
+            return code;
+        }
+
+        @Override
+        public Option<String> rawResponse() {
+            return rawResponse;
         }
 
         @Override
@@ -316,23 +384,13 @@ public sealed interface CanonicalRecord permits CanonicalRecord.Projecting, Cano
         }
 
         @Override
-        public Option<EvidenceStatus> evidence() {
-            return Option.of(EvidenceStatus.ERROR);
-        }
-
-        @Override
-        public Option<AgentResult> agentResult() {
-            return Option.none();
-        }
-
-        @Override
         public Option<ErrorCode> errorCode() {
             return Option.of(code);
         }
+    }
 
-        @Override
-        public Referencability referencability() {
-            return Referencability.NOT_REFERENCABLE;
-        }
+    /** The raw response's size in UTF-8 bytes, for {@link Outcome#of}; 0 when there is none. */
+    long rawBytes() {
+        return rawBytes;
     }
 }

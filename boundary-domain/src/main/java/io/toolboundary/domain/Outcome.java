@@ -4,12 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import io.vavr.control.Option;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * What a completion adds to a PROJECTING record: the raw response, the agent result or the error code,
  * and the completion time. The key, tool, request, fingerprint and creation time stay where the record's
  * begin put them; {@link CanonicalRecord.Projecting#complete(Outcome)} joins the two into the final record,
  * and {@link #of(CanonicalRecord.Final)} takes the outcome back out of one.
+ *
+ * <p>Its texts are well-formed Unicode by construction and measured once, when it is made:
+ * {@link #byteSize()} is that count, so that stores check their limits without scanning the texts again.
  */
 public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
 
@@ -34,20 +38,19 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
     static Outcome of(CanonicalRecord.Final record) {
         requireNonNull(record, "record is null");
         if (record instanceof CanonicalRecord.Ready ready) {
-            return new Ready(ready.raw(), ready.result(), ready.updatedAt());
+            return new Ready(ready.raw(), ready.rawBytes(), ready.result(), ready.updatedAt());
         }
         CanonicalRecord.Failed failed = (CanonicalRecord.Failed) record;
-        return new Failed(failed.code(), failed.rawResponse(), failed.updatedAt());
+        return new Failed(failed.code(), failed.rawResponse(), failed.rawBytes(), failed.updatedAt());
     }
 
-    /**
-     * The tool ran and its result was projected.
-     *
-     * @param raw the complete raw response
-     * @param result the checked agent result
-     * @param completedAt the completion time
-     */
-    record Ready(String raw, AgentResult result, Instant completedAt) implements Outcome {
+    /** The tool ran and its result was projected. */
+    final class Ready implements Outcome {
+
+        private final String raw;
+        private final long rawBytes;
+        private final AgentResult result;
+        private final Instant completedAt;
 
         /**
          * A READY outcome.
@@ -56,11 +59,32 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
          * @param result the checked agent result
          * @param completedAt the completion time
          * @throws NullPointerException when any is null
+         * @throws IllegalArgumentException when the raw response is not well-formed Unicode
          */
-        public Ready {
-            requireNonNull(raw, "raw is null");
-            requireNonNull(result, "result is null");
-            requireNonNull(completedAt, "completedAt is null");
+        public Ready(String raw, AgentResult result, Instant completedAt) {
+            this(requireNonNull(raw, "raw is null"), Utf8.measure(raw, "raw"), result, completedAt);
+        }
+
+        Ready(String raw, long rawBytes, AgentResult result, Instant completedAt) {
+            this.raw = raw;
+            this.rawBytes = rawBytes;
+            this.result = requireNonNull(result, "result is null");
+            this.completedAt = requireNonNull(completedAt, "completedAt is null");
+        }
+
+        /** {@return the complete raw response} */
+        public String raw() {
+            return raw;
+        }
+
+        /** {@return the checked agent result} */
+        public AgentResult result() {
+            return result;
+        }
+
+        @Override
+        public Instant completedAt() {
+            return completedAt;
         }
 
         @Override
@@ -75,18 +99,39 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
 
         @Override
         public long byteSize() {
-            return Utf8.byteLength(raw) + result.byteSize();
+            return rawBytes + result.byteSize();
+        }
+
+        long rawBytes() {
+            return rawBytes;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Ready that && raw.equals(that.raw) && result.equals(that.result)
+                    && completedAt.equals(that.completedAt);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(raw, result, completedAt);
+        }
+
+        /** {@return the outcome without its texts: the raw response is harness-only data} */
+        @Override
+        public String toString() {
+            return "Outcome.Ready[evidence=" + result.evidence() + ", completedAt=" + completedAt + ", "
+                    + byteSize() + " bytes]";
         }
     }
 
-    /**
-     * The call failed after its record was created.
-     *
-     * @param code the error code
-     * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
-     * @param completedAt the failure time
-     */
-    record Failed(ErrorCode code, Option<String> rawResponse, Instant completedAt) implements Outcome {
+    /** The call failed after its record was created. */
+    final class Failed implements Outcome {
+
+        private final ErrorCode code;
+        private final Option<String> rawResponse;
+        private final long rawBytes;
+        private final Instant completedAt;
 
         /**
          * An ERROR outcome.
@@ -95,11 +140,33 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
          * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
          * @param completedAt the failure time
          * @throws NullPointerException when any is null
+         * @throws IllegalArgumentException when the raw response is not well-formed Unicode
          */
-        public Failed {
-            requireNonNull(code, "code is null");
-            requireNonNull(rawResponse, "rawResponse is null");
-            requireNonNull(completedAt, "completedAt is null");
+        public Failed(ErrorCode code, Option<String> rawResponse, Instant completedAt) {
+            this(code, requireNonNull(rawResponse, "rawResponse is null"),
+                    rawResponse.isDefined() ? Utf8.measure(rawResponse.get(), "rawResponse") : 0, completedAt);
+        }
+
+        Failed(ErrorCode code, Option<String> rawResponse, long rawBytes, Instant completedAt) {
+            this.code = requireNonNull(code, "code is null");
+            this.rawResponse = rawResponse;
+            this.rawBytes = rawBytes;
+            this.completedAt = requireNonNull(completedAt, "completedAt is null");
+        }
+
+        /** {@return the error code} */
+        public ErrorCode code() {
+            return code;
+        }
+
+        @Override
+        public Option<String> rawResponse() {
+            return rawResponse;
+        }
+
+        @Override
+        public Instant completedAt() {
+            return completedAt;
         }
 
         @Override
@@ -109,7 +176,28 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
 
         @Override
         public long byteSize() {
-            return rawResponse.map(Utf8::byteLength).getOrElse(0L);
+            return rawBytes;
+        }
+
+        long rawBytes() {
+            return rawBytes;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Failed that && code == that.code && rawResponse.equals(that.rawResponse)
+                    && completedAt.equals(that.completedAt);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(code, rawResponse, completedAt);
+        }
+
+        /** {@return the outcome without its raw response, which is harness-only data} */
+        @Override
+        public String toString() {
+            return "Outcome.Failed[code=" + code + ", completedAt=" + completedAt + ", " + rawBytes + " raw bytes]";
         }
     }
 }

@@ -147,7 +147,7 @@ public final class StoreRules {
         requireNonNull(now, "now is null");
         return ownRecord(held).map(own -> own instanceof CanonicalRecord.Final done
                 ? done
-                : ((CanonicalRecord.Projecting) own).fail(code, Option.none(), now));
+                : ((CanonicalRecord.Projecting) own).failed(code, Option.none(), now));
     }
 
     /**
@@ -177,7 +177,7 @@ public final class StoreRules {
         if (!leasePassed) {
             return refuse(ErrorCode.LEASE_NOT_EXPIRED);
         }
-        return Either.right(projecting.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), now));
+        return Either.right(projecting.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), now));
     }
 
     /** The held record when the caller's attempt began it; {@code RECORD_EXPIRED} or {@code RECORD_CONFLICT} otherwise. */

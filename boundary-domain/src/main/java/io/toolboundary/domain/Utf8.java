@@ -46,9 +46,10 @@ public final class Utf8 {
      */
     public static long wellFormedByteLength(CharSequence text) {
         requireNonNull(text, "text is null");
-        long bytes = 0;
         int length = text.length();
-        for (int i = 0; i < length; i++) {
+        int i = asciiPrefix(text, length);
+        long bytes = i;
+        for (; i < length; i++) {
             char c = text.charAt(i);
             if (c < 0x80) {
                 bytes += 1;
@@ -101,10 +102,34 @@ public final class Utf8 {
         return true;
     }
 
+    /**
+     * The size of a text a domain value holds, which must be well-formed: for constructors, whose
+     * callers check the text first and refuse it with {@link ErrorCode#TEXT_NOT_UNICODE}.
+     *
+     * @throws IllegalArgumentException when the text has a lone surrogate
+     */
+    static long measure(String text, String what) {
+        long bytes = wellFormedByteLength(text);
+        if (bytes < 0) {
+            throw new IllegalArgumentException(what + " is not well-formed Unicode (it has a lone surrogate)");
+        }
+        return bytes;
+    }
+
+    /** The length of the text's leading run of ASCII characters: one byte each, nothing else to check. */
+    private static int asciiPrefix(CharSequence text, int length) {
+        int i = 0;
+        while (i < length && text.charAt(i) < 0x80) {
+            i++;
+        }
+        return i;
+    }
+
     private static long count(CharSequence text, long stopAfter) {
-        long bytes = 0;
         int length = text.length();
-        for (int i = 0; i < length && bytes <= stopAfter; i++) {
+        int i = asciiPrefix(text, stopAfter < length ? (int) stopAfter + 1 : length);
+        long bytes = i;
+        for (; i < length && bytes <= stopAfter; i++) {
             char c = text.charAt(i);
             if (c < 0x80) {
                 bytes += 1;

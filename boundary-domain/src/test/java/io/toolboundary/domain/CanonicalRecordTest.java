@@ -175,7 +175,7 @@ class CanonicalRecordTest {
         @ParameterizedTest
         @EnumSource(ErrorCode.class)
         void endsInErrorWithErrorEvidenceAndIsNeverReferencable(ErrorCode code) {
-            Failed failed = projecting().fail(code, Option.none(), LATER);
+            Failed failed = projecting().failed(code, Option.none(), LATER);
 
             assertThat(failed.status()).isEqualTo(InvocationStatus.ERROR);
             assertThat(failed.evidence()).isEqualTo(Option.of(EvidenceStatus.ERROR));
@@ -189,7 +189,7 @@ class CanonicalRecordTest {
 
         @Test
         void keepsTheRawResponseWhenGiven() {
-            Failed failed = projecting().fail(ErrorCode.PROJECTION_FAILED, Option.of("raw \u20ac"), LATER);
+            Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of("raw \u20ac"), LATER);
 
             assertThat(failed.rawResponse()).isEqualTo(Option.of("raw \u20ac"));
             assertThat(failed.byteSize()).isEqualTo(fixedBytes() + 7);
@@ -197,13 +197,13 @@ class CanonicalRecordTest {
 
         @Test
         void neverUpdatesBeforeItWasCreated() {
-            assertThat(projecting().fail(ErrorCode.EXECUTION_FAILED, Option.none(), CREATED.minusNanos(1)).updatedAt())
+            assertThat(projecting().failed(ErrorCode.EXECUTION_FAILED, Option.none(), CREATED.minusNanos(1)).updatedAt())
                     .isEqualTo(CREATED);
         }
 
         @Test
         void countsOnlyTheFixedPartsWithoutRaw() {
-            assertThat(projecting().fail(ErrorCode.EXECUTION_FAILED, Option.none(), LATER).byteSize())
+            assertThat(projecting().failed(ErrorCode.EXECUTION_FAILED, Option.none(), LATER).byteSize())
                     .isEqualTo(fixedBytes());
         }
     }

@@ -26,8 +26,8 @@ class StoreRulesTest {
     private static final String OTHER_FINGERPRINT = "f".repeat(64);
     private static final Projecting PROJECTING = projecting();
     private static final Ready READY = PROJECTING.ready("raw", found("hit"), LATER, UNBOUNDED).get();
-    private static final Failed FAILED = PROJECTING.fail(ErrorCode.EXECUTION_FAILED, Option.some("raw"), LATER);
-    private static final Failed ABANDONED = PROJECTING.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), LATER);
+    private static final Failed FAILED = PROJECTING.failed(ErrorCode.EXECUTION_FAILED, Option.some("raw"), LATER);
+    private static final Failed ABANDONED = PROJECTING.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), LATER);
 
     private static Option<Held> held(CanonicalRecord record, boolean sameAttempt) {
         return Option.some(new Held(record, sameAttempt));
@@ -122,7 +122,7 @@ class StoreRulesTest {
     static Stream<Arguments> ends() {
         return Stream.of(
                 Arguments.of("PROJECTING, own attempt", held(PROJECTING, true),
-                        Either.right(PROJECTING.fail(ErrorCode.STORE_OUTCOME_UNKNOWN, Option.none(), LATER))),
+                        Either.right(PROJECTING.failed(ErrorCode.STORE_OUTCOME_UNKNOWN, Option.none(), LATER))),
                 Arguments.of("its completion landed first", held(READY, true), Either.right(READY)),
                 Arguments.of("nothing held", Option.none(), refused(ErrorCode.RECORD_EXPIRED)),
                 Arguments.of("another attempt's record", held(PROJECTING, false), refused(ErrorCode.RECORD_CONFLICT)));

@@ -48,7 +48,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
             begin(record, AttemptToken.random());
             passLease(record.key());
-            CanonicalRecord.Failed abandoned = record.fail(ErrorCode.EXECUTION_ABANDONED, Option.none(), callersNow);
+            CanonicalRecord.Failed abandoned = record.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), callersNow);
 
             assertThat(store().abandon(record.key(), callersNow)).isEqualTo(Either.right(abandoned));
 

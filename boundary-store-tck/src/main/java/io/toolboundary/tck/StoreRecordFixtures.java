@@ -177,7 +177,7 @@ public abstract class StoreRecordFixtures {
      */
     public static CanonicalRecord.Failed failedOf(CanonicalRecord.Projecting record, ErrorCode code,
             Option<String> raw) {
-        return record.fail(code, raw, COMPLETED_AT);
+        return record.failed(code, raw, COMPLETED_AT);
     }
 
     /**

@@ -14,7 +14,6 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -118,9 +117,6 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         if (record.byteSize() > Math.min(start.recordLimitBytes(), options.recordCapBytes().orElse(Long.MAX_VALUE))) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
-        if (!Utf8.isWellFormed(record.arguments()) || !Utf8.isWellFormed(record.requestFingerprint())) {
-            return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
-        }
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
         List<Object> scriptKeys = List.of(recordKey, keys.runState(key.runId()),
@@ -157,14 +153,12 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(token, "token is null");
         requireNonNull(outcome, "outcome is null");
         requireNonNull(timeout, "timeout is null");
-        // The record's ids are ASCII, one byte per character, as CanonicalRecord.byteSize() counts them.
+        // The record's ids are ASCII, one byte per character, as CanonicalRecord.byteSize() counts them;
+        // the outcome's texts were counted (and found Unicode) once, when it was made.
         long known = key.runId().value().length() + key.toolCallId().value().length() + outcome.byteSize();
         OptionalLong cap = options.recordCapBytes();
         if (cap.isPresent() && known > cap.getAsLong()) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
-        }
-        if (!isUnicode(outcome)) {
-            return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
         }
         String recordKey = keys.record(key);
         // The token proves the attempt: the script checks it and the status, and receives only what the
@@ -309,13 +303,6 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /** The layout of every key this store writes. */
     RedisKeys keys() {
         return keys;
-    }
-
-    /** UTF-8 keeps text exactly only when it has no lone surrogate; such text is refused, never altered. */
-    private static boolean isUnicode(Outcome outcome) {
-        return outcome.rawResponse().forAll(Utf8::isWellFormed)
-                && (!(outcome instanceof Outcome.Ready ready) || Utf8.isWellFormed(ready.result().content())
-                        && ready.result().scope().forAll(Utf8::isWellFormed));
     }
 
     /** The lease in whole milliseconds, rounded up, at least 1 and at most {@link #MAX_TTL_MILLIS}. */

@@ -87,6 +87,6 @@ final class Records {
     }
 
     static CanonicalRecord.Failed failed(CanonicalRecord.Projecting record, ErrorCode code, Option<String> raw) {
-        return record.fail(code, raw, UPDATED);
+        return record.failed(code, raw, UPDATED);
     }
 }

@@ -319,7 +319,7 @@ final class ModelSequence extends StoreModel {
         }
         ErrorCode[] codes = {ErrorCode.EXECUTION_FAILED, ErrorCode.PROJECTION_FAILED, ErrorCode.PROJECTION_INVALID,
             ErrorCode.RESULT_TOO_LARGE, ErrorCode.STORE_OUTCOME_UNKNOWN};
-        return record.fail(codes[random.nextInt(codes.length)], random.nextBoolean() ? Option.of(raw) : Option.none(), at);
+        return record.failed(codes[random.nextInt(codes.length)], random.nextBoolean() ? Option.of(raw) : Option.none(), at);
     }
 
     /** A timestamp for records: the store's clock when the suite moves it, else a strictly growing instant. */
