@@ -29,11 +29,9 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     private final String arguments;
     private final String requestFingerprint;
     private final Instant createdAt;
-    private final Instant updatedAt;
     private final long argumentsBytes;
     /** Ids, tool name, arguments and fingerprint, in UTF-8 bytes. */
     private final long requestBytes;
-    private final long rawBytes;
 
     private CanonicalRecord(InvocationKey key, ToolName tool, String arguments, String requestFingerprint,
             Instant createdAt) {
@@ -42,25 +40,21 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         this.arguments = requireNonNull(arguments, "arguments is null");
         this.requestFingerprint = requireNonNull(requestFingerprint, "requestFingerprint is null");
         this.createdAt = requireNonNull(createdAt, "createdAt is null");
-        this.updatedAt = createdAt;
         this.argumentsBytes = Utf8.measure(arguments, "arguments");
         // Ids and tool names are ASCII by construction: one byte per character.
         this.requestBytes = key.runId().value().length() + key.toolCallId().value().length() + tool.value().length()
                 + argumentsBytes + Utf8.measure(requestFingerprint, "requestFingerprint");
-        this.rawBytes = 0;
     }
 
-    /** The PROJECTING record {@code begun} ended at {@code updatedAt}; its counts carried on. */
-    private CanonicalRecord(CanonicalRecord begun, Instant updatedAt, long rawBytes) {
+    /** What the PROJECTING record {@code begun} holds, its counts included. */
+    private CanonicalRecord(CanonicalRecord begun) {
         this.key = begun.key;
         this.tool = begun.tool;
         this.arguments = begun.arguments;
         this.requestFingerprint = begun.requestFingerprint;
         this.createdAt = begun.createdAt;
-        this.updatedAt = requireNonNull(updatedAt, "updatedAt is null");
         this.argumentsBytes = begun.argumentsBytes;
         this.requestBytes = begun.requestBytes;
-        this.rawBytes = rawBytes;
     }
 
     /** {@return the run and the exact framework tool_call_id} */
@@ -93,14 +87,12 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         return createdAt;
     }
 
-    /** {@return when the record last changed: its creation while PROJECTING} */
-    public Instant updatedAt() {
-        return updatedAt;
-    }
+    /** {@return when the record last changed: its creation while PROJECTING, its completion once final} */
+    public abstract Instant updatedAt();
 
     /** {@return the record's size in UTF-8 bytes: ids, tool name, arguments, fingerprint, raw response, agent result} */
     public long byteSize() {
-        return requestBytes + rawBytes + agentResult().map(AgentResult::byteSize).getOrElse(0L);
+        return requestBytes;
     }
 
     /** {@return the lifecycle status} */
@@ -139,13 +131,13 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         return other instanceof CanonicalRecord that && getClass() == that.getClass() && key.equals(that.key)
                 && tool.equals(that.tool) && arguments.equals(that.arguments)
                 && requestFingerprint.equals(that.requestFingerprint) && createdAt.equals(that.createdAt)
-                && updatedAt.equals(that.updatedAt) && rawResponse().equals(that.rawResponse())
+                && updatedAt().equals(that.updatedAt()) && rawResponse().equals(that.rawResponse())
                 && agentResult().equals(that.agentResult()) && errorCode().equals(that.errorCode());
     }
 
     @Override
     public final int hashCode() {
-        return Objects.hash(key, tool, arguments, requestFingerprint, createdAt, updatedAt, rawResponse(), agentResult(),
+        return Objects.hash(key, tool, arguments, requestFingerprint, createdAt, updatedAt(), rawResponse(), agentResult(),
                 errorCode());
     }
 
@@ -154,14 +146,40 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         return "CanonicalRecord." + getClass().getSimpleName() + "[key=" + key + ", tool=" + tool.value()
                 + ", status=" + status() + evidence().map(evidence -> ", evidence=" + evidence).getOrElse("")
                 + errorCode().map(code -> ", code=" + code).getOrElse("") + ", createdAt=" + createdAt
-                + ", updatedAt=" + updatedAt + ", " + byteSize() + " bytes]";
+                + ", updatedAt=" + updatedAt() + ", " + byteSize() + " bytes]";
     }
 
-    /** A record that is READY or ERROR: it never changes again. */
+    /**
+     * A record that is READY or ERROR: its PROJECTING self completed with an {@link Outcome}. It never
+     * changes again.
+     */
     public abstract static sealed class Final extends CanonicalRecord permits Ready, Failed {
 
-        private Final(CanonicalRecord begun, Instant updatedAt, long rawBytes) {
-            super(begun, updatedAt, rawBytes);
+        private final Outcome outcome;
+
+        private Final(CanonicalRecord begun, Outcome outcome) {
+            super(begun);
+            this.outcome = outcome;
+        }
+
+        /** {@return what the completion added: raw response, agent result or error code, and its time} */
+        public Outcome outcome() {
+            return outcome;
+        }
+
+        @Override
+        public Instant updatedAt() {
+            return outcome.completedAt();
+        }
+
+        @Override
+        public Option<String> rawResponse() {
+            return outcome.rawResponse();
+        }
+
+        @Override
+        public long byteSize() {
+            return super.byteSize() + outcome.byteSize();
         }
     }
 
@@ -214,7 +232,8 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
             if (byteSize() + rawResponse.byteSize() + result.byteSize() > limits.recordBytes()) {
                 return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
             }
-            return Either.right(new Ready(this, notBefore(at), rawResponse.text(), rawResponse.byteSize(), result));
+            return Either.right(new Ready(this, new Outcome.Ready(rawResponse.text(), rawResponse.byteSize(), result,
+                    notBefore(at))));
         }
 
         /**
@@ -227,7 +246,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
          * @throws IllegalArgumentException when the raw response is not well-formed Unicode
          */
         public Failed failed(ErrorCode code, Option<String> rawResponse, Instant at) {
-            return new Failed(this, notBefore(requireNonNull(at, "at is null")), rawResponse, rawBytes(rawResponse), code);
+            return new Failed(this, new Outcome.Failed(code, rawResponse, notBefore(requireNonNull(at, "at is null"))));
         }
 
         /**
@@ -240,8 +259,8 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
          */
         public Failed failed(ErrorCode code, RawResponse rawResponse, Instant at) {
             requireNonNull(rawResponse, "rawResponse is null");
-            return new Failed(this, notBefore(requireNonNull(at, "at is null")), Option.some(rawResponse.text()),
-                    rawResponse.byteSize(), code);
+            return new Failed(this, new Outcome.Failed(code, Option.some(rawResponse.text()), rawResponse.byteSize(),
+                    notBefore(requireNonNull(at, "at is null"))));
         }
 
         /**
@@ -254,20 +273,16 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
          */
         public Final complete(Outcome outcome) {
             requireNonNull(outcome, "outcome is null");
-            if (outcome instanceof Outcome.Ready ready) {
-                return new Ready(this, ready.completedAt(), ready.raw(), ready.rawBytes(), ready.result());
-            }
-            Outcome.Failed failed = (Outcome.Failed) outcome;
-            return new Failed(this, failed.completedAt(), failed.rawResponse(), failed.rawBytes(), failed.code());
-        }
-
-        private static long rawBytes(Option<String> rawResponse) {
-            requireNonNull(rawResponse, "rawResponse is null");
-            return rawResponse.isDefined() ? Utf8.measure(rawResponse.get(), "rawResponse") : 0;
+            return outcome instanceof Outcome.Ready ready ? new Ready(this, ready) : new Failed(this, (Outcome.Failed) outcome);
         }
 
         private Instant notBefore(Instant at) {
             return at.isBefore(createdAt()) ? createdAt() : at;
+        }
+
+        @Override
+        public Instant updatedAt() {
+            return createdAt();
         }
 
         @Override
@@ -279,8 +294,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     /** The tool ran and its bounded projection is stored beside the complete raw response. */
     public static final class Ready extends Final {
 
-        private final String raw;
-        private final AgentResult result;
+        private final Outcome.Ready completion;
 
         /**
          * Builds the record of a call that ran and was projected.
@@ -297,24 +311,23 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
          */
         public Ready(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
                 Instant updatedAt, String raw, AgentResult result) {
-            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt), updatedAt,
-                    requireNonNull(raw, "raw is null"), Utf8.measure(raw, "raw"), result);
+            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt),
+                    new Outcome.Ready(raw, result, updatedAt));
         }
 
-        private Ready(CanonicalRecord begun, Instant updatedAt, String raw, long rawBytes, AgentResult result) {
-            super(begun, updatedAt, rawBytes);
-            this.raw = raw;
-            this.result = requireNonNull(result, "result is null");
+        private Ready(Projecting begun, Outcome.Ready completion) {
+            super(begun, completion);
+            this.completion = completion;
         }
 
         /** {@return the complete raw response} */
         public String raw() {
-            return raw;
+            return completion.raw();
         }
 
         /** {@return the agent result} */
         public AgentResult result() {
-            return result;
+            return completion.result();
         }
 
         @Override
@@ -323,13 +336,8 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         }
 
         @Override
-        public Option<String> rawResponse() {
-            return Option.of(raw);
-        }
-
-        @Override
         public Option<AgentResult> agentResult() {
-            return Option.of(result);
+            return Option.of(completion.result());
         }
     }
 
@@ -339,8 +347,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
      */
     public static final class Failed extends Final {
 
-        private final Option<String> rawResponse;
-        private final ErrorCode code;
+        private final Outcome.Failed failure;
 
         /**
          * Builds the record of a call that failed after its record was created.
@@ -357,25 +364,18 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
          */
         public Failed(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
                 Instant updatedAt, Option<String> rawResponse, ErrorCode code) {
-            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt), updatedAt, rawResponse,
-                    Projecting.rawBytes(rawResponse), code);
+            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt),
+                    new Outcome.Failed(code, rawResponse, updatedAt));
         }
 
-        private Failed(CanonicalRecord begun, Instant updatedAt, Option<String> rawResponse, long rawBytes,
-                ErrorCode code) {
-            super(begun, updatedAt, rawBytes);
-            this.rawResponse = requireNonNull(rawResponse, "rawResponse is null");
-            this.code = requireNonNull(code, "code is null");
+        private Failed(Projecting begun, Outcome.Failed failure) {
+            super(begun, failure);
+            this.failure = failure;
         }
 
         /** {@return the error code} */
         public ErrorCode code() {
-            return code;
-        }
-
-        @Override
-        public Option<String> rawResponse() {
-            return rawResponse;
+            return failure.code();
         }
 
         @Override
@@ -385,12 +385,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
 
         @Override
         public Option<ErrorCode> errorCode() {
-            return Option.of(code);
+            return Option.of(failure.code());
         }
-    }
-
-    /** The raw response's size in UTF-8 bytes, for {@link Outcome#of}; 0 when there is none. */
-    long rawBytes() {
-        return rawBytes;
     }
 }

@@ -37,11 +37,7 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
      */
     static Outcome of(CanonicalRecord.Final record) {
         requireNonNull(record, "record is null");
-        if (record instanceof CanonicalRecord.Ready ready) {
-            return new Ready(ready.raw(), ready.rawBytes(), ready.result(), ready.updatedAt());
-        }
-        CanonicalRecord.Failed failed = (CanonicalRecord.Failed) record;
-        return new Failed(failed.code(), failed.rawResponse(), failed.rawBytes(), failed.updatedAt());
+        return record.outcome();
     }
 
     /** The tool ran and its result was projected. */
@@ -102,10 +98,6 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
             return rawBytes + result.byteSize();
         }
 
-        long rawBytes() {
-            return rawBytes;
-        }
-
         @Override
         public boolean equals(Object other) {
             return other instanceof Ready that && raw.equals(that.raw) && result.equals(that.result)
@@ -149,7 +141,7 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
 
         Failed(ErrorCode code, Option<String> rawResponse, long rawBytes, Instant completedAt) {
             this.code = requireNonNull(code, "code is null");
-            this.rawResponse = rawResponse;
+            this.rawResponse = requireNonNull(rawResponse, "rawResponse is null");
             this.rawBytes = rawBytes;
             this.completedAt = requireNonNull(completedAt, "completedAt is null");
         }
@@ -176,10 +168,6 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
 
         @Override
         public long byteSize() {
-            return rawBytes;
-        }
-
-        long rawBytes() {
             return rawBytes;
         }
 

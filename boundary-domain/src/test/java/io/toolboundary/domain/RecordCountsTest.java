@@ -55,6 +55,7 @@ class RecordCountsTest {
         for (Final done : List.of(ready, failed)) {
             Outcome outcome = Outcome.of(done);
             assertThat(begun.complete(outcome)).isEqualTo(done);
+            assertThat(begun.complete(outcome).outcome()).isSameAs(outcome);
             assertThat(begun.complete(outcome).byteSize()).isEqualTo(done.byteSize())
                     .isEqualTo(begun.byteSize() + outcome.byteSize());
         }
