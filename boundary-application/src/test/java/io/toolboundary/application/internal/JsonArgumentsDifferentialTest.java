@@ -23,11 +23,11 @@ class JsonArgumentsDifferentialTest {
     private static final int TEXTS = 20_000;
     private static final ToolName TOOL = new ToolName("log-search");
 
-    @ParameterizedTest(name = "depth {0}, number length {1}")
-    @CsvSource({"8, 20", "64, 100", "2, 5"})
-    void givesTheReferencesDecisionsAndFingerprints(int maxDepth, int maxNumberLength) {
-        JsonArguments checked = new JsonArguments(maxDepth, maxNumberLength, 65_536);
-        JacksonReferenceArguments reference = new JacksonReferenceArguments(maxDepth, maxNumberLength, 65_536);
+    @ParameterizedTest(name = "depth {0}, number length {1}, length {2}")
+    @CsvSource({"8, 20, 65536", "64, 100, 65536", "2, 5, 65536", "8, 20, 40"})
+    void givesTheReferencesDecisionsAndFingerprints(int maxDepth, int maxNumberLength, long maxLength) {
+        JsonArguments checked = new JsonArguments(maxDepth, maxNumberLength, maxLength);
+        JacksonReferenceArguments reference = new JacksonReferenceArguments(maxDepth, maxNumberLength, maxLength);
         long firstSeed = Long.getLong("json.differential.seed", 8785L);
         Map<ErrorCode, Integer> refusals = new EnumMap<>(ErrorCode.class);
         int accepted = 0;
