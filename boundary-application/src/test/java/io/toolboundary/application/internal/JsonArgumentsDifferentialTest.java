@@ -7,8 +7,16 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,6 +29,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 class JsonArgumentsDifferentialTest {
 
     private static final int TEXTS = 20_000;
+    private static final int WIDE_TEXTS = 1_000;
+    private static final String[] NAME_UNITS = {"a", "b", "A", "\\u00e9", "\\uFB33", "\\ud83d\\ude00", "\\u0000",
+        "\u00e9", "\ufb33", "\ud83d\ude00"};
     private static final ToolName TOOL = new ToolName("log-search");
 
     @ParameterizedTest(name = "depth {0}, number length {1}, length {2}")
@@ -51,6 +62,68 @@ class JsonArgumentsDifferentialTest {
         assertThat(accepted).as("accepted texts").isGreaterThan(TEXTS / 10);
         assertThat(refusals.getOrDefault(ErrorCode.ARGUMENTS_INVALID, 0)).as("invalid texts").isGreaterThan(TEXTS / 10);
         assertThat(refusals.getOrDefault(ErrorCode.TEXT_NOT_UNICODE, 0)).as("texts that are not Unicode").isGreaterThan(TEXTS / 100);
+    }
+
+    /** Objects of up to 300 members, so that members are sorted by merging as well as by insertion. */
+    @Test
+    void givesTheReferencesFingerprintsForWideObjects() {
+        JsonArguments checked = new JsonArguments(64, 100, 1 << 20);
+        JacksonReferenceArguments reference = new JacksonReferenceArguments(64, 100, 1 << 20);
+        long firstSeed = Long.getLong("json.differential.seed", 8785L);
+        int accepted = 0;
+        for (int i = 0; i < WIDE_TEXTS; i++) {
+            long seed = firstSeed + i;
+            String text = wideObject(new Random(seed));
+            Either<BoundaryError, String> expected = reference.fingerprint(TOOL, text);
+            Either<BoundaryError, String> actual = checked.fingerprint(TOOL, text);
+            if (!sameAnswer(expected, actual)) {
+                fail("seed %d: for %s the reference answers %s, JsonArguments %s (canonical %s)", seed, escaped(text),
+                        expected, actual, checked.canonical(text));
+            }
+            accepted += expected.isRight() ? 1 : 0;
+        }
+        assertThat(accepted).as("accepted wide objects").isBetween(WIDE_TEXTS / 10, WIDE_TEXTS - WIDE_TEXTS / 10);
+    }
+
+    /** The same answers from several threads at once as from one. */
+    @Test
+    void givesTheSameAnswersOnManyThreads() throws Exception {
+        JsonArguments checked = new JsonArguments(8, 20, 65_536);
+        List<String> texts = new ArrayList<>();
+        for (long seed = 0; seed < 2_000; seed++) {
+            texts.add(seed % 7 == 0 ? wideObject(new Random(seed)) : new RandomJsonTexts(seed, 8, 20).next());
+        }
+        List<Either<BoundaryError, String>> alone = texts.stream().map(text -> checked.fingerprint(TOOL, text)).toList();
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<Either<BoundaryError, String>>>> together = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                together.add(threads.submit(() -> texts.stream().map(text -> checked.fingerprint(TOOL, text)).toList()));
+            }
+            for (Future<List<Either<BoundaryError, String>>> answers : together) {
+                assertThat(answers.get(1, TimeUnit.MINUTES)).isEqualTo(alone);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * Up to 300 members, a few of them small objects to sort too, named by random runs of units that
+     * are written raw or escaped, so that some names repeat only once unescaped.
+     */
+    private static String wideObject(Random random) {
+        StringBuilder text = new StringBuilder("{");
+        int members = random.nextInt(301);
+        for (int m = 0; m < members; m++) {
+            text.append(m == 0 ? "\"" : ",\"");
+            int length = 2 + random.nextInt(6);
+            for (int c = 0; c < length; c++) {
+                text.append(NAME_UNITS[random.nextInt(NAME_UNITS.length)]);
+            }
+            text.append("\":").append(random.nextInt(20) == 0 ? "{\"b\":1,\"a\":[" + m + "]}" : String.valueOf(m));
+        }
+        return text.append('}').toString();
     }
 
     private static boolean sameAnswer(Either<BoundaryError, String> expected, Either<BoundaryError, String> actual) {
