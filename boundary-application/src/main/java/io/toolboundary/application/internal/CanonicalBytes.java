@@ -10,7 +10,10 @@ import java.util.Arrays;
 final class CanonicalBytes {
 
     private static final byte[] LOWER_HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
-    /** A buffer above this size is dropped after a call, so that one large document does not stay. */
+    /**
+     * A buffer above this size (the default arguments limit) is dropped after a call, so that one large
+     * document does not stay.
+     */
     private static final int KEPT_BYTES = 1 << 16;
     private static final int INITIAL_BYTES = 1024;
     /** The most bytes one code unit takes: a control character as {@code &#92;u00xx}. */
@@ -28,8 +31,10 @@ final class CanonicalBytes {
         return size;
     }
 
-    void clear() {
+    /** Empties the buffer, making room for about {@code expected} bytes at once. */
+    void clear(int expected) {
         size = 0;
+        reserve(expected);
     }
 
     /** Lets go of a buffer a large document grew. */
@@ -58,6 +63,29 @@ final class CanonicalBytes {
         for (int i = 0; i < text.length(); i++) {
             bytes[size++] = (byte) text.charAt(i);
         }
+    }
+
+    /**
+     * Copies the characters of {@code text} from {@code from} on that RFC 8785 writes as themselves in
+     * one byte (ASCII but for controls, quote and backslash), up to the first other one or {@code to}.
+     *
+     * @return the index of the first character not copied
+     */
+    int plainAscii(String text, int from, int to) {
+        reserve(to - from);
+        byte[] into = bytes;
+        int at = size;
+        int i = from;
+        while (i < to) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+                break;
+            }
+            into[at++] = (byte) c;
+            i++;
+        }
+        size = at;
+        return i;
     }
 
     /** Writes one UTF-16 code unit that is not a surrogate, escaped as RFC 8785 escapes it in a string. */

@@ -41,9 +41,10 @@ final class CanonicalJson {
     /**
      * Empties the buffer and writes a prefix and one NUL byte after it: a tool's name, which is ASCII
      * ({@code ToolName} allows {@code [A-Za-z0-9_.:-]} only), so its characters are its UTF-8 bytes.
+     * Room is made for a canonical form of {@code expectedLength} bytes, usually about the text's length.
      */
-    void start(String asciiPrefix) {
-        out.clear();
+    void start(String asciiPrefix, int expectedLength) {
+        out.clear(asciiPrefix.length() + 1 + expectedLength);
         depth = 0;
         members.clear();
         out.ascii(asciiPrefix);
@@ -90,8 +91,11 @@ final class CanonicalJson {
                         expectValue = false;
                         continue;
                     }
-                    if (c == '{' && ((i = name(text, i, n)) < 0)) {
-                        return false;
+                    if (c == '{') {
+                        i = name(text, i, n);
+                        if (i < 0) {
+                            return false;
+                        }
                     }
                     continue;
                 }
@@ -106,11 +110,9 @@ final class CanonicalJson {
             if (c == ',') {
                 out.put((byte) ',');
                 expectValue = true;
-                if (inObject && (i = name(text, whitespace(text, i + 1, n), n)) < 0) {
+                i = inObject ? name(text, whitespace(text, i + 1, n), n) : i + 1;
+                if (i < 0) {
                     return false;
-                }
-                if (!inObject) {
-                    i++;
                 }
                 continue;
             }
@@ -231,6 +233,14 @@ final class CanonicalJson {
         out.put((byte) '"');
         int at = i;
         while (at < n) {
+            int run = at;
+            at = out.plainAscii(text, at, n);
+            if (name && at > run) {
+                members.nameChars(text, run, at);
+            }
+            if (at == n) {
+                break;
+            }
             char c = text.charAt(at++);
             if (c == '"') {
                 out.put((byte) '"');

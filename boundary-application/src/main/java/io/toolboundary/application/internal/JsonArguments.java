@@ -79,7 +79,7 @@ public final class JsonArguments {
         Scratch scratch = SCRATCH.get();
         CanonicalJson canonical = scratch.canonical;
         try {
-            canonical.start(tool.value());
+            canonical.start(tool.value(), (int) Math.min(json.length(), maxLength));
             if (!read(canonical, json)) {
                 return refused(json);
             }
@@ -108,7 +108,7 @@ public final class JsonArguments {
     Either<BoundaryError, String> canonical(String json) {
         requireNonNull(json, "json is null");
         CanonicalJson canonical = new CanonicalJson();
-        canonical.start("");
+        canonical.start("", (int) Math.min(json.length(), maxLength));
         if (!read(canonical, json)) {
             return refused(json);
         }

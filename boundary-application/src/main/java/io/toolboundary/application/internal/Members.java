@@ -13,7 +13,9 @@ final class Members {
 
     /** Below this many members an insertion sort beats a merge sort. */
     private static final int INSERTION_SORT_UP_TO = 12;
-    private static final int KEPT_MEMBERS = 1 << 12;
+    /** Buffers above these sizes are dropped after a call, so that one large document does not stay. */
+    private static final int KEPT_MEMBERS = 1 << 11;
+    private static final int KEPT_NAME_CHARS = 1 << 14;
     private static final int KEPT_BYTES = 1 << 16;
 
     private int[] start = new int[32];
@@ -42,7 +44,7 @@ final class Members {
             order = new int[32];
             merged = new int[32];
         }
-        if (names.length > KEPT_BYTES) {
+        if (names.length > KEPT_NAME_CHARS) {
             names = new char[256];
         }
         if (moved.length > KEPT_BYTES) {
@@ -59,6 +61,16 @@ final class Members {
         start[count] = outAt;
         nameStart[count] = namesSize;
         count++;
+    }
+
+    /** Characters {@code [from, to)} of {@code text}, code units of the name of the last member added. */
+    void nameChars(String text, int from, int to) {
+        int length = to - from;
+        if (names.length - namesSize < length) {
+            names = Arrays.copyOf(names, Math.max(names.length * 2, namesSize + length));
+        }
+        text.getChars(from, to, names, namesSize);
+        namesSize += length;
     }
 
     /** One UTF-16 code unit of the name of the last member added. */
