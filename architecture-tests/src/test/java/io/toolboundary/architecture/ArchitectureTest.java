@@ -83,10 +83,10 @@ class ArchitectureTest {
                     .because("the domain is plain values and rules: no I/O, no JSON library, no framework");
 
     @ArchTest
-    static final ArchRule application_depends_only_on_java_vavr_jackson_core_the_domain_and_itself =
+    static final ArchRule application_depends_only_on_java_vavr_the_domain_and_itself =
             classes().that().resideInAPackage(APPLICATION)
                     .should().onlyDependOnClassesThat().resideInAnyPackage(
-                            "java..", "io.vavr..", "com.fasterxml.jackson.core..", DOMAIN, APPLICATION)
+                            "java..", "io.vavr..", DOMAIN, APPLICATION)
                     .because("the use case drives ports; stores, tools and projectors are plugged in from outside");
 
     @ArchTest

@@ -2,7 +2,7 @@ package io.toolboundary.application.bad;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
-/** Breaks the application rule: Jackson beyond jackson-core (here an annotation). */
+/** Breaks the application rule: Jackson (here an annotation). */
 public final class ApplicationServiceUsingJacksonAnnotations {
 
     @JsonIgnore

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 
-/** Follows the application rule: jackson-core, Vavr, the domain and Java only. */
+/** Breaks the application rule (which reads JSON with its own parser): Jackson, here its core; follows every other rule. */
 public final class ApplicationServiceUsingJacksonCore {
 
     private final JsonFactory json = new JsonFactory();

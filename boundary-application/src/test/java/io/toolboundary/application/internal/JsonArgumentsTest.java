@@ -221,6 +221,22 @@ class JsonArgumentsTest {
             assertRejected(text, ErrorCode.TEXT_NOT_UNICODE);
         }
 
+        /** The text is not Unicode, whatever else is wrong with it. */
+        @ParameterizedTest
+        @ValueSource(strings = {"{\"a\":1,,\uD800}", "[\uDC00", "\uD800", "{}x\uD800", "{\"a\":\"\\ud83d\uDE00\"}",
+            "{\"a\":1,\"a\":2,\"b\":\"\uDC00\"}", "{\"n\":1e999,\"s\":\"\uD800\"}", "{\"a\":\uDE00\uD83D}", "{\"a\":\"\u0001\uD800\"}"})
+        void aLoneSurrogateCharacterBeforeAnyOtherRefusal(String text) {
+            assertRejected(text, ErrorCode.TEXT_NOT_UNICODE);
+        }
+
+        @Test
+        void textsLongerThanTheLengthLimit() {
+            JsonArguments short16 = new JsonArguments(DEPTH, NUMBER_LENGTH, 16);
+
+            assertThat(short16.fingerprint(TOOL, "{\"a\":\"12345678\"}").isRight()).isTrue();
+            assertThat(short16.fingerprint(TOOL, "{\"a\":\"123456789\"}").getLeft().code()).isEqualTo(ErrorCode.ARGUMENTS_INVALID);
+        }
+
         @Test
         void tenThousandOpeningBracketsWithoutOverflowingTheStack() {
             AtomicReference<Either<BoundaryError, String>> checked = new AtomicReference<>();
@@ -316,6 +332,19 @@ class JsonArgumentsTest {
         @Test
         void differsWhenAKeyDiffers() {
             assertThat(check("{\"a\":1}").get()).isNotEqualTo(check("{\"A\":1}").get());
+        }
+
+        @Test
+        void isTheSameAfterALargeDocumentOnTheSameThread() {
+            String small = "{\"b\":[1.5,\"\u00e9\"],\"a\":{\"d\":1,\"c\":2}}";
+            String before = check(small).get();
+            StringBuilder large = new StringBuilder("{");
+            for (int i = 0; i < 20_000; i++) {
+                large.append(i == 0 ? "\"k" : ",\"k").append(20_000 - i).append("\":[\"").append("x".repeat(10)).append("\"]");
+            }
+
+            assertThat(new JsonArguments(DEPTH, NUMBER_LENGTH, 1 << 22).fingerprint(TOOL, large.append('}').toString()).isRight()).isTrue();
+            assertThat(check(small).get()).isEqualTo(before);
         }
 
         @Test
