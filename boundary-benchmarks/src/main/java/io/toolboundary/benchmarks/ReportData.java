@@ -35,7 +35,8 @@ final class ReportData {
     final JsonNode memory;
 
     ReportData(Path results) throws IOException {
-        this.inMemory = JmhResults.read(List.of(results.resolve("jmh-inmemory.json")));
+        this.inMemory = JmhResults.read(List.of(results.resolve("jmh-inmemory.json"),
+                results.resolve("jmh-inmemory-baseline.json")));
         List<Path> runs = new ArrayList<>();
         if (Files.isDirectory(results)) {
             try (Stream<Path> files = Files.list(results)) {

@@ -33,7 +33,8 @@ final class ReportSections {
         md.append("## In-memory store: what `ToolBoundary.invoke` adds\n\n");
         md.append("`boundary`: `ToolBoundary.invoke` on `InMemoryCanonicalInvocationStore`; `baseline`: the same fake"
                 + " executor and projector called directly. Agent result " + Payloads.AGENT_RESULT_BYTES + " B. Mean µs"
-                + " per call (AverageTime) and bytes allocated per call (`-prof gc`), median (min–max) over forks;"
+                + " per call (AverageTime) and bytes allocated per call (`-prof gc`), median (min–max) over forks (the"
+                + " boundary and the baseline in JMH runs of their own: the boundary needs a longer warmup);"
                 + " overhead: each boundary fork less the baseline's median; p50/p99 from SampleTime where it ran.\n\n");
         md.append("| request | raw | baseline µs | boundary µs | overhead µs | p50 µs | p99 µs | baseline B/call"
                 + " | boundary B/call | beyond the record's strings B/call |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
