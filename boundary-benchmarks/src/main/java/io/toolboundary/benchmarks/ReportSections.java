@@ -10,6 +10,7 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 
 /** The report's detail sections, each a table of medians and ranges, with its chart. */
@@ -39,7 +40,7 @@ final class ReportSections {
         md.append("| request | raw | baseline µs | boundary µs | overhead µs | p50 µs | p99 µs | baseline B/call"
                 + " | boundary B/call | beyond the record's strings B/call |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         XYChart chart = new XYChartBuilder().width(900).height(520).title("In-memory store: boundary overhead per call")
-                .xAxisTitle("request size (bytes, log scale)").yAxisTitle("overhead over a direct call (µs), median").build();
+                .xAxisTitle("request size (bytes, log scale)").yAxisTitle("overhead over a direct call (µs)").build();
         chart.getStyler().setXAxisLogarithmic(true).setXAxisDecimalPattern("#,###")
                 .setLegendPosition(Styler.LegendPosition.InsideNW).setMarkerSize(8)
                 .setChartBackgroundColor(java.awt.Color.WHITE);
@@ -47,7 +48,8 @@ final class ReportSections {
         for (int raw : RedisFloor.RAW_BYTES) {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
-            List<Double> errors = new ArrayList<>();
+            List<Double> lowest = new ArrayList<>();
+            List<Double> highest = new ArrayList<>();
             for (int request : REQUEST_BYTES) {
                 Spread boundary = data.inMemoryMicros("boundary", request, raw);
                 if (!boundary.measured()) {
@@ -65,10 +67,15 @@ final class ReportSections {
                         .append(" | ").append(data.allocationBeyondRecord(request, raw).format(Fmt::whole)).append(" |\n");
                 x.add((double) request);
                 y.add(overhead.median());
-                errors.add((overhead.max() - overhead.min()) / 2);
+                lowest.add(overhead.min());
+                highest.add(overhead.max());
             }
             if (!x.isEmpty()) {
-                chart.addSeries("raw " + Fmt.kib(raw), x, y, errors);
+                chart.addSeries("raw " + Fmt.kib(raw) + ", median", x, y);
+                chart.addSeries("raw " + Fmt.kib(raw) + ", fastest fork", x, lowest)
+                        .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                chart.addSeries("raw " + Fmt.kib(raw) + ", slowest fork", x, highest)
+                        .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
                 any = true;
             }
         }
@@ -77,7 +84,7 @@ final class ReportSections {
             return;
         }
         md.append("\n![In-memory overhead against request size](").append(save(chart, "inmemory-overhead"))
-                .append(")\n\nError bars: half the range over forks.\n\n");
+                .append(")\n\n");
     }
 
     void throughput() throws IOException {
@@ -133,7 +140,7 @@ final class ReportSections {
                 + " each captured command is replayed by `redis-benchmark -c 1` on call ids of its own, the commands"
                 + " before it having run for those ids first. p50, p99 and p99.9: `INFO latencystats`; mean:"
                 + " `INFO commandstats` (usec / calls); both the command's execution only, a script's own commands"
-                + " included. CPU: the main thread's `used_cpu_sys_main_thread + used_cpu_user_main_thread` per"
+                + " included; latencystats counts whole microseconds. CPU: the main thread's `used_cpu_sys_main_thread + used_cpu_user_main_thread` per"
                 + " request, which also counts reading, parsing and answering it. Median (min–max) over repeats.\n\n");
         List<String> categories = new ArrayList<>();
         List<List<Double>> stacked = new ArrayList<>();
@@ -190,7 +197,14 @@ final class ReportSections {
         chart.getStyler().setStacked(true).setLegendPosition(Styler.LegendPosition.InsideNW)
                 .setChartBackgroundColor(java.awt.Color.WHITE);
         for (int k = 0; k < stacked.size(); k++) {
-            chart.addSeries("command " + (k + 1), categories, stacked.get(k));
+            List<String> labels = new ArrayList<>();
+            for (String kind : List.of("boundary", "peer")) {
+                List<JsonNode> commands = data.commands(kind, RedisFloor.RAW_BYTES[0]);
+                if (k < commands.size()) {
+                    labels.add(commands.get(k).path("label").asText());
+                }
+            }
+            chart.addSeries("command " + (k + 1) + ": " + String.join(" / ", labels), categories, stacked.get(k));
         }
         md.append("![Redis server time per call](").append(save(chart, "redis-server-time")).append(")\n\n");
     }
