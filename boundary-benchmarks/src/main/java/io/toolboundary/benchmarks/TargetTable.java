@@ -148,6 +148,32 @@ final class TargetTable {
     }
 
     private String peerLeft(int callers, int raw) {
+        double p50 = data.redisLatencyMillis("boundary", callers, raw, false).median() * 1000;
+        double server = data.perCall("boundary", raw, "p50Usec").median();
+        double own = ownWorkAt(Payloads.REDIS_REQUEST_BYTES);
+        String split = callers == 1 && Double.isFinite(p50) && Double.isFinite(server) && Double.isFinite(own)
+                ? String.format(Locale.ROOT, " Of the boundary's %s µs, Redis's own time is %s µs (replay, p50) and the"
+                        + " boundary's own work %s µs (in-memory, raw 1 KiB, %s); the other %s µs are the client path"
+                        + " and the wait for the server.", Fmt.num(p50), Fmt.num(server), Fmt.num(own),
+                        Double.isFinite(data.inMemoryOverhead(Payloads.REDIS_REQUEST_BYTES, RAW).median())
+                                ? "1 KiB request" : "on the line between the 128 B and 16 KiB requests",
+                        Fmt.num(p50 - server - own))
+                : "";
+        return peerFigures(callers, raw) + split;
+    }
+
+    /** The in-memory overhead at {@code request} bytes and raw 1 KiB: measured, or on the line through 128 B and 16 KiB. */
+    private double ownWorkAt(int request) {
+        double measured = data.inMemoryOverhead(request, RAW).median();
+        if (Double.isFinite(measured)) {
+            return measured;
+        }
+        double small = data.inMemoryOverhead(REQUEST, RAW).median();
+        double large = data.inMemoryOverhead(16384, RAW).median();
+        return small + (large - small) * (request - REQUEST) / (16384 - REQUEST);
+    }
+
+    private String peerFigures(int callers, int raw) {
         return String.format(Locale.ROOT, "a call takes %s ms at the median against the peer's %s ms; the client"
                 + " allocates %s B per call against %s B; Redis spends %s µs per call (replay, mean) against %s µs.",
                 Fmt.num(data.redisLatencyMillis("boundary", callers, raw, false).median()),
