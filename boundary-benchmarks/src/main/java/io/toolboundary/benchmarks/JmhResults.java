@@ -4,61 +4,59 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * The rows of a JMH JSON result file ({@code -rf json}), with every time converted to microseconds per
- * call and every throughput to calls per second. A SampleTime row without a Throughput row of its own
- * also gives one, derived from its mean (see {@link #throughputOf}).
+ * The rows of one or more JMH JSON result files ({@code -rf json}), each split into its forks: a run
+ * with {@code -f 3} gives three forks in one row, three runs with {@code -f 0} give one fork in each of
+ * three rows (told apart by {@link Row#source}, the file's place in the list). Times are microseconds
+ * per call, throughputs calls per second.
  */
 final class JmhResults {
 
-    /** One benchmark, mode and parameter set. */
-    record Row(String benchmark, String method, String mode, int threads, JsonNode params, JsonNode primary,
-            JsonNode secondary) {
+    /** One fork: its mean (µs per call, or calls per second), allocation per call, p50 and p99 in µs (sampled modes). */
+    record Fork(int source, double score, double allocatedBytes, double p50Micros, double p99Micros) {
+    }
+
+    /** One benchmark, mode and parameter set from one file. */
+    record Row(int source, String benchmark, String method, String mode, int threads, JsonNode params,
+            JsonNode primary, JsonNode secondary) {
 
         /** A parameter's value as an integer. */
         int param(String name) {
             return Integer.parseInt(params.path(name).asText("-1"));
         }
 
-        /** The score as microseconds per call (time modes) or calls per second (throughput). */
-        double score() {
-            return convert(primary.path("score").asDouble(), unit());
-        }
-
-        /** The score's 99.9% error in the same unit as {@link #score()}. */
-        double error() {
-            double error = primary.path("scoreError").asDouble(Double.NaN);
-            return Double.isNaN(error) ? Double.NaN : convert(error, unit());
-        }
-
-        /** A percentile (for example "50.0", "99.0") in microseconds; empty when not sampled. */
-        Optional<Double> percentileMicros(String percentile) {
-            JsonNode value = primary.path("scorePercentiles").path(percentile);
-            return value.isMissingNode() ? Optional.empty() : Optional.of(convert(value.asDouble(), unit()));
-        }
-
-        /** Bytes allocated per call ({@code -prof gc}); empty without the profiler. */
-        Optional<Double> allocatedBytesPerCall() {
-            for (String name : List.of("gc.alloc.rate.norm", "\u00b7gc.alloc.rate.norm")) {
-                JsonNode metric = secondary.path(name);
-                if (!metric.isMissingNode()) {
-                    return Optional.of(metric.path("score").asDouble());
+        /** Every fork: the mean of its iterations, or of its samples in SampleTime. */
+        List<Fork> forks() {
+            String unit = primary.path("scoreUnit").asText();
+            JsonNode allocation = secondary.path("gc.alloc.rate.norm").path("rawData");
+            List<Fork> forks = new ArrayList<>();
+            JsonNode histograms = primary.path("rawDataHistogram");
+            JsonNode raw = primary.path("rawData");
+            int count = histograms.isArray() ? histograms.size() : raw.size();
+            for (int f = 0; f < count; f++) {
+                double allocated = mean(allocation.path(f));
+                if (histograms.isArray()) {
+                    TreeMap<Double, Long> merged = new TreeMap<>();
+                    for (JsonNode iteration : histograms.path(f)) {
+                        for (JsonNode bucket : iteration) {
+                            merged.merge(bucket.path(0).asDouble(), bucket.path(1).asLong(), Long::sum);
+                        }
+                    }
+                    forks.add(new Fork(source, convert(histogramMean(merged), unit), allocated,
+                            convert(histogramPercentile(merged, 0.50), unit), convert(histogramPercentile(merged, 0.99), unit)));
+                } else {
+                    forks.add(new Fork(source, convert(mean(raw.path(f)), unit), allocated, Double.NaN, Double.NaN));
                 }
             }
-            return Optional.empty();
-        }
-
-        private String unit() {
-            return primary.path("scoreUnit").asText();
+            return forks;
         }
     }
 
@@ -68,76 +66,82 @@ final class JmhResults {
         this.rows = List.copyOf(rows);
     }
 
-    /** No results: a run that skipped JMH. */
-    static JmhResults empty() {
-        return new JmhResults(List.of());
-    }
-
-    /** Reads one or more JMH JSON files; a missing file adds nothing. */
+    /** Reads the files; a missing file adds nothing but keeps its place in the numbering. */
     static JmhResults read(List<Path> files) throws IOException {
         ObjectMapper mapper = new ObjectMapper();
         List<Row> rows = new ArrayList<>();
-        for (Path file : files) {
-            if (!Files.isRegularFile(file)) {
+        for (int source = 0; source < files.size(); source++) {
+            Path file = files.get(source);
+            if (!Files.isRegularFile(file) || Files.size(file) == 0) {
                 continue;
             }
             for (JsonNode node : mapper.readTree(file.toFile())) {
                 String benchmark = node.path("benchmark").asText();
                 String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-                rows.add(new Row(benchmark, method, node.path("mode").asText(), node.path("threads").asInt(),
+                rows.add(new Row(source, benchmark, method, node.path("mode").asText(), node.path("threads").asInt(),
                         node.path("params"), node.path("primaryMetric"), node.path("secondaryMetrics")));
             }
         }
-        List<Row> derived = rows.stream()
-                .filter(row -> row.mode().equals("sample"))
-                .filter(sample -> rows.stream().noneMatch(row -> row.mode().equals("thrpt")
-                        && row.benchmark().equals(sample.benchmark()) && row.params().equals(sample.params())))
-                .map(JmhResults::throughputOf)
-                .toList();
-        rows.addAll(derived);
         return new JmhResults(rows);
     }
 
     /**
-     * The throughput of a closed-loop SampleTime run: its callers divided by the mean time of one call
-     * (Little's law), in calls per microsecond, with the mean's relative error. Each caller starts its
-     * next call when the last one ends, so this is what a Throughput run of the same callers counts.
+     * The forks of one benchmark class (simple name), method and mode ("avgt", "sample", "thrpt") with
+     * the given parameters (a null name matches any), over every file.
      */
-    static Row throughputOf(Row sample) {
-        double meanMicros = sample.score();
-        double callsPerMicro = sample.threads() / meanMicros;
-        ObjectNode primary = JsonNodeFactory.instance.objectNode()
-                .put("score", callsPerMicro)
-                .put("scoreUnit", "ops/us");
-        double error = sample.error();
-        if (Double.isFinite(error)) {
-            primary.put("scoreError", callsPerMicro * error / meanMicros);
-        }
-        return new Row(sample.benchmark(), sample.method(), "thrpt", sample.threads(), sample.params(), primary,
-                sample.secondary());
-    }
-
-    /** The rows of one benchmark class (simple name), method and mode ("avgt", "sample", "thrpt"). */
-    List<Row> select(String benchmarkClass, String method, String mode) {
+    List<Fork> forks(String benchmarkClass, String method, String mode, Map<String, Integer> params) {
         requireNonNull(benchmarkClass, "benchmarkClass is null");
-        return rows.stream()
+        List<Fork> forks = new ArrayList<>();
+        rows.stream()
                 .filter(row -> row.benchmark().contains("." + benchmarkClass + "."))
                 .filter(row -> row.method().equals(method) && row.mode().equals(mode))
-                .toList();
+                .filter(row -> params.entrySet().stream().allMatch(p -> row.param(p.getKey()) == p.getValue()))
+                .forEach(row -> forks.addAll(row.forks()));
+        return forks;
     }
 
-    /** The first row matching, with the given parameters. */
-    Optional<Row> find(String benchmarkClass, String method, String mode, String param1, int value1,
-            String param2, int value2) {
-        return select(benchmarkClass, method, mode).stream()
-                .filter(row -> param1 == null || row.param(param1) == value1)
-                .filter(row -> param2 == null || row.param(param2) == value2)
-                .findFirst();
+    /** The threads of the first row of a method, or 1. */
+    int threads(String benchmarkClass, String method) {
+        return rows.stream().filter(row -> row.benchmark().contains("." + benchmarkClass + "."))
+                .filter(row -> row.method().equals(method)).mapToInt(Row::threads).findFirst().orElse(1);
     }
 
     /** True when nothing was read. */
     boolean isEmpty() {
         return rows.isEmpty();
+    }
+
+    private static double mean(JsonNode values) {
+        if (!values.isArray() || values.isEmpty()) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        for (JsonNode value : values) {
+            sum += value.asDouble();
+        }
+        return sum / values.size();
+    }
+
+    private static double histogramMean(TreeMap<Double, Long> histogram) {
+        double sum = 0;
+        long count = 0;
+        for (Map.Entry<Double, Long> bucket : histogram.entrySet()) {
+            sum += bucket.getKey() * bucket.getValue();
+            count += bucket.getValue();
+        }
+        return count == 0 ? Double.NaN : sum / count;
+    }
+
+    private static double histogramPercentile(TreeMap<Double, Long> histogram, double quantile) {
+        long total = histogram.values().stream().mapToLong(Long::longValue).sum();
+        long seen = 0;
+        for (Map.Entry<Double, Long> bucket : histogram.entrySet()) {
+            seen += bucket.getValue();
+            if (seen >= quantile * total) {
+                return bucket.getKey();
+            }
+        }
+        return Double.NaN;
     }
 
     /** Converts a JMH score in {@code unit} to microseconds per call, or to calls per second. */

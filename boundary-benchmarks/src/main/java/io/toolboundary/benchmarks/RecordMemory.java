@@ -5,16 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.Utf8;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testsupport.redis.RedisDeployment;
-import io.vavr.control.Either;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,155 +16,186 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one canonical record costs in Redis: {@code MEMORY USAGE key SAMPLES 0} of READY records made by
- * the boundary, against the payload they carry (request, raw response and agent result, in UTF-8 bytes),
- * beside the hand-rolled peer's record for the same payload. Two references split the overhead: the
- * bytes of the record's own fields (ids, token, fingerprint, timestamps, field names) and what the
- * allocator adds to the raw response alone (a plain string key holding only the raw response, minus an
- * empty one).
+ * What one canonical record costs in Redis, whatever its layout: every key a run's calls add under the
+ * run's hash tag ({@code {<runId>}}), plus what the keys that existed when the run was opened (its state)
+ * grew by, per call, from {@code MEMORY USAGE key SAMPLES 0}; minus the payload the call carries
+ * (arguments, raw response, agent result, run id and tool_call_id, in UTF-8 bytes). The hand-rolled
+ * peer's keys for the same payload are measured the same way. One call's keys are described field by
+ * field (type, encoding, field names, values beyond the payload), and a plain string holding only the
+ * raw response shows what the allocator adds to it alone.
  *
- * <p>The same calls also give Redis's own CPU time per call, from {@code INFO commandstats}: the
- * {@code EVALSHA} time of the boundary's two scripts against the {@code SET} time of the peer's two
- * commands. It does not depend on how fast the client is. A probe prices the raw response's path into
- * a script: {@code EVALSHA} of {@code return 1} with the raw response as its only argument, against a
- * plain {@code SET} of the same bytes.
- *
- * <p>Usage: {@code RecordMemory <output.json> <records per size>}.
+ * <p>Usage: {@code RecordMemory <output.json> <records per run> <repeats>}.
  */
 public final class RecordMemory {
+
+    private static final String DESCRIBED = "rec000007";
 
     private RecordMemory() {
     }
 
     /** Measures and writes the JSON. */
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            System.err.println("usage: RecordMemory <output.json> <records per size>");
+        if (args.length != 3) {
+            System.err.println("usage: RecordMemory <output.json> <records per run> <repeats>");
             System.exit(2);
         }
         Path output = Path.of(args[0]);
         int records = Integer.parseInt(args[1]);
-        List<Map<String, Object>> results = new ArrayList<>();
-        try (BenchRedis redis = BenchRedis.start()) {
-            RedisDeployment server = redis.deployment();
+        int repeats = Integer.parseInt(args[2]);
+        List<Map<String, Object>> sizes = new ArrayList<>();
+        try (BenchRedis redis = BenchRedis.start(); Resp admin = Resp.connect(redis.endpoint())) {
             String request = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
-            String content = Payloads.agentContent();
             for (int rawBytes : RedisFloor.RAW_BYTES) {
-                redis.flush();
                 String raw = Payloads.raw(rawBytes);
-                String runId = "bench-memory-" + rawBytes;
                 ToolBoundary boundary = redis.boundary(FakeTools.returning(raw));
-                RunContext run = Fixtures.opened(boundary, Fixtures.runContext(runId));
                 HandRolledToolCalls peer = redis.peer(FakeTools.returning(raw));
-                long before = usedMemory(server);
-                server.call("CONFIG", "RESETSTAT");
-                for (int i = 0; i < records; i++) {
-                    Either<BoundaryError, AgentResult> result = boundary.invoke(run,
-                            ToolCallEnvelope.of(runId, "m" + i, Payloads.TOOL_NAME, request));
-                    if (result.isLeft()) {
-                        throw new IllegalStateException("memory call failed: " + result.getLeft().code());
-                    }
-                }
-                double boundaryServerMicros = commandMicros(server, "evalsha") / records;
-                long afterBoundary = usedMemory(server);
-                long usage = 0;
-                long fieldBytes = 0;
-                for (int i = 0; i < records; i++) {
-                    String key = BenchRedis.recordKey(InvocationKey.of(new RunId(runId), new ToolCallId("m" + i)));
-                    usage += server.callLong("MEMORY", "USAGE", key, "SAMPLES", "0");
-                    if (i == 0) {
-                        for (Map.Entry<String, String> field : RedisFloor.hash(server, key).entrySet()) {
-                            fieldBytes += Utf8.byteLength(field.getKey()) + Utf8.byteLength(field.getValue());
+                List<Map<String, Object>> reps = new ArrayList<>();
+                List<Map<String, Object>> described = List.of();
+                for (int rep = 0; rep < repeats; rep++) {
+                    admin.call("FLUSHALL");
+                    String runId = "mem-" + rawBytes + "-" + rep;
+                    RunContext run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+                    Map<String, Long> opened = usage(admin, runId);
+                    long usedBefore = usedMemory(admin);
+                    for (int i = 0; i < records; i++) {
+                        if (boundary.invoke(run, ToolCallEnvelope.of(runId, id(i), Payloads.TOOL_NAME, request)).isLeft()) {
+                            throw new IllegalStateException("a memory call failed");
                         }
                     }
-                }
-                server.call("CONFIG", "RESETSTAT");
-                for (int i = 0; i < records; i++) {
-                    if (peer.call(runId, "m" + i, request) == null) {
-                        throw new IllegalStateException("peer memory call refused");
+                    long usedAfter = usedMemory(admin);
+                    Map<String, Long> now = usage(admin, runId);
+                    long added = 0;
+                    long grown = 0;
+                    for (Map.Entry<String, Long> key : now.entrySet()) {
+                        Long before = opened.get(key.getKey());
+                        if (before == null) {
+                            added += key.getValue();
+                        } else {
+                            grown += key.getValue() - before;
+                        }
                     }
+                    if (rep == 0) {
+                        described = describe(admin, now.keySet(), request, raw);
+                    }
+                    admin.call("FLUSHALL");
+                    String peerRun = "memp-" + rawBytes + "-" + rep;
+                    for (int i = 0; i < records; i++) {
+                        if (peer.call(peerRun, id(i), request) == null) {
+                            throw new IllegalStateException("a peer memory call was refused");
+                        }
+                    }
+                    long peerTotal = usage(admin, peerRun).values().stream().mapToLong(Long::longValue).sum();
+                    double payload = payload(request, raw, runId);
+                    double perRecord = (double) (added + grown) / records;
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("perRecordBytes", perRecord);
+                    row.put("overheadBytes", perRecord - payload);
+                    row.put("addedKeysPerRecordBytes", (double) added / records);
+                    row.put("runKeysGrowthPerRecordBytes", (double) grown / records);
+                    row.put("usedMemoryPerRecordBytes", (double) (usedAfter - usedBefore) / records);
+                    row.put("peerPerRecordBytes", (double) peerTotal / records);
+                    row.put("peerOverheadBytes", (double) peerTotal / records - payload(request, raw, peerRun));
+                    reps.add(row);
+                    System.out.printf("memory raw=%d rep=%d record=%.0f B overhead=%.0f B peer overhead=%.0f B%n",
+                            rawBytes, rep + 1, perRecord, perRecord - payload, row.get("peerOverheadBytes"));
                 }
-                double peerServerMicros = commandMicros(server, "set") / records;
-                long peerUsage = 0;
-                for (int i = 0; i < records; i++) {
-                    peerUsage += server.callLong("MEMORY", "USAGE", peer.key(runId, "m" + i), "SAMPLES", "0");
-                }
-                server.call("SET", "ref:raw", raw);
-                server.call("SET", "ref:empty", "");
-                long rawAlone = server.callLong("MEMORY", "USAGE", "ref:raw", "SAMPLES", "0")
-                        - server.callLong("MEMORY", "USAGE", "ref:empty", "SAMPLES", "0");
-                long payload = Utf8.byteLength(request) + rawBytes + Utf8.byteLength(content);
-                double perRecord = (double) usage / records;
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("rawBytes", rawBytes);
-                row.put("records", records);
-                row.put("payloadBytes", payload);
-                row.put("memoryUsageBytes", perRecord);
-                row.put("overheadBytes", perRecord - payload);
-                row.put("recordFieldBytes", fieldBytes);
-                row.put("metadataFieldBytes", fieldBytes - payload);
-                row.put("rawAllocatorSlackBytes", rawAlone - rawBytes);
-                row.put("usedMemoryPerRecordBytes", (double) (afterBoundary - before) / records);
-                row.put("peerMemoryUsageBytes", (double) peerUsage / records);
-                row.put("peerOverheadBytes", (double) peerUsage / records - payload);
-                row.put("boundaryServerMicrosPerCall", boundaryServerMicros);
-                row.put("peerServerMicrosPerCall", peerServerMicros);
-                row.put("luaArgumentMicros", luaArgumentMicros(server, raw));
-                row.put("plainSetMicros", plainSetMicros(server, raw));
-                results.add(row);
-                System.out.printf("memory raw=%d record=%.0f B payload=%d B overhead=%.0f B peer=%.0f B;"
-                        + " Redis CPU per call: boundary %.1f us, peer %.1f us%n", rawBytes, perRecord, payload,
-                        perRecord - payload, (double) peerUsage / records, boundaryServerMicros, peerServerMicros);
+                admin.call("SET", "ref:raw", raw);
+                admin.call("SET", "ref:empty", "");
+                long rawAlone = memoryUsage(admin, "ref:raw") - memoryUsage(admin, "ref:empty");
+                Map<String, Object> size = new LinkedHashMap<>();
+                size.put("rawBytes", rawBytes);
+                size.put("records", records);
+                size.put("payloadBytes", payload(request, raw, "mem-" + rawBytes + "-0"));
+                size.put("rawAllocatorSlackBytes", rawAlone - rawBytes);
+                size.put("oneCallKeys", described);
+                size.put("repeats", reps);
+                sizes.add(size);
             }
-            redis.flush();
+            admin.call("FLUSHALL");
         }
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("argumentsBytes", Payloads.REDIS_REQUEST_BYTES);
         document.put("agentResultBytes", Payloads.AGENT_RESULT_BYTES);
-        document.put("results", results);
+        document.put("sizes", sizes);
         Files.createDirectories(output.toAbsolutePath().getParent());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(output.toFile(), document);
     }
 
-    private static final int PROBES = 200;
-
-    /** Redis's time for a script that does nothing with one argument of {@code value}, per call. */
-    private static double luaArgumentMicros(RedisDeployment server, String value) {
-        String sha = server.call("SCRIPT", "LOAD", "return 1").toString();
-        server.call("CONFIG", "RESETSTAT");
-        for (int i = 0; i < PROBES; i++) {
-            server.call("EVALSHA", sha, "0", value);
-        }
-        return commandMicros(server, "evalsha") / PROBES;
+    private static String id(int i) {
+        return String.format("rec%06d", i);
     }
 
-    /** Redis's time for a plain {@code SET} of {@code value}, per call. */
-    private static double plainSetMicros(RedisDeployment server, String value) {
-        server.call("CONFIG", "RESETSTAT");
-        for (int i = 0; i < PROBES; i++) {
-            server.call("SET", "probe:" + i, value);
-        }
-        return commandMicros(server, "set") / PROBES;
+    /** Arguments, raw response, agent result, run id and tool_call_id, in UTF-8 bytes. */
+    private static double payload(String request, String raw, String runId) {
+        return Utf8.byteLength(request) + Utf8.byteLength(raw) + Payloads.AGENT_RESULT_BYTES
+                + Utf8.byteLength(runId) + id(0).length();
     }
 
-    /** The total {@code usec} of one command in {@code INFO commandstats}, or 0 when it never ran. */
-    private static double commandMicros(RedisDeployment server, String command) {
-        String prefix = "cmdstat_" + command + ":";
-        for (String line : server.call("INFO", "commandstats").toString().split("\r?\n")) {
-            if (line.startsWith(prefix)) {
-                for (String part : line.substring(prefix.length()).split(",")) {
-                    if (part.startsWith("usec=")) {
-                        return Double.parseDouble(part.substring("usec=".length()));
-                    }
-                }
+    /** {@code MEMORY USAGE} of every key under the run's hash tag. */
+    private static Map<String, Long> usage(Resp admin, String runId) {
+        Map<String, Long> usage = new LinkedHashMap<>();
+        String cursor = "0";
+        do {
+            List<?> reply = (List<?>) admin.call("SCAN", cursor, "MATCH", "*{" + runId + "}*", "COUNT", "1000");
+            cursor = Resp.text(reply.get(0));
+            for (Object key : (List<?>) reply.get(1)) {
+                usage.put(Resp.text(key), memoryUsage(admin, Resp.text(key)));
             }
-        }
-        return 0;
+        } while (!cursor.equals("0"));
+        return usage;
     }
 
-    private static long usedMemory(RedisDeployment server) {
-        String info = server.call("INFO", "memory").toString();
-        for (String line : info.split("\r?\n")) {
+    /** The keys of one call ({@value #DESCRIBED}), each by type, encoding, size, fields and payload in it. */
+    private static List<Map<String, Object>> describe(Resp admin, Iterable<String> keys, String request, String raw) {
+        List<Map<String, Object>> described = new ArrayList<>();
+        for (String key : keys) {
+            if (!key.contains(DESCRIBED)) {
+                continue;
+            }
+            Map<String, Object> row = new LinkedHashMap<>();
+            String type = admin.text("TYPE", key);
+            row.put("key", key.replace(DESCRIBED, "<id>"));
+            row.put("type", type);
+            row.put("encoding", admin.text("OBJECT", "ENCODING", key));
+            row.put("memoryUsageBytes", memoryUsage(admin, key));
+            long names = 0;
+            long values = 0;
+            long payload = 0;
+            int fields = 0;
+            if (type.equals("hash")) {
+                List<?> all = (List<?>) admin.call("HGETALL", key);
+                for (int i = 0; i + 1 < all.size(); i += 2) {
+                    String value = Resp.text(all.get(i + 1));
+                    fields++;
+                    names += Utf8.byteLength(Resp.text(all.get(i)));
+                    values += Utf8.byteLength(value);
+                    payload += isPayload(value, request, raw) ? Utf8.byteLength(value) : 0;
+                }
+            } else if (type.equals("string")) {
+                String value = admin.text("GET", key);
+                values = Utf8.byteLength(value);
+                payload = isPayload(value, request, raw) ? values : 0;
+            }
+            row.put("fields", fields);
+            row.put("fieldNameBytes", names);
+            row.put("valueBytes", values);
+            row.put("payloadValueBytes", payload);
+            described.add(row);
+        }
+        return described;
+    }
+
+    private static boolean isPayload(String value, String request, String raw) {
+        return value.equals(request) || value.equals(raw) || value.equals(Payloads.agentContent());
+    }
+
+    private static long memoryUsage(Resp admin, String key) {
+        Object reply = admin.call("MEMORY", "USAGE", key, "SAMPLES", "0");
+        return reply instanceof Long bytes ? bytes : 0;
+    }
+
+    private static long usedMemory(Resp admin) {
+        for (String line : admin.text("INFO", "memory").split("\r?\n")) {
             if (line.startsWith("used_memory:")) {
                 return Long.parseLong(line.substring("used_memory:".length()).trim());
             }

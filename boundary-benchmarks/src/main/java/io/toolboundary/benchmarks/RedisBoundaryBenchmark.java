@@ -34,11 +34,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * call when the last one ends). Arguments are {@value Payloads#REDIS_REQUEST_BYTES} bytes, the agent
  * result {@value Payloads#AGENT_RESULT_BYTES} bytes, the raw response 1 KiB or 64 KiB.
  *
- * <p>Each fork starts its own {@code redis-server} (no persistence) through the testkit's fixture, then
- * makes calls of the measured kind on one thread for {@value #SOLO_WARMUP_SECONDS} s before JMH's own
- * warmup: with 32 callers on two cores the JIT compiler gets little CPU, and the client path would
- * otherwise still be compiling while it is measured. Every call uses a new tool_call_id; the run's
- * budget is unlimited; the server is flushed before every iteration, so memory grows only within one
+ * <p>Each JVM starts its own {@code redis-server} (no persistence) through the testkit's fixture; each trial
+ * makes calls of the measured kind on one thread for a second before JMH's own warmup; the first trial
+ * of a JVM first calls for longer, boundary and peer at both raw sizes: with 32 callers on two cores the
+ * JIT compiler gets little CPU, and the client path would otherwise still be compiling while it is
+ * measured. {@code bench/run} runs this class without forks ({@code -f 0}), three times: each run
+ * measures every configuration in one warm JVM, so boundary and peer of one run are measured alike.
+ * Every call uses a new tool_call_id; the run's budget is unlimited; the server is flushed before every iteration, so memory grows only within one
  * iteration. A refused call fails the run.
  */
 @State(Scope.Benchmark)
@@ -49,8 +51,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class RedisBoundaryBenchmark {
 
-    /** How long each fork first calls on one thread, before JMH's warmup iterations. */
-    static final int SOLO_WARMUP_SECONDS = 4;
+    /** How long the first trial of a JVM calls on one thread, boundary and peer at every raw size, before any measuring. */
+    static final double JVM_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.jvmWarmupSeconds", "8"));
+    /** How long each trial then calls on one thread, of its own kind, before JMH's warmup iterations. */
+    static final double SOLO_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.soloWarmupSeconds", "1"));
+
+    /** Whether this JVM already made its first, long warm-up (JMH without forks runs every trial in one JVM). */
+    private static boolean jvmWarm;
 
     /** The raw response's size in UTF-8 bytes. */
     @Param({"1024", "65536"})
@@ -65,25 +72,43 @@ public class RedisBoundaryBenchmark {
     private volatile String runId;
     private volatile RunContext run;
 
-    /** Starts the server and client, checks the peer once, and warms the measured kind on one thread. */
+    /** Starts the server and client, checks the peer once, and warms the JVM (once) and the measured kind. */
     @Setup(Level.Trial)
     public void start(BenchmarkParams params) throws Exception {
         redis = BenchRedis.start();
         arguments = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
+        if (!jvmWarm) {
+            for (int size : RedisFloor.RAW_BYTES) {
+                boundary = redis.boundary(FakeTools.returning(Payloads.raw(size)));
+                peer = redis.peer(FakeTools.returning(Payloads.raw(size)));
+                warm(JVM_WARMUP_SECONDS / RedisFloor.RAW_BYTES.length, true, true);
+            }
+            jvmWarm = true;
+        }
         String raw = Payloads.raw(rawBytes);
         boundary = redis.boundary(FakeTools.returning(raw));
         peer = redis.peer(FakeTools.returning(raw));
+        redis.flush();
         PeerCheck.verify(redis, peer, arguments);
         boolean measuresPeer = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1)
                 .startsWith("peer");
-        runId = "bench-redis-solo-warmup";
-        run = Fixtures.opened(boundary, Fixtures.runContext(runId));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(SOLO_WARMUP_SECONDS);
-        while (System.nanoTime() < until) {
-            if (measuresPeer) {
-                peerCall();
-            } else {
+        warm(SOLO_WARMUP_SECONDS, !measuresPeer, measuresPeer);
+    }
+
+    /** Calls on one thread for {@code seconds}, flushing the server now and then so that memory stays small. */
+    private void warm(double seconds, boolean boundaryCalls, boolean peerCalls) throws Exception {
+        long until = System.nanoTime() + (long) (seconds * 1e9);
+        for (long i = 0; System.nanoTime() < until; i++) {
+            if (i % 1000 == 0) {
+                redis.flush();
+                runId = "bench-redis-warmup-" + i;
+                run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+            }
+            if (boundaryCalls) {
                 boundaryCall();
+            }
+            if (peerCalls) {
+                peerCall();
             }
         }
     }

@@ -3,351 +3,246 @@ package io.toolboundary.benchmarks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
- * The floor Redis allows: {@code redis-benchmark} running the store's own {@code begin.lua} and
- * {@code complete.lua} by EVALSHA, with the argument lists the store sends, at the callers and payloads
- * of {@link RedisBoundaryBenchmark}. The floor of one call is {@code 1 / (1/begin + 1/complete)}.
+ * What Redis itself spends on one call, and the floor it allows, for the boundary and for the
+ * hand-rolled peer, from the commands a real call sends.
  *
- * <p>The argument lists are copied from a real call in an opened run: a capturing tool reads its own
- * PROJECTING record while it runs (the fields {@code begin} wrote), and the READY record after the call
- * gives the fields {@code complete} wrote. Before measuring, one begin and one complete with those lists
- * are run on a new key and the library's store must read the result back as the same READY record. Every
- * flush of the server is followed by opening the run again with the captured run token, so that each
- * measured begin passes the run check as a real call does.
+ * <p>Per raw size: the JVM first makes calls for a few seconds; then one boundary call (and one peer
+ * call) runs under {@code MONITOR} ({@link CallCapture}), and each captured command is replayed by
+ * {@code redis-benchmark} ({@link Replay}) on call ids of its own: with one connection for the server's
+ * time (commandstats, latencystats, main-thread CPU), and with 8 (or 1, 8 and 32) connections for the
+ * floor, {@code 1 / sum(1 / rate of each command)}. Beside it, the warm JVM's own calls: commandstats of
+ * the top-level commands over calls made on one thread. Everything is repeated; the report takes the
+ * median and the spread.
  *
- * <p>Every begin gets a new key ({@code __rand_int__} with {@code -r}). Every complete must find a
- * PROJECTING record with its token, so a fixed set of records is created first and the measured
- * completes write {@code status=PROJECTING} back instead of {@code READY} (five bytes fewer): each can
- * then take the full compare-and-set path again, whichever record the random key picks.
- *
- * <p>Usage: {@code RedisFloor <output.json> <seconds per measurement>}.
+ * <p>Usage: {@code RedisFloor <output.json> <seconds per floor measurement> <repeats> <callers,...>}.
  */
 public final class RedisFloor {
 
     static final int[] CALLERS = {1, 8, 32};
     static final int[] RAW_BYTES = {1024, 65536};
-    private static final String RUN_ID = "bench-floor";
-    private static final String PLACEHOLDER = "__rand_int__";
-    /** The field begin.lua adds itself, from the lease it is given. */
-    private static final String LEASE_FIELD = "leaseUntil";
-    private static final int KEYSPACE = 2_000_000_000;
-    private static final Pattern CSV_TAIL = Pattern.compile(
-            "\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\",\"([0-9.]+)\"\\s*$");
+    /** The tool_call_id of the captured call: found again in every command it sent. */
+    static final String CAPTURE_ID = "capturedcallzq";
+    private static final double WARM_SECONDS = 4;
+    private static final int WARM_JVM_CALLS = 1000;
 
     private RedisFloor() {
     }
 
-    /** Runs the floor and writes its JSON. */
+    /** Measures and writes the JSON. */
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            System.err.println("usage: RedisFloor <output.json> <seconds per measurement>");
+        if (args.length != 4) {
+            System.err.println("usage: RedisFloor <output.json> <seconds per floor measurement> <repeats> <callers,...>");
             System.exit(2);
         }
         Path output = Path.of(args[0]);
         double seconds = Double.parseDouble(args[1]);
-        List<Map<String, Object>> results = new ArrayList<>();
-        try (BenchRedis redis = BenchRedis.start()) {
-            RedisDeployment server = redis.deployment();
-            String beginSha = server.call("SCRIPT", "LOAD", script("begin.lua")).toString();
-            String completeSha = server.call("SCRIPT", "LOAD", script("complete.lua")).toString();
+        int repeats = Integer.parseInt(args[2]);
+        int[] floorCallers = Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray();
+        long serverRequests = Math.max(300, Math.min(5000, Math.round(seconds * 4000)));
+        List<Map<String, Object>> sizes = new ArrayList<>();
+        try (BenchRedis redis = BenchRedis.start(); Resp admin = Resp.connect(redis.endpoint())) {
             for (int rawBytes : RAW_BYTES) {
-                redis.flush();
-                Templates templates = capture(redis, rawBytes);
-                check(redis, templates, beginSha, completeSha);
-                for (int callers : CALLERS) {
-                    flushAndReopen(redis, templates);
-                    Measured begin = measureBegin(redis, templates, beginSha, callers, seconds);
-                    flushAndReopen(redis, templates);
-                    Measured complete = measureComplete(redis, templates, beginSha, completeSha, callers, seconds);
-                    double floor = 1.0 / (1.0 / begin.rps() + 1.0 / complete.rps());
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    row.put("rawBytes", rawBytes);
-                    row.put("callers", callers);
-                    row.put("begin", begin);
-                    row.put("complete", complete);
-                    row.put("floorRps", floor);
-                    results.add(row);
-                    System.out.printf("floor raw=%d callers=%d begin=%.0f/s complete=%.0f/s floor=%.0f/s%n",
-                            rawBytes, callers, begin.rps(), complete.rps(), floor);
-                }
+                sizes.add(size(redis, admin, rawBytes, seconds, repeats, floorCallers, serverRequests));
             }
-            redis.flush();
+            admin.call("FLUSHALL");
         }
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("argumentsBytes", Payloads.REDIS_REQUEST_BYTES);
         document.put("agentResultBytes", Payloads.AGENT_RESULT_BYTES);
-        document.put("secondsPerMeasurement", seconds);
-        document.put("tool", "redis-benchmark -P 1, EVALSHA of begin.lua and complete.lua");
-        document.put("results", results);
+        document.put("repeats", repeats);
+        document.put("secondsPerFloorMeasurement", seconds);
+        document.put("serverTimeRequests", serverRequests);
+        document.put("warmJvmCalls", WARM_JVM_CALLS);
+        document.put("sizes", sizes);
         Files.createDirectories(output.toAbsolutePath().getParent());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(output.toFile(), document);
     }
 
-    /** One redis-benchmark measurement. */
-    record Measured(long requests, double rps, double p50Ms, double p99Ms, double avgMs) {
+    private static Map<String, Object> size(BenchRedis redis, Resp admin, int rawBytes, double seconds, int repeats,
+            int[] floorCallers, long serverRequests) throws Exception {
+        String raw = Payloads.raw(rawBytes);
+        String request = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
+        ToolBoundary boundary = redis.boundary(FakeTools.returning(raw));
+        HandRolledToolCalls peer = redis.peer(FakeTools.returning(raw));
+        admin.call("FLUSHALL");
+        PeerCheck.verify(redis, peer, request);
+        warm(admin, boundary, peer, request, rawBytes);
+
+        String runId = "floor-" + rawBytes;
+        admin.call("FLUSHALL");
+        RunContext run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+        CallCapture.Snapshot opened = CallCapture.Snapshot.take(admin);
+        CallCapture.Captured boundaryCall = CallCapture.capture(redis.endpoint(),
+                () -> invoke(boundary, run, runId, CAPTURE_ID, request));
+        Replay boundaryReplay = new Replay(redis.endpoint(), admin, opened, boundaryCall, CAPTURE_ID,
+                id -> isSameReady(redis, runId, id, raw, request));
+
+        admin.call("FLUSHALL");
+        CallCapture.Snapshot empty = CallCapture.Snapshot.take(admin);
+        CallCapture.Captured peerCall = CallCapture.capture(redis.endpoint(), () -> peerCall(peer, runId, CAPTURE_ID, request));
+        Replay peerReplay = new Replay(redis.endpoint(), admin, empty, peerCall, CAPTURE_ID,
+                id -> Resp.text(admin.call("GET", peer.key(runId, id))).startsWith("DONE\n"));
+
+        List<Map<String, Object>> reps = new ArrayList<>();
+        for (int rep = 0; rep < repeats; rep++) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("warmJvm", warmJvm(redis, admin, boundary, peer, request, rawBytes, rep, boundaryCall, peerCall));
+            one.put("boundary", replay(boundaryReplay, floorCallers, seconds, serverRequests));
+            one.put("peer", replay(peerReplay, floorCallers, seconds, serverRequests));
+            reps.add(one);
+            System.out.printf("server raw=%d rep=%d done%n", rawBytes, rep + 1);
+        }
+        Map<String, Object> size = new LinkedHashMap<>();
+        size.put("rawBytes", rawBytes);
+        size.put("boundaryCommands", describe(boundaryReplay.templates()));
+        size.put("boundarySkipped", boundaryCall.skipped());
+        size.put("peerCommands", describe(peerReplay.templates()));
+        size.put("peerSkipped", peerCall.skipped());
+        size.put("repeats", reps);
+        return size;
+    }
+
+    /** Calls on one thread, boundary and peer, so that the captured call and the warm-JVM figures are warm. */
+    private static void warm(Resp admin, ToolBoundary boundary, HandRolledToolCalls peer, String request,
+            int rawBytes) {
+        String runId = "warm-" + rawBytes;
+        RunContext run = null;
+        long until = System.nanoTime() + (long) (WARM_SECONDS * 1e9);
+        for (long i = 0; System.nanoTime() < until; i++) {
+            if (i % 500 == 0) {
+                admin.call("FLUSHALL");
+                run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+            }
+            invoke(boundary, run, runId, "w" + i, request);
+            peerCall(peer, runId, "w" + i, request);
+        }
     }
 
     /**
-     * The argument lists of one payload, with {@value #PLACEHOLDER} where the tool_call_id goes, and the
-     * token the run was opened with.
+     * The warm JVM's own calls on one thread: the server's time per call over every top-level command the
+     * captured call sent (the scripts' inner commands are inside their script's time), and its
+     * main-thread CPU per call.
      */
-    record Templates(List<String> beginKeys, List<String> beginArgs, String completeKey, List<String> completeArgs,
-            List<String> completeArgsRearming, String raw, String content, String request, RunToken runToken) {
-
-        /** The same lists with every placeholder replaced by {@code id}. */
-        Templates with(String id) {
-            return new Templates(fill(beginKeys, id), fill(beginArgs, id), completeKey.replace(PLACEHOLDER, id),
-                    fill(completeArgs, id), fill(completeArgsRearming, id), raw, content, request, runToken);
+    private static Map<String, Object> warmJvm(BenchRedis redis, Resp admin, ToolBoundary boundary,
+            HandRolledToolCalls peer, String request, int rawBytes, int rep, CallCapture.Captured boundaryCall,
+            CallCapture.Captured peerCall) throws Exception {
+        admin.call("FLUSHALL");
+        String runId = "warmjvm-" + rawBytes + "-" + rep;
+        RunContext run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+        ServerStats.reset(admin);
+        ServerStats before = ServerStats.read(admin);
+        for (int i = 0; i < WARM_JVM_CALLS; i++) {
+            invoke(boundary, run, runId, "b" + i, request);
         }
-
-        private static List<String> fill(List<String> values, String id) {
-            return values.stream().map(value -> value.replace(PLACEHOLDER, id)).toList();
+        ServerStats boundaryStats = ServerStats.read(admin);
+        ServerStats.reset(admin);
+        ServerStats peerBefore = ServerStats.read(admin);
+        for (int i = 0; i < WARM_JVM_CALLS; i++) {
+            peerCall(peer, runId, "p" + i, request);
         }
+        ServerStats peerStats = ServerStats.read(admin);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("boundaryUsecPerCall", topLevelUsec(boundaryStats, boundaryCall) / WARM_JVM_CALLS);
+        row.put("boundaryCpuMainUsecPerCall", (boundaryStats.cpuMainSeconds() - before.cpuMainSeconds()) * 1e6 / WARM_JVM_CALLS);
+        row.put("peerUsecPerCall", topLevelUsec(peerStats, peerCall) / WARM_JVM_CALLS);
+        row.put("peerCpuMainUsecPerCall", (peerStats.cpuMainSeconds() - peerBefore.cpuMainSeconds()) * 1e6 / WARM_JVM_CALLS);
+        admin.call("FLUSHALL");
+        return row;
     }
 
-    private static Templates capture(BenchRedis redis, int rawBytes) {
-        String raw = Payloads.raw(rawBytes);
-        String toolCallId = "capture-" + rawBytes;
-        InvocationKey key = InvocationKey.of(new RunId(RUN_ID), new ToolCallId(toolCallId));
-        String recordKey = BenchRedis.recordKey(key);
-        Map<String, String> projecting = new LinkedHashMap<>();
-        ToolBoundary boundary = redis.boundary((ToolRequest request) -> {
-            projecting.putAll(hash(redis.deployment(), recordKey));
-            return raw;
-        });
-        String request = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
-        RunContext run = Fixtures.opened(boundary, Fixtures.runContext(RUN_ID));
-        RunToken runToken = run.runToken().get();
+    private static double topLevelUsec(ServerStats stats, CallCapture.Captured call) {
+        Set<String> names = new LinkedHashSet<>();
+        call.commands().forEach(command -> names.add(command.get(0).toLowerCase()));
+        call.skipped().stream().filter(name -> name.equals("MULTI") || name.equals("EXEC"))
+                .forEach(name -> names.add(name.toLowerCase()));
+        return names.stream().mapToDouble(stats::usec).sum();
+    }
+
+    /** Every command: its server time with one connection, then its rate at each floor's callers. */
+    private static List<Map<String, Object>> replay(Replay replay, int[] floorCallers, double seconds,
+            long serverRequests) {
+        List<Map<String, Object>> commands = new ArrayList<>();
+        for (int k = 0; k < replay.templates().size(); k++) {
+            Replay.Measured server = replay.measure(k, 1, serverRequests);
+            List<Replay.Measured> floors = new ArrayList<>();
+            for (int callers : floorCallers) {
+                long requests = Math.max(500, Math.round(server.rps() * Math.min(callers, 2) * seconds));
+                floors.add(replay.measure(k, callers, requests));
+            }
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("server", server);
+            row.put("floors", floors);
+            commands.add(row);
+        }
+        return commands;
+    }
+
+    /** A command's label (script names by their digest), argument count and bytes. */
+    private static List<Map<String, Object>> describe(List<List<String>> templates) {
+        Map<String, String> scripts = ScriptNames.bySha();
+        List<Map<String, Object>> described = new ArrayList<>();
+        for (List<String> command : templates) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("label", ScriptNames.label(command, scripts));
+            row.put("name", command.get(0).toLowerCase());
+            row.put("arguments", command.size() - 1);
+            row.put("argumentBytes", command.stream().skip(1).mapToLong(String::length).sum());
+            described.add(row);
+        }
+        return described;
+    }
+
+    private static void invoke(ToolBoundary boundary, RunContext run, String runId, String toolCallId, String request) {
         Either<BoundaryError, AgentResult> result = boundary.invoke(run,
-                ToolCallEnvelope.of(RUN_ID, toolCallId, Payloads.TOOL_NAME, request));
+                ToolCallEnvelope.of(runId, toolCallId, Payloads.TOOL_NAME, request));
         if (result.isLeft()) {
-            throw new IllegalStateException("capture call failed: " + result.getLeft().code());
-        }
-        Map<String, String> ready = hash(redis.deployment(), recordKey);
-        if (!"PROJECTING".equals(projecting.get("status")) || !"READY".equals(ready.get("status"))) {
-            throw new IllegalStateException("capture did not see PROJECTING then READY: " + projecting.keySet());
-        }
-        String recordTemplate = BenchRedis.recordKey(InvocationKey.of(new RunId(RUN_ID), new ToolCallId("f-0")))
-                .replace("f-0", "f-" + PLACEHOLDER);
-        String runState = BenchRedis.PREFIX + ":{" + RUN_ID + "}:run";
-        // The attempt's end mark: never written here (no attempt is ended), so every begin finds none.
-        String endMark = BenchRedis.PREFIX + ":{" + RUN_ID + "}:ended:" + projecting.get("token");
-
-        // begin.lua's arguments as the store sends them; leaseUntil is the script's own, from the lease.
-        List<String> beginArgs = new ArrayList<>();
-        beginArgs.add(projecting.get("token"));
-        beginArgs.add(projecting.get("fingerprint"));
-        beginArgs.add(Long.toString(BenchRedis.RECORD_TTL.toMillis()));
-        beginArgs.add(Integer.toString(RunContext.UNLIMITED));
-        beginArgs.add(Integer.toString(ToolBinding.UNLIMITED));
-        beginArgs.add(Long.toString(ToolBoundaryConfig.ofDefaults().executionLease().toMillis()));
-        beginArgs.add(runToken.value());
-        beginArgs.add("tool:" + Payloads.TOOL_NAME);
-        beginArgs.add("call:f-" + PLACEHOLDER);
-        // The most calls this process saw the run begin: the floor keeps no such mark.
-        beginArgs.add("0");
-        projecting.forEach((field, value) -> {
-            if (!LEASE_FIELD.equals(field)) {
-                beginArgs.add(field);
-                beginArgs.add(value);
-            }
-        });
-
-        // complete.lua's arguments: the token, the final status, no record cap (the store's default), then
-        // what the completion adds (the rearming copy writes status=PROJECTING back, so the next complete
-        // takes the same write path).
-        List<String> completeArgs = new ArrayList<>();
-        completeArgs.add(projecting.get("token"));
-        completeArgs.add("READY");
-        completeArgs.add("");
-        List<String> rearming = new ArrayList<>(completeArgs);
-        ready.forEach((field, value) -> {
-            if (!value.equals(projecting.get(field))) {
-                completeArgs.add(field);
-                completeArgs.add(value);
-                rearming.add(field);
-                rearming.add("status".equals(field) ? "PROJECTING" : value);
-            }
-        });
-        return new Templates(List.of(recordTemplate, runState, endMark), List.copyOf(beginArgs), recordTemplate,
-                List.copyOf(completeArgs), List.copyOf(rearming), raw, Payloads.agentContent(), request, runToken);
-    }
-
-    /** One begin and one complete with the captured lists; the store must read back the same READY record. */
-    private static void check(BenchRedis redis, Templates templates, String beginSha, String completeSha) {
-        String id = "000000000001";
-        Templates filled = templates.with(id);
-        expectFirst(evalsha(redis.deployment(), beginSha, filled.beginKeys(), filled.beginArgs()), "CREATED");
-        expectFirst(evalsha(redis.deployment(), completeSha, List.of(filled.completeKey()), filled.completeArgs()),
-                "APPLIED");
-        InvocationKey key = InvocationKey.of(new RunId(RUN_ID), new ToolCallId("f-" + id));
-        Either<BoundaryError, Option<CanonicalRecord>> found = redis.store().find(key);
-        if (found.isLeft() || found.get().isEmpty() || !(found.get().get() instanceof CanonicalRecord.Ready ready)) {
-            throw new IllegalStateException("the store does not read the floor's record as READY: " + found);
-        }
-        if (!ready.rawResponse().contains(templates.raw()) || !ready.result().content().equals(templates.content())
-                || !ready.arguments().equals(templates.request())) {
-            throw new IllegalStateException("the floor's record differs from the boundary's");
+            throw new IllegalStateException("a measured call failed: " + result.getLeft().code());
         }
     }
 
-    private static Measured measureBegin(BenchRedis redis, Templates templates, String sha, int callers,
-            double seconds) {
-        List<String> command = command(sha, templates.beginKeys(), templates.beginArgs());
-        Measured pilot = redisBenchmark(redis, callers, pilotRequests(callers), KEYSPACE, command);
-        flushAndReopen(redis, templates);
-        Measured measured = redisBenchmark(redis, callers, requestsFor(pilot, seconds), KEYSPACE, command);
-        long records = redis.deployment().callLong("DBSIZE") - 1;   // every key but the run's state
-        if (records < measured.requests() * 0.99) {
-            throw new IllegalStateException("begin floor created " + records + " records for "
-                    + measured.requests() + " requests: the script refused calls");
-        }
-        return measured;
-    }
-
-    private static Measured measureComplete(BenchRedis redis, Templates templates, String beginSha,
-            String completeSha, int callers, double seconds) {
-        int records = Math.max(100, (int) Math.min(2000, (256L << 20) / Math.max(1, templates.raw().length())));
-        for (int i = 0; i < records; i++) {
-            Templates filled = templates.with(String.format("%012d", i));
-            expectFirst(evalsha(redis.deployment(), beginSha, filled.beginKeys(), filled.beginArgs()), "CREATED");
-        }
-        List<String> command = command(completeSha, List.of(templates.completeKey()), templates.completeArgsRearming());
-        Measured pilot = redisBenchmark(redis, callers, pilotRequests(callers), records, command);
-        Measured measured = redisBenchmark(redis, callers, requestsFor(pilot, seconds), records, command);
-        long touched = 0;
-        for (int i = 0; i < records; i++) {
-            String key = templates.with(String.format("%012d", i)).completeKey();
-            if (!"PROJECTING".equals(redis.deployment().call("HGET", key, "status"))) {
-                throw new IllegalStateException("complete floor left a record that is not PROJECTING: " + key);
-            }
-            touched += redis.deployment().callLong("HSTRLEN", key, "rawResponse") > 0 ? 1 : 0;
-        }
-        double sent = pilot.requests() + measured.requests();
-        double expected = records * (1 - Math.exp(-sent / records));
-        if (touched < expected * 0.8) {
-            throw new IllegalStateException("complete floor wrote " + touched + " records, expected about "
-                    + Math.round(expected) + ": the script did not take the compare-and-set path");
-        }
-        return measured;
-    }
-
-    /** Empties the server and opens the run again with the captured token, as the measured begins expect. */
-    private static void flushAndReopen(BenchRedis redis, Templates templates) {
-        redis.flush();
-        Either<BoundaryError, RunToken> opened = redis.store().openRun(new RunId(RUN_ID), templates.runToken(),
-                Duration.ofHours(1));
-        if (!opened.contains(templates.runToken())) {
-            throw new IllegalStateException("could not open the floor's run again: " + opened);
-        }
-    }
-
-    private static int pilotRequests(int callers) {
-        return Math.max(500, callers * 50);
-    }
-
-    private static long requestsFor(Measured pilot, double seconds) {
-        return Math.max(1000, Math.min(5_000_000, Math.round(pilot.rps() * seconds)));
-    }
-
-    private static List<String> command(String sha, List<String> keys, List<String> args) {
-        List<String> command = new ArrayList<>();
-        command.add("EVALSHA");
-        command.add(sha);
-        command.add(Integer.toString(keys.size()));
-        command.addAll(keys);
-        command.addAll(args);
-        return command;
-    }
-
-    private static Measured redisBenchmark(BenchRedis redis, int callers, long requests, int keyspace,
-            List<String> command) {
-        List<String> process = new ArrayList<>(List.of("redis-benchmark", "-h", redis.endpoint().host(),
-                "-p", Integer.toString(redis.endpoint().port()), "-c", Integer.toString(callers),
-                "-n", Long.toString(requests), "-r", Integer.toString(keyspace), "-P", "1", "--csv"));
-        redis.endpoint().password().forEach(password -> process.addAll(List.of("-a", password)));
-        process.addAll(command);
+    private static void peerCall(HandRolledToolCalls peer, String runId, String toolCallId, String request) {
         try {
-            Process run = new ProcessBuilder(process).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!run.waitFor(10, TimeUnit.MINUTES) || run.exitValue() != 0) {
-                throw new IllegalStateException("redis-benchmark failed");
+            if (peer.call(runId, toolCallId, request) == null) {
+                throw new IllegalStateException("the peer refused a fresh tool_call_id");
             }
-            String[] lines = out.strip().split("\n");
-            Matcher numbers = CSV_TAIL.matcher(lines[lines.length - 1]);
-            if (!numbers.find()) {
-                throw new IllegalStateException("cannot read redis-benchmark's output");
-            }
-            return new Measured(requests, Double.parseDouble(numbers.group(1)), Double.parseDouble(numbers.group(4)),
-                    Double.parseDouble(numbers.group(6)), Double.parseDouble(numbers.group(2)));
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot run redis-benchmark", failure);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", interrupted);
+        } catch (RuntimeException failure) {
+            throw failure;
+        } catch (Exception failure) {
+            throw new IllegalStateException("the peer failed", failure);
         }
     }
 
-    private static Object evalsha(RedisDeployment server, String sha, List<String> keys, List<String> args) {
-        return server.call(command(sha, keys, args).toArray(String[]::new));
-    }
-
-    private static void expectFirst(Object reply, String outcome) {
-        if (!(reply instanceof List<?> list) || list.isEmpty() || !outcome.equals(list.get(0))) {
-            throw new IllegalStateException("expected " + outcome + ", got " + reply);
-        }
-    }
-
-    static Map<String, String> hash(RedisDeployment server, String key) {
-        Object reply = server.call("HGETALL", key);
-        Map<String, String> fields = new LinkedHashMap<>();
-        if (reply instanceof List<?> list) {
-            for (int i = 0; i + 1 < list.size(); i += 2) {
-                fields.put(list.get(i).toString(), list.get(i + 1).toString());
-            }
-        }
-        return fields;
-    }
-
-    private static String script(String name) {
-        try (InputStream in = RedisFloor.class.getResourceAsStream("/io/toolboundary/adapter/redis/" + name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing script resource " + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot read " + name, failure);
-        }
+    /** The library's store reads the replayed call back as the READY record the real call made. */
+    private static boolean isSameReady(BenchRedis redis, String runId, String id, String raw, String request) {
+        InvocationKey key = InvocationKey.of(new RunId(runId), new ToolCallId(id));
+        Either<BoundaryError, Option<CanonicalRecord>> found = redis.store().find(key);
+        return found.isRight() && found.get().isDefined()
+                && found.get().get() instanceof CanonicalRecord.Ready ready
+                && ready.rawResponse().contains(raw)
+                && ready.result().content().equals(Payloads.agentContent())
+                && ready.arguments().equals(request);
     }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,38 +17,54 @@ class JmhResultsTest {
     Path dir;
 
     @Test
-    void derivesCallsPerSecondFromTheMeanOfASampleTimeRun() throws IOException {
-        Path file = write("sample.json", row("peer08", "sample", 8, 2.0, 0.5, "ms/op"));
+    void splitsAForkedRunIntoItsForks() throws IOException {
+        Path file = write("avgt.json", """
+                {"benchmark": "io.toolboundary.benchmarks.InMemoryBoundaryBenchmark.boundary", "mode": "avgt",
+                 "threads": 1, "params": {"rawBytes": "1024"},
+                 "primaryMetric": {"score": 2.0, "scoreUnit": "ns/op", "rawData": [[1000, 3000], [4000, 4000], [5000, 7000]]},
+                 "secondaryMetrics": {"gc.alloc.rate.norm": {"score": 1.0, "rawData": [[10, 20], [30, 30], [40, 40]]}}}
+                """);
 
-        JmhResults.Row derived = JmhResults.read(List.of(file)).find("RedisBoundaryBenchmark", "peer08", "thrpt",
-                "rawBytes", 1024, null, 0).orElseThrow();
+        List<JmhResults.Fork> forks = JmhResults.read(List.of(file))
+                .forks("InMemoryBoundaryBenchmark", "boundary", "avgt", Map.of("rawBytes", 1024));
 
-        assertThat(derived.score()).as("8 callers / 2 ms").isCloseTo(4_000.0, within(1e-6));
-        assertThat(derived.error()).as("the mean's relative error, 25%").isCloseTo(1_000.0, within(1e-6));
-        assertThat(derived.allocatedBytesPerCall()).contains(1234.0);
+        assertThat(forks).extracting(JmhResults.Fork::score).containsExactly(2.0, 4.0, 6.0);
+        assertThat(forks).extracting(JmhResults.Fork::allocatedBytes).containsExactly(15.0, 30.0, 40.0);
     }
 
     @Test
-    void keepsAMeasuredThroughputAndDerivesNoSecondOne() throws IOException {
-        Path samples = write("sample.json", row("peer08", "sample", 8, 2.0, 0.5, "ms/op"));
-        Path throughput = write("thrpt.json", row("peer08", "thrpt", 8, 3.0, 0.1, "ops/ms"));
+    void takesMeanAndPercentilesOfASampledForkFromItsHistogram() throws IOException {
+        Path first = write("run-1.json", sample(1.0));
+        Path second = write("run-2.json", sample(2.0));
 
-        List<JmhResults.Row> rows = JmhResults.read(List.of(samples, throughput))
-                .select("RedisBoundaryBenchmark", "peer08", "thrpt");
+        List<JmhResults.Fork> forks = JmhResults.read(List.of(first, second))
+                .forks("RedisBoundaryBenchmark", "peer08", "sample", Map.of("rawBytes", 1024));
 
-        assertThat(rows).singleElement().satisfies(row -> assertThat(row.score()).isCloseTo(3_000.0, within(1e-6)));
+        assertThat(forks).extracting(JmhResults.Fork::source).containsExactly(0, 1);
+        // 98 samples of 1 ms and 2 of 11 ms: mean 1.2 ms, p50 1 ms, p99 11 ms
+        assertThat(forks.get(0).score()).isCloseTo(1_200.0, within(1e-6));
+        assertThat(forks.get(0).p50Micros()).isCloseTo(1_000.0, within(1e-6));
+        assertThat(forks.get(0).p99Micros()).isCloseTo(11_000.0, within(1e-6));
+        assertThat(forks.get(1).score()).isCloseTo(2_400.0, within(1e-6));
+    }
+
+    @Test
+    void convertsEveryUnitToMicrosecondsOrCallsPerSecond() {
+        assertThat(JmhResults.convert(1, "ms/op")).isEqualTo(1_000.0);
+        assertThat(JmhResults.convert(2, "ops/ms")).isEqualTo(2_000.0);
     }
 
     private Path write(String name, String json) throws IOException {
         return Files.writeString(dir.resolve(name), "[" + json + "]");
     }
 
-    private static String row(String method, String mode, int threads, double score, double error, String unit) {
+    private static String sample(double scale) {
         return """
-                {"benchmark": "io.toolboundary.benchmarks.RedisBoundaryBenchmark.%s", "mode": "%s", "threads": %d,
+                {"benchmark": "io.toolboundary.benchmarks.RedisBoundaryBenchmark.peer08", "mode": "sample", "threads": 8,
                  "params": {"rawBytes": "1024"},
-                 "primaryMetric": {"score": %s, "scoreError": %s, "scoreUnit": "%s"},
-                 "secondaryMetrics": {"gc.alloc.rate.norm": {"score": 1234.0}}}
-                """.formatted(method, mode, threads, score, error, unit);
+                 "primaryMetric": {"score": 1.2, "scoreUnit": "ms/op",
+                   "rawDataHistogram": [[[[%s, 50]], [[%s, 48], [%s, 2]]]]},
+                 "secondaryMetrics": {"gc.alloc.rate.norm": {"rawData": [[1234.0]]}}}
+                """.formatted(scale, scale, 11 * scale);
     }
 }

@@ -1,7 +1,6 @@
 package io.toolboundary.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -9,8 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +19,7 @@ class ReportWriterTest {
     Path dir;
 
     @Test
-    void writesTablesRatiosAndChartsFromOneRunsResults() throws Exception {
+    void writesTheTargetTableWithMediansRangesAndWhatIsLeft() throws Exception {
         Path results = results("quick");
 
         ReportWriter.write(results, dir.resolve("BENCHMARKS.md"), dir.resolve("charts"));
@@ -31,47 +28,34 @@ class ReportWriterTest {
         assertThat(report)
                 .contains("| nproc | 2 |")
                 .contains("java -jar boundary-benchmarks/target/benchmarks.jar")
-                // 600 calls/s against a floor of 1 / (1/2000 + 1/2000) = 1000 calls/s
-                .contains("| boundary / floor ≥ 0.5 (8 callers, raw 1 KiB) | 0.60 | met |")
-                // 600 against a peer of 1000
-                .contains("| boundary / peer ≥ 0.8 (8 callers, raw 1 KiB) | 0.60 | **missed** |")
-                .contains("| record overhead ≤ 1 KiB (raw 1 KiB) | 900 B | met |")
-                .contains("| in-memory overhead ≤ 1.00 µs (request 128 B, raw 1 KiB) | 1.56 µs | **missed** |")
-                .contains(String.format(Locale.ROOT, "| in-memory allocation ≤ 1 KiB per call beyond the record's own"
-                        + " strings (request 128 B, raw 1 KiB) | %,.0f B | **missed** |",
-                        9000 - 100 - ReportWriter.RECORD_STRING_BYTES))
-                .contains("| in-memory overhead linear in request size (raw 1 KiB; R² ≥ 0.900) | 0.500 µs per KiB of"
-                        + " request, R² 1.000 | met |")
-                .contains("### In-memory overhead and allocation")
-                .contains("| record overhead ≤ 1 KiB (raw 64 KiB) | 17,000 B | **missed** |")
-                .contains("### boundary / peer")
-                .contains("### Record overhead")
-                .contains("| 1 KiB | 60.0 | 12.0 | 5.00 | 9.00 | 2.50 |")
-                .contains("- Redis itself spends 60.0 µs per boundary call against 12.0 µs per peer call at raw 1 KiB"
-                        + " (5.0×). Merely handing these raw bytes to a script costs 9.0 µs, a plain SET of them 2.5 µs.")
-                .doesNotContain("### boundary / floor")
+                // boundary forks 1.6, 1.7, 1.8 µs less the baseline's median 0.1 µs
+                .contains("| in-memory overhead, 128 B request, 1 KiB raw | 1.60 (1.50–1.70) µs | ≤ 2 µs | about 1 µs | met |")
+                .contains("| in-memory allocation beyond the record's strings | ")
+                // begin p50 20, 21, 22 µs and complete p50 10 µs in three repeats
+                .contains("| Redis server time per call (both scripts, warm, median), 1 KiB raw | 31.0 (30.0–32.0) µs"
+                        + " | ≤ 15 µs | 4.00 (4.00–4.00) µs (the peer's two SETs) | **missed** |")
+                .contains("| same, 64 KiB raw | 31.0 (30.0–32.0) µs | ≤ 25 µs | 4.00 (4.00–4.00) µs (the peer's two SETs) | **missed** |")
+                // boundary 8 callers / 1.6 ms = 5,000 calls/s against the peer's 8 / 0.8 ms = 10,000
+                .contains("| boundary / hand-rolled peer on the same client, 8 callers, 1 KiB raw | 0.50 (0.50–0.50) | ≥ 0.8 | 1.0 | **missed** |")
+                .contains("| boundary / hand-rolled peer on the same client, 32 callers, 64 KiB raw | 0.50 (0.50–0.50) | ≥ 0.8 | 1.0 | **missed** |")
+                // 5,000 against a floor of 1 / (1/20,000 + 1/20,000) = 10,000
+                .contains("| boundary / floor (redis-benchmark, same scripts), 8 callers, 1 KiB | 0.50 (0.50–0.50) | ≥ 0.5 | — | met |")
+                .contains("| Redis MEMORY USAGE per record over payload, 1 KiB raw | 700 (650–750) B | ≤ 600 B"
+                        + " | 344 (344–344) B (the peer's string) | **missed** |")
+                .contains("## What is left")
+                .contains("`EVALSHA begin.lua` 21.0 µs, 29 arguments of 1,561 B (inside: HSET 7.00, HMGET 4.00 µs)")
+                .contains("`EVALSHA begin.lua` is 68% of the 31.0 µs")
+                .contains("`rec<id>`: hash, listpack, 2,000 B; 12 fields, names 100 B, values beyond the payload 300 B.")
                 .doesNotContain("SMOKE RUN")
-                // in-memory: 3.5 µs boundary against 1.5 µs baseline
-                .contains("| 1 KiB | 1 KiB | 1.50 ± 0.100 | 3.50 ± 0.100 | 2.00 |")
                 .contains("![Redis throughput, raw 1 KiB](charts/redis-throughput-1k.png)")
                 .contains("![In-memory overhead against request size](charts/inmemory-overhead.png)");
-        for (String chart : List.of("redis-throughput-1k.png", "redis-throughput-64k.png", "inmemory-overhead.png")) {
+        assertThat(report.lines().filter(line -> line.startsWith("| ") && line.endsWith(" |")
+                && (line.contains("met |") || line.contains("missed** |")) && !line.startsWith("| 1 KiB")))
+                .hasSize(12);
+        for (String chart : List.of("redis-throughput-1k.png", "redis-throughput-64k.png", "inmemory-overhead.png",
+                "redis-server-time.png")) {
             assertThat(dir.resolve("charts").resolve(chart)).isNotEmptyFile();
         }
-    }
-
-    @Test
-    void fitsAStraightLineAndSaysHowWellItFits() {
-        assertThat(ReportWriter.leastSquares(new double[] {0, 1, 2}, new double[] {1, 3, 5}))
-                .containsExactly(new double[] {2, 1, 1}, within(1e-12));
-        assertThat(ReportWriter.leastSquares(new double[] {0, 1, 2}, new double[] {0, 1, 0})[2]).isZero();
-    }
-
-    @Test
-    void sizesCompactStringsAsTheJvmHoldsThem() {
-        assertThat(ReportWriter.stringBytes(0)).isEqualTo(40);
-        assertThat(ReportWriter.stringBytes(64)).isEqualTo(104);
-        assertThat(ReportWriter.stringBytes(65)).isEqualTo(112);
     }
 
     @Test
@@ -85,83 +69,131 @@ class ReportWriterTest {
     }
 
     @Test
-    void saysNotRunWhereAStepLeftNoResults() throws Exception {
+    void saysNotMeasuredWhereAStepLeftNoResults() throws Exception {
         Path results = Files.createDirectories(dir.resolve("empty"));
 
         ReportWriter.write(results, dir.resolve("BENCHMARKS.md"), dir.resolve("charts"));
 
         assertThat(Files.readString(dir.resolve("BENCHMARKS.md")))
-                .contains("| boundary / floor ≥ 0.5 (8 callers, raw 1 KiB) | n/a | not measured |")
+                .contains("| boundary / floor (redis-benchmark, same scripts), 8 callers, 1 KiB | n/a | ≥ 0.5 | — | not measured |")
                 .contains("Not run.");
+    }
+
+    @Test
+    void sizesCompactStringsAsTheJvmHoldsThem() {
+        assertThat(ReportData.stringBytes(0)).isEqualTo(40);
+        assertThat(ReportData.stringBytes(64)).isEqualTo(104);
+        assertThat(ReportData.stringBytes(65)).isEqualTo(112);
     }
 
     private Path results(String profile) throws Exception {
         Path results = Files.createDirectories(dir.resolve("results"));
         Files.writeString(results.resolve("profile.txt"), profile + "\n");
         Files.writeString(results.resolve("machine.txt"), "nproc: 2\nmemory: 23.5 GiB\n");
-        Files.writeString(results.resolve("commands.txt"),
-                "java -jar boundary-benchmarks/target/benchmarks.jar -f 1\n");
-        ArrayNode jmh = json.createArrayNode();
+        Files.writeString(results.resolve("commands.txt"), "java -jar boundary-benchmarks/target/benchmarks.jar -f 3\n");
+        ArrayNode inMemory = json.createArrayNode();
         for (int request : new int[] {128, 1024, 16384}) {
+            inMemory.add(avgt("baseline", request, new double[] {0.09, 0.1, 0.11}, 100));
+            double extra = (request - 128) / 1024.0;
+            inMemory.add(avgt("boundary", request, new double[] {1.6 + extra, 1.7 + extra, 1.8 + extra}, 3000));
+        }
+        json.writeValue(results.resolve("jmh-inmemory.json").toFile(), inMemory);
+        for (int run = 1; run <= 3; run++) {
+            ArrayNode redis = json.createArrayNode();
             for (int raw : new int[] {1024, 65536}) {
-                jmh.add(row("InMemoryBoundaryBenchmark.baseline", "avgt", 1, Map.of("argumentsBytes", request, "rawBytes", raw), 1.5, "us/op", 100));
-                // 0.5 µs more per KiB of request: 3.0625 µs at 128 B, 3.5 at 1 KiB, 11 at 16 KiB
-                jmh.add(row("InMemoryBoundaryBenchmark.boundary", "avgt", 1, Map.of("argumentsBytes", request, "rawBytes", raw), 3.0 + 0.5 * request / 1024.0, "us/op", 9000));
-                jmh.add(row("InMemoryBoundaryBenchmark.boundary", "sample", 1, Map.of("argumentsBytes", request, "rawBytes", raw), 3.6, "us/op", 9000));
+                for (int callers : new int[] {1, 8, 32}) {
+                    redis.add(sample("boundary", callers, raw, 1.6 * callers / 8));
+                    redis.add(sample("peer", callers, raw, 0.8 * callers / 8));
+                }
             }
+            json.writeValue(results.resolve("jmh-redis-" + run + ".json").toFile(), redis);
         }
-        json.writeValue(results.resolve("jmh-inmemory.json").toFile(), jmh);
-        jmh = json.createArrayNode();
-        for (int raw : new int[] {1024, 65536}) {
-            for (int callers : new int[] {1, 8, 32}) {
-                String suffix = String.format("%02d", callers);
-                jmh.add(row("RedisBoundaryBenchmark.boundary" + suffix, "thrpt", callers, Map.of("rawBytes", raw), 0.6, "ops/ms", 20000));
-                jmh.add(row("RedisBoundaryBenchmark.boundary" + suffix, "sample", callers, Map.of("rawBytes", raw), 1.2, "ms/op", 20000));
-                jmh.add(row("RedisBoundaryBenchmark.peer" + suffix, "thrpt", callers, Map.of("rawBytes", raw), 1.0, "ops/ms", 8000));
-                jmh.add(row("RedisBoundaryBenchmark.peer" + suffix, "sample", callers, Map.of("rawBytes", raw), 0.9, "ms/op", 8000));
-            }
-        }
-        json.writeValue(results.resolve("jmh-redis.json").toFile(), jmh);
-
-        ObjectNode floor = json.createObjectNode();
-        ArrayNode floorRows = floor.putArray("results");
-        for (int raw : new int[] {1024, 65536}) {
-            for (int callers : new int[] {1, 8, 32}) {
-                ObjectNode row = floorRows.addObject().put("rawBytes", raw).put("callers", callers).put("floorRps", 1000.0);
-                row.putObject("begin").put("rps", 2000.0).put("p50Ms", 0.1).put("p99Ms", 0.3);
-                row.putObject("complete").put("rps", 2000.0).put("p50Ms", 0.1).put("p99Ms", 0.3);
-            }
-        }
-        json.writeValue(results.resolve("floor.json").toFile(), floor);
-
-        ObjectNode memory = json.createObjectNode();
-        ArrayNode memoryRows = memory.putArray("results");
-        memoryRows.addObject().put("rawBytes", 1024).put("records", 10).put("payloadBytes", 2304)
-                .put("memoryUsageBytes", 3204.0).put("overheadBytes", 900.0).put("rawAllocatorSlackBytes", 240)
-                .put("metadataFieldBytes", 299).put("usedMemoryPerRecordBytes", 3300.0)
-                .put("peerMemoryUsageBytes", 2648.0).put("peerOverheadBytes", 344.0)
-                .put("boundaryServerMicrosPerCall", 60.0).put("peerServerMicrosPerCall", 12.0)
-                .put("luaArgumentMicros", 9.0).put("plainSetMicros", 2.5);
-        memoryRows.addObject().put("rawBytes", 65536).put("records", 10).put("payloadBytes", 66816)
-                .put("memoryUsageBytes", 83816.0).put("overheadBytes", 17000.0).put("rawAllocatorSlackBytes", 16368)
-                .put("metadataFieldBytes", 300).put("usedMemoryPerRecordBytes", 84000.0)
-                .put("peerMemoryUsageBytes", 82008.0).put("peerOverheadBytes", 15192.0)
-                .put("boundaryServerMicrosPerCall", 150.0).put("peerServerMicrosPerCall", 50.0);
-        json.writeValue(results.resolve("memory.json").toFile(), memory);
+        json.writeValue(results.resolve("floor.json").toFile(), floor());
+        json.writeValue(results.resolve("memory.json").toFile(), memory());
         return results;
     }
 
-    private ObjectNode row(String benchmark, String mode, int threads, Map<String, Integer> params, double score,
-            String unit, double allocated) {
+    private ObjectNode floor() {
+        ObjectNode floor = json.createObjectNode();
+        ArrayNode sizes = floor.putArray("sizes");
+        for (int raw : new int[] {1024, 65536}) {
+            ObjectNode size = sizes.addObject().put("rawBytes", raw);
+            ArrayNode commands = size.putArray("boundaryCommands");
+            commands.addObject().put("label", "EVALSHA begin.lua").put("name", "evalsha").put("arguments", 29)
+                    .put("argumentBytes", 1561);
+            commands.addObject().put("label", "EVALSHA complete.lua").put("name", "evalsha").put("arguments", 16)
+                    .put("argumentBytes", 1484);
+            size.putArray("boundarySkipped");
+            ArrayNode peer = size.putArray("peerCommands");
+            peer.addObject().put("label", "SET NX PX").put("name", "set").put("arguments", 5).put("argumentBytes", 1078);
+            peer.addObject().put("label", "SET XX KEEPTTL").put("name", "set").put("arguments", 4).put("argumentBytes", 2356);
+            size.putArray("peerSkipped");
+            ArrayNode repeats = size.putArray("repeats");
+            for (int rep = 0; rep < 3; rep++) {
+                ObjectNode one = repeats.addObject();
+                one.putObject("warmJvm").put("boundaryUsecPerCall", 120.0).put("peerUsecPerCall", 9.0);
+                ArrayNode boundary = one.putArray("boundary");
+                command(boundary, 20 + rep, 20_000).putObject("innerUsecPerRequest").put("hset", 7.0).put("hmget", 4.0);
+                command(boundary, 10, 20_000);
+                ArrayNode peerReps = one.putArray("peer");
+                command(peerReps, 2, 50_000);
+                command(peerReps, 2, 50_000);
+            }
+        }
+        return floor;
+    }
+
+    private ObjectNode command(ArrayNode commands, double p50, double floorRps) {
+        ObjectNode command = commands.addObject();
+        ObjectNode server = command.putObject("server").put("p50Usec", p50).put("p99Usec", p50 * 3)
+                .put("p999Usec", p50 * 5).put("usecPerCall", p50 * 1.1).put("cpuMainUsecPerRequest", p50 * 2)
+                .put("rps", 10_000.0);
+        command.putArray("floors").addObject().put("callers", 8).put("rps", floorRps);
+        return server;
+    }
+
+    private ObjectNode memory() {
+        ObjectNode memory = json.createObjectNode();
+        ArrayNode sizes = memory.putArray("sizes");
+        for (int raw : new int[] {1024, 65536}) {
+            ObjectNode size = sizes.addObject().put("rawBytes", raw).put("records", 10).put("payloadBytes", 2330.0)
+                    .put("rawAllocatorSlackBytes", 240);
+            size.putArray("oneCallKeys").addObject().put("key", "rec<id>").put("type", "hash").put("encoding", "listpack")
+                    .put("memoryUsageBytes", 2000).put("fields", 12).put("fieldNameBytes", 100).put("valueBytes", 2600)
+                    .put("payloadValueBytes", 2300);
+            ArrayNode repeats = size.putArray("repeats");
+            for (double overhead : new double[] {650, 700, 750}) {
+                repeats.addObject().put("perRecordBytes", 2330 + overhead).put("overheadBytes", overhead)
+                        .put("addedKeysPerRecordBytes", 2900.0).put("runKeysGrowthPerRecordBytes", 80.0)
+                        .put("peerOverheadBytes", 344.0).put("peerPerRecordBytes", 2674.0);
+            }
+        }
+        return memory;
+    }
+
+    private ObjectNode avgt(String method, int request, double[] forks, double allocated) {
         ObjectNode row = json.createObjectNode();
-        row.put("benchmark", "io.toolboundary.benchmarks." + benchmark).put("mode", mode).put("threads", threads);
-        ObjectNode p = row.putObject("params");
-        params.forEach((name, value) -> p.put(name, Integer.toString(value)));
-        ObjectNode primary = row.putObject("primaryMetric").put("score", score).put("scoreError", 0.1)
-                .put("scoreUnit", unit);
-        primary.putObject("scorePercentiles").put("50.0", score).put("99.0", score * 2);
-        row.putObject("secondaryMetrics").putObject("gc.alloc.rate.norm").put("score", allocated)
-                .put("scoreUnit", "B/op");
+        row.put("benchmark", "io.toolboundary.benchmarks.InMemoryBoundaryBenchmark." + method).put("mode", "avgt")
+                .put("threads", 1);
+        row.putObject("params").put("argumentsBytes", Integer.toString(request)).put("rawBytes", "1024");
+        ObjectNode primary = row.putObject("primaryMetric").put("score", forks[1]).put("scoreUnit", "us/op");
+        ArrayNode raw = primary.putArray("rawData");
+        ArrayNode alloc = row.putObject("secondaryMetrics").putObject("gc.alloc.rate.norm").putArray("rawData");
+        for (double fork : forks) {
+            raw.addArray().add(fork).add(fork);
+            alloc.addArray().add(allocated);
+        }
+        return row;
+    }
+
+    private ObjectNode sample(String kind, int callers, int raw, double millis) {
+        ObjectNode row = json.createObjectNode();
+        row.put("benchmark", "io.toolboundary.benchmarks.RedisBoundaryBenchmark." + ReportData.method(kind, callers))
+                .put("mode", "sample").put("threads", callers);
+        row.putObject("params").put("rawBytes", Integer.toString(raw));
+        ObjectNode primary = row.putObject("primaryMetric").put("score", millis).put("scoreUnit", "ms/op");
+        primary.putArray("rawDataHistogram").addArray().addArray().addArray().add(millis).add(100);
+        row.putObject("secondaryMetrics").putObject("gc.alloc.rate.norm").putArray("rawData").addArray().add(9000.0);
         return row;
     }
 }

@@ -1,0 +1,233 @@
+package io.toolboundary.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The report's target table, one row per target with the measured median and range, the target, the
+ * floor this machine allows where one was measured, and met or missed; then, for every missed target,
+ * what is left, in lines generated from the same measurements.
+ */
+final class TargetTable {
+
+    static final double OVERHEAD_MICROS = 2.0;
+    static final double ALLOCATION_BYTES = 1024;
+    static final double SERVER_MICROS_1K = 15;
+    static final double SERVER_MICROS_64K = 25;
+    static final double PEER_RATIO = 0.8;
+    static final double FLOOR_RATIO = 0.5;
+    static final double MEMORY_BYTES = 600;
+    static final int REQUEST = 128;
+    static final int RAW = 1024;
+    static final int FLOOR_CALLERS = 8;
+
+    private final ReportData data;
+    private final StringBuilder md;
+    private final List<String> left = new ArrayList<>();
+
+    private TargetTable(ReportData data, StringBuilder md) {
+        this.data = data;
+        this.md = md;
+    }
+
+    /** Appends the table and the "what is left" section. */
+    static void write(ReportData data, StringBuilder md) {
+        new TargetTable(data, md).render();
+    }
+
+    private void render() {
+        md.append("## Targets\n\nMeasured: the median, and in brackets the lowest and highest value, over forks (in-memory),"
+                + " runs (Redis through the client) or repeats (server time, floor, memory); met or missed by the median."
+                + " Floor: what this machine allows, measured in the same run where there is a measurement.\n\n");
+        md.append("| figure | measured | target | floor on this machine | |\n|---|---|---|---|---|\n");
+        Spread overhead = data.inMemoryOverhead(REQUEST, RAW);
+        row("in-memory overhead, 128 B request, 1 KiB raw", Fmt.micros(overhead), "≤ 2 µs", "about 1 µs",
+                overhead, OVERHEAD_MICROS, false, this::overheadLeft);
+        Spread allocation = data.allocationBeyondRecord(REQUEST, RAW);
+        row("in-memory allocation beyond the record's strings", Fmt.bytes(allocation), "≤ 1 KiB", "—",
+                allocation, ALLOCATION_BYTES, false, this::allocationLeft);
+        for (int raw : RedisFloor.RAW_BYTES) {
+            Spread server = data.perCall("boundary", raw, "p50Usec");
+            Spread peer = data.perCall("peer", raw, "p50Usec");
+            double target = raw == RAW ? SERVER_MICROS_1K : SERVER_MICROS_64K;
+            String figure = raw == RAW ? "Redis server time per call (both scripts, warm, median), 1 KiB raw"
+                    : "same, " + Fmt.kib(raw) + " raw";
+            row(figure, Fmt.micros(server), "≤ " + Math.round(target) + " µs",
+                    peer.measured() ? Fmt.micros(peer) + " (the peer's two SETs)" : "about " + (raw == RAW ? 5 : 8) + " µs",
+                    server, target, false, () -> serverLeft(raw));
+        }
+        for (int raw : RedisFloor.RAW_BYTES) {
+            for (int callers : RedisFloor.CALLERS) {
+                Spread ratio = data.peerRatio(callers, raw);
+                row("boundary / hand-rolled peer on the same client, " + Fmt.callers(callers) + ", " + Fmt.kib(raw) + " raw",
+                        ratio.format(Fmt::ratio), "≥ 0.8", "1.0", ratio, PEER_RATIO, true, () -> peerLeft(callers, raw));
+            }
+        }
+        Spread floorRatio = data.floorRatio(FLOOR_CALLERS, RAW);
+        row("boundary / floor (redis-benchmark, same scripts), 8 callers, 1 KiB", floorRatio.format(Fmt::ratio), "≥ 0.5",
+                "—", floorRatio, FLOOR_RATIO, true, this::floorLeft);
+        Spread memory = data.memory(RAW, "overheadBytes");
+        Spread peerMemory = data.memory(RAW, "peerOverheadBytes");
+        row("Redis MEMORY USAGE per record over payload, 1 KiB raw", Fmt.bytes(memory), "≤ 600 B",
+                peerMemory.measured() ? Fmt.bytes(peerMemory) + " (the peer's string)" : "about 350 B",
+                memory, MEMORY_BYTES, false, this::memoryLeft);
+        md.append("\n## What is left\n\n");
+        if (left.isEmpty()) {
+            md.append("Every measured target is met.\n\n");
+        } else {
+            left.forEach(line -> md.append("- ").append(line).append("\n"));
+            md.append("\n");
+        }
+    }
+
+    private void row(String figure, String measured, String target, String floor, Spread value, double limit,
+            boolean atLeast, java.util.function.Supplier<String> whatIsLeft) {
+        String verdict;
+        if (!value.measured()) {
+            verdict = "not measured";
+        } else if (atLeast ? value.median() >= limit : value.median() <= limit) {
+            verdict = "met";
+        } else {
+            verdict = "**missed**";
+            left.add("**" + figure + "**: " + whatIsLeft.get());
+        }
+        md.append("| ").append(figure).append(" | ").append(measured).append(" | ").append(target).append(" | ")
+                .append(floor).append(" | ").append(verdict).append(" |\n");
+    }
+
+    private String overheadLeft() {
+        double small = data.inMemoryOverhead(REQUEST, RAW).median();
+        double large = data.inMemoryOverhead(16384, RAW).median();
+        String text = String.format(Locale.ROOT, "%s µs over a direct call, %s µs above the target", Fmt.num(small),
+                Fmt.num(small - OVERHEAD_MICROS));
+        if (Double.isFinite(large)) {
+            double perKib = (large - small) / (16384 - REQUEST) * 1024;
+            text += String.format(Locale.ROOT, "; at a 16 KiB request %s µs, so %s µs per KiB of arguments (JSON check"
+                    + " and fingerprint) and about %s µs that does not grow with them", Fmt.num(large), Fmt.num(perKib),
+                    Fmt.num(small - perKib * REQUEST / 1024.0));
+        }
+        return text + ".";
+    }
+
+    private String allocationLeft() {
+        return String.format(Locale.ROOT, "the boundary allocates %s B per call, the direct call %s B; the record's two"
+                + " new strings (fingerprint and token) account for %s B of the difference.",
+                Fmt.whole(data.inMemoryAllocation("boundary", REQUEST, RAW).median()),
+                Fmt.whole(data.inMemoryAllocation("baseline", REQUEST, RAW).median()),
+                Fmt.whole(ReportData.RECORD_STRING_BYTES));
+    }
+
+    private String serverLeft(int raw) {
+        List<JsonNode> commands = data.commands("boundary", raw);
+        double total = data.perCall("boundary", raw, "p50Usec").median();
+        List<String> parts = new ArrayList<>();
+        int largest = 0;
+        for (int k = 0; k < commands.size(); k++) {
+            double p50 = data.command("boundary", raw, k, "p50Usec").median();
+            if (p50 > data.command("boundary", raw, largest, "p50Usec").median()) {
+                largest = k;
+            }
+            Map<String, Double> inner = data.inner("boundary", raw, k);
+            String innerText = inner.isEmpty() ? "" : " (inside: " + inner.entrySet().stream()
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .map(e -> e.getKey().toUpperCase() + " " + Fmt.num(e.getValue()))
+                    .collect(Collectors.joining(", ")) + " µs)";
+            parts.add(String.format(Locale.ROOT, "%s %s µs, %d arguments of %s B%s", label(commands.get(k)),
+                    Fmt.num(p50), commands.get(k).path("arguments").asInt(),
+                    Fmt.whole(commands.get(k).path("argumentBytes").asDouble()), innerText));
+        }
+        return String.format(Locale.ROOT, "p50 per command: %s. %s is %.0f%% of the %s µs; the main thread's CPU per call"
+                + " (reading and answering included) is %s µs.", String.join("; ", parts),
+                commands.isEmpty() ? "n/a" : label(commands.get(largest)),
+                100 * data.command("boundary", raw, largest, "p50Usec").median() / total, Fmt.num(total),
+                Fmt.num(data.perCall("boundary", raw, "cpuMainUsecPerRequest").median()));
+    }
+
+    private String peerLeft(int callers, int raw) {
+        double p50 = data.redisLatencyMillis("boundary", callers, raw, false).median() * 1000;
+        double server = data.perCall("boundary", raw, "p50Usec").median();
+        double own = ownWorkAt(Payloads.REDIS_REQUEST_BYTES);
+        String split = callers == 1 && Double.isFinite(p50) && Double.isFinite(server) && Double.isFinite(own)
+                ? String.format(Locale.ROOT, " Of the boundary's %s µs, Redis's own time is %s µs (replay, p50) and the"
+                        + " boundary's own work %s µs (in-memory, raw 1 KiB, %s); the other %s µs are the client path"
+                        + " and the wait for the server.", Fmt.num(p50), Fmt.num(server), Fmt.num(own),
+                        Double.isFinite(data.inMemoryOverhead(Payloads.REDIS_REQUEST_BYTES, RAW).median())
+                                ? "1 KiB request" : "on the line between the 128 B and 16 KiB requests",
+                        Fmt.num(p50 - server - own))
+                : "";
+        return peerFigures(callers, raw) + split;
+    }
+
+    /** The in-memory overhead at {@code request} bytes and raw 1 KiB: measured, or on the line through 128 B and 16 KiB. */
+    private double ownWorkAt(int request) {
+        double measured = data.inMemoryOverhead(request, RAW).median();
+        if (Double.isFinite(measured)) {
+            return measured;
+        }
+        double small = data.inMemoryOverhead(REQUEST, RAW).median();
+        double large = data.inMemoryOverhead(16384, RAW).median();
+        return small + (large - small) * (request - REQUEST) / (16384 - REQUEST);
+    }
+
+    private String peerFigures(int callers, int raw) {
+        return String.format(Locale.ROOT, "a call takes %s ms at the median against the peer's %s ms; the client"
+                + " allocates %s B per call against %s B; Redis spends %s µs per call (replay, mean) against %s µs.",
+                Fmt.num(data.redisLatencyMillis("boundary", callers, raw, false).median()),
+                Fmt.num(data.redisLatencyMillis("peer", callers, raw, false).median()),
+                Fmt.whole(data.redisAllocation("boundary", callers, raw).median()),
+                Fmt.whole(data.redisAllocation("peer", callers, raw).median()),
+                Fmt.num(data.perCall("boundary", raw, "usecPerCall").median()),
+                Fmt.num(data.perCall("peer", raw, "usecPerCall").median()));
+    }
+
+    private String floorLeft() {
+        List<JsonNode> commands = data.commands("boundary", RAW);
+        List<String> rates = new ArrayList<>();
+        for (int k = 0; k < commands.size(); k++) {
+            final int index = k;
+            List<Double> values = new ArrayList<>();
+            data.floorSize(RAW).ifPresent(size -> size.path("repeats").forEach(rep -> rep.path("boundary").path(index)
+                    .path("floors").forEach(f -> {
+                        if (f.path("callers").asInt() == FLOOR_CALLERS) {
+                            values.add(f.path("rps").asDouble());
+                        }
+                    })));
+            rates.add(label(commands.get(k)) + " " + Fmt.whole(Spread.of(values).median()) + "/s");
+        }
+        return String.format(Locale.ROOT, "the boundary makes %s calls/s; redis-benchmark runs %s at 8 connections, a"
+                + " floor of %s calls/s; the peer makes %s calls/s through the same client, its floor is %s calls/s.",
+                Fmt.whole(data.redisRps("boundary", FLOOR_CALLERS, RAW).median()), String.join(", ", rates),
+                Fmt.whole(data.floorRps("boundary", FLOOR_CALLERS, RAW).median()),
+                Fmt.whole(data.redisRps("peer", FLOOR_CALLERS, RAW).median()),
+                Fmt.whole(data.floorRps("peer", FLOOR_CALLERS, RAW).median()));
+    }
+
+    private String memoryLeft() {
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "%s B per record: keys added %s B, the run's"
+                + " keys grew %s B per call; payload %s B.",
+                Fmt.whole(data.memory(RAW, "perRecordBytes").median()),
+                Fmt.whole(data.memory(RAW, "addedKeysPerRecordBytes").median()),
+                Fmt.whole(data.memory(RAW, "runKeysGrowthPerRecordBytes").median()),
+                Fmt.whole(data.memorySize(RAW).map(size -> size.path("payloadBytes").asDouble()).orElse(Double.NaN))));
+        data.memorySize(RAW).ifPresent(size -> {
+            for (JsonNode key : size.path("oneCallKeys")) {
+                text.append(String.format(Locale.ROOT, " `%s`: %s, %s, %s B; %d fields, names %s B, values beyond the"
+                        + " payload %s B.", key.path("key").asText(), key.path("type").asText(),
+                        key.path("encoding").asText(), Fmt.whole(key.path("memoryUsageBytes").asDouble()),
+                        key.path("fields").asInt(), Fmt.whole(key.path("fieldNameBytes").asDouble()),
+                        Fmt.whole(key.path("valueBytes").asDouble() - key.path("payloadValueBytes").asDouble())));
+            }
+            text.append(String.format(Locale.ROOT, " The allocator adds %s B to the raw response alone.",
+                    Fmt.whole(size.path("rawAllocatorSlackBytes").asDouble())));
+        });
+        return text.toString();
+    }
+
+    static String label(JsonNode command) {
+        return "`" + command.path("label").asText() + "`";
+    }
+}
