@@ -125,7 +125,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         String recordKey = keys.record(key);
         List<Object> scriptKeys = List.of(recordKey, keys.runState(key.runId()),
                 keys.endedAttempt(key.runId(), start.token()));
-        List<Object> args = new ArrayList<>(26);
+        List<Object> args = new ArrayList<>(13);
         args.add(start.token().value());
         args.add(record.requestFingerprint());
         args.add(Long.toString(ttlMillis(start.ttl())));
@@ -136,7 +136,9 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(RedisKeys.toolCounterField(record.tool()));
         args.add(RedisKeys.ledgerField(key.toolCallId()));
         args.add(Long.toString(marks.seen(key.runId(), start.runToken())));
-        args.addAll(RecordCodec.projectingFields(record, start.token()));
+        args.add(RecordCodec.headStart(start.token()));
+        args.add(RecordCodec.headEnd(record));
+        args.add(RecordCodec.utf8(record.arguments()));
         return scripts.run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token(),
                         calls -> marks.saw(key.runId(), start.runToken(), calls)));

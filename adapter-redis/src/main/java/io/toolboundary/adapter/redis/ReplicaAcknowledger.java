@@ -35,7 +35,6 @@ import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
 import org.redisson.client.RedisNoScriptException;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * Sends a writing script with {@code WAIT} behind it, in one Redisson batch (so on one connection, in
@@ -102,7 +101,7 @@ final class ReplicaAcknowledger {
         this.client = client;
         this.wanted = wanted;
         this.responseTimeoutMillis = options.responseTimeout().toMillis();
-        this.plain = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
+        this.plain = client.getScript(OptionalOptions.defaults().codec(ScriptCodec.INSTANCE)
                 .timeout(options.responseTimeout()).retryAttempts(0));
     }
 
@@ -122,7 +121,7 @@ final class ReplicaAcknowledger {
             case WRITE -> acknowledged(sent, sent.reply());
             case CONFIRMATION -> sent.synced() < wanted.replicas()
                     ? acknowledged(sent, sent.reply())
-                    : touch(routingKey, keys.get(0), script == LuaScripts.OPEN ? "token" : "status")
+                    : touch(routingKey, keys.get(0), script == LuaScripts.OPEN ? "token" : RecordCodec.HEAD)
                             .thenCompose(touched -> acknowledged(touched, sent.reply()));
         });
     }
@@ -184,7 +183,7 @@ final class ReplicaAcknowledger {
                 .sync(wanted.replicas(), wanted.timeout())
                 .responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS)
                 .retryAttempts(0));
-        batch.getScript(StringCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+        batch.getScript(ScriptCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
                 RScript.ReturnType.LIST, keys, values);
         return batch.executeAsync().toCompletableFuture().thenApply(result -> {
             List<?> responses = result.getResponses();

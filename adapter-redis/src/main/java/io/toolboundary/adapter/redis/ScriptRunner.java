@@ -19,7 +19,6 @@ import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
 import org.redisson.client.RedisNoScriptException;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * Runs the store's Lua scripts: one Redisson try per attempt, with the store's own reply timeout, and
@@ -44,7 +43,7 @@ final class ScriptRunner {
     ScriptRunner(RedissonClient client, RedisStoreOptions options, MasterPolicyWatch masters) {
         // One try per call, with the store's own reply timeout: the store retries by itself, within the
         // caller's timeout, and knows after each try whether the script may have run.
-        this.scripts = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
+        this.scripts = client.getScript(OptionalOptions.defaults().codec(ScriptCodec.INSTANCE)
                 .timeout(options.responseTimeout()).retryAttempts(0));
         this.masters = masters;
         this.replicas = options.replicaAcknowledgement().map(wanted -> new ReplicaAcknowledger(client, wanted, options));

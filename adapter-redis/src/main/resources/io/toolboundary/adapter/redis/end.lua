@@ -9,7 +9,7 @@
 -- KEYS[2]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the end mark's TTL in milliseconds
--- ARGV[3..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
+-- ARGV[3..] the ERROR fields and values, in pairs ('o' and its value)
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ENDED', field, value, ...}     the record was PROJECTING and is now ERROR: all its fields
@@ -17,10 +17,10 @@
 --   {'NOT_FOUND'}                    there is no record (expired, or never created); the end mark is left
 --   {'TOKEN_MISMATCH'}               the record belongs to another attempt
 --
--- No EXISTS: every record has a token and a status, so a reply of two nils is a missing key (and a
--- key of another type fails HMGET with WRONGTYPE).
+-- No EXISTS: every record has a head, so a reply of two nils is a missing key (and a key of another
+-- type fails HMGET with WRONGTYPE). A record without 'o' is PROJECTING.
 local record = KEYS[1]
-local stored = redis.call('HMGET', record, 'token', 'status')
+local stored = redis.call('HMGET', record, 'h', 'o')
 if not (stored[1] or stored[2]) then
   if redis.call('EXISTS', KEYS[2]) == 0 then
     redis.call('HSET', KEYS[2], 'token', ARGV[1])
@@ -28,11 +28,11 @@ if not (stored[1] or stored[2]) then
   end
   return {'NOT_FOUND'}
 end
-if stored[1] ~= ARGV[1] then
+if string.match(stored[1] or '', '^[^|]*|([^|]*)|') ~= ARGV[1] then
   return {'TOKEN_MISMATCH'}
 end
 local outcome = 'FINAL'
-if stored[2] == 'PROJECTING' then
+if not stored[2] then
   redis.call('HSET', record, unpack(ARGV, 3))
   outcome = 'ENDED'
 end

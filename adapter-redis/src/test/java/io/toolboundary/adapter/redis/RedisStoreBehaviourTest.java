@@ -96,10 +96,10 @@ abstract class RedisStoreBehaviourTest {
             assertThat(store.complete(outcome.key(), token, Outcome.of(outcome))).isEqualTo(Either.right(Outcome.of(outcome)));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(outcome)));
         }
-        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), "arguments")).isEqualTo(request);
-        assertThat(deployment.call("HEXISTS", store.recordKey(withEmptyRaw.key()), "scope")).isEqualTo(1L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "rawResponse")).isEqualTo(0L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "rawResponse")).isEqualTo(1L);
+        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), RecordCodec.ARGUMENTS)).isEqualTo(request);
+        assertThat((String) deployment.call("HGET", store.recordKey(withEmptyRaw.key()), RecordCodec.OUTCOME)).endsWith("|+");
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), RecordCodec.RAW)).isEqualTo(0L);
+        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), RecordCodec.RAW)).isEqualTo(1L);
     }
 
     @Test
@@ -111,10 +111,10 @@ abstract class RedisStoreBehaviourTest {
         String recordKey = store.recordKey(record.key());
         assertThat(recordKey).isEqualTo("tbtest:{" + record.key().runId().value() + "}:call:call_1.a:b-c");
         assertThat(life.remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(TTL);
-        assertThat(deployment.call("HGET", recordKey, "status")).isEqualTo("PROJECTING");
-        assertThat(deployment.callLong("HEXISTS", recordKey, "requestSha1")).isZero();
-        assertThat(deployment.callLong("HEXISTS", recordKey, "runId")).isZero();
-        assertThat(deployment.callLong("HEXISTS", recordKey, "toolCallId")).isZero();
+        assertThat(StoredRecord.status(deployment.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME)))
+                .isEqualTo("PROJECTING");
+        // Two fields: the packed head and the arguments; the ids live in the key alone.
+        assertThat(hash(recordKey)).containsOnlyKeys(RecordCodec.HEAD, RecordCodec.ARGUMENTS);
     }
 
     @Test
@@ -347,7 +347,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         String recordKey = store.recordKey(record.key());
-        List<String> begun = List.of("schema", "tool", "arguments", "fingerprint", "token", "createdAt", "leaseUntil");
+        List<String> begun = List.of(RecordCodec.HEAD, RecordCodec.ARGUMENTS);
         List<Object> before = new ArrayList<>();
         for (String field : begun) {
             before.add(deployment.call("HGET", recordKey, field));
@@ -383,21 +383,27 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(record, AttemptToken.random()));
         String good = store.recordKey(record.key());
 
+        String[] head = ((String) deployment.call("HGET", good, RecordCodec.HEAD)).split("\\|", 6);
+        String at = record.createdAt().toString();
         List<List<String>> corruptions = List.of(
-                List.of("HDEL", "fingerprint"),
-                List.of("HSET", "status", "DONE"),
-                List.of("HSET", "createdAt", "yesterday"),
-                List.of("HSET", "runId", "another-run"),
-                List.of("HSET", "status", "READY"),
+                List.of("HDEL", RecordCodec.HEAD),
+                List.of("HDEL", RecordCodec.ARGUMENTS),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 0, "3")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 0, "5")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 1, "not a token!")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 3, "yesterday")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 4, "")),
+                List.of("HSET", RecordCodec.HEAD, String.join("|", head[0], head[1], head[2], head[3], head[4])),
+                List.of("HSET", RecordCodec.OUTCOME, "DONE|" + at + "|EVIDENCE_FOUND|1|-"),
+                // READY without its content and raw response; the raw response flagged but lost (evicted)
+                List.of("HSET", RecordCodec.OUTCOME, "READY|" + at + "|EVIDENCE_FOUND|1|-"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|PROJECTION_FAILED|1|-"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|PROJECTION_FAILED|0"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|yesterday|PROJECTION_FAILED|0|-"),
+                List.of("HSET", RecordCodec.RAW, "raw without an outcome"),
                 List.of("HSET", "unexpected", "field"),
-                List.of("HSET", "token", "not a token!"),
-                List.of("HSET", "requestSha1", "bf21a9e8fbc5a3846fb05b4fa0859e0917b2202f"),
-                List.of("HSET", "toolCallId", "c1"),
-                List.of("HSET", "schema", "1"),
-                List.of("HSET", "schema", "2"),
-                List.of("HSET", "schema", "4"),
-                List.of("HDEL", "schema"),
-                List.of("HDEL", "leaseUntil"));
+                List.of("HSET", "status", "READY"),
+                List.of("HSET", "toolCallId", "c1"));
         int n = 0;
         for (List<String> corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
@@ -446,13 +452,13 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(record, AttemptToken.random()));
         Instant after = serverTime(store.recordKey(record.key()));
 
-        String stored = (String) deployment.call("HGET", store.recordKey(record.key()), "leaseUntil");
+        String stored = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|")[2];
         assertThat(stored).matches("[0-9]+:[0-9]{9}");
         String[] parts = stored.split(":");
         Instant lease = Instant.ofEpochSecond(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
         // The server's TIME at begin plus the lease, whatever the record's createdAt says.
         assertThat(lease).isBetween(before.plus(Records.LEASE), after.plus(Records.LEASE));
-        assertThat(deployment.call("HGET", store.recordKey(record.key()), "schema")).isEqualTo("3");
+        assertThat((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).startsWith("4|");
     }
 
     /** The TIME of the server that holds {@code key}. */
@@ -469,11 +475,12 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
         store.begin(start(record, AttemptToken.random()));
         Instant late = record.createdAt().plus(Records.LEASE);
+        String[] head = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|", 6);
         List<List<String>> corruptions = List.of(
-                List.of("HDEL", "leaseUntil"),
-                List.of("HSET", "leaseUntil", "soon"),
-                List.of("HSET", "leaseUntil", "12:34"),
-                List.of("HSET", "leaseUntil", "12:000000034 "));
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "soon")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "12:34")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "12:000000034 ")));
         int n = 0;
         for (List<String> corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
@@ -487,7 +494,8 @@ abstract class RedisStoreBehaviourTest {
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
             assertThat(store.abandon(corruptKey, late)).as(corruption.toString())
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
-            assertThat(deployment.call("HGET", target, "status")).as(corruption.toString()).isEqualTo("PROJECTING");
+            assertThat(StoredRecord.status(deployment.call("HMGET", target, RecordCodec.HEAD, RecordCodec.OUTCOME)))
+                    .as(corruption.toString()).isEqualTo("PROJECTING");
         }
     }
 
@@ -570,6 +578,13 @@ abstract class RedisStoreBehaviourTest {
     /** The run's state opened by {@link Records#RUN_TOKEN}: a run of this test's own. */
     private RunId openedRun() {
         return Records.openedRun(store);
+    }
+
+    /** A record's head with its value at {@code index} replaced. */
+    private static String headWith(String[] head, int index, String value) {
+        String[] changed = head.clone();
+        changed[index] = value;
+        return String.join("|", changed);
     }
 
     /** A field of the run's state; empty when it is missing. */
