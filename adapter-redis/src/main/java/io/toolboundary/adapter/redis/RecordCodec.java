@@ -37,9 +37,13 @@ import java.util.regex.Pattern;
  *       where {@code <raw>} is {@code 1} when the record has a raw response and {@code 0} when not, and
  *       {@code <scope>} is {@code -} without a scope or {@code +} and the scope (last, so it may hold any
  *       text); a record without it is PROJECTING;</li>
- *   <li>{@code c} (READY): the agent's content;</li>
- *   <li>{@code r} (when {@code <raw>} is {@code 1}): the raw response.</li>
+ *   <li>{@code c} (READY): the agent's content.</li>
  * </ul>
+ *
+ * <p>The raw response is not in the hash: it is the string {@code <prefix>:{<runId>}:raw:<toolCallId>}
+ * ({@link RedisKeys#raw}), which only {@code complete.lua} creates, and the scripts that answer a record
+ * add it to their reply as {@link #RAW} when {@code o} says the record has one. A record that says so and
+ * comes without it lost it (an eviction): that is invalid data, never a record without a raw response.
  *
  * <p>The field names are declared here, once. The Lua scripts name the fields of
  * {@link #NAMED_BY_SCRIPTS} as literals and parse {@code h} and {@code o} by position; a test reads the
@@ -62,14 +66,14 @@ final class RecordCodec {
     static final String OUTCOME = "o";
     /** The bounded result the agent received (READY). */
     static final String CONTENT = "c";
-    /** The raw response (harness-only). */
+    /** Not a field of the hash: the name under which the scripts' replies carry the raw response. */
     static final String RAW = "r";
 
     /** The version of this layout, the first value of every record's head. */
     static final String SCHEMA_VERSION = "4";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME);
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, RAW);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
@@ -117,21 +121,17 @@ final class RecordCodec {
     }
 
     /**
-     * The fields a completion with {@code outcome} writes over a PROJECTING record, as field, value pairs;
-     * large values are UTF-8 bytes, encoded here once.
+     * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
+     * then, for READY, the content in UTF-8, encoded here once. The raw response travels apart.
      */
-    static List<Object> outcomeFields(Outcome outcome) {
-        List<Object> fields = new ArrayList<>(6);
+    static List<Object> completion(Outcome outcome) {
         if (outcome instanceof Outcome.Ready ready) {
-            put(fields, OUTCOME, outcomeHead(InvocationStatus.READY, outcome.completedAt(),
-                    ready.result().evidence().name(), true, ready.result().scope()));
-            put(fields, CONTENT, utf8(ready.result().content()));
-        } else if (outcome instanceof Outcome.Failed failed) {
-            put(fields, OUTCOME, outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
-                    failed.rawResponse().isDefined(), Option.none()));
+            return List.of(outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(),
+                    true, ready.result().scope()), utf8(ready.result().content()));
         }
-        outcome.rawResponse().forEach(raw -> put(fields, RAW, utf8(raw)));
-        return fields;
+        Outcome.Failed failed = (Outcome.Failed) outcome;
+        return List.of(outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
+                failed.rawResponse().isDefined(), Option.none()));
     }
 
     /** {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}: the value of {@link #OUTCOME}. */

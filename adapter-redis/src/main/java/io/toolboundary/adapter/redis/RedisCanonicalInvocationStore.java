@@ -124,7 +124,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
         List<Object> scriptKeys = List.of(recordKey, keys.runState(key.runId()),
-                keys.endedAttempt(key.runId(), start.token()));
+                keys.endedAttempt(key.runId(), start.token()), keys.pendingRaw(key, start.token()));
         List<Object> args = new ArrayList<>(13);
         args.add(start.token().value());
         args.add(record.requestFingerprint());
@@ -168,15 +168,31 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         if (!isUnicode(outcome)) {
             return Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
         }
+        return sendCompletion(key, token, outcome, cap.isPresent() ? Long.toString(cap.getAsLong() - known) : "",
+                timeout);
+    }
+
+    /**
+     * The completion's one round trip. The token proves the attempt: the script checks it and the
+     * status, and receives only the small values the completion adds; the request, tool, fingerprint and
+     * creation instant stay where begin wrote them. A raw response goes beside the script, in the same
+     * {@code MULTI}/{@code EXEC}, as a plain {@code SET} into the attempt's pending key
+     * ({@link RawResponseWrite}), encoded to UTF-8 once and never copied again.
+     */
+    private Either<BoundaryError, Outcome> sendCompletion(InvocationKey key, AttemptToken token, Outcome outcome,
+            String room, Duration timeout) {
         String recordKey = keys.record(key);
-        // The token proves the attempt: the script checks it and the status, and receives only what the
-        // completion adds. The request, tool, fingerprint and creation instant stay where begin wrote them.
-        List<Object> args = new ArrayList<>(16);
+        String pending = keys.pendingRaw(key, token);
+        Option<RawResponseWrite> raw = outcome.rawResponse()
+                .map(text -> new RawResponseWrite(pending, RecordCodec.utf8(text)));
+        List<Object> args = new ArrayList<>(6);
         args.add(token.value());
         args.add(outcome.status().name());
-        args.add(cap.isPresent() ? Long.toString(cap.getAsLong() - known) : "");
-        args.addAll(RecordCodec.outcomeFields(outcome));
-        return scripts.run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args, timeout)
+        args.add(room);
+        args.add(raw.isDefined() ? "1" : "0");
+        args.addAll(RecordCodec.completion(outcome));
+        return scripts.run(LuaScripts.COMPLETE, recordKey, List.of(recordKey, pending, keys.raw(key)), args, timeout,
+                        raw)
                 .flatMap(reply -> ScriptReplies.complete(reply, key, outcome, token));
     }
 
@@ -199,7 +215,9 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(token.value());
         args.add(Long.toString(ENDED_ATTEMPT_MARK_TTL.toMillis()));
         args.addAll(RecordCodec.failedFields(code, now));
-        return scripts.run(LuaScripts.END, recordKey, List.of(recordKey, keys.endedAttempt(key.runId(), token)), args, timeout)
+        List<Object> scriptKeys = List.of(recordKey, keys.endedAttempt(key.runId(), token), keys.pendingRaw(key, token),
+                keys.raw(key));
+        return scripts.run(LuaScripts.END, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.end(reply, key, token));
     }
 
@@ -220,7 +238,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(key, "key is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        return scripts.run(LuaScripts.FIND, recordKey, List.of(recordKey), List.of(), timeout)
+        return scripts.run(LuaScripts.FIND, recordKey, List.of(recordKey, keys.raw(key)), List.of(), timeout)
                 .flatMap(reply -> ScriptReplies.find(reply, key));
     }
 
@@ -302,10 +320,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return client;
     }
 
-    /** Runs one script with this store's retries, for {@link RedisOperatorView}. */
-    Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> args,
-            Duration timeout) {
-        return scripts.run(script, routingKey, List.of(routingKey), args, timeout);
+    /** Runs one script with this store's retries, for {@link RedisOperatorView}; {@code scriptKeys} start with the routing key. */
+    Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> scriptKeys,
+            List<Object> args, Duration timeout) {
+        return scripts.run(script, routingKey, scriptKeys, args, timeout);
     }
 
     /** The layout of every key this store writes. */

@@ -7,6 +7,9 @@
 --          'tool:<toolName>' counter per tool called; its TTL was set when the run was opened
 -- KEYS[3]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>, left by end.lua when it ended
 --          this attempt before any record existed
+-- KEYS[4]  the attempt's pending raw  <prefix>:{<runId>}:pending:<token>:<toolCallId>: created here with
+--          the record, empty, with the record's TTL, so that the completion can write the raw response
+--          into it with a plain SET ... XX KEEPTTL (see complete.lua), never creating a key
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the request fingerprint
 -- ARGV[3]  the record's TTL in milliseconds
@@ -42,7 +45,7 @@
 --   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
--- record is new) sends eight: HMGET, EXISTS, HINCRBY, HINCRBY, HSET, TIME, HSET, PEXPIRE.
+-- record is new) sends ten: HMGET, EXISTS, HINCRBY, HINCRBY, HSET, TIME, HSET, PEXPIRE, SET, PEXPIRE.
 local record = KEYS[1]
 -- The run first: without its state the store cannot know what ran, whatever the record key holds.
 local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
@@ -108,4 +111,6 @@ end
 redis.call('HSET', record, 'h', ARGV[11] .. string.format('%d:%09d', leaseSeconds, leaseNanos) .. ARGV[12],
     'a', ARGV[13])
 redis.call('PEXPIRE', record, ARGV[3])
+redis.call('SET', KEYS[4], '')
+redis.call('PEXPIRE', KEYS[4], ARGV[3])
 return {'CREATED', 'calls', tostring(calls)}

@@ -1,6 +1,7 @@
 -- inspect.lua: what an operator needs to know of one key, changing nothing (no TTL is touched).
 --
 -- KEYS[1]  the key, any key under the store's prefix
+-- KEYS[2]  for a record only: the record's raw response <prefix>:{<runId>}:raw:<toolCallId>
 -- ARGV     none
 --
 -- Reply: {type, PTTL, MEMORY USAGE (-1 when unknown), TIME seconds, TIME microseconds, then, for a hash,
@@ -48,7 +49,8 @@ if kind == 'hash' then
   out[#out + 1] = '#arguments'
   out[#out + 1] = tostring(redis.call('HSTRLEN', key, 'a'))
   out[#out + 1] = '#rawResponse'
-  out[#out + 1] = tostring(redis.call('HSTRLEN', key, 'r'))
+  out[#out + 1] = tostring(KEYS[2] and string.match(stored[2] or '', '^[^|]*|[^|]*|[^|]*|1|')
+      and redis.call('STRLEN', KEYS[2]) or 0)
   out[#out + 1] = '#content'
   out[#out + 1] = tostring(redis.call('HSTRLEN', key, 'c'))
   out[#out + 1] = '#scope'

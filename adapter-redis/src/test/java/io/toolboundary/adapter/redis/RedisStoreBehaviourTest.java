@@ -3,6 +3,7 @@ package io.toolboundary.adapter.redis;
 import static io.toolboundary.adapter.redis.Records.RUN_TOKEN;
 import static io.toolboundary.adapter.redis.Records.RUN_TTL;
 import static io.toolboundary.adapter.redis.Records.TTL;
+import static io.toolboundary.adapter.redis.Records.UPDATED;
 import static io.toolboundary.adapter.redis.Records.failed;
 import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.newRun;
@@ -98,8 +99,9 @@ abstract class RedisStoreBehaviourTest {
         }
         assertThat(deployment.call("HGET", store.recordKey(withScope.key()), RecordCodec.ARGUMENTS)).isEqualTo(request);
         assertThat((String) deployment.call("HGET", store.recordKey(withEmptyRaw.key()), RecordCodec.OUTCOME)).endsWith("|+");
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), RecordCodec.RAW)).isEqualTo(0L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), RecordCodec.RAW)).isEqualTo(1L);
+        assertThat(deployment.call("EXISTS", store.keys().raw(failedWithoutRaw.key()))).isEqualTo(0L);
+        assertThat(deployment.call("EXISTS", store.keys().raw(failedWithRaw.key()))).isEqualTo(1L);
+        assertThat(deployment.call("GET", store.keys().raw(withEmptyRaw.key()))).isEqualTo("");
     }
 
     @Test
@@ -578,6 +580,115 @@ abstract class RedisStoreBehaviourTest {
     /** The run's state opened by {@link Records#RUN_TOKEN}: a run of this test's own. */
     private RunId openedRun() {
         return Records.openedRun(store);
+    }
+
+    @Test
+    void aRawResponseWhoseCompletionLostIsNeverReadAndLeftNowhere() {
+        RunId run = openedRun();
+        Duration timeout = Duration.ofSeconds(5);
+
+        // another attempt's completion, before and after the owner's: refused, its raw response kept nowhere
+        CanonicalRecord.Projecting contested = projecting(key(run, "contested"), "{}");
+        AttemptToken owner = AttemptToken.random();
+        AttemptToken stale = AttemptToken.random();
+        store.begin(start(contested, owner));
+        assertThat(store.complete(contested.key(), stale, Outcome.of(ready(contested, "stale raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        CanonicalRecord.Ready won = ready(contested, "winning raw", "r");
+        assertThat(store.complete(contested.key(), owner, Outcome.of(won))).isEqualTo(Either.right(Outcome.of(won)));
+        assertThat(store.complete(contested.key(), stale, Outcome.of(ready(contested, "stale raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        // the same attempt once more with another raw response: refused, the linked one unchanged
+        assertThat(store.complete(contested.key(), owner, Outcome.of(ready(contested, "second raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(contested.key())).isEqualTo(Either.right(Option.of(won)));
+
+        // ended by token, then its completion arrives
+        CanonicalRecord.Projecting ended = projecting(key(run, "ended"), "{}");
+        AttemptToken endedToken = AttemptToken.random();
+        store.begin(start(ended, endedToken));
+        assertThat(store.end(ended.key(), endedToken, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, timeout).isRight())
+                .isTrue();
+        assertThat(store.complete(ended.key(), endedToken, Outcome.of(ready(ended, "late raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(ended.key()).get().get().rawResponse()).isEqualTo(Option.none());
+
+        // abandoned past its lease, then its completion arrives (an ERROR with a raw response)
+        CanonicalRecord.Projecting abandoned = projecting(key(run, "abandoned"), "{}");
+        AttemptToken abandonedToken = AttemptToken.random();
+        store.begin(start(abandoned, abandonedToken));
+        life.passLease(abandoned.key());
+        assertThat(store.abandon(abandoned.key(), UPDATED).isRight()).isTrue();
+        assertThat(store.complete(abandoned.key(), abandonedToken,
+                Outcome.of(failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw")))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(abandoned.key()).get().get().rawResponse()).isEqualTo(Option.none());
+
+        // the record expired before its completion: nothing is re-created, the attempt's key is gone too
+        CanonicalRecord.Projecting expired = projecting(key(run, "expired"), "{}");
+        AttemptToken expiredToken = AttemptToken.random();
+        store.begin(start(expired, expiredToken));
+        life.expire(expired.key());
+        assertThat(store.complete(expired.key(), expiredToken, Outcome.of(ready(expired, "late raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+
+        // a raw key planted beside a record whose completion had none is not read: only the link is
+        CanonicalRecord.Projecting unlinked = projecting(key(run, "unlinked"), "{}");
+        AttemptToken unlinkedToken = AttemptToken.random();
+        store.begin(start(unlinked, unlinkedToken));
+        CanonicalRecord.Failed withoutRaw = failed(unlinked, ErrorCode.EXECUTION_FAILED, Option.none());
+        store.complete(unlinked.key(), unlinkedToken, Outcome.of(withoutRaw));
+        deployment.call("SET", store.keys().raw(unlinked.key()), "planted raw", "PX", "60000");
+        assertThat(store.find(unlinked.key())).isEqualTo(Either.right(Option.of(withoutRaw)));
+
+        // no attempt's key is left, and no refused raw response is stored anywhere
+        List<String> keys = runKeys(run);
+        assertThat(keys).noneMatch(key -> key.contains(":pending:"));
+        assertThat(keys).filteredOn(key -> key.contains(":raw:"))
+                .containsExactlyInAnyOrder(store.keys().raw(contested.key()), store.keys().raw(unlinked.key()));
+        for (String key : keys) {
+            if ("string".equals(deployment.call("TYPE", key))) {
+                assertThat(deployment.call("GET", key)).as(key).isIn("winning raw", "planted raw");
+            }
+            assertThat(deployment.callLong("PTTL", key)).as("PTTL of %s", key).isPositive();
+        }
+    }
+
+    @Test
+    void aReadyRecordWhoseRawResponseIsGoneIsDataLossNeverARecordWithoutOne() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting record = projecting(key(run, "evicted"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+        CanonicalRecord.Ready done = ready(record, "raw", "result");
+        store.complete(record.key(), token, Outcome.of(done));
+
+        // as an eviction under a volatile-* policy would: the raw response alone is gone
+        deployment.call("DEL", store.keys().raw(record.key()));
+
+        BoundaryError invalid = BoundaryError.of(ErrorCode.STORE_DATA_INVALID);
+        assertThat(store.find(record.key())).isEqualTo(Either.left(invalid));
+        assertThat(store.complete(record.key(), token, Outcome.of(done))).isEqualTo(Either.left(invalid));
+        assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, Duration.ofSeconds(5)))
+                .isEqualTo(Either.left(invalid));
+
+        // the attempt's pending key gone before its completion: the raw response was not kept, nothing is linked
+        CanonicalRecord.Projecting pending = projecting(key(run, "pending-evicted"), "{}");
+        AttemptToken pendingToken = AttemptToken.random();
+        store.begin(start(pending, pendingToken));
+        deployment.call("DEL", store.keys().pendingRaw(pending.key(), pendingToken));
+        assertThat(store.complete(pending.key(), pendingToken, Outcome.of(ready(pending, "raw", "result"))))
+                .isEqualTo(Either.left(invalid));
+        assertThat(store.find(pending.key())).isEqualTo(Either.right(Option.of(pending)));
+        assertThat(deployment.callLong("EXISTS", store.keys().raw(pending.key()),
+                store.keys().pendingRaw(pending.key(), pendingToken))).isZero();
+    }
+
+    /** Every key of the run, through the operator view's SCAN. */
+    private List<String> runKeys(RunId run) {
+        String start = store.keys().run(run) + ":";
+        return RedisOperatorView.of(store, Duration.ofSeconds(5)).scan("0", 100_000).get().keys().stream()
+                .filter(key -> key.startsWith(start)).toList();
     }
 
     /** A record's head with its value at {@code index} replaced. */

@@ -121,8 +121,9 @@ class ReplicaAcknowledgementTest {
         assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
         Map<String, Long> calls = redis.masterCommandCalls();
-        assertThat(calls).containsEntry("evalsha", 2L).containsEntry("wait", 2L)
-                .doesNotContainKeys("eval", "script", "multi", "exec");
+        // the completion's raw response and script in one MULTI/EXEC, with its WAIT behind
+        assertThat(calls).containsEntry("evalsha", 2L).containsEntry("wait", 2L).containsEntry("multi", 1L)
+                .containsEntry("exec", 1L).doesNotContainKeys("eval", "script");
 
         try (RedisCanonicalInvocationStore plain = RedisCanonicalInvocationStoreFactory.connectStandalone(
                 redis.master.endpoint().uri(), RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
