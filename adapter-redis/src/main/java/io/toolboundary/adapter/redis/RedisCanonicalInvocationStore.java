@@ -26,14 +26,17 @@ import java.util.function.LongSupplier;
 import org.redisson.api.RedissonClient;
 
 /**
- * The production store: each canonical record is one Redis hash with a TTL set once, when the record
- * is created; each run is one hash beside its records (its opening's token and budget counters), with
- * a TTL set once, when it is opened. Works unchanged on a standalone server and on Redis
+ * The production store: each canonical record is one small Redis hash and, once it has one, its raw
+ * response in a string beside it, both with a TTL set once, when the record is created; each run is one
+ * hash beside its records (its opening's token and budget counters), with a TTL set once, when it is
+ * opened. Works unchanged on a standalone server and on Redis
  * Cluster (all keys of a run share the run id as hash tag).
  *
  * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
- * {@code abandon} are each one atomic script, one round trip, safe to repeat; a successful begin and
- * complete send exactly two script calls and nothing else (with
+ * {@code abandon} are each one atomic script, one round trip, safe to repeat (a completion with a raw
+ * response sends it beside its script, as a plain {@code SET}, in the same {@code MULTI}/{@code EXEC}, so
+ * that it never enters Lua); a successful begin and complete send exactly two script calls and nothing
+ * else but that {@code SET} (with
  * {@link RedisStoreOptions.Builder#replicaAcknowledgement replica acknowledgement}, a {@code WAIT} behind
  * each, in the same round trip); no command that sets, refreshes or removes a TTL is sent after
  * creation; reads go to the master; every value round-trips exactly, byte for byte in UTF-8. No method
