@@ -44,7 +44,10 @@ final class RunsCommand implements Callable<Integer> {
             for (String key : page.get().keys()) {
                 Facts.runOf(opened.view().keyPrefix(), key).ifPresent(run -> {
                     int[] counts = runs.computeIfAbsent(run, any -> new int[2]);
-                    counts[key.contains("}:call:") ? 0 : 1]++;
+                    // A record's raw response, and an attempt's pending one, are parts of a record.
+                    if (!key.contains("}:raw:") && !key.contains("}:pending:")) {
+                        counts[key.contains("}:call:") ? 0 : 1]++;
+                    }
                 });
             }
             out.printf("%-40s %8s %6s%n", "RUN", "RECORDS", "OTHER");

@@ -111,6 +111,16 @@ class ToolboundaryCliTest {
         return key;
     }
 
+    /**
+     * Puts a record's lease in the past: the third value of its packed head (field {@code h},
+     * {@code <schema>|<token>|<leaseUntil>|...}) becomes the epoch. The TTL is not touched.
+     */
+    private static void passLease(java.util.function.Function<String[], Object> redis, String key) {
+        String[] head = ((String) redis.apply(new String[] {"HGET", key, "h"})).split("\\|", 6);
+        head[2] = "0:000000000";
+        redis.apply(new String[] {"HSET", key, "h", String.join("|", head)});
+    }
+
     private String recordKey(String runId, String callId) {
         return prefix + ":{" + runId + "}:call:" + callId;
     }
@@ -166,7 +176,7 @@ class ToolboundaryCliTest {
             InvocationKey running = leftProjecting(store, run, "call_running");
             callThroughTheBoundary(store, run, "call_ready");
             // The lease of call_stuck in the past, by the server's clock, as the store's own tests plant it.
-            redis.call("HSET", recordKey(run, "call_stuck"), "leaseUntil", "0:000000000");
+            passLease(redis::call, recordKey(run, "call_stuck"));
 
             Outcome dry = cli("abandon", run);
 
@@ -196,7 +206,7 @@ class ToolboundaryCliTest {
 
             redis.call("SET", prefix + ":{" + run + "}:stray", "planted by the test");
             leftProjecting(store, run, "call_stuck");
-            redis.call("HSET", recordKey(run, "call_stuck"), "leaseUntil", "0:000000000");
+            passLease(redis::call, recordKey(run, "call_stuck"));
 
             Outcome sick = cli("doctor");
 
@@ -285,7 +295,7 @@ class ToolboundaryCliTest {
         String run = "run-" + UUID.randomUUID();
         callThroughTheBoundary(store, run, "call_ready");
         leftProjecting(store, run, "call_stuck");
-        cluster.call("HSET", recordKey(run, "call_stuck"), "leaseUntil", "0:000000000");
+        passLease(cluster::call, recordKey(run, "call_stuck"));
 
         Outcome records = cli(Map.of(), "records", run, "--redis-cluster", "--redis", seeds.get(0), "--prefix", prefix);
         Outcome runs = cli(Map.of(), "runs", "--redis-cluster", "--redis", seeds.get(0), "--prefix", prefix);

@@ -12,6 +12,7 @@ import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,56 +21,66 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How a record lives in its Redis hash: one layout, one UTF-8 string field per value, instants as
- * ISO-8601 text ({@link Instant#toString()}, exact to the nanosecond). An optional value (raw response,
- * scope) is present exactly when its field is, so an empty string and "absent" stay different. The run id
- * and the tool call id are not in the hash: its key holds both.
+ * How a record lives in its Redis hash: one layout, few fields, so that Redis keeps a record in as few
+ * allocations as it can. The small values are packed into two fields, each written once: {@link #HEAD}
+ * by {@code begin.lua}, {@link #OUTCOME} by the completion; the large ones (arguments, the agent's
+ * content, the raw response) each have a field of their own, stored byte for byte. Instants are ISO-8601
+ * text ({@link Instant#toString()}, exact to the nanosecond). The run id and the tool call id are not in
+ * the hash: its key holds both.
+ *
+ * <ul>
+ *   <li>{@code h}: {@code <schema>|<token>|<leaseUntil>|<createdAt>|<tool>|<fingerprint>}; no value but
+ *       the fingerprint, which comes last, can hold a {@code |} (tokens are {@code [A-Za-z0-9-]}, tool names
+ *       {@code [A-Za-z0-9_.:-]});</li>
+ *   <li>{@code a}: the arguments;</li>
+ *   <li>{@code o} (READY, ERROR): {@code <status>|<updatedAt>|<evidence or error code>|<raw>|<scope>},
+ *       where {@code <raw>} is {@code 1} when the record has a raw response and {@code 0} when not, and
+ *       {@code <scope>} is {@code -} without a scope or {@code +} and the scope (last, so it may hold any
+ *       text); a record without it is PROJECTING;</li>
+ *   <li>{@code c} (READY): the agent's content.</li>
+ * </ul>
+ *
+ * <p>The raw response is not in the hash: it is the string {@code <prefix>:{<runId>}:raw:<toolCallId>}
+ * ({@link RedisKeys#raw}), which only {@code complete.lua} creates, and the scripts that answer a record
+ * add it to their reply as {@link #RAW} when {@code o} says the record has one. A record that says so and
+ * comes without it lost it (an eviction): that is invalid data, never a record without a raw response.
  *
  * <p>The field names are declared here, once. The Lua scripts name the fields of
- * {@link #NAMED_BY_SCRIPTS} as literals (they read them, and {@code begin.lua} adds {@code leaseUntil});
- * every other field reaches them as an argument built here. A test reads the scripts and checks that the
- * field names they use are exactly those.
+ * {@link #NAMED_BY_SCRIPTS} as literals and parse {@code h} and {@code o} by position; a test reads the
+ * scripts and checks that the field names they use are exactly those.
  *
- * <p>The execution lease is kept beside the record, not in it: field {@code leaseUntil}, as
- * {@code <epoch seconds>:<nanoseconds>} so that {@code abandon.lua} compares it exactly with Lua
- * numbers (whole seconds are clamped to ±(2<sup>53</sup>-1), some 285 million years, the range a Lua
- * number holds exactly).
+ * <p>The execution lease, {@code <epoch seconds>:<nanoseconds>}, is set by {@code begin.lua} from the
+ * server's clock so that {@code abandon.lua} compares it exactly with Lua numbers (whole seconds are
+ * clamped to ±(2<sup>53</sup>-1), some 285 million years, the range a Lua number holds exactly).
  *
- * <p>The field {@code schema} holds {@link #SCHEMA_VERSION}; a hash with any other value, a field the
- * layout does not have, or a missing one is not a record this store wrote, and is read as invalid data.
+ * <p>A hash whose schema is not {@link #SCHEMA_VERSION}, with a field the layout does not have, a missing
+ * one, or a value that does not parse is not a record this store wrote, and is read as invalid data.
  */
 final class RecordCodec {
 
-    static final String SCHEMA = "schema";
-    static final String TOOL = "tool";
-    static final String ARGUMENTS = "arguments";
-    static final String FINGERPRINT = "fingerprint";
-    static final String TOKEN = "token";
-    static final String STATUS = "status";
-    static final String CREATED_AT = "createdAt";
-    static final String UPDATED_AT = "updatedAt";
-    static final String EVIDENCE = "evidence";
-    static final String RAW_RESPONSE = "rawResponse";
-    static final String CONTENT = "content";
-    static final String SCOPE = "scope";
-    static final String ERROR_CODE = "errorCode";
-    static final String LEASE_UNTIL = "leaseUntil";
+    /** The small values fixed at creation, packed; see above. */
+    static final String HEAD = "h";
+    /** The complete arguments JSON. */
+    static final String ARGUMENTS = "a";
+    /** The small values of the completion, packed; see above. */
+    static final String OUTCOME = "o";
+    /** The bounded result the agent received (READY). */
+    static final String CONTENT = "c";
+    /** Not a field of the hash: the name under which the scripts' replies carry the raw response. */
+    static final String RAW = "r";
 
-    /** The version of this layout, stored in every record. */
-    static final String SCHEMA_VERSION = "3";
+    /** The version of this layout, the first value of every record's head. */
+    static final String SCHEMA_VERSION = "4";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(TOKEN, STATUS, TOOL, ARGUMENTS, FINGERPRINT, ERROR_CODE,
-            LEASE_UNTIL);
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, RAW);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
     private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
-
-    private static final Set<String> PROJECTING_FIELDS = Set.of(SCHEMA, TOOL, ARGUMENTS, FINGERPRINT, TOKEN,
-            STATUS, CREATED_AT, LEASE_UNTIL);
-    private static final Set<String> READY_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, CONTENT, SCOPE);
-    private static final Set<String> ERROR_ONLY_FIELDS = Set.of(UPDATED_AT, EVIDENCE, RAW_RESPONSE, ERROR_CODE);
+    private static final Set<String> FIELDS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, RAW);
+    private static final String NO_SCOPE = "-";
+    private static final String SCOPE = "+";
 
     private RecordCodec() {
     }
@@ -78,20 +89,14 @@ final class RecordCodec {
     record Stored(CanonicalRecord record, AttemptToken token) {
     }
 
-    /**
-     * The fields of a new PROJECTING record, as field, value pairs; {@code begin.lua} adds its execution
-     * lease, {@code leaseUntil}, by the server's clock.
-     */
-    static List<Object> projectingFields(CanonicalRecord.Projecting record, AttemptToken token) {
-        List<Object> fields = new ArrayList<>(18);
-        put(fields, SCHEMA, SCHEMA_VERSION);
-        put(fields, TOOL, record.tool().value());
-        put(fields, ARGUMENTS, record.arguments());
-        put(fields, FINGERPRINT, record.requestFingerprint());
-        put(fields, TOKEN, token.value());
-        put(fields, STATUS, InvocationStatus.PROJECTING.name());
-        put(fields, CREATED_AT, record.createdAt().toString());
-        return fields;
+    /** The head before the lease: {@code <schema>|<token>|}; {@code begin.lua} appends the lease. */
+    static String headStart(AttemptToken token) {
+        return SCHEMA_VERSION + "|" + token.value() + "|";
+    }
+
+    /** The head after the lease: {@code |<createdAt>|<tool>|<fingerprint>}. */
+    static String headEnd(CanonicalRecord.Projecting record) {
+        return "|" + record.createdAt() + "|" + record.tool().value() + "|" + record.requestFingerprint();
     }
 
     /** The fields abandonment writes over a PROJECTING record, as field, value pairs. */
@@ -101,12 +106,7 @@ final class RecordCodec {
 
     /** The fields that end a PROJECTING record in ERROR with {@code code} and no raw response, in pairs. */
     static List<Object> failedFields(ErrorCode code, Instant now) {
-        List<Object> fields = new ArrayList<>(8);
-        put(fields, STATUS, InvocationStatus.ERROR.name());
-        put(fields, UPDATED_AT, now.toString());
-        put(fields, EVIDENCE, EvidenceStatus.ERROR.name());
-        put(fields, ERROR_CODE, code.name());
-        return fields;
+        return List.of(OUTCOME, outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none()));
     }
 
     /** An instant's whole seconds since the epoch, as {@code abandon.lua} compares them (clamped, see above). */
@@ -120,21 +120,29 @@ final class RecordCodec {
         return "000000000".substring(digits.length()) + digits;
     }
 
-    /** The fields a completion with {@code outcome} writes over a PROJECTING record, as field, value pairs. */
-    static List<Object> outcomeFields(Outcome outcome) {
-        List<Object> fields = new ArrayList<>(14);
-        put(fields, STATUS, outcome.status().name());
-        put(fields, UPDATED_AT, outcome.completedAt().toString());
-        outcome.rawResponse().forEach(raw -> put(fields, RAW_RESPONSE, raw));
+    /**
+     * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
+     * then, for READY, the content in UTF-8, encoded here once. The raw response travels apart.
+     */
+    static List<Object> completion(Outcome outcome) {
         if (outcome instanceof Outcome.Ready ready) {
-            put(fields, EVIDENCE, ready.result().evidence().name());
-            put(fields, CONTENT, ready.result().content());
-            ready.result().scope().forEach(scope -> put(fields, SCOPE, scope));
-        } else if (outcome instanceof Outcome.Failed failed) {
-            put(fields, EVIDENCE, EvidenceStatus.ERROR.name());
-            put(fields, ERROR_CODE, failed.code().name());
+            return List.of(outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(),
+                    true, ready.result().scope()), utf8(ready.result().content()));
         }
-        return fields;
+        Outcome.Failed failed = (Outcome.Failed) outcome;
+        return List.of(outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
+                failed.rawResponse().isDefined(), Option.none()));
+    }
+
+    /** {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}: the value of {@link #OUTCOME}. */
+    static String outcomeHead(InvocationStatus status, Instant at, String code, boolean raw, Option<String> scope) {
+        return status.name() + "|" + at + "|" + code + "|" + (raw ? "1" : "0") + "|"
+                + scope.map(text -> SCOPE + text).getOrElse(NO_SCOPE);
+    }
+
+    /** Text as UTF-8 bytes, for the client to send as they are. */
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -155,47 +163,50 @@ final class RecordCodec {
     }
 
     private static Stored decodeOrThrow(InvocationKey expected, Map<String, String> hash) {
-        check(SCHEMA_VERSION.equals(required(hash, SCHEMA)));
-        check(LEASE.matcher(required(hash, LEASE_UNTIL)).matches());
-        ToolName tool = new ToolName(required(hash, TOOL));
+        check(FIELDS.containsAll(hash.keySet()));
+        String[] head = required(hash, HEAD).split("\\|", 6);
+        check(head.length == 6 && SCHEMA_VERSION.equals(head[0]) && LEASE.matcher(head[2]).matches());
+        AttemptToken token = new AttemptToken(head[1]);
+        Instant createdAt = Instant.parse(head[3]);
+        ToolName tool = new ToolName(head[4]);
+        String fingerprint = head[5];
         String arguments = required(hash, ARGUMENTS);
-        String fingerprint = required(hash, FINGERPRINT);
-        AttemptToken token = new AttemptToken(required(hash, TOKEN));
-        InvocationStatus status = InvocationStatus.valueOf(required(hash, STATUS));
-        Instant createdAt = Instant.parse(required(hash, CREATED_AT));
-        CanonicalRecord.Projecting projecting = new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint,
-                createdAt);
-        CanonicalRecord record = switch (status) {
-            case PROJECTING -> {
-                onlyFields(hash, Set.of());
-                yield projecting;
-            }
+        String packed = hash.get(OUTCOME);
+        if (packed == null) {
+            check(!hash.containsKey(CONTENT) && !hash.containsKey(RAW));
+            return new Stored(new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint, createdAt), token);
+        }
+        String[] outcome = packed.split("\\|", 5);
+        check(outcome.length == 5);
+        Instant updatedAt = Instant.parse(outcome[1]);
+        boolean hasRaw = "1".equals(outcome[3]);
+        check(hasRaw || "0".equals(outcome[3]));
+        // The raw response is read only when the completion said there is one: a record that says so and
+        // has none lost it (an eviction), which is damage, never a record without one.
+        Option<String> raw = hasRaw ? Option.of(required(hash, RAW)) : Option.none();
+        check(hasRaw || !hash.containsKey(RAW));
+        CanonicalRecord record = switch (InvocationStatus.valueOf(outcome[0])) {
             case READY -> {
-                onlyFields(hash, READY_ONLY_FIELDS);
-                EvidenceStatus evidence = EvidenceStatus.valueOf(required(hash, EVIDENCE));
-                AgentResult result = new AgentResult(required(hash, CONTENT), evidence, Option.of(hash.get(SCOPE)));
-                yield new CanonicalRecord.Ready(expected, tool, arguments, fingerprint, createdAt,
-                        instant(hash, UPDATED_AT), required(hash, RAW_RESPONSE), result);
+                check(hasRaw);
+                Option<String> scope = outcome[4].equals(NO_SCOPE) ? Option.none()
+                        : Option.some(scoped(outcome[4]));
+                AgentResult result = new AgentResult(required(hash, CONTENT), EvidenceStatus.valueOf(outcome[2]), scope);
+                yield new CanonicalRecord.Ready(expected, tool, arguments, fingerprint, createdAt, updatedAt, raw.get(),
+                        result);
             }
             case ERROR -> {
-                onlyFields(hash, ERROR_ONLY_FIELDS);
-                check(EvidenceStatus.ERROR.name().equals(required(hash, EVIDENCE)));
-                yield new CanonicalRecord.Failed(expected, tool, arguments, fingerprint, createdAt,
-                        instant(hash, UPDATED_AT), Option.of(hash.get(RAW_RESPONSE)),
-                        ErrorCode.valueOf(required(hash, ERROR_CODE)));
+                check(!hash.containsKey(CONTENT) && NO_SCOPE.equals(outcome[4]));
+                yield new CanonicalRecord.Failed(expected, tool, arguments, fingerprint, createdAt, updatedAt, raw,
+                        ErrorCode.valueOf(outcome[2]));
             }
+            case PROJECTING -> throw new IllegalArgumentException("not a record");
         };
         return new Stored(record, token);
     }
 
-    private static void onlyFields(Map<String, String> hash, Set<String> finalFields) {
-        for (String field : hash.keySet()) {
-            check(PROJECTING_FIELDS.contains(field) || finalFields.contains(field));
-        }
-    }
-
-    private static Instant instant(Map<String, String> hash, String field) {
-        return Instant.parse(required(hash, field));
+    private static String scoped(String mark) {
+        check(mark.startsWith(SCOPE));
+        return mark.substring(SCOPE.length());
     }
 
     private static String required(Map<String, String> hash, String field) {
@@ -210,7 +221,7 @@ final class RecordCodec {
         }
     }
 
-    private static void put(List<Object> fields, String field, String value) {
+    private static void put(List<Object> fields, String field, Object value) {
         fields.add(field);
         fields.add(value);
     }

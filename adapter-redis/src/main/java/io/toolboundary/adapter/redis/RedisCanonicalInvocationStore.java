@@ -25,14 +25,17 @@ import java.util.function.LongSupplier;
 import org.redisson.api.RedissonClient;
 
 /**
- * The production store: each canonical record is one Redis hash with a TTL set once, when the record
- * is created; each run is one hash beside its records (its opening's token and budget counters), with
- * a TTL set once, when it is opened. Works unchanged on a standalone server and on Redis
+ * The production store: each canonical record is one small Redis hash and, once it has one, its raw
+ * response in a string beside it, both with a TTL set once, when the record is created; each run is one
+ * hash beside its records (its opening's token and budget counters), with a TTL set once, when it is
+ * opened. Works unchanged on a standalone server and on Redis
  * Cluster (all keys of a run share the run id as hash tag).
  *
  * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
- * {@code abandon} are each one atomic script, one round trip, safe to repeat; a successful begin and
- * complete send exactly two script calls and nothing else (with
+ * {@code abandon} are each one atomic script, one round trip, safe to repeat (a completion with a raw
+ * response sends it beside its script, as a plain {@code SET}, in the same {@code MULTI}/{@code EXEC}, so
+ * that it never enters Lua); a successful begin and complete send exactly two script calls and nothing
+ * else but that {@code SET} (with
  * {@link RedisStoreOptions.Builder#replicaAcknowledgement replica acknowledgement}, a {@code WAIT} behind
  * each, in the same round trip); no command that sets, refreshes or removes a TTL is sent after
  * creation; reads go to the master; every value round-trips exactly, byte for byte in UTF-8. No method
@@ -120,8 +123,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
         List<Object> scriptKeys = List.of(recordKey, keys.runState(key.runId()),
-                keys.endedAttempt(key.runId(), start.token()));
-        List<Object> args = new ArrayList<>(26);
+                keys.endedAttempt(key.runId(), start.token()), keys.pendingRaw(key, start.token()));
+        List<Object> args = new ArrayList<>(13);
         args.add(start.token().value());
         args.add(record.requestFingerprint());
         args.add(Long.toString(ttlMillis(start.ttl())));
@@ -132,7 +135,9 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(RedisKeys.toolCounterField(record.tool()));
         args.add(RedisKeys.ledgerField(key.toolCallId()));
         args.add(Long.toString(marks.seen(key.runId(), start.runToken())));
-        args.addAll(RecordCodec.projectingFields(record, start.token()));
+        args.add(RecordCodec.headStart(start.token()));
+        args.add(RecordCodec.headEnd(record));
+        args.add(RecordCodec.utf8(record.arguments()));
         return scripts.run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token(),
                         calls -> marks.saw(key.runId(), start.runToken(), calls)));
@@ -160,15 +165,31 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         if (cap.isPresent() && known > cap.getAsLong()) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
+        return sendCompletion(key, token, outcome, cap.isPresent() ? Long.toString(cap.getAsLong() - known) : "",
+                timeout);
+    }
+
+    /**
+     * The completion's one round trip. The token proves the attempt: the script checks it and the
+     * status, and receives only the small values the completion adds; the request, tool, fingerprint and
+     * creation instant stay where begin wrote them. A raw response goes beside the script, in the same
+     * {@code MULTI}/{@code EXEC}, as a plain {@code SET} into the attempt's pending key
+     * ({@link RawResponseWrite}), encoded to UTF-8 once and never copied again.
+     */
+    private Either<BoundaryError, Outcome> sendCompletion(InvocationKey key, AttemptToken token, Outcome outcome,
+            String room, Duration timeout) {
         String recordKey = keys.record(key);
-        // The token proves the attempt: the script checks it and the status, and receives only what the
-        // completion adds. The request, tool, fingerprint and creation instant stay where begin wrote them.
-        List<Object> args = new ArrayList<>(16);
+        String pending = keys.pendingRaw(key, token);
+        Option<RawResponseWrite> raw = outcome.rawResponse()
+                .map(text -> new RawResponseWrite(pending, RecordCodec.utf8(text)));
+        List<Object> args = new ArrayList<>(6);
         args.add(token.value());
         args.add(outcome.status().name());
-        args.add(cap.isPresent() ? Long.toString(cap.getAsLong() - known) : "");
-        args.addAll(RecordCodec.outcomeFields(outcome));
-        return scripts.run(LuaScripts.COMPLETE, recordKey, List.of(recordKey), args, timeout)
+        args.add(room);
+        args.add(raw.isDefined() ? "1" : "0");
+        args.addAll(RecordCodec.completion(outcome));
+        return scripts.run(LuaScripts.COMPLETE, recordKey, List.of(recordKey, pending, keys.raw(key)), args, timeout,
+                        raw)
                 .flatMap(reply -> ScriptReplies.complete(reply, key, outcome, token));
     }
 
@@ -191,7 +212,9 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         args.add(token.value());
         args.add(Long.toString(ENDED_ATTEMPT_MARK_TTL.toMillis()));
         args.addAll(RecordCodec.failedFields(code, now));
-        return scripts.run(LuaScripts.END, recordKey, List.of(recordKey, keys.endedAttempt(key.runId(), token)), args, timeout)
+        List<Object> scriptKeys = List.of(recordKey, keys.endedAttempt(key.runId(), token), keys.pendingRaw(key, token),
+                keys.raw(key));
+        return scripts.run(LuaScripts.END, recordKey, scriptKeys, args, timeout)
                 .flatMap(reply -> ScriptReplies.end(reply, key, token));
     }
 
@@ -212,7 +235,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(key, "key is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        return scripts.run(LuaScripts.FIND, recordKey, List.of(recordKey), List.of(), timeout)
+        return scripts.run(LuaScripts.FIND, recordKey, List.of(recordKey, keys.raw(key)), List.of(), timeout)
                 .flatMap(reply -> ScriptReplies.find(reply, key));
     }
 
@@ -294,10 +317,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return client;
     }
 
-    /** Runs one script with this store's retries, for {@link RedisOperatorView}. */
-    Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> args,
-            Duration timeout) {
-        return scripts.run(script, routingKey, List.of(routingKey), args, timeout);
+    /** Runs one script with this store's retries, for {@link RedisOperatorView}; {@code scriptKeys} start with the routing key. */
+    Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> scriptKeys,
+            List<Object> args, Duration timeout) {
+        return scripts.run(script, routingKey, scriptKeys, args, timeout);
     }
 
     /** The layout of every key this store writes. */

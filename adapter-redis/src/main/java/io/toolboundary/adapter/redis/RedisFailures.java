@@ -108,7 +108,9 @@ final class RedisFailures {
             return Failure.NOT_SENT;
         }
         return switch (reply) {
-            case "TRYAGAIN", "CLUSTERDOWN", "LOADING", "BUSY", "READONLY", "MASTERDOWN", "NOSCRIPT" -> Failure.NOT_SENT;
+            // EXECABORT: a transaction Redis discarded without running any of it (see RawResponseWrite)
+            case "TRYAGAIN", "CLUSTERDOWN", "LOADING", "BUSY", "READONLY", "MASTERDOWN", "NOSCRIPT", "EXECABORT" ->
+                    Failure.NOT_SENT;
             case "NOAUTH", "WRONGPASS", "NOPERM" -> Failure.REFUSED;
             case "WRONGTYPE", "ERR" -> Failure.DATA_INVALID;
             default -> String.valueOf(failure.getMessage()).contains("WRONGTYPE")

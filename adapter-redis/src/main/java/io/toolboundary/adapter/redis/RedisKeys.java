@@ -25,6 +25,35 @@ final class RedisKeys {
         return run(key.runId()) + ":call:" + key.toolCallId().value();
     }
 
+    /**
+     * {@code <prefix>:{<runId>}:raw:<toolCallId>}, the record's raw response: a string that only
+     * {@code complete.lua} creates, by renaming the attempt's {@link #pendingRaw} key, when it makes the
+     * record final with a raw response. Read only when the record's outcome says it has one.
+     */
+    String raw(InvocationKey key) {
+        return run(key.runId()) + ":raw:" + key.toolCallId().value();
+    }
+
+    /** The {@link #raw} key of the record whose key is {@code recordKey}; none when it is not a record's key. */
+    io.vavr.control.Option<String> rawOfRecordKey(String recordKey) {
+        String start = prefix + ":{";
+        int close = recordKey.indexOf("}:call:", start.length());
+        return recordKey.startsWith(start) && close > start.length()
+                ? io.vavr.control.Option.some(recordKey.substring(0, close) + "}:raw:"
+                        + recordKey.substring(close + "}:call:".length()))
+                : io.vavr.control.Option.none();
+    }
+
+    /**
+     * {@code <prefix>:{<runId>}:pending:<token>:<toolCallId>}, the attempt's pending raw response: an empty
+     * string {@code begin.lua} creates with the record and its TTL, into which the completion's
+     * {@code SET ... XX KEEPTTL} writes. Never read as a record's raw response. Tokens hold no {@code :}, so
+     * no two attempts share it, and {@code pending:} keeps it apart from every {@link #raw} key.
+     */
+    String pendingRaw(InvocationKey key, AttemptToken token) {
+        return run(key.runId()) + ":pending:" + token.value() + ":" + key.toolCallId().value();
+    }
+
     /** {@code <prefix>:{<runId>}:run}, the run's state: its opening's token and its budget counters. */
     String runState(RunId runId) {
         return run(runId) + ":run";

@@ -10,6 +10,7 @@ import static io.toolboundary.adapter.redis.ScriptReply.DUPLICATE;
 import static io.toolboundary.adapter.redis.ScriptReply.FINAL;
 import static io.toolboundary.adapter.redis.ScriptReply.LEASE_ACTIVE;
 import static io.toolboundary.adapter.redis.ScriptReply.LEASE_INVALID;
+import static io.toolboundary.adapter.redis.ScriptReply.RAW_LOST;
 import static io.toolboundary.adapter.redis.ScriptReply.NOT_FOUND;
 import static io.toolboundary.adapter.redis.ScriptReply.REUSED;
 import static io.toolboundary.adapter.redis.ScriptReply.RUN_BUDGET;
@@ -35,7 +36,6 @@ import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
 import org.redisson.client.RedisNoScriptException;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * Sends a writing script with {@code WAIT} behind it, in one Redisson batch (so on one connection, in
@@ -71,7 +71,7 @@ final class ReplicaAcknowledger {
             LuaScripts.OPEN, EnumSet.of(RUN_INVALID),
             LuaScripts.BEGIN, EnumSet.of(RUN_LOST, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
                     ATTEMPT_ENDED),
-            LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT, TOO_LARGE),
+            LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT, TOO_LARGE, RAW_LOST),
             LuaScripts.END, EnumSet.of(TOKEN_MISMATCH),
             LuaScripts.ABANDON, EnumSet.of(NOT_FOUND, FINAL, LEASE_ACTIVE, LEASE_INVALID));
     /** The reply that confirms an earlier write of the same attempt, by script. */
@@ -102,7 +102,7 @@ final class ReplicaAcknowledger {
         this.client = client;
         this.wanted = wanted;
         this.responseTimeoutMillis = options.responseTimeout().toMillis();
-        this.plain = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
+        this.plain = client.getScript(OptionalOptions.defaults().codec(ScriptCodec.INSTANCE)
                 .timeout(options.responseTimeout()).retryAttempts(0));
     }
 
@@ -116,13 +116,14 @@ final class ReplicaAcknowledger {
      * write, a touch with another {@code WAIT}. Completes with the script's reply, or fails with
      * {@link ReplicasNotAcknowledged} when too few replicas acknowledged, or with the batch's failure.
      */
-    CompletableFuture<Object> send(LuaScripts.Script script, String routingKey, List<Object> keys, Object[] values) {
-        return batch(script, routingKey, keys, values).thenCompose(sent -> switch (kind(script, sent.reply())) {
+    CompletableFuture<Object> send(LuaScripts.Script script, String routingKey, List<Object> keys, Object[] values,
+            Option<RawResponseWrite> raw) {
+        return batch(script, routingKey, keys, values, raw).thenCompose(sent -> switch (kind(script, sent.reply())) {
             case REFUSAL -> CompletableFuture.completedFuture(sent.reply());
             case WRITE -> acknowledged(sent, sent.reply());
             case CONFIRMATION -> sent.synced() < wanted.replicas()
                     ? acknowledged(sent, sent.reply())
-                    : touch(routingKey, keys.get(0), script == LuaScripts.OPEN ? "token" : "status")
+                    : touch(routingKey, keys.get(0), script == LuaScripts.OPEN ? "token" : RecordCodec.HEAD)
                             .thenCompose(touched -> acknowledged(touched, sent.reply()));
         });
     }
@@ -133,7 +134,11 @@ final class ReplicaAcknowledger {
      * {@code EVALSHA} known to the node.
      */
     CompletableFuture<Object> loadAndRun(LuaScripts.Script script, String routingKey, List<Object> keys,
-            Object[] values) {
+            Object[] values, Option<RawResponseWrite> raw) {
+        if (raw.isDefined()) {
+            return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, true, routingKey,
+                    keys, values);
+        }
         return plain.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST, keys,
                 values).toCompletableFuture();
     }
@@ -161,11 +166,11 @@ final class ReplicaAcknowledger {
     private CompletableFuture<Sent> touch(String routingKey, Object key, String field) {
         List<Object> keys = List.of(key);
         Object[] values = {field};
-        return batch(TOUCH, routingKey, keys, values)
+        return batch(TOUCH, routingKey, keys, values, Option.none())
                 .handle((sent, failure) -> failure == null ? CompletableFuture.completedFuture(sent)
                         : unwrap(failure) instanceof RedisNoScriptException
-                                ? loadAndRun(TOUCH, routingKey, keys, values)
-                                        .thenCompose(loaded -> batch(TOUCH, routingKey, keys, values))
+                                ? loadAndRun(TOUCH, routingKey, keys, values, Option.none())
+                                        .thenCompose(loaded -> batch(TOUCH, routingKey, keys, values, Option.none()))
                                 : CompletableFuture.<Sent>failedFuture(unwrap(failure)))
                 .thenCompose(next -> next)
                 .thenApply(sent -> {
@@ -177,21 +182,33 @@ final class ReplicaAcknowledger {
                 });
     }
 
-    /** {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try. */
+    /**
+     * {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try; with a raw response, its
+     * {@code SET} and the script in {@code MULTI}/{@code EXEC}, then {@code WAIT}.
+     */
     private CompletableFuture<Sent> batch(LuaScripts.Script script, String routingKey, List<Object> keys,
-            Object[] values) {
-        RBatch batch = client.createBatch(BatchOptions.defaults()
+            Object[] values, Option<RawResponseWrite> raw) {
+        BatchOptions options = BatchOptions.defaults()
                 .sync(wanted.replicas(), wanted.timeout())
                 .responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS)
-                .retryAttempts(0));
-        batch.getScript(StringCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
-                RScript.ReturnType.LIST, keys, values);
-        return batch.executeAsync().toCompletableFuture().thenApply(result -> {
+                .retryAttempts(0);
+        CompletableFuture<? extends BatchResult<?>> sent;
+        if (raw.isDefined()) {
+            sent = raw.get().transaction(client, options, script, false, routingKey, keys, values);
+        } else {
+            RBatch batch = client.createBatch(options);
+            batch.getScript(ScriptCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                    RScript.ReturnType.LIST, keys, values);
+            sent = batch.executeAsync().toCompletableFuture();
+        }
+        int expected = raw.isDefined() ? 2 : 1;
+        return sent.thenApply(result -> {
             List<?> responses = result.getResponses();
-            if (responses.size() != 1) {
-                throw new IllegalStateException("a batch of one script answered " + responses.size() + " replies");
+            if (responses.size() != expected) {
+                throw new IllegalStateException("a batch of " + expected + " commands answered " + responses.size()
+                        + " replies");
             }
-            return new Sent(responses.get(0), result.getSyncedSlaves());
+            return new Sent(RawResponseWrite.lastReply(responses), result.getSyncedSlaves());
         });
     }
 

@@ -36,7 +36,7 @@ final class ScriptReplies {
             case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
-                    ATTEMPT_ENDED, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
+                    ATTEMPT_ENDED, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
                     ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -80,7 +80,7 @@ final class ScriptReplies {
             case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             case ATTEMPT_ENDED -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
+            case OPENED, RUN_OPEN, RUN_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
                     ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -99,6 +99,8 @@ final class ScriptReplies {
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH, CONFLICT -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             case TOO_LARGE -> refused(parsed, ErrorCode.RESULT_TOO_LARGE);
+            // The raw response the tool returned was not kept: data lost, never a record without it.
+            case RAW_LOST -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
                     TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
@@ -121,7 +123,7 @@ final class ScriptReplies {
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
                     TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
-                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, TOKEN_MISMATCH, ENDED -> invalid();
+                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
 
@@ -137,7 +139,7 @@ final class ScriptReplies {
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
                     TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
-                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
+                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
                     -> invalid();
         });
     }

@@ -45,6 +45,11 @@ enum ScriptReply {
     CONFLICT,
     /** complete.lua: the final record would be over the store's record cap; nothing written. */
     TOO_LARGE,
+    /**
+     * complete.lua: the attempt's pending raw key is gone (evicted), so the raw response the completion
+     * sent was not kept; nothing written.
+     */
+    RAW_LOST,
     /** complete.lua, end.lua, abandon.lua: there is no record (expired, or never created). */
     NOT_FOUND,
     /** complete.lua, end.lua: the record belongs to another attempt. */

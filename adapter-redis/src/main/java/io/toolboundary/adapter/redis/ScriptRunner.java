@@ -19,7 +19,6 @@ import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
 import org.redisson.client.RedisNoScriptException;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * Runs the store's Lua scripts: one Redisson try per attempt, with the store's own reply timeout, and
@@ -37,6 +36,8 @@ final class ScriptRunner {
 
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
 
+    private final RedissonClient client;
+    private final long responseTimeoutMillis;
     private final RScript scripts;
     private final MasterPolicyWatch masters;
     private final Option<ReplicaAcknowledger> replicas;
@@ -44,7 +45,9 @@ final class ScriptRunner {
     ScriptRunner(RedissonClient client, RedisStoreOptions options, MasterPolicyWatch masters) {
         // One try per call, with the store's own reply timeout: the store retries by itself, within the
         // caller's timeout, and knows after each try whether the script may have run.
-        this.scripts = client.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE)
+        this.client = client;
+        this.responseTimeoutMillis = options.responseTimeout().toMillis();
+        this.scripts = client.getScript(OptionalOptions.defaults().codec(ScriptCodec.INSTANCE)
                 .timeout(options.responseTimeout()).retryAttempts(0));
         this.masters = masters;
         this.replicas = options.replicaAcknowledgement().map(wanted -> new ReplicaAcknowledger(client, wanted, options));
@@ -61,6 +64,15 @@ final class ScriptRunner {
      */
     Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
             List<Object> scriptKeys, List<Object> args, Duration timeout) {
+        return run(script, routingKey, scriptKeys, args, timeout, Option.none());
+    }
+
+    /**
+     * {@link #run(LuaScripts.Script, String, List, List, Duration)}, with {@code raw}, when defined, sent
+     * before the script in the same {@code MULTI}/{@code EXEC} on every try ({@link RawResponseWrite}).
+     */
+    Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
+            List<Object> scriptKeys, List<Object> args, Duration timeout, Option<RawResponseWrite> raw) {
         Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
         try {
             if (WRITES.contains(script)) {
@@ -70,7 +82,7 @@ final class ScriptRunner {
                     return Either.left(refused.get());
                 }
             }
-            return attempts(script, routingKey, scriptKeys, args.toArray(), wait);
+            return attempts(script, routingKey, scriptKeys, args.toArray(), raw, wait);
         } finally {
             if (wait.interrupted) {
                 Thread.currentThread().interrupt();
@@ -79,23 +91,24 @@ final class ScriptRunner {
     }
 
     private Either<BoundaryError, Object> attempts(LuaScripts.Script script, String routingKey,
-            List<Object> scriptKeys, Object[] values, Wait wait) {
+            List<Object> scriptKeys, Object[] values, Option<RawResponseWrite> raw, Wait wait) {
         Option<ReplicaAcknowledger> acknowledged = WRITES.contains(script) ? replicas : Option.none();
         boolean anyMayHaveRun = false;
         boolean bySource = false;
         boolean loaded = false;
+        // A raw response goes in one transaction with the script; once Redis discarded that transaction for
+        // a reason its SET alone got past (a redirection, in a slot migration), as two commands, each
+        // following redirections: the SET, then the script.
+        Option<RawResponseWrite> together = raw;
+        Option<RawResponseWrite> before = Option.none();
         for (int attempt = 0; ; attempt++) {
             Throwable failure;
             try {
-                CompletionStage<Object> reply = bySource
-                        ? acknowledged.isDefined()
-                                ? acknowledged.get().loadAndRun(script, routingKey, scriptKeys, values)
-                                : scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(),
-                                        RScript.ReturnType.LIST, scriptKeys, values)
-                        : acknowledged.isDefined()
-                                ? acknowledged.get().send(script, routingKey, scriptKeys, values)
-                                : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
-                                        RScript.ReturnType.LIST, scriptKeys, values);
+                if (before.isDefined()) {
+                    wait.await(before.get().sendAlone(client));
+                }
+                CompletionStage<Object> reply = run(script, routingKey, scriptKeys, values, acknowledged, together,
+                        bySource);
                 Object answer = wait.await(reply);
                 if (acknowledged.isDefined() && bySource) {
                     // The script ran by source, which the replicas were not asked to acknowledge, and is
@@ -113,10 +126,17 @@ final class ScriptRunner {
             } catch (ExecutionException failed) {
                 failure = failed.getCause() == null ? failed : failed.getCause();
             }
+            if (failure instanceof RawResponseWrite.Discarded && together.isDefined()) {
+                // Nothing of the transaction ran, and the SET alone did: from now on the two go apart.
+                before = together;
+                together = Option.none();
+                attempt--;
+                continue;
+            }
             if (failure instanceof ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
                 return notAcknowledged(script, shortfall);
             }
-            if (failure instanceof RedisNoScriptException && !bySource && !loaded) {
+            if (isNoScript(failure) && !bySource && !loaded) {
                 // The node that answered does not know the script: a restarted or failed-over server, or the
                 // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
                 // the slot's owner in the client's map, not necessarily to that node; the script's source,
@@ -131,6 +151,40 @@ final class ScriptRunner {
                 return failed(script, failure, kind, anyMayHaveRun);
             }
         }
+    }
+
+    /** One try of the script, with {@code raw} in its transaction when defined. */
+    private CompletionStage<Object> run(LuaScripts.Script script, String routingKey, List<Object> scriptKeys,
+            Object[] values, Option<ReplicaAcknowledger> acknowledged, Option<RawResponseWrite> raw, boolean bySource) {
+        if (acknowledged.isDefined()) {
+            return bySource
+                    ? acknowledged.get().loadAndRun(script, routingKey, scriptKeys, values, raw)
+                    : acknowledged.get().send(script, routingKey, scriptKeys, values, raw);
+        }
+        if (raw.isDefined()) {
+            return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, bySource, routingKey,
+                    scriptKeys, values);
+        }
+        return bySource
+                ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST,
+                        scriptKeys, values)
+                : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(), RScript.ReturnType.LIST,
+                        scriptKeys, values);
+    }
+
+    /**
+     * True when the node did not know the script: {@code NOSCRIPT}, also when it came inside a
+     * transaction's {@code EXEC} (where the {@code SET} before it ran, writing only the attempt's pending
+     * raw key, which the next try writes again).
+     */
+    static boolean isNoScript(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof RedisNoScriptException
+                    || String.valueOf(cause.getMessage()).startsWith("NOSCRIPT")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -5,11 +5,12 @@
 -- twice: a record already abandoned is returned unchanged.
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
--- ARGV[1..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode); updatedAt is
---           the caller's instant, never compared with the lease
+-- ARGV[1..] the ERROR fields and values, in pairs ('o' and its value); its updatedAt is the caller's
+--           instant, never compared with the lease
 --
--- The record's lease is its field 'leaseUntil', '<seconds>:<nine digits of nanoseconds>' in the same
--- units, written by begin.lua. It has passed when TIME is at or after it.
+-- The record's lease is the third value of its head 'h', '<seconds>:<nine digits of nanoseconds>' in
+-- the same units, written by begin.lua. It has passed when TIME is at or after it. Its status and error
+-- code are the first and third values of 'o'; a record without 'o' is PROJECTING.
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ABANDONED', field, value, ...}          the record is now ERROR/EXECUTION_ABANDONED: all its fields
@@ -19,25 +20,23 @@
 --   {'LEASE_ACTIVE'}                          it is PROJECTING and its lease has not passed
 --   {'LEASE_INVALID'}                         its lease field is missing or not one this store writes
 --
--- No EXISTS: every record has a status, so a reply of three nils is a missing key (and a key of another
+-- No EXISTS: every record has a head, so a reply of two nils is a missing key (and a key of another
 -- type fails HMGET with WRONGTYPE).
 local record = KEYS[1]
-local stored = redis.call('HMGET', record, 'status', 'errorCode', 'leaseUntil')
-if not (stored[1] or stored[2] or stored[3]) then
+local stored = redis.call('HMGET', record, 'h', 'o')
+if not (stored[1] or stored[2]) then
   return {'NOT_FOUND'}
 end
-if stored[1] == 'ERROR' and stored[2] == 'EXECUTION_ABANDONED' then
-  local reply = redis.call('HGETALL', record)
-  table.insert(reply, 1, 'ALREADY_ABANDONED')
-  return reply
-end
-if stored[1] ~= 'PROJECTING' then
+if stored[2] then
+  local status, code = string.match(stored[2], '^([^|]*)|[^|]*|([^|]*)|')
+  if status == 'ERROR' and code == 'EXECUTION_ABANDONED' then
+    local reply = redis.call('HGETALL', record)
+    table.insert(reply, 1, 'ALREADY_ABANDONED')
+    return reply
+  end
   return {'FINAL'}
 end
-if not stored[3] then
-  return {'LEASE_INVALID'}
-end
-local leaseSeconds, leaseNanos = string.match(stored[3], '^(%-?%d+):(%d%d%d%d%d%d%d%d%d)$')
+local leaseSeconds, leaseNanos = string.match(stored[1] or '', '^[^|]*|[^|]*|(%-?%d+):(%d%d%d%d%d%d%d%d%d)|')
 if not leaseSeconds then
   return {'LEASE_INVALID'}
 end

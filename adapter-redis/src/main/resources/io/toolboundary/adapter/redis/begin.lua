@@ -7,6 +7,9 @@
 --          'tool:<toolName>' counter per tool called; its TTL was set when the run was opened
 -- KEYS[3]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>, left by end.lua when it ended
 --          this attempt before any record existed
+-- KEYS[4]  the attempt's pending raw  <prefix>:{<runId>}:pending:<token>:<toolCallId>: created here with
+--          the record, empty, with the record's TTL, so that the completion can write the raw response
+--          into it with a plain SET ... XX KEEPTTL (see complete.lua), never creating a key
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the request fingerprint
 -- ARGV[3]  the record's TTL in milliseconds
@@ -19,9 +22,13 @@
 --          of the call when the run began it; kept as long as the run, past the record
 -- ARGV[10] the most calls the caller has seen the run begin: a run's state with fewer is an older copy
 --          (a failover to a replica that missed writes), so its ledger cannot be trusted
--- ARGV[11..] the record's fields and values, in pairs (include 'token', 'fingerprint' and 'status', read
---           by the scripts); the script adds 'leaseUntil', the lease's end,
---           '<seconds>:<nine digits of nanoseconds>' by the server's clock, read by abandon.lua
+-- ARGV[11] the record's head up to its lease, '<schema>|<token>|'
+-- ARGV[12] the record's head after its lease, '|<createdAt>|<tool>|<fingerprint>'
+-- ARGV[13] the arguments
+--
+-- The record is the hash {h = ARGV[11] .. lease .. ARGV[12], a = ARGV[13]} (see RecordCodec), where the
+-- lease is the lease's end, '<seconds>:<nine digits of nanoseconds>' by the server's clock (TIME), read
+-- by abandon.lua; a record without field 'o' is PROJECTING.
 --
 -- Reply, a list whose first element is the outcome:
 --   {'RUN_LOST'}                              the run's state is missing, holds another token (it was
@@ -38,7 +45,7 @@
 --   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
--- record is new) sends eight: HMGET, EXISTS, HINCRBY, HINCRBY, HSET, TIME, HSET, PEXPIRE.
+-- record is new) sends ten: HMGET, EXISTS, HINCRBY, HINCRBY, HSET, TIME, HSET, PEXPIRE, SET, PEXPIRE.
 local record = KEYS[1]
 -- The run first: without its state the store cannot know what ran, whatever the record key holds.
 local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
@@ -59,17 +66,18 @@ if runUsed < tonumber(ARGV[10]) then
 end
 -- One EXISTS for both: in the usual call neither the record nor the attempt's end mark exists.
 if redis.call('EXISTS', record, KEYS[3]) > 0 then
-  local stored = redis.call('HMGET', record, 'token', 'status', 'fingerprint')
-  if not (stored[1] or stored[2] or stored[3]) then
+  local stored = redis.call('HMGET', record, 'h', 'o')
+  if not (stored[1] or stored[2]) then
     -- No record, so the end mark exists: this attempt was ended before its begin arrived.
     return {'ATTEMPT_ENDED'}
   end
-  if stored[1] == ARGV[1] and stored[2] == 'PROJECTING' then
+  local token, fingerprint = string.match(stored[1] or '', '^[^|]*|([^|]*)|[^|]*|[^|]*|[^|]*|(.*)$')
+  if token == ARGV[1] and not stored[2] then
     local reply = redis.call('HGETALL', record)
     table.insert(reply, 1, 'ALREADY_CREATED')
     return reply
   end
-  if stored[3] == ARGV[2] then
+  if fingerprint == ARGV[2] then
     return {'DUPLICATE'}
   end
   return {'REUSED'}
@@ -100,6 +108,9 @@ if leaseNanos >= 1000000000 then
   leaseSeconds = leaseSeconds + 1
   leaseNanos = leaseNanos - 1000000000
 end
-redis.call('HSET', record, 'leaseUntil', string.format('%d:%09d', leaseSeconds, leaseNanos), unpack(ARGV, 11))
+redis.call('HSET', record, 'h', ARGV[11] .. string.format('%d:%09d', leaseSeconds, leaseNanos) .. ARGV[12],
+    'a', ARGV[13])
 redis.call('PEXPIRE', record, ARGV[3])
+redis.call('SET', KEYS[4], '')
+redis.call('PEXPIRE', KEYS[4], ARGV[3])
 return {'CREATED', 'calls', tostring(calls)}

@@ -7,35 +7,49 @@
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- KEYS[2]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>
+-- KEYS[3]  the attempt's pending raw  <prefix>:{<runId>}:pending:<token>:<toolCallId>, deleted when the
+--          record is ended or missing
+-- KEYS[4]  the record's raw response  <prefix>:{<runId>}:raw:<toolCallId>, read when the record is final
+--          with a raw response
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the end mark's TTL in milliseconds
--- ARGV[3..] the ERROR fields and values, in pairs (status, updatedAt, evidence, errorCode)
+-- ARGV[3..] the ERROR fields and values, in pairs ('o' and its value)
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ENDED', field, value, ...}     the record was PROJECTING and is now ERROR: all its fields
---   {'FINAL', field, value, ...}     it is final already with this token: all its fields, unchanged
+--   {'FINAL', field, value, ...}     it is final already with this token: all its fields, unchanged, and
+--                                    'r' with the raw response when it has one
 --   {'NOT_FOUND'}                    there is no record (expired, or never created); the end mark is left
 --   {'TOKEN_MISMATCH'}               the record belongs to another attempt
 --
--- No EXISTS: every record has a token and a status, so a reply of two nils is a missing key (and a
--- key of another type fails HMGET with WRONGTYPE).
+-- No EXISTS: every record has a head, so a reply of two nils is a missing key (and a key of another
+-- type fails HMGET with WRONGTYPE). A record without 'o' is PROJECTING.
 local record = KEYS[1]
-local stored = redis.call('HMGET', record, 'token', 'status')
+local stored = redis.call('HMGET', record, 'h', 'o')
 if not (stored[1] or stored[2]) then
+  redis.call('DEL', KEYS[3])
   if redis.call('EXISTS', KEYS[2]) == 0 then
     redis.call('HSET', KEYS[2], 'token', ARGV[1])
     redis.call('PEXPIRE', KEYS[2], ARGV[2])
   end
   return {'NOT_FOUND'}
 end
-if stored[1] ~= ARGV[1] then
+if string.match(stored[1] or '', '^[^|]*|([^|]*)|') ~= ARGV[1] then
   return {'TOKEN_MISMATCH'}
 end
 local outcome = 'FINAL'
-if stored[2] == 'PROJECTING' then
+if not stored[2] then
   redis.call('HSET', record, unpack(ARGV, 3))
+  redis.call('DEL', KEYS[3])
   outcome = 'ENDED'
 end
 local reply = redis.call('HGETALL', record)
+if stored[2] and string.match(stored[2], '^[^|]*|[^|]*|[^|]*|1|') then
+  local raw = redis.call('GET', KEYS[4])
+  if raw then
+    reply[#reply + 1] = 'r'
+    reply[#reply + 1] = raw
+  end
+end
 table.insert(reply, 1, outcome)
 return reply

@@ -200,7 +200,7 @@ final class AmbiguityRig implements AutoCloseable {
         for (int i = 0; i + 1 < flat.size(); i += 2) {
             fields.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
         }
-        return fields;
+        return StoredRecord.unpack(fields);
     }
 
     /** Every record under the prefix still PROJECTING, and every key without a TTL, read from the server. */
@@ -211,7 +211,7 @@ final class AmbiguityRig implements AutoCloseable {
             if (admin.command("PTTL", key) instanceof Long ttl && ttl == -1) {
                 withoutTtl++;
             }
-            if (key.contains(":call:") && "PROJECTING".equals(admin.command("HGET", key, "status"))) {
+            if (key.contains(":call:") && "PROJECTING".equals(StoredRecord.status(admin.command("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)))) {
                 projecting++;
             }
         }

@@ -450,12 +450,12 @@ class ChaosSoakTest {
                     keysWithoutTtl++;
                 }
                 if (key.contains(":call:")) {
-                    boolean complete = rig.redis.call("HGET", key, "token") instanceof String
-                            && rig.redis.call("HGET", key, "createdAt") instanceof String;
+                    boolean complete = StoredRecord.token(rig.redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)) instanceof String
+                            && StoredRecord.createdAt(rig.redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)) instanceof String;
                     if (!complete || !sentKeys.containsKey(key)) {
                         resurrected++;
                     }
-                    if ("PROJECTING".equals(rig.redis.call("HGET", key, "status"))) {
+                    if ("PROJECTING".equals(StoredRecord.status(rig.redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)))) {
                         projectingLeft++;
                         projectingIds.add(sentKeys.getOrDefault(key, key));
                     }

@@ -301,7 +301,7 @@ final class FaultRig implements AutoCloseable {
 
     /** The record's status in Redis, read from outside the store; none when there is no record. */
     Option<String> status(String toolCallId) {
-        Object status = redis.call("HGET", recordKey(toolCallId), "status");
+        Object status = StoredRecord.status(redis.call("HMGET", recordKey(toolCallId), RecordCodec.HEAD, RecordCodec.OUTCOME));
         return status instanceof String text ? Option.of(text) : Option.none();
     }
 
@@ -331,12 +331,12 @@ final class FaultRig implements AutoCloseable {
                 keysWithoutTtl++;
             }
             if (key.contains(":call:")) {
-                Object token = redis.call("HGET", key, "token");
-                Object createdAt = redis.call("HGET", key, "createdAt");
+                Object token = StoredRecord.token(redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME));
+                Object createdAt = StoredRecord.createdAt(redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME));
                 if (!(token instanceof String) || !(createdAt instanceof String)) {
                     partialRecords++;
                 }
-                if ("PROJECTING".equals(redis.call("HGET", key, "status"))) {
+                if ("PROJECTING".equals(StoredRecord.status(redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)))) {
                     projectingLeft++;
                 }
             }

@@ -116,7 +116,7 @@ final class FaultTool implements ToolExecutor {
     private boolean hasConfirmedProjectingRecord(InvocationKey key) {
         String recordKey = recordKeys.apply(key);
         try {
-            return "PROJECTING".equals(redis.call("HGET", recordKey, "status"))
+            return "PROJECTING".equals(StoredRecord.status(redis.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME)))
                     && redis.callLong("PTTL", recordKey) > 0;
         } catch (RuntimeException unreachable) {
             return false;

@@ -57,7 +57,7 @@ class NewMasterEvictionPolicyTest {
             AttemptToken beforeToken = AttemptToken.random();
             assertThat(rig.store.begin(start(before, beforeToken)).isRight()).isTrue();
             await("the replica to hold the record").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
-                    .until(() -> "PROJECTING".equals(redis.replica.call("HGET", rig.store.recordKey(before.key()), "status")));
+                    .until(() -> "PROJECTING".equals(StoredRecord.status(redis.replica.call("HMGET", rig.store.recordKey(before.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))));
 
             rig.failOver();
             rig.ticker.addAndGet(INTERVAL.toNanos());
@@ -87,7 +87,7 @@ class NewMasterEvictionPolicyTest {
             AttemptToken token = AttemptToken.random();
             assertThat(rig.store.begin(start(refused, token))).isEqualTo(Either.right(refused));
             assertThat(rig.store.complete(before.key(), beforeToken, Outcome.of(ready(before, "raw", "result"))).isRight()).isTrue();
-            assertThat(redis.replica.call("HGET", rig.store.recordKey(refused.key()), "status")).isEqualTo("PROJECTING");
+            assertThat(StoredRecord.status(redis.replica.call("HMGET", rig.store.recordKey(refused.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");
             assertThat(log.warnings()).hasSize(1);
         }
     }

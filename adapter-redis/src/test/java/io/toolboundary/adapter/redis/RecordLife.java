@@ -35,11 +35,14 @@ final class RecordLife {
     }
 
     /**
-     * Lets the record's execution lease run out now: its end, kept beside it by the server's clock,
-     * becomes the epoch. The TTL is not touched.
+     * Lets the record's execution lease run out now: its end, the third value of the record's head by
+     * the server's clock, becomes the epoch. The TTL is not touched.
      */
     void passLease(InvocationKey key) {
-        redis.call("HSET", store.recordKey(key), RecordCodec.LEASE_UNTIL, "0:000000000");
+        String recordKey = store.recordKey(key);
+        String[] head = ((String) redis.call("HGET", recordKey, RecordCodec.HEAD)).split("\\|", 6);
+        head[2] = "0:000000000";
+        redis.call("HSET", recordKey, RecordCodec.HEAD, String.join("|", head));
     }
 
     /** Ends the record's life the way its TTL would: {@code PEXPIRE key 1}, then waits until Redis reports it gone. */

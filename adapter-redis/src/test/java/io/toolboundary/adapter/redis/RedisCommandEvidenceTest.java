@@ -44,14 +44,31 @@ import org.redisson.config.Config;
 class RedisCommandEvidenceTest {
 
     private static final String PREFIX = "tbproof";
-    /** Commands that set, refresh or remove a TTL, none of which may ever be sent (PEXPIRE is counted apart). */
+    /**
+     * Commands that set, refresh or remove a TTL, none of which may ever be sent (PEXPIRE and SET are
+     * counted apart: PEXPIRE once per key created, SET once per pending raw key created, in the same
+     * script as its PEXPIRE, and once per raw response, with XX KEEPTTL).
+     */
     private static final Set<String> NEVER_SENT = Set.of("expire", "expireat", "pexpireat", "getex", "persist",
-            "set", "setex", "psetex", "getset");
-    /** What the scripts call inside. */
+            "setex", "psetex", "getset", "setrange", "append");
+    /** What the scripts call inside, and the completion's SET beside its script. */
     private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget", "hincrby",
-            "pexpire", "hset", "time");
-    /** Not inner commands: the scripts themselves, and the test's own reset and read of the statistics. */
-    private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "script", "config", "info");
+            "pexpire", "hset", "time", "set", "get", "del", "rename");
+    /**
+     * Not inner commands: the scripts themselves, the transaction around a completion with a raw
+     * response, and the test's own reset and read of the statistics.
+     */
+    private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "script", "config", "info", "multi",
+            "exec");
+
+    /**
+     * What one call costs inside Redis: begin.lua's HMGET (the run), EXISTS, HINCRBY, HINCRBY, HSET (the
+     * run's ledger), TIME (the lease), HSET (the record), PEXPIRE, SET (the pending raw key), PEXPIRE; then,
+     * in one MULTI/EXEC, SET ... XX KEEPTTL (the raw response) and complete.lua's HMGET, RENAME (the pending
+     * key to the record's raw key), HSET.
+     */
+    private static final Map<String, Long> CALL_COMMANDS = Map.of("hmget", 2L, "exists", 1L, "hincrby", 2L,
+            "time", 1L, "hset", 3L, "pexpire", 2L, "set", 2L, "rename", 1L);
 
     private RedisDeployment redis;
     private RedisCanonicalInvocationStore store;
@@ -115,17 +132,90 @@ class RedisCommandEvidenceTest {
         int recordsCreated = 6;
         int runsOpened = 1; // one hash holds the run's token and the counters of the run, tool_a and tool_b
         assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
-        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(recordsCreated + runsOpened);
+        // each begin creates two keys, the record and its attempt's pending raw key, each with its PEXPIRE
+        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(2 * recordsCreated + runsOpened);
+        // a SET creates each pending raw key (its PEXPIRE follows in the same script); each completion's raw
+        // response is a SET ... XX KEEPTTL into it, which complete.lua renames to the record's raw key
+        assertThat(calls.getOrDefault("set", 0L)).isEqualTo(recordsCreated + recordsCreated);
+        assertThat(calls.getOrDefault("rename", 0L)).isEqualTo(recordsCreated);
         assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L))
                 .as("one opening, 6 begins, 2 refused begins, 100 reads, 6 completions").isEqualTo(1 + 6 + 2 + 100 + 6);
         assertThat(afterReads).isPositive().isLessThanOrEqualTo(beforeReads);
         assertThat(afterCompletion).isPositive().isLessThanOrEqualTo(afterReads);
         assertThat(runAfterAll).as("the run's TTL, set once when it was opened").isPositive().isLessThanOrEqualTo(opened);
-        assertThat(keysMatching(PREFIX + ":{" + run.value() + "}:*")).hasSize(recordsCreated + runsOpened)
-                .contains(store.runKey(run));
+        assertThat(keysMatching(PREFIX + ":{" + run.value() + "}:*")).hasSize(2 * recordsCreated + runsOpened)
+                .contains(store.runKey(run)).contains(store.keys().raw(records.get(0).key()))
+                .noneMatch(key -> key.contains(":pending:"));
         assertThat(keysMatching(PREFIX + ":*")).isNotEmpty()
                 .allSatisfy(key -> assertThat(pttl(key)).as("PTTL of %s", key).isPositive());
         assertThat(store.find(records.get(0).key()).get()).isEqualTo(Option.of(ready(records.get(0), "raw 0", "result 0")));
+    }
+
+    @Test
+    @DisplayName("Every key gets its TTL when it is created, once")
+    void everyKeyHasItsTtlAfterEveryStepAndEachKeyCreatedGotOnePexpire() {
+        RunId run = newRun();
+        java.time.Duration timeout = java.time.Duration.ofSeconds(5);
+        String runKeys = PREFIX + ":{" + run.value() + "}:*";
+        Runnable everyKeyHasATtl = () -> assertThat(keysMatching(runKeys)).isNotEmpty()
+                .allSatisfy(key -> assertThat(pttl(key)).as("PTTL of %s", key).isPositive());
+        resetStats();
+
+        open(store, run);
+        everyKeyHasATtl.run();
+        List<CanonicalRecord.Projecting> records = new ArrayList<>();
+        List<AttemptToken> tokens = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            records.add(projecting(key(run, "call-" + i), "{}"));
+            tokens.add(AttemptToken.random());
+            assertThat(store.begin(start(records.get(i), tokens.get(i))).isRight()).isTrue();
+            everyKeyHasATtl.run();
+        }
+        CanonicalRecord.Ready done = ready(records.get(0), "raw 0", "result 0");
+        assertThat(store.complete(done.key(), tokens.get(0), Outcome.of(done)).isRight()).isTrue();
+        everyKeyHasATtl.run();
+        // a refused completion, by another attempt, with a raw response: its transaction's SET finds no key
+        assertThat(store.complete(records.get(1).key(), AttemptToken.random(),
+                Outcome.of(ready(records.get(1), "stale", "r"))).getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+        everyKeyHasATtl.run();
+        assertThat(store.complete(records.get(2).key(), tokens.get(2), Outcome.of(io.toolboundary.adapter.redis.Records
+                .failed(records.get(2), ErrorCode.EXECUTION_FAILED, Option.none()))).isRight()).isTrue();
+        everyKeyHasATtl.run();
+        assertThat(store.end(records.get(3).key(), tokens.get(3), ErrorCode.STORE_OUTCOME_UNKNOWN, Records.UPDATED,
+                timeout).isRight()).isTrue();
+        everyKeyHasATtl.run();
+        new RecordLife(redis, store).passLease(records.get(4).key());
+        assertThat(store.abandon(records.get(4).key(), Records.UPDATED).isRight()).isTrue();
+        everyKeyHasATtl.run();
+        // a late completion of the abandoned attempt fills its placeholder, and is refused
+        assertThat(store.complete(records.get(4).key(), tokens.get(4), Outcome.of(ready(records.get(4), "late", "r")))
+                .getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+        everyKeyHasATtl.run();
+        // an attempt ended before its record existed: its end mark
+        assertThat(store.end(key(run, "never-begun"), AttemptToken.random(), ErrorCode.STORE_OUTCOME_UNKNOWN,
+                Records.UPDATED, timeout).getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+        everyKeyHasATtl.run();
+        assertThat(store.complete(done.key(), tokens.get(0), Outcome.of(done)).isRight()).isTrue();
+        for (CanonicalRecord.Projecting record : records) {
+            assertThat(store.find(record.key()).isRight()).isTrue();
+        }
+        everyKeyHasATtl.run();
+
+        Map<String, Long> calls = commandCalls();
+        int runs = 1;
+        int recordsAndTheirPendingKeys = 2 * records.size();
+        int endMarks = 1;
+        assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
+        assertThat(calls.get("pexpire")).as("one PEXPIRE per key created")
+                .isEqualTo(runs + recordsAndTheirPendingKeys + endMarks);
+        // what is left: the run, the five records, the one raw response linked, the end mark, and the empty
+        // placeholder of call-1, still PROJECTING (the refused completion was another attempt's, whose own
+        // pending key never existed); every other attempt's placeholder was linked or deleted
+        List<String> left = keysMatching(runKeys);
+        assertThat(left).hasSize(runs + records.size() + 1 + endMarks + 1).contains(store.keys().raw(done.key()));
+        assertThat(left).filteredOn(key -> key.contains(":pending:"))
+                .containsExactly(store.keys().pendingRaw(records.get(1).key(), tokens.get(1)));
+        assertThat(redis.call("GET", store.keys().pendingRaw(records.get(1).key(), tokens.get(1)))).isEqualTo("");
     }
 
     @Test
@@ -152,10 +242,8 @@ class RedisCommandEvidenceTest {
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         // the run's first call costs what every call costs: its counters are fields of the run's state
-        // begin: HMGET (the run), EXISTS, HINCRBY, HINCRBY, HSET (the run's ledger), TIME (the lease), HSET,
-        // PEXPIRE; complete: HMGET, HSET
-        assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "hmget", 2L, "exists", 1L, "hincrby", 2L, "time", 1L, "pexpire", 1L, "hset", 3L));
+        assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(CALL_COMMANDS);
+        assertThat(calls).containsEntry("multi", 1L).containsEntry("exec", 1L);
 
         CanonicalRecord.Projecting second = projecting(key(run, "call-2"), "{\"q\":\"" + "x".repeat(1024) + "\"}");
         AttemptToken secondToken = AttemptToken.random();
@@ -166,10 +254,9 @@ class RedisCommandEvidenceTest {
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
-        // begin: HMGET (the run), EXISTS, HINCRBY, HINCRBY, HSET (the run's ledger), TIME (the lease), HSET,
-        // PEXPIRE; complete: HMGET, HSET
-        assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "hmget", 2L, "exists", 1L, "hincrby", 2L, "time", 1L, "pexpire", 1L, "hset", 3L));
+        // the same, whatever the size of the raw response: it is one SET, never an argument of a script
+        assertThat(innerCommands(calls)).containsExactlyInAnyOrderEntriesOf(CALL_COMMANDS);
+        assertThat(calls).containsEntry("multi", 1L).containsEntry("exec", 1L);
     }
 
     @Test
@@ -210,8 +297,10 @@ class RedisCommandEvidenceTest {
 
         Map<String, Long> calls = commandCalls();
         // begin: EVALSHA refused with NOSCRIPT, then the script by its source, which Redisson with its script
-        // cache on sends as EVALSHA (NOSCRIPT), SCRIPT LOAD to the node that answered, EVALSHA; complete the same
-        assertThat(calls).containsEntry("evalsha", 6L).containsEntry("script", 2L).doesNotContainKey("eval");
+        // cache on sends as EVALSHA (NOSCRIPT), SCRIPT LOAD to the node that answered, EVALSHA; complete: its
+        // transaction (SET, EVALSHA refused with NOSCRIPT), then the transaction again with SCRIPT LOAD first
+        assertThat(calls).containsEntry("evalsha", 5L).containsEntry("script", 2L).containsEntry("multi", 2L)
+                .doesNotContainKey("eval");
         assertThat(store.find(record.key()).get().get().status()).isEqualTo(InvocationStatus.READY);
     }
 
@@ -228,8 +317,10 @@ class RedisCommandEvidenceTest {
             assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
             assertThat(uncached.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
-            // begin: EVALSHA refused with NOSCRIPT, EVAL; complete the same
-            assertThat(commandCalls()).containsEntry("evalsha", 2L).containsEntry("eval", 2L).doesNotContainKey("script");
+            // begin: EVALSHA refused with NOSCRIPT, EVAL; complete: its transaction (SET, EVALSHA refused with
+            // NOSCRIPT), then the transaction again with SCRIPT LOAD before the EVALSHA
+            assertThat(commandCalls()).containsEntry("evalsha", 3L).containsEntry("eval", 1L).containsEntry("script", 1L)
+                    .containsEntry("multi", 2L);
             assertThat(uncached.find(record.key()).get().get().status()).isEqualTo(InvocationStatus.READY);
         }
     }

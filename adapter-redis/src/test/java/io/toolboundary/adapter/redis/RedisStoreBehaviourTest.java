@@ -3,6 +3,7 @@ package io.toolboundary.adapter.redis;
 import static io.toolboundary.adapter.redis.Records.RUN_TOKEN;
 import static io.toolboundary.adapter.redis.Records.RUN_TTL;
 import static io.toolboundary.adapter.redis.Records.TTL;
+import static io.toolboundary.adapter.redis.Records.UPDATED;
 import static io.toolboundary.adapter.redis.Records.failed;
 import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.newRun;
@@ -96,10 +97,11 @@ abstract class RedisStoreBehaviourTest {
             assertThat(store.complete(outcome.key(), token, Outcome.of(outcome))).isEqualTo(Either.right(Outcome.of(outcome)));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(outcome)));
         }
-        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), "arguments")).isEqualTo(request);
-        assertThat(deployment.call("HEXISTS", store.recordKey(withEmptyRaw.key()), "scope")).isEqualTo(1L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithoutRaw.key()), "rawResponse")).isEqualTo(0L);
-        assertThat(deployment.call("HEXISTS", store.recordKey(failedWithRaw.key()), "rawResponse")).isEqualTo(1L);
+        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), RecordCodec.ARGUMENTS)).isEqualTo(request);
+        assertThat((String) deployment.call("HGET", store.recordKey(withEmptyRaw.key()), RecordCodec.OUTCOME)).endsWith("|+");
+        assertThat(deployment.call("EXISTS", store.keys().raw(failedWithoutRaw.key()))).isEqualTo(0L);
+        assertThat(deployment.call("EXISTS", store.keys().raw(failedWithRaw.key()))).isEqualTo(1L);
+        assertThat(deployment.call("GET", store.keys().raw(withEmptyRaw.key()))).isEqualTo("");
     }
 
     @Test
@@ -111,10 +113,10 @@ abstract class RedisStoreBehaviourTest {
         String recordKey = store.recordKey(record.key());
         assertThat(recordKey).isEqualTo("tbtest:{" + record.key().runId().value() + "}:call:call_1.a:b-c");
         assertThat(life.remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(TTL);
-        assertThat(deployment.call("HGET", recordKey, "status")).isEqualTo("PROJECTING");
-        assertThat(deployment.callLong("HEXISTS", recordKey, "requestSha1")).isZero();
-        assertThat(deployment.callLong("HEXISTS", recordKey, "runId")).isZero();
-        assertThat(deployment.callLong("HEXISTS", recordKey, "toolCallId")).isZero();
+        assertThat(StoredRecord.status(deployment.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME)))
+                .isEqualTo("PROJECTING");
+        // Two fields: the packed head and the arguments; the ids live in the key alone.
+        assertThat(hash(recordKey)).containsOnlyKeys(RecordCodec.HEAD, RecordCodec.ARGUMENTS);
     }
 
     @Test
@@ -347,7 +349,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         String recordKey = store.recordKey(record.key());
-        List<String> begun = List.of("schema", "tool", "arguments", "fingerprint", "token", "createdAt", "leaseUntil");
+        List<String> begun = List.of(RecordCodec.HEAD, RecordCodec.ARGUMENTS);
         List<Object> before = new ArrayList<>();
         for (String field : begun) {
             before.add(deployment.call("HGET", recordKey, field));
@@ -383,21 +385,27 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(record, AttemptToken.random()));
         String good = store.recordKey(record.key());
 
+        String[] head = ((String) deployment.call("HGET", good, RecordCodec.HEAD)).split("\\|", 6);
+        String at = record.createdAt().toString();
         List<List<String>> corruptions = List.of(
-                List.of("HDEL", "fingerprint"),
-                List.of("HSET", "status", "DONE"),
-                List.of("HSET", "createdAt", "yesterday"),
-                List.of("HSET", "runId", "another-run"),
-                List.of("HSET", "status", "READY"),
+                List.of("HDEL", RecordCodec.HEAD),
+                List.of("HDEL", RecordCodec.ARGUMENTS),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 0, "3")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 0, "5")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 1, "not a token!")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 3, "yesterday")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 4, "")),
+                List.of("HSET", RecordCodec.HEAD, String.join("|", head[0], head[1], head[2], head[3], head[4])),
+                List.of("HSET", RecordCodec.OUTCOME, "DONE|" + at + "|EVIDENCE_FOUND|1|-"),
+                // READY without its content and raw response; the raw response flagged but lost (evicted)
+                List.of("HSET", RecordCodec.OUTCOME, "READY|" + at + "|EVIDENCE_FOUND|1|-"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|PROJECTION_FAILED|1|-"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|PROJECTION_FAILED|0"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|yesterday|PROJECTION_FAILED|0|-"),
+                List.of("HSET", RecordCodec.RAW, "raw without an outcome"),
                 List.of("HSET", "unexpected", "field"),
-                List.of("HSET", "token", "not a token!"),
-                List.of("HSET", "requestSha1", "bf21a9e8fbc5a3846fb05b4fa0859e0917b2202f"),
-                List.of("HSET", "toolCallId", "c1"),
-                List.of("HSET", "schema", "1"),
-                List.of("HSET", "schema", "2"),
-                List.of("HSET", "schema", "4"),
-                List.of("HDEL", "schema"),
-                List.of("HDEL", "leaseUntil"));
+                List.of("HSET", "status", "READY"),
+                List.of("HSET", "toolCallId", "c1"));
         int n = 0;
         for (List<String> corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
@@ -446,13 +454,13 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(record, AttemptToken.random()));
         Instant after = serverTime(store.recordKey(record.key()));
 
-        String stored = (String) deployment.call("HGET", store.recordKey(record.key()), "leaseUntil");
+        String stored = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|")[2];
         assertThat(stored).matches("[0-9]+:[0-9]{9}");
         String[] parts = stored.split(":");
         Instant lease = Instant.ofEpochSecond(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
         // The server's TIME at begin plus the lease, whatever the record's createdAt says.
         assertThat(lease).isBetween(before.plus(Records.LEASE), after.plus(Records.LEASE));
-        assertThat(deployment.call("HGET", store.recordKey(record.key()), "schema")).isEqualTo("3");
+        assertThat((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).startsWith("4|");
     }
 
     /** The TIME of the server that holds {@code key}. */
@@ -469,11 +477,12 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
         store.begin(start(record, AttemptToken.random()));
         Instant late = record.createdAt().plus(Records.LEASE);
+        String[] head = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|", 6);
         List<List<String>> corruptions = List.of(
-                List.of("HDEL", "leaseUntil"),
-                List.of("HSET", "leaseUntil", "soon"),
-                List.of("HSET", "leaseUntil", "12:34"),
-                List.of("HSET", "leaseUntil", "12:000000034 "));
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "soon")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "12:34")),
+                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "12:000000034 ")));
         int n = 0;
         for (List<String> corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
@@ -487,7 +496,8 @@ abstract class RedisStoreBehaviourTest {
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
             assertThat(store.abandon(corruptKey, late)).as(corruption.toString())
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
-            assertThat(deployment.call("HGET", target, "status")).as(corruption.toString()).isEqualTo("PROJECTING");
+            assertThat(StoredRecord.status(deployment.call("HMGET", target, RecordCodec.HEAD, RecordCodec.OUTCOME)))
+                    .as(corruption.toString()).isEqualTo("PROJECTING");
         }
     }
 
@@ -570,6 +580,122 @@ abstract class RedisStoreBehaviourTest {
     /** The run's state opened by {@link Records#RUN_TOKEN}: a run of this test's own. */
     private RunId openedRun() {
         return Records.openedRun(store);
+    }
+
+    @Test
+    void aRawResponseWhoseCompletionLostIsNeverReadAndLeftNowhere() {
+        RunId run = openedRun();
+        Duration timeout = Duration.ofSeconds(5);
+
+        // another attempt's completion, before and after the owner's: refused, its raw response kept nowhere
+        CanonicalRecord.Projecting contested = projecting(key(run, "contested"), "{}");
+        AttemptToken owner = AttemptToken.random();
+        AttemptToken stale = AttemptToken.random();
+        store.begin(start(contested, owner));
+        assertThat(store.complete(contested.key(), stale, Outcome.of(ready(contested, "stale raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        CanonicalRecord.Ready won = ready(contested, "winning raw", "r");
+        assertThat(store.complete(contested.key(), owner, Outcome.of(won))).isEqualTo(Either.right(Outcome.of(won)));
+        assertThat(store.complete(contested.key(), stale, Outcome.of(ready(contested, "stale raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        // the same attempt once more with another raw response: refused, the linked one unchanged
+        assertThat(store.complete(contested.key(), owner, Outcome.of(ready(contested, "second raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(contested.key())).isEqualTo(Either.right(Option.of(won)));
+
+        // ended by token, then its completion arrives
+        CanonicalRecord.Projecting ended = projecting(key(run, "ended"), "{}");
+        AttemptToken endedToken = AttemptToken.random();
+        store.begin(start(ended, endedToken));
+        assertThat(store.end(ended.key(), endedToken, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, timeout).isRight())
+                .isTrue();
+        assertThat(store.complete(ended.key(), endedToken, Outcome.of(ready(ended, "late raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(ended.key()).get().get().rawResponse()).isEqualTo(Option.none());
+
+        // abandoned past its lease, then its completion arrives (an ERROR with a raw response)
+        CanonicalRecord.Projecting abandoned = projecting(key(run, "abandoned"), "{}");
+        AttemptToken abandonedToken = AttemptToken.random();
+        store.begin(start(abandoned, abandonedToken));
+        life.passLease(abandoned.key());
+        assertThat(store.abandon(abandoned.key(), UPDATED).isRight()).isTrue();
+        assertThat(store.complete(abandoned.key(), abandonedToken,
+                Outcome.of(failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw")))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.find(abandoned.key()).get().get().rawResponse()).isEqualTo(Option.none());
+
+        // the record expired before its completion: nothing is re-created, the attempt's key is gone too
+        CanonicalRecord.Projecting expired = projecting(key(run, "expired"), "{}");
+        AttemptToken expiredToken = AttemptToken.random();
+        store.begin(start(expired, expiredToken));
+        life.expire(expired.key());
+        assertThat(store.complete(expired.key(), expiredToken, Outcome.of(ready(expired, "late raw", "r"))))
+                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+
+        // a raw key planted beside a record whose completion had none is not read: only the link is
+        CanonicalRecord.Projecting unlinked = projecting(key(run, "unlinked"), "{}");
+        AttemptToken unlinkedToken = AttemptToken.random();
+        store.begin(start(unlinked, unlinkedToken));
+        CanonicalRecord.Failed withoutRaw = failed(unlinked, ErrorCode.EXECUTION_FAILED, Option.none());
+        store.complete(unlinked.key(), unlinkedToken, Outcome.of(withoutRaw));
+        deployment.call("SET", store.keys().raw(unlinked.key()), "planted raw", "PX", "60000");
+        assertThat(store.find(unlinked.key())).isEqualTo(Either.right(Option.of(withoutRaw)));
+
+        // no attempt's key is left, and no refused raw response is stored anywhere
+        List<String> keys = runKeys(run);
+        assertThat(keys).noneMatch(key -> key.contains(":pending:"));
+        assertThat(keys).filteredOn(key -> key.contains(":raw:"))
+                .containsExactlyInAnyOrder(store.keys().raw(contested.key()), store.keys().raw(unlinked.key()));
+        for (String key : keys) {
+            if ("string".equals(deployment.call("TYPE", key))) {
+                assertThat(deployment.call("GET", key)).as(key).isIn("winning raw", "planted raw");
+            }
+            assertThat(deployment.callLong("PTTL", key)).as("PTTL of %s", key).isPositive();
+        }
+    }
+
+    @Test
+    void aReadyRecordWhoseRawResponseIsGoneIsDataLossNeverARecordWithoutOne() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting record = projecting(key(run, "evicted"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token));
+        CanonicalRecord.Ready done = ready(record, "raw", "result");
+        store.complete(record.key(), token, Outcome.of(done));
+
+        // as an eviction under a volatile-* policy would: the raw response alone is gone
+        deployment.call("DEL", store.keys().raw(record.key()));
+
+        BoundaryError invalid = BoundaryError.of(ErrorCode.STORE_DATA_INVALID);
+        assertThat(store.find(record.key())).isEqualTo(Either.left(invalid));
+        assertThat(store.complete(record.key(), token, Outcome.of(done))).isEqualTo(Either.left(invalid));
+        assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, Duration.ofSeconds(5)))
+                .isEqualTo(Either.left(invalid));
+
+        // the attempt's pending key gone before its completion: the raw response was not kept, nothing is linked
+        CanonicalRecord.Projecting pending = projecting(key(run, "pending-evicted"), "{}");
+        AttemptToken pendingToken = AttemptToken.random();
+        store.begin(start(pending, pendingToken));
+        deployment.call("DEL", store.keys().pendingRaw(pending.key(), pendingToken));
+        assertThat(store.complete(pending.key(), pendingToken, Outcome.of(ready(pending, "raw", "result"))))
+                .isEqualTo(Either.left(invalid));
+        assertThat(store.find(pending.key())).isEqualTo(Either.right(Option.of(pending)));
+        assertThat(deployment.callLong("EXISTS", store.keys().raw(pending.key()),
+                store.keys().pendingRaw(pending.key(), pendingToken))).isZero();
+    }
+
+    /** Every key of the run, through the operator view's SCAN. */
+    private List<String> runKeys(RunId run) {
+        String start = store.keys().run(run) + ":";
+        return RedisOperatorView.of(store, Duration.ofSeconds(5)).scan("0", 100_000).get().keys().stream()
+                .filter(key -> key.startsWith(start)).toList();
+    }
+
+    /** A record's head with its value at {@code index} replaced. */
+    private static String headWith(String[] head, int index, String value) {
+        String[] changed = head.clone();
+        changed[index] = value;
+        return String.join("|", changed);
     }
 
     /** A field of the run's state; empty when it is missing. */

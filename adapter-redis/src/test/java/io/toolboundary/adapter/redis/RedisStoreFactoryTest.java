@@ -50,7 +50,7 @@ class RedisStoreFactoryTest {
         }
 
         assertThat(store.find(record.key())).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-        assertThat(redis.call("HGET", store.recordKey(record.key()), "status")).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
     }
 
     @Test

@@ -107,7 +107,7 @@ class ReplicaAcknowledgementTest {
 
         // WAIT answered only once the replica had the writes: it holds the READY record, with its TTL.
         String recordKey = store.recordKey(record.key());
-        assertThat(redis.replica.call("HGET", recordKey, "status")).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.replica.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
         assertThat(redis.replica.callLong("PTTL", recordKey)).isPositive();
     }
 
@@ -121,8 +121,9 @@ class ReplicaAcknowledgementTest {
         assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
         Map<String, Long> calls = redis.masterCommandCalls();
-        assertThat(calls).containsEntry("evalsha", 2L).containsEntry("wait", 2L)
-                .doesNotContainKeys("eval", "script", "multi", "exec");
+        // the completion's raw response and script in one MULTI/EXEC, with its WAIT behind
+        assertThat(calls).containsEntry("evalsha", 2L).containsEntry("wait", 2L).containsEntry("multi", 1L)
+                .containsEntry("exec", 1L).doesNotContainKeys("eval", "script");
 
         try (RedisCanonicalInvocationStore plain = RedisCanonicalInvocationStoreFactory.connectStandalone(
                 redis.master.endpoint().uri(), RedisStoreOptions.custom().keyPrefix(PREFIX).build())) {
@@ -149,7 +150,7 @@ class ReplicaAcknowledgementTest {
         assertThat(begun).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
         assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(ACK_MILLIS)).isLessThan(ABOUT_THE_ACK_TIMEOUT);
         // The write is on the master, not known to be anywhere else.
-        assertThat(redis.master.call("HGET", store.recordKey(record.key()), "status")).isEqualTo("PROJECTING");
+        assertThat(StoredRecord.status(redis.master.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");
         System.out.println("RELIABILITY replica-ack/begin-frozen-replica elapsedMs=" + elapsed.toMillis());
     }
 
@@ -175,14 +176,14 @@ class ReplicaAcknowledgementTest {
         // begin was not acknowledged; neither was the boundary's end by token (which the master holds):
         // the harness has the pair
         assertThat(harness.unfinished).hasSize(1);
-        assertThat(redis.master.call("HGET", store.recordKey(harness.key("call-1")), "status")).isEqualTo("ERROR");
+        assertThat(StoredRecord.status(redis.master.call("HMGET", store.recordKey(harness.key("call-1")), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("ERROR");
 
         redis.replica.thaw();
         redis.awaitInSync();
         Unfinished pair = harness.unfinished.get(0);
         CanonicalRecord.Final ended = harness.boundary.endUnfinished(pair.key(), pair.token()).get();
         assertThat(((CanonicalRecord.Failed) ended).code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(redis.replica.call("HGET", store.recordKey(pair.key()), "status")).isEqualTo("ERROR");
+        assertThat(StoredRecord.status(redis.replica.call("HMGET", store.recordKey(pair.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("ERROR");
         assertThat(harness.invoke("call-1")).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
         assertThat(harness.tool.executions()).isZero();
     }
@@ -201,7 +202,7 @@ class ReplicaAcknowledgementTest {
         assertThat(harness.tool.executions()).isEqualTo(1);
         assertThat(harness.unfinished).hasSize(1);
         String recordKey = store.recordKey(harness.key("call-1"));
-        assertThat(redis.master.call("HGET", recordKey, "status")).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.master.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
 
         // Once the replica is back, ending the pair confirms the READY record, touching it so that the
         // acknowledgement covers the completion, whichever connection wrote it.
@@ -210,7 +211,7 @@ class ReplicaAcknowledgementTest {
         Unfinished pair = harness.unfinished.get(0);
         assertThat(harness.boundary.endUnfinished(pair.key(), pair.token()).get())
                 .isInstanceOf(CanonicalRecord.Ready.class);
-        assertThat(redis.replica.call("HGET", recordKey, "status")).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.replica.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
     }
 
     @Test
@@ -249,7 +250,7 @@ class ReplicaAcknowledgementTest {
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
         assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
 
-        assertThat(redis.replica.call("HGET", store.recordKey(record.key()), "status")).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.replica.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
     }
 
     @Test
