@@ -11,6 +11,7 @@ import io.vavr.control.Option;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.OptionalLong;
 
 /**
@@ -85,7 +86,7 @@ final class StoreSteps {
         InvocationStart start = new InvocationStart(call.record(), call.token(), run.runToken().get(), config.recordTtl(),
                 Duration.between(createdAt, leaseUntil), run.callBudget(), call.binding().callBudgetPerRun(),
                 config.limits().recordBytes());
-        Duration beforeDeadline = Duration.between(clock.instant(), run.deadline());
+        Duration beforeDeadline = untilDeadline(clock.instant(), run.deadline());
         Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start, budget.forBegin(beforeDeadline));
         if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended.
@@ -106,9 +107,21 @@ final class StoreSteps {
         if (!now.isBefore(run.deadline())) {
             return Either.left(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED));
         }
-        Duration untilDeadline = Duration.between(now, run.deadline());
+        Duration untilDeadline = untilDeadline(now, run.deadline());
         Duration ttl = untilDeadline.compareTo(MAX_RUN_TTL) >= 0 ? MAX_RUN_TTL : untilDeadline.plus(config.recordTtl());
         return store.openRun(run.runId(), offered, ttl, config.storeTimeout()).map(run::opened);
+    }
+
+    /**
+     * The time from {@code now} to the deadline, at most {@link #MAX_RUN_TTL}: a deadline centuries ahead
+     * (a run that practically never ends) would make {@code Duration.between} throw and catch an
+     * exception inside the JDK on every call.
+     */
+    private static Duration untilDeadline(Instant now, Instant deadline) {
+        // Whole seconds between two instants never overflow; nanoseconds do past 292 years.
+        return now.until(deadline, ChronoUnit.SECONDS) >= MAX_RUN_TTL.getSeconds()
+                ? MAX_RUN_TTL
+                : Duration.between(now, deadline);
     }
 
     /** The execution lease's end: the configured lease from creation, or the run's deadline if sooner. */
