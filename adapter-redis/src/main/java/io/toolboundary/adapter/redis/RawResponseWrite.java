@@ -34,11 +34,6 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
         requireNonNull(bytes, "bytes is null");
     }
 
-    /** The size the record cap counts for the raw response: its bytes in UTF-8. */
-    long size() {
-        return bytes.length;
-    }
-
     /**
      * Sends the transaction: {@code MULTI}, the {@code SET}, the script (by SHA, or by source when
      * {@code bySource}), {@code EXEC}, in one pipeline on the connection of the keys' slot. Completes with
@@ -93,7 +88,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
                 .handle((result, failure) -> failure == null
                         ? CompletableFuture.<BatchResult<?>>completedFuture(result)
                         : isDiscarded(failure)
-                                ? whyDiscarded(redisson, failure)
+                                ? whyDiscarded(redisson)
                                 : CompletableFuture.<BatchResult<?>>failedFuture(failure))
                 .thenCompose(next -> next);
     }
@@ -105,7 +100,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
      * sent once more, does. Its failure is the transaction's; when it succeeds (it wrote only the attempt's
      * pending key, as the next try does), the transaction counts as not sent.
      */
-    private CompletableFuture<BatchResult<?>> whyDiscarded(Redisson redisson, Throwable discarded) {
+    private CompletableFuture<BatchResult<?>> whyDiscarded(Redisson redisson) {
         return sendAlone(redisson).thenCompose(written -> CompletableFuture.<BatchResult<?>>failedFuture(new Discarded()));
     }
 
@@ -136,12 +131,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
     }
 
     private static boolean isDiscarded(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (String.valueOf(cause.getMessage()).startsWith("EXECABORT")) {
-                return true;
-            }
-        }
-        return false;
+        return RedisFailures.replied(failure, "EXECABORT", Discarded.class);
     }
 
     /** The batch options of one try: the store's reply timeout and no retries of the client's own. */

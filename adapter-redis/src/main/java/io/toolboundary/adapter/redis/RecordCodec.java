@@ -78,7 +78,6 @@ final class RecordCodec {
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
     private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
-    private static final Set<String> FIELDS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, RAW);
     private static final String NO_SCOPE = "-";
     private static final String SCOPE = "+";
 
@@ -163,7 +162,7 @@ final class RecordCodec {
     }
 
     private static Stored decodeOrThrow(InvocationKey expected, Map<String, String> hash) {
-        check(FIELDS.containsAll(hash.keySet()));
+        check(NAMED_BY_SCRIPTS.containsAll(hash.keySet()));
         String[] head = required(hash, HEAD).split("\\|", 6);
         check(head.length == 6 && SCHEMA_VERSION.equals(head[0]) && LEASE.matcher(head[2]).matches());
         AttemptToken token = new AttemptToken(head[1]);
@@ -219,10 +218,5 @@ final class RecordCodec {
         if (!condition) {
             throw new IllegalArgumentException("not a record");
         }
-    }
-
-    private static void put(List<Object> fields, String field, Object value) {
-        fields.add(field);
-        fields.add(value);
     }
 }

@@ -77,6 +77,19 @@ final class RedisFailures {
         return Failure.DATA_INVALID;
     }
 
+    /**
+     * True when {@code failure} or one of its causes is Redis's error reply {@code word} (its first word,
+     * as {@code NOSCRIPT} or {@code EXECABORT}), or a {@code type}, as the client may name it instead.
+     */
+    static boolean replied(Throwable failure, String word, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (type.isInstance(cause) || firstWord(cause.getMessage()).equals(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The code an operation ends with when its last try failed definitely with {@code failure}. */
     static ErrorCode finalCode(Failure failure, boolean anyTryMayHaveRun) {
         return switch (failure) {

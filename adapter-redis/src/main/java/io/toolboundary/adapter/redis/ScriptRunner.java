@@ -178,13 +178,7 @@ final class ScriptRunner {
      * raw key, which the next try writes again).
      */
     static boolean isNoScript(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof RedisNoScriptException
-                    || String.valueOf(cause.getMessage()).startsWith("NOSCRIPT")) {
-                return true;
-            }
-        }
-        return false;
+        return RedisFailures.replied(failure, "NOSCRIPT", RedisNoScriptException.class);
     }
 
     /**
