@@ -1,23 +1,20 @@
 package io.toolboundary.benchmarks;
 
 import io.toolboundary.testsupport.redis.RedisEndpoint;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * A plain RESP2 connection for measuring: commands of byte arrays, written in batches (pipelined) and
- * read back in order, with no client library in between, so that {@code MONITOR}, {@code DUMP} and
- * {@code RESTORE} see exactly the bytes sent. Replies: {@code String} (simple), {@code byte[]} (bulk),
- * {@code Long}, {@code List<Object>}, {@code null} (nil) or {@link Error}. Not thread-safe.
+ * A connection for measuring, on a Jedis {@link Connection}: commands of byte arrays, written in batches
+ * (pipelined) and read back in order, exactly as given, so that {@code MONITOR}, {@code DUMP} and
+ * {@code RESTORE} see the bytes sent. Replies: {@code byte[]} (simple or bulk), {@code Long},
+ * {@code List<Object>}, {@code null} (nil) or {@link Error}. Not thread-safe.
  */
 final class Resp implements AutoCloseable {
 
@@ -25,39 +22,39 @@ final class Resp implements AutoCloseable {
     record Error(String message) {
     }
 
-    private final Socket socket;
-    private final InputStream in;
-    private final OutputStream out;
+    private final Link connection;
 
-    private Resp(Socket socket) throws IOException {
-        this.socket = socket;
-        this.in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
-        this.out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+    private Resp(Link connection) {
+        this.connection = connection;
     }
 
     /** Connects, authenticating when the endpoint has a password. */
     static Resp connect(RedisEndpoint endpoint) {
-        try {
-            Resp resp = new Resp(new Socket(endpoint.host(), endpoint.port()));
-            resp.socket.setTcpNoDelay(true);
-            resp.socket.setSoTimeout(120_000);
-            for (String password : endpoint.password()) {
-                resp.call("AUTH", password);
-            }
-            return resp;
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot connect to " + endpoint, failure);
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .timeoutMillis(120_000)
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+        endpoint.password().forEach(config::password);
+        return new Resp(new Link(new HostAndPort(endpoint.host(), endpoint.port()), config.build()));
+    }
+
+    /** A Jedis connection whose written commands can be sent without reading a reply. */
+    private static final class Link extends Connection {
+        Link(HostAndPort address, DefaultJedisClientConfig config) {
+            super(address, config);
+        }
+
+        void sendWritten() {
+            flush();
         }
     }
 
     /** One command of strings; its reply, an error reply thrown. */
     Object call(String... command) {
-        List<byte[]> parts = new ArrayList<>();
-        for (String part : command) {
-            parts.add(part.getBytes(StandardCharsets.UTF_8));
+        byte[][] parts = new byte[command.length][];
+        for (int i = 0; i < command.length; i++) {
+            parts[i] = command[i].getBytes(StandardCharsets.UTF_8);
         }
-        send(parts);
-        flush();
+        send(List.of(parts));
         Object reply = read();
         if (reply instanceof Error error) {
             throw new IllegalStateException("Redis refused " + command[0] + ": " + error.message());
@@ -65,102 +62,39 @@ final class Resp implements AutoCloseable {
         return reply;
     }
 
-    /** A string reply of {@link #call}, bulk or simple. */
+    /** A string reply of {@link #call}. */
     String text(String... command) {
         return text(call(command));
     }
 
-    /** A reply as text: a bulk reply decoded as UTF-8, anything else by {@code toString}. */
+    /** A reply as text: bytes decoded as UTF-8, anything else by {@code toString}. */
     static String text(Object reply) {
         return reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
     }
 
-    /** Writes one command without flushing (pipelining). */
+    /** Writes one command without waiting for its reply (pipelining); {@link #read} sends what was written. */
     void send(List<byte[]> command) {
-        try {
-            out.write(('*' + Integer.toString(command.size()) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            for (byte[] part : command) {
-                out.write(('$' + Integer.toString(part.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-                out.write(part);
-                out.write('\r');
-                out.write('\n');
-            }
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot write to Redis", failure);
-        }
+        byte[] name = command.get(0);
+        ProtocolCommand named = () -> name;
+        connection.sendCommand(named, command.subList(1, command.size()).toArray(new byte[0][]));
     }
 
     /** Sends what was written. */
     void flush() {
-        try {
-            out.flush();
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot write to Redis", failure);
-        }
+        connection.sendWritten();
     }
 
-    /** Reads the next reply. */
+    /** Sends what was written and reads the next reply. */
     Object read() {
         try {
-            int type = in.read();
-            String line = line();
-            return switch (type) {
-                case '+' -> line;
-                case '-' -> new Error(line);
-                case ':' -> Long.parseLong(line);
-                case '$' -> bulk(Integer.parseInt(line));
-                case '*' -> {
-                    int count = Integer.parseInt(line);
-                    if (count < 0) {
-                        yield null;
-                    }
-                    List<Object> items = new ArrayList<>(count);
-                    for (int i = 0; i < count; i++) {
-                        items.add(read());
-                    }
-                    yield items;
-                }
-                case -1 -> throw new IOException("Redis closed the connection");
-                default -> throw new IOException("unexpected reply type " + (char) type);
-            };
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot read from Redis", failure);
-        }
-    }
-
-    private byte[] bulk(int length) throws IOException {
-        if (length < 0) {
-            return null;
-        }
-        byte[] bytes = in.readNBytes(length);
-        if (bytes.length != length || in.read() != '\r' || in.read() != '\n') {
-            throw new IOException("short bulk reply");
-        }
-        return bytes;
-    }
-
-    private String line() throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-        for (int b = in.read(); ; b = in.read()) {
-            if (b == -1) {
-                throw new IOException("Redis closed the connection");
-            }
-            if (b == '\r') {
-                if (in.read() != '\n') {
-                    throw new IOException("a line without LF");
-                }
-                return bytes.toString(StandardCharsets.UTF_8);
-            }
-            bytes.write(b);
+            return connection.getOne();
+        } catch (JedisDataException refused) {
+            return new Error(String.valueOf(refused.getMessage()));
         }
     }
 
     @Override
     public void close() {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // closing a measuring connection: nothing left to do
-        }
+        connection.close();
     }
 }
