@@ -236,7 +236,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             }
             run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
             Instant expiresAt = now.plus(start.ttl());
-            records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease()), bytes));
+            records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease())));
             expiries.schedule(expiresAt, key);
             return Either.right(record);
         }
@@ -261,10 +261,10 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             }
             Either<BoundaryError, CanonicalRecord.Final> next = StoreRules.complete(RecordTable.held(current, token), outcome);
             if (next.isLeft() || current.record() instanceof CanonicalRecord.Final) {
-                return next.map(Outcome::of);
+                return next.map(CanonicalRecord.Final::outcome);
             }
-            return records.replace(key, current, next.get(), next.get().byteSize(), this::reclaimExpired)
-                    .map(Outcome::of);
+            return records.replace(key, current, next.get(), this::reclaimExpired)
+                    .map(CanonicalRecord.Final::outcome);
         }
     }
 
@@ -283,7 +283,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             if (ended.isLeft() || current.record() instanceof CanonicalRecord.Final) {
                 return ended;
             }
-            return records.replace(key, current, ended.get(), ended.get().byteSize(), this::reclaimExpired);
+            return records.replace(key, current, ended.get(), this::reclaimExpired);
         }
     }
 
@@ -302,7 +302,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             if (abandoned.isLeft() || !(current.record() instanceof CanonicalRecord.Projecting)) {
                 return abandoned;
             }
-            return records.replace(key, current, abandoned.get(), abandoned.get().byteSize(), this::reclaimExpired);
+            return records.replace(key, current, abandoned.get(), this::reclaimExpired);
         }
     }
 

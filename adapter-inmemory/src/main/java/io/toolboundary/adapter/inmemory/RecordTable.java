@@ -61,15 +61,15 @@ final class RecordTable {
      * {@code STORE_FULL} (nothing changed) when the growth does not fit even after {@code reclaim}.
      */
     <T extends CanonicalRecord.Final> Either<BoundaryError, T> replace(InvocationKey key, Entry current, T done,
-            long bytes, Runnable reclaim) {
-        long growth = bytes - current.bytes();
+            Runnable reclaim) {
+        long growth = done.byteSize() - current.bytes();
         if (!room.grow(growth)) {
             reclaim.run();
             if (!room.grow(growth)) {
                 return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
             }
         }
-        if (!records.replace(key, current, current.with(done, bytes))) {
+        if (!records.replace(key, current, current.with(done))) {
             // Reclaimed by a sweep since it was read: it expired meanwhile.
             room.ungrow(growth);
             return Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
@@ -119,23 +119,28 @@ final class RecordTable {
         return entry == null ? Option.none() : Option.some(new StoreRules.Held(entry.record(), entry.token().equals(token)));
     }
 
-    /** A record as held: its attempt's token, expiry, lease, and its size as counted toward {@code maxBytes}. */
-    record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant leaseUntil, long bytes) {
+    /** A record as held: its attempt's token, expiry and lease. */
+    record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant leaseUntil) {
+
+        /** The entry's size as counted toward {@code maxBytes}: its record's, counted when it was made. */
+        long bytes() {
+            return record.byteSize();
+        }
+
         boolean expiredAt(Instant now) {
             return !now.isBefore(expiresAt);
         }
 
         /** The size of this entry's record completed with {@code outcome}: its PROJECTING self's, plus the outcome's. */
         long bytesWith(Outcome outcome) {
-            long begun = record instanceof CanonicalRecord.Final done
-                    ? done.byteSize() - Outcome.of(done).byteSize()
-                    : record.byteSize();
+            long begun = record.byteSize()
+                    - (record instanceof CanonicalRecord.Final done ? done.outcome().byteSize() : 0);
             return begun + outcome.byteSize();
         }
 
         /** The same entry holding the record's final state; token, expiry and lease unchanged. */
-        Entry with(CanonicalRecord.Final done, long doneBytes) {
-            return new Entry(done, token, expiresAt, leaseUntil, doneBytes);
+        Entry with(CanonicalRecord.Final done) {
+            return new Entry(done, token, expiresAt, leaseUntil);
         }
     }
 }
