@@ -147,7 +147,7 @@ final class StoreSteps {
             StoreBudget budget) {
         // Only what the completion adds goes to the store; the final record is the call's PROJECTING
         // record completed with the outcome the store answers.
-        Outcome adds = Outcome.of(outcome);
+        Outcome adds = outcome.outcome();
         Either<BoundaryError, Outcome> first = store.complete(call.key(), call.token(), adds, budget.remaining());
         Either<BoundaryError, Outcome> stored =
                 first.isLeft() && isUnconfirmed(first.getLeft().code()) && budget.hasTimeLeft()

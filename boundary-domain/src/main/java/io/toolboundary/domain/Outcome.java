@@ -10,7 +10,7 @@ import java.util.Objects;
  * What a completion adds to a PROJECTING record: the raw response, the agent result or the error code,
  * and the completion time. The key, tool, request, fingerprint and creation time stay where the record's
  * begin put them; {@link CanonicalRecord.Projecting#complete(Outcome)} joins the two into the final record,
- * and {@link #of(CanonicalRecord.Final)} takes the outcome back out of one.
+ * and {@link CanonicalRecord.Final#outcome()} takes the outcome back out of one.
  *
  * <p>Its texts are well-formed Unicode by construction and measured once, when it is made:
  * {@link #byteSize()} is that count, so that stores check their limits without scanning the texts again.
@@ -28,17 +28,6 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
 
     /** {@return the bytes the outcome adds to its record, in UTF-8, as {@link CanonicalRecord#byteSize()} counts them} */
     long byteSize();
-
-    /**
-     * The outcome of a final record: what its completion added to it.
-     *
-     * @param record a READY or ERROR record
-     * @return its raw response, agent result or error code, and its {@code updatedAt}
-     */
-    static Outcome of(CanonicalRecord.Final record) {
-        requireNonNull(record, "record is null");
-        return record.outcome();
-    }
 
     /** The tool ran and its result was projected. */
     final class Ready implements Outcome {

@@ -126,7 +126,7 @@ public final class StoreRules {
         requireNonNull(held, "held is null");
         requireNonNull(outcome, "outcome is null");
         return ownRecord(held).flatMap(own -> own instanceof CanonicalRecord.Final done
-                ? Outcome.of(done).equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT)
+                ? done.outcome().equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT)
                 : Either.right(((CanonicalRecord.Projecting) own).complete(outcome)));
     }
 

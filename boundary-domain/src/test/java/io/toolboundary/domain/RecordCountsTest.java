@@ -53,7 +53,7 @@ class RecordCountsTest {
         Final failed = begun.failed(ErrorCode.PROJECTION_FAILED, Option.some(RAW), LATER);
 
         for (Final done : List.of(ready, failed)) {
-            Outcome outcome = Outcome.of(done);
+            Outcome outcome = done.outcome();
             assertThat(begun.complete(outcome)).isEqualTo(done);
             assertThat(begun.complete(outcome).outcome()).isSameAs(outcome);
             assertThat(begun.complete(outcome).byteSize()).isEqualTo(done.byteSize())
@@ -67,8 +67,8 @@ class RecordCountsTest {
 
         Outcome whole = new Outcome.Ready(RAW, found("found \u00e9"), LATER);
 
-        assertThat(whole).isEqualTo(Outcome.of(ready)).hasSameHashCodeAs(Outcome.of(ready));
-        assertThat(whole.byteSize()).isEqualTo(Outcome.of(ready).byteSize()).isEqualTo(bytes(RAW) + bytes("found \u00e9"));
+        assertThat(whole).isEqualTo(ready.outcome()).hasSameHashCodeAs(ready.outcome());
+        assertThat(whole.byteSize()).isEqualTo(ready.outcome().byteSize()).isEqualTo(bytes(RAW) + bytes("found \u00e9"));
         assertThat(new Outcome.Failed(ErrorCode.EXECUTION_FAILED, Option.some(RAW), LATER).byteSize())
                 .isEqualTo(bytes(RAW));
     }
@@ -125,7 +125,7 @@ class RecordCountsTest {
         Ready ready = projecting().ready(RAW, found("found"), LATER, UNBOUNDED).get();
         Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.some(RAW), LATER);
 
-        for (Object value : List.of(projecting(), ready, failed, Outcome.of(ready), Outcome.of(failed))) {
+        for (Object value : List.of(projecting(), ready, failed, ready.outcome(), failed.outcome())) {
             assertThat(value.toString()).doesNotContain("caf\u00e9").doesNotContain("raw \u20ac")
                     .doesNotContain(FINGERPRINT).contains("bytes");
         }

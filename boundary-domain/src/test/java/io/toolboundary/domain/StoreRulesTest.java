@@ -103,17 +103,17 @@ class StoreRulesTest {
     @MethodSource("completions")
     void decidesACompletion(String name, Option<Held> held, CanonicalRecord.Final outcome,
             Either<BoundaryError, CanonicalRecord.Final> expected) {
-        assertThat(StoreRules.complete(held, Outcome.of(outcome))).isEqualTo(expected);
+        assertThat(StoreRules.complete(held, outcome.outcome())).isEqualTo(expected);
     }
 
     @Test
     void anOutcomeIsWhatTheCompletionAddsToItsRecord() {
-        assertThat(Outcome.of(READY)).isEqualTo(new Outcome.Ready(READY.raw(), READY.result(), READY.updatedAt()));
-        assertThat(Outcome.of(FAILED)).isEqualTo(new Outcome.Failed(FAILED.code(), FAILED.rawResponse(), FAILED.updatedAt()));
-        assertThat(PROJECTING.complete(Outcome.of(READY))).isEqualTo(READY);
-        assertThat(PROJECTING.complete(Outcome.of(FAILED))).isEqualTo(FAILED);
-        assertThat(PROJECTING.byteSize() + Outcome.of(READY).byteSize()).isEqualTo(READY.byteSize());
-        assertThat(PROJECTING.byteSize() + Outcome.of(FAILED).byteSize()).isEqualTo(FAILED.byteSize());
+        assertThat(READY.outcome()).isEqualTo(new Outcome.Ready(READY.raw(), READY.result(), READY.updatedAt()));
+        assertThat(FAILED.outcome()).isEqualTo(new Outcome.Failed(FAILED.code(), FAILED.rawResponse(), FAILED.updatedAt()));
+        assertThat(PROJECTING.complete(READY.outcome())).isEqualTo(READY);
+        assertThat(PROJECTING.complete(FAILED.outcome())).isEqualTo(FAILED);
+        assertThat(PROJECTING.byteSize() + READY.outcome().byteSize()).isEqualTo(READY.byteSize());
+        assertThat(PROJECTING.byteSize() + FAILED.outcome().byteSize()).isEqualTo(FAILED.byteSize());
         assertThatNullPointerException().isThrownBy(() -> new Outcome.Ready(null, READY.result(), LATER));
         assertThatNullPointerException().isThrownBy(() -> new Outcome.Failed(ErrorCode.STORE_FULL, null, LATER));
         assertThatNullPointerException().isThrownBy(() -> PROJECTING.complete(null));

@@ -226,7 +226,7 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
 
             AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            assertThat(store().complete(ready.key(), winner, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), winner, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
         }
 
         @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
@@ -241,11 +241,11 @@ public abstract class CanonicalInvocationStoreContract extends StoreAbandoningCo
                     .toList();
 
             List<Either<BoundaryError, Outcome>> results =
-                    race(i -> store().complete(record.key(), token, Outcome.of(outcomes.get(i))));
+                    race(i -> store().complete(record.key(), token, outcomes.get(i).outcome()));
 
             CanonicalRecord stored = stored(record.key()).get();
             assertThat(outcomes).contains((CanonicalRecord.Final) stored);
-            Outcome won = Outcome.of((CanonicalRecord.Final) stored);
+            Outcome won = ((CanonicalRecord.Final) stored).outcome();
             assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(won));
             assertThat(results.stream().filter(Either::isRight).map(Either::get).collect(Collectors.toSet()))
                     .containsExactly(won);

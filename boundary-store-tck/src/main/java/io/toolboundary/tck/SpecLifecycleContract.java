@@ -169,7 +169,7 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
                     ready.requestFingerprint(), ready.createdAt(), START.plusSeconds(1), Option.none(),
                     ErrorCode.EXECUTION_FAILED);
 
-            Either<BoundaryError, Outcome> refused = store().complete(overwrite.key(), token, Outcome.of(overwrite));
+            Either<BoundaryError, Outcome> refused = store().complete(overwrite.key(), token, overwrite.outcome());
 
             assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
             assertThat(recordOf(boundary, envelope)).isEqualTo(ready);
@@ -187,7 +187,7 @@ public abstract class SpecLifecycleContract extends SpecPreflightContract {
                     failed.requestFingerprint(), failed.createdAt(), START.plusSeconds(1), RAW,
                     new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
 
-            Either<BoundaryError, Outcome> refused = store().complete(upgrade.key(), token, Outcome.of(upgrade));
+            Either<BoundaryError, Outcome> refused = store().complete(upgrade.key(), token, upgrade.outcome());
 
             assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
             assertThat(recordOf(boundary, envelope)).isEqualTo(failed);

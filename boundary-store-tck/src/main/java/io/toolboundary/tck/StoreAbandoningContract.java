@@ -15,7 +15,6 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -71,7 +70,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
         }
 
         @Test
@@ -134,7 +133,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(ready.key(), token, Outcome.of(ready));
+            store().complete(ready.key(), token, ready.outcome());
             passLease(record.key());
 
             assertThat(store().abandon(record.key(), callersNow)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
@@ -147,7 +146,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-            store().complete(failed.key(), token, Outcome.of(failed));
+            store().complete(failed.key(), token, failed.outcome());
             passLease(record.key());
 
             assertThat(store().abandon(record.key(), callersNow)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
@@ -173,9 +172,9 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             passLease(record.key());
             CanonicalRecord.Failed abandoned = store().abandon(record.key(), callersNow).get();
 
-            assertThat(store().complete(record.key(), token, Outcome.of(readyOf(record, "raw", evidenceFound("found")))))
+            assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome()))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
-            assertThat(store().complete(record.key(), token, Outcome.of(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()))))
+            assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).outcome()))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(store().begin(start(record, token))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
             assertThat(stored(record.key())).isEqualTo(Option.some(abandoned));
@@ -207,7 +206,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
                 results = raceOn(pool, RACERS, i -> i % 2 == 0
                         ? store().abandon(record.key(), callersNow.plusNanos(i)).map(CanonicalRecord.Final.class::cast)
                         : store().complete(record.key(), token,
-                                Outcome.of(readyOf(record, "raw " + i, evidenceFound("found " + i)))).map(record::complete));
+                                (readyOf(record, "raw " + i, evidenceFound("found " + i))).outcome()).map(record::complete));
             } finally {
                 pool.shutdownNow();
             }
@@ -257,7 +256,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             CanonicalRecord.Projecting completed = projecting(runId, "done");
             AttemptToken token = AttemptToken.random();
             begin(completed, token);
-            assertAccepted(store().complete(completed.key(), token, Outcome.of(readyOf(completed, "raw", evidenceFound("found")))));
+            assertAccepted(store().complete(completed.key(), token, (readyOf(completed, "raw", evidenceFound("found"))).outcome()));
 
             assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
             assertThat(listed(longer)).containsExactly("call_z");
@@ -327,7 +326,7 @@ public abstract class StoreAbandoningContract extends StoreCompletingContract {
             AttemptToken token = AttemptToken.random();
             begin(done, token);
             CanonicalRecord.Ready ready = readyOf(done, "raw", evidenceFound("found"));
-            assertAccepted(store().complete(ready.key(), token, Outcome.of(ready)));
+            assertAccepted(store().complete(ready.key(), token, ready.outcome()));
             passLease(expired.key());
             begin(leased, AttemptToken.random());
             ToolBoundary boundary = sweeper();

@@ -9,7 +9,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -39,7 +38,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
 
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -51,7 +50,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
 
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
             CanonicalRecord found = stored(record.key()).get();
             assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
             assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
@@ -64,7 +63,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
 
-            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
+            assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(failed));
         }
 
@@ -75,7 +74,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
 
-            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
+            assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(failed));
         }
 
@@ -85,7 +84,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(ready.key(), token, Outcome.of(ready));
+            store().complete(ready.key(), token, ready.outcome());
 
             assertRefusesEveryOtherOutcome(record, token, ready);
         }
@@ -96,7 +95,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
-            store().complete(failed.key(), token, Outcome.of(failed));
+            store().complete(failed.key(), token, failed.outcome());
 
             assertRefusesEveryOtherOutcome(record, token, failed);
         }
@@ -107,9 +106,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(ready.key(), token, Outcome.of(ready));
+            store().complete(ready.key(), token, ready.outcome());
 
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -119,9 +118,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
-            store().complete(failed.key(), token, Outcome.of(failed));
+            store().complete(failed.key(), token, failed.outcome());
 
-            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
+            assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(failed));
         }
 
@@ -132,9 +131,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
 
-            assertThat(store().complete(ready.key(), AttemptToken.random(), Outcome.of(ready))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().complete(ready.key(), AttemptToken.random(), ready.outcome())).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
         }
 
         @Test
@@ -143,9 +142,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(ready.key(), token, Outcome.of(ready));
+            store().complete(ready.key(), token, ready.outcome());
 
-            assertThat(store().complete(ready.key(), AttemptToken.random(), Outcome.of(ready))).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().complete(ready.key(), AttemptToken.random(), ready.outcome())).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -157,7 +156,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
 
             // Only the attempt's token proves an outcome to be of its record; another token never does.
-            assertThat(store().complete(impostor.key(), AttemptToken.random(), Outcome.of(readyOf(impostor, "raw", evidenceFound("found")))))
+            assertThat(store().complete(impostor.key(), AttemptToken.random(), (readyOf(impostor, "raw", evidenceFound("found"))).outcome()))
                     .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
         }
@@ -174,7 +173,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
                 if (other.equals(stored)) {
                     continue;
                 }
-                assertThat(store().complete(other.key(), token, Outcome.of(other))).as("complete %s after %s", other, stored)
+                assertThat(store().complete(other.key(), token, other.outcome())).as("complete %s after %s", other, stored)
                         .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
                 assertThat(stored(record.key())).isEqualTo(Option.some(stored));
             }
@@ -214,7 +213,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             Duration before = liveTtl(record.key());
 
-            store().complete(record.key(), token, Outcome.of(readyOf(record, "raw", evidenceFound("found"))));
+            store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome());
 
             assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
         }
@@ -261,9 +260,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             begin(record, token);
             expire(record.key());
 
-            assertThat(store().complete(record.key(), token, Outcome.of(readyOf(record, "raw", evidenceFound("found")))))
+            assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome()))
                     .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
-            assertThat(store().complete(record.key(), token, Outcome.of(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()))))
+            assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).outcome()))
                     .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
 
             assertThat(stored(record.key())).isEmpty();
@@ -289,7 +288,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
 
             assertThat(stored(old.key())).isEmpty();
             assertThat(remainingTtl(old.key())).isEmpty();
-            assertThat(store().complete(old.key(), oldToken, Outcome.of(readyOf(old, "raw", evidenceFound("found")))))
+            assertThat(store().complete(old.key(), oldToken, (readyOf(old, "raw", evidenceFound("found"))).outcome()))
                     .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
         }
 
@@ -343,7 +342,7 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
             assertThat(ready.byteSize()).isEqualTo(maxRecordBytes());
 
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -357,11 +356,11 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
                     characterOfUtf8Bytes(lastCharacterBytes));
             assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
             CanonicalRecord.Failed failed = failedOf(record, ErrorCode.RESULT_TOO_LARGE, Option.none());
-            assertThat(store().complete(failed.key(), token, Outcome.of(failed))).isEqualTo(Either.right(Outcome.of(failed)));
+            assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
         }
 
         @Test
@@ -375,9 +374,9 @@ public abstract class StoreCompletingContract extends StoreCreatingContract {
             CanonicalRecord.Failed overLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
                     Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
 
-            assertThat(store().complete(overLimit.key(), token, Outcome.of(overLimit))).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+            assertThat(store().complete(overLimit.key(), token, overLimit.outcome())).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
             assertThat(stored(record.key())).isEqualTo(Option.some(record));
-            assertThat(store().complete(atLimit.key(), token, Outcome.of(atLimit))).isEqualTo(Either.right(Outcome.of(atLimit)));
+            assertThat(store().complete(atLimit.key(), token, atLimit.outcome())).isEqualTo(Either.right(atLimit.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(atLimit));
         }
     }

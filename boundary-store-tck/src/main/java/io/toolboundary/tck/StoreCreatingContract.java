@@ -10,7 +10,6 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;
@@ -96,7 +95,7 @@ public abstract class StoreCreatingContract extends StoreRunsContract {
             CanonicalRecord.Ready ready = readyOf(record, raw,
                     noEvidence("nothing for \ud83d\ude00", "service checkout, logs 10:00-10:15 UTC \u20ac"));
 
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
 
             CanonicalRecord found = stored(record.key()).get();
             assertThat(found).isEqualTo(ready);
@@ -111,7 +110,7 @@ public abstract class StoreCreatingContract extends StoreRunsContract {
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "", evidenceFound(""));
 
-            assertThat(store().complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));
         }
 
@@ -126,8 +125,8 @@ public abstract class StoreCreatingContract extends StoreRunsContract {
             CanonicalRecord.Failed emptyRaw = failedOf(withEmpty, ErrorCode.PROJECTION_FAILED, Option.some(""));
             CanonicalRecord.Failed noRaw = failedOf(without, ErrorCode.EXECUTION_FAILED, Option.none());
 
-            store().complete(emptyRaw.key(), token, Outcome.of(emptyRaw));
-            store().complete(noRaw.key(), token, Outcome.of(noRaw));
+            store().complete(emptyRaw.key(), token, emptyRaw.outcome());
+            store().complete(noRaw.key(), token, noRaw.outcome());
 
             assertThat(stored(withEmpty.key())).isEqualTo(Option.some(emptyRaw));
             assertThat(stored(withEmpty.key()).get().rawResponse()).isEqualTo(Option.some(""));
@@ -178,7 +177,7 @@ public abstract class StoreCreatingContract extends StoreRunsContract {
             AttemptToken token = AttemptToken.random();
             begin(record, token);
             CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-            store().complete(ready.key(), token, Outcome.of(ready));
+            store().complete(ready.key(), token, ready.outcome());
 
             assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
             assertThat(stored(record.key())).isEqualTo(Option.some(ready));

@@ -24,7 +24,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -183,7 +182,7 @@ class InMemoryStoreBoundTest {
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
 
-            assertThat(store.complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
             assertThat(store.heldBytes()).isEqualTo(ready.byteSize());
         }
 
@@ -196,7 +195,7 @@ class InMemoryStoreBoundTest {
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
 
-            assertThat(store.complete(ready.key(), token, Outcome.of(ready))).isEqualTo(STORE_FULL);
+            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(STORE_FULL);
 
             assertThat(store.find(record.key()).get()).isEqualTo(Option.some(record));
             assertThat(store.heldBytes()).isEqualTo(record.byteSize());
@@ -218,11 +217,11 @@ class InMemoryStoreBoundTest {
                     Duration.ofSeconds(1), 10, 10, Long.MAX_VALUE));
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
-            assertThat(store.complete(ready.key(), token, Outcome.of(ready))).isEqualTo(STORE_FULL);
+            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(STORE_FULL);
 
             clock.advance(TTL.dividedBy(2));
 
-            assertThat(store.complete(ready.key(), token, Outcome.of(ready))).isEqualTo(Either.right(Outcome.of(ready)));
+            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
             assertThat(store.heldBytes()).isEqualTo(ready.byteSize());
         }
 
@@ -234,7 +233,7 @@ class InMemoryStoreBoundTest {
                 AttemptToken token = AttemptToken.random();
                 begin(store, start(record, token));
                 if (i % 3 == 0) {
-                    store.complete(record.key(), token, Outcome.of(readyOf(record, "raw " + i, evidenceFound("found"))));
+                    store.complete(record.key(), token, (readyOf(record, "raw " + i, evidenceFound("found"))).outcome());
                 } else if (i % 3 == 1) {
                     store.end(record.key(), token, ErrorCode.STORE_FULL, clock.instant(), CanonicalInvocationStore.DEFAULT_TIMEOUT);
                 }

@@ -93,7 +93,7 @@ final class ScriptReplies {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
                     return invalid();
                 }
-                Outcome held = Outcome.of(done);
+                Outcome held = done.outcome();
                 return held.equals(wanted) ? Either.right(held) : refused(ErrorCode.RECORD_CONFLICT);
             });
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);

@@ -12,7 +12,6 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -65,7 +64,7 @@ class NewMasterEvictionPolicyTest {
             CanonicalRecord.Projecting refused = projecting(key(run, "refused"), "{}");
             assertThat(rig.store.begin(start(refused, AttemptToken.random())))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(rig.store.complete(before.key(), beforeToken, Outcome.of(ready(before, "raw", "result"))))
+            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").outcome()))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
             assertThat(rig.store.begin(start(refused, AttemptToken.random())))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
@@ -86,7 +85,7 @@ class NewMasterEvictionPolicyTest {
 
             AttemptToken token = AttemptToken.random();
             assertThat(rig.store.begin(start(refused, token))).isEqualTo(Either.right(refused));
-            assertThat(rig.store.complete(before.key(), beforeToken, Outcome.of(ready(before, "raw", "result"))).isRight()).isTrue();
+            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").outcome()).isRight()).isTrue();
             assertThat(StoredRecord.status(redis.replica.call("HMGET", rig.store.recordKey(refused.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");
             assertThat(log.warnings()).hasSize(1);
         }
@@ -104,7 +103,7 @@ class NewMasterEvictionPolicyTest {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + call), "{}");
                 AttemptToken token = AttemptToken.random();
                 assertThat(rig.store.begin(start(record, token)).isRight()).isTrue();
-                assertThat(rig.store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
+                assertThat(rig.store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
                 rig.ticker.addAndGet(INTERVAL.toNanos());
             }
 

@@ -11,7 +11,6 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.EvidenceStatus;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
@@ -48,7 +47,7 @@ class RecordFootprintTest {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + i), arguments);
                 AttemptToken token = AttemptToken.random();
                 assertThat(store.begin(start(record, token)).isRight()).isTrue();
-                assertThat(store.complete(record.key(), token, Outcome.of(ready(record, raw, result))).isRight()).isTrue();
+                assertThat(store.complete(record.key(), token, ready(record, raw, result).outcome()).isRight()).isTrue();
             }
 
             long usedGrowth = (usedMemory(redis) - usedBefore) / RECORDS;

@@ -16,7 +16,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -82,7 +81,7 @@ class RedisCommandEvidenceTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(warmUp, token));
         store.find(warmUp.key());
-        store.complete(warmUp.key(), token, Outcome.of(ready(warmUp, "raw", "result")));
+        store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").outcome());
         CanonicalRecord.Projecting abandonedWarmUp = projecting(key(openedRun(store), "warm-up-abandoned"), "{}");
         store.begin(start(abandonedWarmUp, AttemptToken.random()));
         new RecordLife(redis, store).passLease(abandonedWarmUp.key());
@@ -123,7 +122,7 @@ class RedisCommandEvidenceTest {
         }
         long afterReads = pttl(watched);
         for (int i = 0; i < records.size(); i++) {
-            assertThat(store.complete(records.get(i).key(), tokens.get(i), Outcome.of(ready(records.get(i), "raw " + i, "result " + i))).isRight()).isTrue();
+            assertThat(store.complete(records.get(i).key(), tokens.get(i), (ready(records.get(i), "raw " + i, "result " + i)).outcome()).isRight()).isTrue();
         }
         long afterCompletion = pttl(watched);
         long runAfterAll = pttl(store.runKey(run));
@@ -172,14 +171,14 @@ class RedisCommandEvidenceTest {
             everyKeyHasATtl.run();
         }
         CanonicalRecord.Ready done = ready(records.get(0), "raw 0", "result 0");
-        assertThat(store.complete(done.key(), tokens.get(0), Outcome.of(done)).isRight()).isTrue();
+        assertThat(store.complete(done.key(), tokens.get(0), done.outcome()).isRight()).isTrue();
         everyKeyHasATtl.run();
         // a refused completion, by another attempt, with a raw response: its transaction's SET finds no key
         assertThat(store.complete(records.get(1).key(), AttemptToken.random(),
-                Outcome.of(ready(records.get(1), "stale", "r"))).getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+                (ready(records.get(1), "stale", "r")).outcome()).getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
         everyKeyHasATtl.run();
-        assertThat(store.complete(records.get(2).key(), tokens.get(2), Outcome.of(io.toolboundary.adapter.redis.Records
-                .failed(records.get(2), ErrorCode.EXECUTION_FAILED, Option.none()))).isRight()).isTrue();
+        assertThat(store.complete(records.get(2).key(), tokens.get(2), (io.toolboundary.adapter.redis.Records
+                .failed(records.get(2), ErrorCode.EXECUTION_FAILED, Option.none())).outcome()).isRight()).isTrue();
         everyKeyHasATtl.run();
         assertThat(store.end(records.get(3).key(), tokens.get(3), ErrorCode.STORE_OUTCOME_UNKNOWN, Records.UPDATED,
                 timeout).isRight()).isTrue();
@@ -188,14 +187,14 @@ class RedisCommandEvidenceTest {
         assertThat(store.abandon(records.get(4).key(), Records.UPDATED).isRight()).isTrue();
         everyKeyHasATtl.run();
         // a late completion of the abandoned attempt fills its placeholder, and is refused
-        assertThat(store.complete(records.get(4).key(), tokens.get(4), Outcome.of(ready(records.get(4), "late", "r")))
+        assertThat(store.complete(records.get(4).key(), tokens.get(4), (ready(records.get(4), "late", "r")).outcome())
                 .getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
         everyKeyHasATtl.run();
         // an attempt ended before its record existed: its end mark
         assertThat(store.end(key(run, "never-begun"), AttemptToken.random(), ErrorCode.STORE_OUTCOME_UNKNOWN,
                 Records.UPDATED, timeout).getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
         everyKeyHasATtl.run();
-        assertThat(store.complete(done.key(), tokens.get(0), Outcome.of(done)).isRight()).isTrue();
+        assertThat(store.complete(done.key(), tokens.get(0), done.outcome()).isRight()).isTrue();
         for (CanonicalRecord.Projecting record : records) {
             assertThat(store.find(record.key()).isRight()).isTrue();
         }
@@ -237,7 +236,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(first, token)).isRight()).isTrue();
-        assertThat(store.complete(first.key(), token, Outcome.of(ready(first, "raw", "result"))).isRight()).isTrue();
+        assertThat(store.complete(first.key(), token, ready(first, "raw", "result").outcome()).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -250,7 +249,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(second, secondToken)).isRight()).isTrue();
-        assertThat(store.complete(second.key(), secondToken, Outcome.of(ready(second, "r".repeat(1024), "result"))).isRight()).isTrue();
+        assertThat(store.complete(second.key(), secondToken, (ready(second, "r".repeat(1024), "result")).outcome()).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -293,7 +292,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
 
         Map<String, Long> calls = commandCalls();
         // begin: EVALSHA refused with NOSCRIPT, then the script by its source, which Redisson with its script
@@ -315,7 +314,7 @@ class RedisCommandEvidenceTest {
             resetStats();
 
             assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
+            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
 
             // begin: EVALSHA refused with NOSCRIPT, EVAL; complete: its transaction (SET, EVALSHA refused with
             // NOSCRIPT), then the transaction again with SCRIPT LOAD before the EVALSHA
@@ -335,7 +334,7 @@ class RedisCommandEvidenceTest {
             resetStats();
 
             assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
+            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
 
             assertThat(commandCalls()).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         }

@@ -23,7 +23,6 @@ import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -94,7 +93,7 @@ abstract class RedisStoreBehaviourTest {
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(begun, token))).isEqualTo(Either.right(begun));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
-            assertThat(store.complete(outcome.key(), token, Outcome.of(outcome))).isEqualTo(Either.right(Outcome.of(outcome)));
+            assertThat(store.complete(outcome.key(), token, outcome.outcome())).isEqualTo(Either.right(outcome.outcome()));
             assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(outcome)));
         }
         assertThat(deployment.call("HGET", store.recordKey(withScope.key()), RecordCodec.ARGUMENTS)).isEqualTo(request);
@@ -301,7 +300,7 @@ abstract class RedisStoreBehaviourTest {
         long before = pttl(recordKey);
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
+        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
 
         assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(before);
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
@@ -313,9 +312,9 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         CanonicalRecord.Failed done = failed(record, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(done.key(), token, Outcome.of(done));
+        store.complete(done.key(), token, done.outcome());
 
-        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
+        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
     }
 
     @Test
@@ -323,7 +322,7 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         store.begin(start(record, AttemptToken.random()));
 
-        assertThat(store.complete(record.key(), AttemptToken.random(), Outcome.of(ready(record, "raw", "result"))))
+        assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(record)));
     }
@@ -334,11 +333,11 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(done.key(), token, Outcome.of(done));
+        store.complete(done.key(), token, done.outcome());
 
-        assertThat(store.complete(record.key(), token, Outcome.of(failed(record, ErrorCode.PROJECTION_FAILED, Option.none()))))
+        assertThat(store.complete(record.key(), token, (failed(record, ErrorCode.PROJECTION_FAILED, Option.none())).outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "other raw", "result"))))
+        assertThat(store.complete(record.key(), token, ready(record, "other raw", "result").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
     }
@@ -356,7 +355,7 @@ abstract class RedisStoreBehaviourTest {
         }
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
+        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
 
         for (int i = 0; i < begun.size(); i++) {
             assertThat(deployment.call("HGET", recordKey, begun.get(i))).as(begun.get(i)).isEqualTo(before.get(i));
@@ -372,7 +371,7 @@ abstract class RedisStoreBehaviourTest {
         String recordKey = store.recordKey(record.key());
         life.expire(record.key());
 
-        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))))
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
         assertThat(deployment.callLong("EXISTS", recordKey)).isZero();
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.none()));
@@ -592,14 +591,14 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken owner = AttemptToken.random();
         AttemptToken stale = AttemptToken.random();
         store.begin(start(contested, owner));
-        assertThat(store.complete(contested.key(), stale, Outcome.of(ready(contested, "stale raw", "r"))))
+        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         CanonicalRecord.Ready won = ready(contested, "winning raw", "r");
-        assertThat(store.complete(contested.key(), owner, Outcome.of(won))).isEqualTo(Either.right(Outcome.of(won)));
-        assertThat(store.complete(contested.key(), stale, Outcome.of(ready(contested, "stale raw", "r"))))
+        assertThat(store.complete(contested.key(), owner, won.outcome())).isEqualTo(Either.right(won.outcome()));
+        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         // the same attempt once more with another raw response: refused, the linked one unchanged
-        assertThat(store.complete(contested.key(), owner, Outcome.of(ready(contested, "second raw", "r"))))
+        assertThat(store.complete(contested.key(), owner, ready(contested, "second raw", "r").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(store.find(contested.key())).isEqualTo(Either.right(Option.of(won)));
 
@@ -609,7 +608,7 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(ended, endedToken));
         assertThat(store.end(ended.key(), endedToken, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, timeout).isRight())
                 .isTrue();
-        assertThat(store.complete(ended.key(), endedToken, Outcome.of(ready(ended, "late raw", "r"))))
+        assertThat(store.complete(ended.key(), endedToken, ready(ended, "late raw", "r").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(store.find(ended.key()).get().get().rawResponse()).isEqualTo(Option.none());
 
@@ -620,7 +619,7 @@ abstract class RedisStoreBehaviourTest {
         life.passLease(abandoned.key());
         assertThat(store.abandon(abandoned.key(), UPDATED).isRight()).isTrue();
         assertThat(store.complete(abandoned.key(), abandonedToken,
-                Outcome.of(failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw")))))
+                (failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw"))).outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
         assertThat(store.find(abandoned.key()).get().get().rawResponse()).isEqualTo(Option.none());
 
@@ -629,7 +628,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken expiredToken = AttemptToken.random();
         store.begin(start(expired, expiredToken));
         life.expire(expired.key());
-        assertThat(store.complete(expired.key(), expiredToken, Outcome.of(ready(expired, "late raw", "r"))))
+        assertThat(store.complete(expired.key(), expiredToken, ready(expired, "late raw", "r").outcome()))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
 
         // a raw key planted beside a record whose completion had none is not read: only the link is
@@ -637,7 +636,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken unlinkedToken = AttemptToken.random();
         store.begin(start(unlinked, unlinkedToken));
         CanonicalRecord.Failed withoutRaw = failed(unlinked, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(unlinked.key(), unlinkedToken, Outcome.of(withoutRaw));
+        store.complete(unlinked.key(), unlinkedToken, withoutRaw.outcome());
         deployment.call("SET", store.keys().raw(unlinked.key()), "planted raw", "PX", "60000");
         assertThat(store.find(unlinked.key())).isEqualTo(Either.right(Option.of(withoutRaw)));
 
@@ -661,14 +660,14 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token));
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(record.key(), token, Outcome.of(done));
+        store.complete(record.key(), token, done.outcome());
 
         // as an eviction under a volatile-* policy would: the raw response alone is gone
         deployment.call("DEL", store.keys().raw(record.key()));
 
         BoundaryError invalid = BoundaryError.of(ErrorCode.STORE_DATA_INVALID);
         assertThat(store.find(record.key())).isEqualTo(Either.left(invalid));
-        assertThat(store.complete(record.key(), token, Outcome.of(done))).isEqualTo(Either.left(invalid));
+        assertThat(store.complete(record.key(), token, done.outcome())).isEqualTo(Either.left(invalid));
         assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, Duration.ofSeconds(5)))
                 .isEqualTo(Either.left(invalid));
 
@@ -677,7 +676,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken pendingToken = AttemptToken.random();
         store.begin(start(pending, pendingToken));
         deployment.call("DEL", store.keys().pendingRaw(pending.key(), pendingToken));
-        assertThat(store.complete(pending.key(), pendingToken, Outcome.of(ready(pending, "raw", "result"))))
+        assertThat(store.complete(pending.key(), pendingToken, ready(pending, "raw", "result").outcome()))
                 .isEqualTo(Either.left(invalid));
         assertThat(store.find(pending.key())).isEqualTo(Either.right(Option.of(pending)));
         assertThat(deployment.callLong("EXISTS", store.keys().raw(pending.key()),

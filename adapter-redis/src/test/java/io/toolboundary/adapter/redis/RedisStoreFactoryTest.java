@@ -13,7 +13,6 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -163,7 +162,7 @@ class RedisStoreFactoryTest {
         AttemptToken token = AttemptToken.random();
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
+        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
         assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
     }
 

@@ -72,7 +72,7 @@ class RedisStoreFailureTest {
             assertThat(store.begin(start(record, AttemptToken.random()), SHORT))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
             assertThat(store.find(record.key(), SHORT)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(store.complete(record.key(), AttemptToken.random(), Outcome.of(ready(record, "raw", "result")), SHORT))
+            assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").outcome(), SHORT))
                     .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
         }
     }
@@ -108,7 +108,7 @@ class RedisStoreFailureTest {
         try {
             open = store.openRun(unopened, RUN_TOKEN, RUN_TTL);
             begin = store.begin(start(refused, AttemptToken.random()));
-            complete = store.complete(begun.key(), token, Outcome.of(ready(begun, "raw", "result")));
+            complete = store.complete(begun.key(), token, ready(begun, "raw", "result").outcome());
         } finally {
             redis.call("CONFIG", "SET", "maxmemory", "0");
         }

@@ -22,7 +22,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -68,7 +67,7 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Projecting warmUp = projecting(key(warmUpRun, "warm-up"), "{}");
         AttemptToken token = AttemptToken.random();
         assertThat(store.begin(start(warmUp, token)).isRight()).isTrue();
-        assertThat(store.complete(warmUp.key(), token, Outcome.of(ready(warmUp, "raw", "result"))).isRight()).isTrue();
+        assertThat(store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").outcome()).isRight()).isTrue();
     }
 
     private RunId newRunOpenedWithin(Duration patience) {
@@ -103,7 +102,7 @@ class ReplicaAcknowledgementTest {
         AttemptToken token = AttemptToken.random();
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
 
         // WAIT answered only once the replica had the writes: it holds the READY record, with its TTL.
         String recordKey = store.recordKey(record.key());
@@ -118,7 +117,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("CONFIG", "RESETSTAT");
 
         assertThat(store.begin(start(record, token)).isRight()).isTrue();
-        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
 
         Map<String, Long> calls = redis.masterCommandCalls();
         // the completion's raw response and script in one MULTI/EXEC, with its WAIT behind
@@ -132,7 +131,7 @@ class ReplicaAcknowledgementTest {
             redis.master.call("CONFIG", "RESETSTAT");
 
             assertThat(plain.begin(start(other, otherToken)).isRight()).isTrue();
-            assertThat(plain.complete(other.key(), otherToken, Outcome.of(ready(other, "raw", "result"))).isRight()).isTrue();
+            assertThat(plain.complete(other.key(), otherToken, ready(other, "raw", "result").outcome()).isRight()).isTrue();
 
             assertThat(redis.masterCommandCalls()).containsEntry("evalsha", 2L).doesNotContainKey("wait");
         }
@@ -221,9 +220,9 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Ready done = ready(record, "raw", "result");
         assertThat(store.begin(start(record, token)).isRight()).isTrue();
         redis.replica.freeze();
-        assertThat(store.complete(done.key(), token, Outcome.of(done)).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(done.key(), token, done.outcome()).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         // The retry finds the completion applied (no write of its own) and still cannot prove it.
-        assertThat(store.complete(done.key(), token, Outcome.of(done)).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(done.key(), token, done.outcome()).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         redis.replica.thaw();
         redis.awaitInSync();
         String recordKey = store.recordKey(record.key());
@@ -231,7 +230,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("SCRIPT", "LOAD", ReplicaAcknowledger.TOUCH.source());
         redis.master.call("CONFIG", "RESETSTAT");
 
-        assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
+        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
 
         // complete.lua (HMGET, HGETALL: ALREADY_APPLIED), WAIT; touch.lua (HGET, HSET of the same status), WAIT
         Map<String, Long> calls = redis.masterCommandCalls();
@@ -248,7 +247,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("SCRIPT", "FLUSH");
 
         assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, Outcome.of(ready(record, "raw", "result"))).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
 
         assertThat(StoredRecord.status(redis.replica.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
     }

@@ -19,7 +19,6 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -93,8 +92,8 @@ class ScriptsAgreeWithJavaTest {
                     ScriptReply.COUNTER_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID),
                     ScriptReply.ATTEMPT_ENDED, Answer.refused(ErrorCode.RECORD_CONFLICT)),
             LuaScripts.COMPLETE, Map.of(
-                    ScriptReply.APPLIED, Answer.of(List.of(), Either.right(Outcome.of(READY))),
-                    ScriptReply.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(Outcome.of(READY))),
+                    ScriptReply.APPLIED, Answer.of(List.of(), Either.right(READY.outcome())),
+                    ScriptReply.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY.outcome())),
                     ScriptReply.TOO_LARGE, Answer.refused(ErrorCode.RESULT_TOO_LARGE),
                     ScriptReply.NOT_FOUND, Answer.refused(ErrorCode.RECORD_EXPIRED),
                     ScriptReply.TOKEN_MISMATCH, Answer.refused(ErrorCode.RECORD_CONFLICT),
@@ -117,7 +116,7 @@ class ScriptsAgreeWithJavaTest {
     private static final Map<LuaScripts.Script, Function<Object, Either<BoundaryError, ?>>> READERS = Map.of(
             LuaScripts.OPEN, reply -> ScriptReplies.openRun(reply, OFFERED),
             LuaScripts.BEGIN, reply -> ScriptReplies.begin(reply, RECORD, TOKEN, calls -> { }),
-            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, RECORD.key(), Outcome.of(READY), TOKEN),
+            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, RECORD.key(), READY.outcome(), TOKEN),
             LuaScripts.END, reply -> ScriptReplies.end(reply, RECORD.key(), TOKEN),
             LuaScripts.ABANDON, reply -> ScriptReplies.abandon(reply, RECORD.key()));
 
@@ -312,7 +311,7 @@ class ScriptsAgreeWithJavaTest {
                 if (held == HeldState.OWN_READY || held == HeldState.OTHERS_FAILED) {
                     CanonicalRecord.Final done = held == HeldState.OWN_READY ? ready(first, "raw", "result")
                             : failed(first, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-                    assertThat(store.complete(done.key(), firstToken, Outcome.of(done))).as(as).isEqualTo(Either.right(Outcome.of(done)));
+                    assertThat(store.complete(done.key(), firstToken, done.outcome())).as(as).isEqualTo(Either.right(done.outcome()));
                     stored = done;
                 }
                 boolean own = held == HeldState.OWN_PROJECTING || held == HeldState.OWN_READY;
@@ -448,7 +447,7 @@ class ScriptsAgreeWithJavaTest {
         fields.put(RecordCodec.HEAD, RecordCodec.headStart(TOKEN) + "1900000000:000000000" + RecordCodec.headEnd(RECORD));
         fields.put(RecordCodec.ARGUMENTS, RECORD.arguments());
         if (record instanceof CanonicalRecord.Final done) {
-            List<Object> completion = RecordCodec.completion(Outcome.of(done));
+            List<Object> completion = RecordCodec.completion(done.outcome());
             fields.put(RecordCodec.OUTCOME, (String) completion.get(0));
             if (completion.size() > 1) {
                 fields.put(RecordCodec.CONTENT, new String((byte[]) completion.get(1), java.nio.charset.StandardCharsets.UTF_8));

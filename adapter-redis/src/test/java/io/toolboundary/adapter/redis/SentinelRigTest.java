@@ -11,7 +11,6 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -44,7 +43,7 @@ class SentinelRigTest {
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(replicated, token))).isEqualTo(Either.right(replicated));
             CanonicalRecord.Ready done = ready(replicated, "raw", "result");
-            assertThat(store.complete(done.key(), token, Outcome.of(done))).isEqualTo(Either.right(Outcome.of(done)));
+            assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
             try (RedisAdmin replica = RedisAdmin.open(group.replica(), ADMIN_TIMEOUT)) {
                 await("the replica to hold the READY record").atMost(Duration.ofSeconds(10))
                         .pollInterval(Duration.ofMillis(20))

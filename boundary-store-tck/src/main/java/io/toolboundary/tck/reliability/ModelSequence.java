@@ -175,12 +175,12 @@ final class ModelSequence extends StoreModel {
 
         settleBeforeWrite(key);
         Life life = lives.get(key);
-        Either<BoundaryError, CanonicalRecord.Final> decided = StoreRules.complete(held(life, token), Outcome.of(outcome));
-        Either<BoundaryError, Outcome> expected = decided.map(Outcome::of);
+        Either<BoundaryError, CanonicalRecord.Final> decided = StoreRules.complete(held(life, token), outcome.outcome());
+        Either<BoundaryError, Outcome> expected = decided.map(CanonicalRecord.Final::outcome);
 
         counts.outcome("complete:" + (expected.isLeft() ? expected.getLeft().code().name()
                 : life.record instanceof CanonicalRecord.Final ? "repeated" : "applied-" + outcome.status()));
-        Either<BoundaryError, Outcome> actual = store().complete(key, token, Outcome.of(outcome));
+        Either<BoundaryError, Outcome> actual = store().complete(key, token, outcome.outcome());
         checkWriteInTime(key, life, now());
         compare("complete " + key.toolCallId() + " as " + outcome.status(), expected, actual);
         if (expected.isRight() && actual.isRight()) {
