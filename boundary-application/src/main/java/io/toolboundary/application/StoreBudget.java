@@ -15,10 +15,10 @@ final class StoreBudget {
     private final LongSupplier nanoTime;
     private final long deadlineNanos;
 
-    private StoreBudget(Duration total, LongSupplier nanoTime) {
+    private StoreBudget(Duration total, LongSupplier nanoTime, long deadlineNanos) {
         this.total = total;
         this.nanoTime = nanoTime;
-        this.deadlineNanos = nanoTime.getAsLong() + total.toNanos();
+        this.deadlineNanos = deadlineNanos;
     }
 
     /** A budget of {@code total}, starting now by {@link System#nanoTime()}. */
@@ -28,12 +28,22 @@ final class StoreBudget {
 
     /** A budget of {@code total}, starting now by {@code nanoTime} (a test's, to move time without waiting). */
     static StoreBudget startingNow(Duration total, LongSupplier nanoTime) {
-        return new StoreBudget(total, nanoTime);
+        return new StoreBudget(total, nanoTime, nanoTime.getAsLong() + total.toNanos());
     }
 
-    /** Half the budget at most, and no more than {@code beforeDeadline}; at least one millisecond. */
-    Duration forBegin(Duration beforeDeadline) {
-        return atLeastOneMilli(min(min(beforeDeadline, total.dividedBy(2)), remaining()));
+    /**
+     * This budget, ending no later than {@code limit} from now (the time to a run's deadline): the calls
+     * spent from it, clean-ups included, stop at the earlier of the two.
+     */
+    StoreBudget within(Duration limit) {
+        long now = nanoTime.getAsLong();
+        long limitNanos = limit.compareTo(total) >= 0 ? total.toNanos() : Math.max(limit.toNanos(), 0L);
+        return new StoreBudget(total, nanoTime, Math.min(deadlineNanos, now + limitNanos));
+    }
+
+    /** Half the whole budget at most, and no more than is left; at least one millisecond. */
+    Duration forBegin() {
+        return atLeastOneMilli(min(total.dividedBy(2), remaining()));
     }
 
     /** What is left of the budget; at least one millisecond, so that a store call can still be made. */

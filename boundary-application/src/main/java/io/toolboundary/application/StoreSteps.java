@@ -73,7 +73,8 @@ final class StoreSteps {
 
     /**
      * Step 2: creates the call's PROJECTING record, with its execution lease, within half the store
-     * budget and never past the run's deadline (the rest is kept for ending the record).
+     * budget (the rest is kept for ending the record); neither the begin nor its clean-up waits past the
+     * run's deadline.
      */
     Either<BoundaryError, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
         Instant createdAt = call.record().createdAt();
@@ -86,11 +87,13 @@ final class StoreSteps {
         InvocationStart start = new InvocationStart(call.record(), call.token(), run.runToken().get(), config.recordTtl(),
                 Duration.between(createdAt, leaseUntil), run.callBudget(), call.binding().callBudgetPerRun(),
                 config.limits().recordBytes());
-        Duration beforeDeadline = untilDeadline(clock.instant(), run.deadline());
-        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start, budget.forBegin(beforeDeadline));
+        // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
+        StoreBudget beforeDeadline = budget.within(untilDeadline(clock.instant(), run.deadline()));
+        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
         if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
-            // The record may exist; end it by token so that it never stays PROJECTING unattended.
-            endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, budget);
+            // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
+            // it over at once when the deadline leaves no time for that.
+            endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, beforeDeadline);
         }
         return begun.map(call::withRecord);
     }

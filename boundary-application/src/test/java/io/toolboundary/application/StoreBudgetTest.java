@@ -3,34 +3,62 @@ package io.toolboundary.application;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class StoreBudgetTest {
 
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
     @Test
     void givesBeginAtMostHalfTheBudget() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10));
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10), nanos::get);
 
-        assertThat(budget.forBegin(Duration.ofHours(1))).isEqualTo(Duration.ofSeconds(5));
+        assertThat(budget.within(Duration.ofHours(1)).forBegin()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
     void givesBeginNoMoreThanTheRunHasLeft() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10));
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10), nanos::get);
 
-        assertThat(budget.forBegin(Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(300));
+        assertThat(budget.within(Duration.ofMillis(300)).forBegin()).isEqualTo(Duration.ofMillis(300));
     }
 
     @Test
     void givesEveryStoreCallAtLeastOneMillisecondEvenWhenTheDeadlineHasPassed() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10));
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10), nanos::get);
 
-        assertThat(budget.forBegin(Duration.ofMillis(-5))).isEqualTo(Duration.ofMillis(1));
+        StoreBudget pastDeadline = budget.within(Duration.ofMillis(-5));
+
+        assertThat(pastDeadline.forBegin()).isEqualTo(Duration.ofMillis(1));
+        assertThat(pastDeadline.hasTimeLeft()).isFalse();
+    }
+
+    @Test
+    void endsTheCleanUpAtTheRunsDeadlineWhenItComesBeforeTheBudgetRunsOut() {
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(4), nanos::get);
+        StoreBudget beforeDeadline = budget.within(Duration.ofSeconds(2));
+
+        nanos.addAndGet(Duration.ofMillis(1_900).toNanos());
+        assertThat(beforeDeadline.remaining()).isEqualTo(Duration.ofMillis(100));
+        assertThat(budget.remaining()).isEqualTo(Duration.ofMillis(2_100));
+
+        nanos.addAndGet(Duration.ofMillis(100).toNanos());
+        assertThat(beforeDeadline.hasTimeLeft()).as("at the deadline").isFalse();
+        assertThat(budget.hasTimeLeft()).isTrue();
+    }
+
+    @Test
+    void neverOutlastsTheBudgetItWasCutFrom() {
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(4), nanos::get);
+        nanos.addAndGet(Duration.ofSeconds(3).toNanos());
+
+        assertThat(budget.within(Duration.ofHours(1)).remaining()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(budget.within(Duration.ofDays(36_500)).remaining()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
     void neverGrowsAndRunsOut() {
-        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(1_000_000_000L);
         StoreBudget budget = StoreBudget.startingNow(Duration.ofMillis(20), nanos::get);
         assertThat(budget.remaining()).isEqualTo(Duration.ofMillis(20));
         assertThat(budget.hasTimeLeft()).isTrue();
@@ -43,6 +71,6 @@ class StoreBudgetTest {
 
         assertThat(budget.hasTimeLeft()).isFalse();
         assertThat(budget.remaining()).isEqualTo(Duration.ofMillis(1));
-        assertThat(budget.forBegin(Duration.ofHours(1))).isEqualTo(Duration.ofMillis(1));
+        assertThat(budget.forBegin()).isEqualTo(Duration.ofMillis(1));
     }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /** The store's Lua scripts, read once from the resources beside this class, each with its SHA-1 for EVALSHA. */
 final class LuaScripts {
@@ -29,6 +30,8 @@ final class LuaScripts {
     static final Script SCAN_KEYS = load("scankeys.lua");
     /** What an operator needs to know of one key; see {@code inspect.lua}. */
     static final Script INSPECT = load("inspect.lua");
+    /** Every script of the store's, as loaded on the masters when the store is made. */
+    static final List<Script> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, SCAN, SCAN_KEYS, INSPECT);
 
     private LuaScripts() {
     }

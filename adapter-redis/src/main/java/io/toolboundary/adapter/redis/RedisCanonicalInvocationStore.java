@@ -75,6 +75,12 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         this.options = requireNonNull(options, "options is null");
         this.keys = new RedisKeys(options.keyPrefix());
         this.scripts = new ScriptRunner(client, options, MasterPolicyWatch.over(client, options, ticker));
+        scripts.preload(options.responseTimeout());
+    }
+
+    /** How many calls were answered {@code STORE_UNAVAILABLE} unsent while Redis could not be reached. */
+    long turnedAwayWhileDown() {
+        return scripts.turnedAway();
     }
 
     /**

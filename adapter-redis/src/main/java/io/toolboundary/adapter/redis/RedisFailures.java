@@ -1,6 +1,10 @@
 package io.toolboundary.adapter.redis;
 
 import io.toolboundary.domain.ErrorCode;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import org.redisson.RedissonShutdownException;
@@ -35,6 +39,12 @@ final class RedisFailures {
         /** The script cannot have run and another try cannot help: credentials refused, client shut down. */
         REFUSED(false, false),
         /**
+         * No connection could be made to the node: refused, no route, an unknown host, or none within the
+         * connect timeout. The script cannot have run; the store is down for this node, so the call is not
+         * tried again (see {@link OutageGate}).
+         */
+        UNREACHABLE(false, false),
+        /**
          * The script may have run: it was written and no reply came, the connection broke while a reply
          * was due, or the failure is of a kind not known to be harmless. Worth another try (every script
          * is idempotent by its token).
@@ -63,8 +73,14 @@ final class RedisFailures {
     private RedisFailures() {
     }
 
-    /** What a failure of one try means; see {@link Failure}. */
+    /**
+     * What a failure of one try means; see {@link Failure}. A failure to connect anywhere in the cause chain
+     * decides first: the client wraps it in a generic {@link RedisException} that says nothing by itself.
+     */
     static Failure classify(Throwable failure) {
+        if (isConnectFailure(failure)) {
+            return Failure.UNREACHABLE;
+        }
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof RedisException || cause instanceof RedissonShutdownException) {
                 return classifyRedis(cause);
@@ -75,6 +91,18 @@ final class RedisFailures {
         }
         // Not a failure of Redis's: a reply the client could not decode.
         return Failure.DATA_INVALID;
+    }
+
+    /** True when {@code failure} or one of its causes says no connection could be made to the node. */
+    private static boolean isConnectFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            // ConnectException covers Netty's connect timeout and its "connection refused".
+            if (cause instanceof ConnectException || cause instanceof NoRouteToHostException
+                    || cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -95,7 +123,7 @@ final class RedisFailures {
         return switch (failure) {
             case FULL -> ErrorCode.STORE_FULL;
             case DATA_INVALID -> ErrorCode.STORE_DATA_INVALID;
-            case NOT_SENT, REFUSED, MAY_HAVE_RUN -> anyTryMayHaveRun || failure.mayHaveRun()
+            case NOT_SENT, REFUSED, UNREACHABLE, MAY_HAVE_RUN -> anyTryMayHaveRun || failure.mayHaveRun()
                     ? ErrorCode.STORE_OUTCOME_UNKNOWN
                     : ErrorCode.STORE_UNAVAILABLE;
         };

@@ -4,6 +4,7 @@ import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_ABANDONED;
 import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_APPLIED;
 import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_CREATED;
 import static io.toolboundary.adapter.redis.ScriptReply.ATTEMPT_ENDED;
+import static io.toolboundary.adapter.redis.ScriptReply.RECORD_INVALID;
 import static io.toolboundary.adapter.redis.ScriptReply.CONFLICT;
 import static io.toolboundary.adapter.redis.ScriptReply.COUNTER_INVALID;
 import static io.toolboundary.adapter.redis.ScriptReply.DUPLICATE;
@@ -70,7 +71,7 @@ final class ReplicaAcknowledger {
     private static final Map<LuaScripts.Script, Set<ScriptReply>> REFUSALS = Map.of(
             LuaScripts.OPEN, EnumSet.of(RUN_INVALID),
             LuaScripts.BEGIN, EnumSet.of(RUN_LOST, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
-                    ATTEMPT_ENDED),
+                    ATTEMPT_ENDED, RECORD_INVALID),
             LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT, TOO_LARGE, RAW_LOST),
             LuaScripts.END, EnumSet.of(TOKEN_MISMATCH),
             LuaScripts.ABANDON, EnumSet.of(NOT_FOUND, FINAL, LEASE_ACTIVE, LEASE_INVALID));

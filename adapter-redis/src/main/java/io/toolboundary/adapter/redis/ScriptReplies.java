@@ -36,7 +36,7 @@ final class ScriptReplies {
             case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
-                    ATTEMPT_ENDED, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
+                    ATTEMPT_ENDED, RECORD_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
                     ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -79,6 +79,7 @@ final class ScriptReplies {
             case TOOL_BUDGET -> refused(parsed, ErrorCode.TOOL_BUDGET_EXHAUSTED);
             case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             case ATTEMPT_ENDED -> refused(parsed, ErrorCode.RECORD_CONFLICT);
+            case RECORD_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
                     ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
@@ -103,7 +104,7 @@ final class ScriptReplies {
             case RAW_LOST -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
-                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED, RECORD_INVALID,
                     ENDED, FINAL, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
@@ -122,7 +123,7 @@ final class ScriptReplies {
             case LEASE_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
-                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED, RECORD_INVALID,
                     APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
@@ -138,7 +139,7 @@ final class ScriptReplies {
             case TOKEN_MISMATCH -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             // Replies of the other scripts.
             case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
-                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED,
+                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED, RECORD_INVALID,
                     APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
                     -> invalid();
         });

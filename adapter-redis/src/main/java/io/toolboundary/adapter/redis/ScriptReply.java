@@ -37,6 +37,8 @@ enum ScriptReply {
      * got no answer); nothing is written.
      */
     ATTEMPT_ENDED,
+    /** begin.lua: the record key holds a hash that is not a record of this store; nothing is written. */
+    RECORD_INVALID,
     /** complete.lua: the record is now final. */
     APPLIED,
     /** complete.lua: the record already has this status and token (a retry); with all its fields. */

@@ -24,6 +24,10 @@ import org.redisson.client.RedisNoScriptException;
  * Runs the store's Lua scripts: one Redisson try per attempt, with the store's own reply timeout, and
  * its own retries within the caller's timeout, knowing after each try whether the script may have run.
  *
+ * <p>Every call passes the {@link OutageGate} first: while Redis could not be reached, calls are answered
+ * {@code STORE_UNAVAILABLE} at once, but for one probe at a time. A try that can make no connection is
+ * not repeated within the call: nothing was sent, and the store is down.
+ *
  * <p>Two hooks apply to the scripts that write ({@link #WRITES}): the {@link MasterPolicyWatch} may
  * refuse one before it is sent, and, when the options ask for replica acknowledgement, each try goes
  * through the {@link ReplicaAcknowledger} ({@code WAIT} behind the script, on its connection).
@@ -41,6 +45,7 @@ final class ScriptRunner {
     private final RScript scripts;
     private final MasterPolicyWatch masters;
     private final Option<ReplicaAcknowledger> replicas;
+    private final OutageGate gate;
 
     ScriptRunner(RedissonClient client, RedisStoreOptions options, MasterPolicyWatch masters) {
         // One try per call, with the store's own reply timeout: the store retries by itself, within the
@@ -51,6 +56,31 @@ final class ScriptRunner {
                 .timeout(options.responseTimeout()).retryAttempts(0));
         this.masters = masters;
         this.replicas = options.replicaAcknowledgement().map(wanted -> new ReplicaAcknowledger(client, wanted, options));
+        this.gate = client.getConfig().isClusterConfig() ? OutageGate.perSlot() : OutageGate.single();
+    }
+
+    /**
+     * Loads every script on every master, waiting at most {@code wait}, so that the first calls, and the
+     * clean-up above all, find them cached. Best effort: a script a master lacks later is sent by source.
+     */
+    void preload(Duration wait) {
+        RScript loader = client.getScript(ScriptCodec.INSTANCE);
+        CompletableFuture<?>[] loads = LuaScripts.ALL.stream()
+                .map(script -> loader.scriptLoadAsync(script.source()).toCompletableFuture())
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(loads).get(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException notLoaded) {
+            LOG.log(System.Logger.Level.DEBUG, "Redis store scripts not all loaded at start ({0}); each is sent by"
+                    + " source where a master lacks it", notLoaded.getClass().getSimpleName());
+        }
+    }
+
+    /** How many calls were answered {@code STORE_UNAVAILABLE} unsent, while Redis could not be reached. */
+    long turnedAway() {
+        return gate.turnedAway();
     }
 
     /**
@@ -73,6 +103,10 @@ final class ScriptRunner {
      */
     Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
             List<Object> scriptKeys, List<Object> args, Duration timeout, Option<RawResponseWrite> raw) {
+        OutageGate.Pass pass = gate.enter(routingKey);
+        if (pass == OutageGate.Pass.SHUT) {
+            return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+        }
         Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
         try {
             if (WRITES.contains(script)) {
@@ -84,6 +118,9 @@ final class ScriptRunner {
             }
             return attempts(script, routingKey, scriptKeys, args.toArray(), raw, wait);
         } finally {
+            // A probe that learnt nothing (refused by the master policy, given up, any failure after a
+            // connection) lets the next call probe; one that learnt has already moved the gate.
+            gate.undecided(routingKey, pass);
             if (wait.interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -94,7 +131,9 @@ final class ScriptRunner {
             List<Object> scriptKeys, Object[] values, Option<RawResponseWrite> raw, Wait wait) {
         Option<ReplicaAcknowledger> acknowledged = WRITES.contains(script) ? replicas : Option.none();
         boolean anyMayHaveRun = false;
-        boolean bySource = false;
+        // The clean-up goes by source: its tries may wait in a frozen server's socket behind the late begin
+        // they must end, and a NOSCRIPT answered after the call gave up would end nothing.
+        boolean bySource = script.equals(LuaScripts.END);
         boolean loaded = false;
         // A raw response goes in one transaction with the script; once Redis discarded that transaction for
         // a reason its SET alone got past (a redirection, in a slot migration), as two commands, each
@@ -119,6 +158,7 @@ final class ScriptRunner {
                     attempt--;
                     continue;
                 }
+                gate.reached(routingKey);
                 return Either.right(answer);
             } catch (TimeoutException outOfTime) {
                 // Given up while the try was in flight: it may still reach the server.
@@ -134,6 +174,7 @@ final class ScriptRunner {
                 continue;
             }
             if (failure instanceof ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
+                gate.reached(routingKey);
                 return notAcknowledged(script, shortfall);
             }
             if (isNoScript(failure) && !bySource && !loaded) {
@@ -147,6 +188,9 @@ final class ScriptRunner {
             }
             RedisFailures.Failure kind = RedisFailures.classify(failure);
             anyMayHaveRun |= kind.mayHaveRun();
+            if (kind == RedisFailures.Failure.UNREACHABLE) {
+                gate.unreachable(routingKey);
+            }
             if (!kind.retryable() || !wait.pause(attempt)) {
                 return failed(script, failure, kind, anyMayHaveRun);
             }

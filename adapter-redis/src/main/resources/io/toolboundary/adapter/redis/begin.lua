@@ -43,6 +43,8 @@
 --   {'RUN_BUDGET'} / {'TOOL_BUDGET'}          a budget is used up
 --   {'COUNTER_INVALID'}                       a counter holds something other than digits
 --   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
+--   {'RECORD_INVALID'}                        the record key holds a hash that is not a record of this
+--                                             store (no head in its layout): nothing written
 --
 -- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
 -- record is new) sends ten: HMGET, EXISTS, HINCRBY, HINCRBY, HSET, TIME, HSET, PEXPIRE, SET, PEXPIRE.
@@ -67,11 +69,15 @@ end
 -- One EXISTS for both: in the usual call neither the record nor the attempt's end mark exists.
 if redis.call('EXISTS', record, KEYS[3]) > 0 then
   local stored = redis.call('HMGET', record, 'h', 'o')
-  if not (stored[1] or stored[2]) then
-    -- No record, so the end mark exists: this attempt was ended before its begin arrived.
-    return {'ATTEMPT_ENDED'}
-  end
   local token, fingerprint = string.match(stored[1] or '', '^[^|]*|([^|]*)|[^|]*|[^|]*|[^|]*|(.*)$')
+  if not token then
+    if redis.call('EXISTS', record) == 0 then
+      -- No record, so the end mark exists: this attempt was ended before its begin arrived.
+      return {'ATTEMPT_ENDED'}
+    end
+    -- A hash without a head this store wrote: not a record of this store, and nothing to decide on.
+    return {'RECORD_INVALID'}
+  end
   if token == ARGV[1] and not stored[2] then
     local reply = redis.call('HGETALL', record)
     table.insert(reply, 1, 'ALREADY_CREATED')

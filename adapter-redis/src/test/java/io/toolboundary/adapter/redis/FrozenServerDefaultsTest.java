@@ -44,6 +44,8 @@ class FrozenServerDefaultsTest {
     static final long BUDGET_MILLIS = 4_000;
     /** The documented promise: the store budget plus a small margin for scheduling on a loaded machine. */
     static final Duration BOUND = ToolBoundaryConfig.DEFAULT_STORE_TIMEOUT.plusSeconds(1);
+    /** What a call may take beyond the run's deadline on a loaded machine. */
+    static final Duration SCHEDULING_NOISE = Duration.ofMillis(300);
 
     @Test
     void aServerFrozenBeforeBeginIsGivenUpWithinTheStoreBudgetAndTheToolNeverRuns() {
@@ -132,6 +134,66 @@ class FrozenServerDefaultsTest {
             }
             tally.check(rig);
             System.out.println("RELIABILITY frozen-defaults/begin-deadline-300ms maxBeginMillis=" + worstBegin.toMillis());
+        }
+    }
+
+    @Test
+    void neitherBeginNorItsCleanUpWaitsPastTheRunsDeadlineAndWhatIsLeftIsHandedOverAtOnce() {
+        try (AmbiguityRig rig = AmbiguityRig.direct(RedisStoreOptions.custom())) {
+            ToolBoundary boundary = rig.boundary(ToolBoundaryConfig.ofDefaults());
+            warmUp(rig, boundary);
+            Tally tally = tally("frozen-defaults/deadline-2s");
+            Duration toDeadline = Duration.ofSeconds(2);
+            Duration worst = Duration.ZERO;
+            for (int round = 0; round < ROUNDS; round++) {
+                String id = "frozen-deadline-2s-" + round;
+                RunContext run = new RunContext(rig.run.runId(), true, Instant.now().plus(toDeadline),
+                        RunContext.UNLIMITED, rig.run.runToken());
+                rig.redis.freeze();
+                tally.faults++;
+                Call call = rig.invoke(boundary, run, id);
+                List<AmbiguityRig.Unfinished> handedOver = rig.takeUnfinished();
+                thaw(rig);
+
+                assertThat(call.code().getOrNull()).as(id).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+                assertThat(call.elapsed()).as(id + ": invoke with the run's deadline 2 s away")
+                        .isLessThanOrEqualTo(toDeadline.plus(SCHEDULING_NOISE));
+                assertThat(handedOver).as("the unconfirmed begin, handed over at the deadline").hasSize(1);
+                assertThat(rig.tool.executions(id)).isZero();
+                worst = call.elapsed().compareTo(worst) > 0 ? call.elapsed() : worst;
+                handedOver.forEach(pair -> rig.endUnfinished(boundary, pair));
+                rig.settle(boundary, call, tally);
+                tally.rounds++;
+            }
+            tally.check(rig);
+            System.out.println("RELIABILITY frozen-defaults/deadline-2s maxInvokeMillis=" + worst.toMillis());
+        }
+    }
+
+    @Test
+    void aThawedServerRunsTheCleanUpAfterTheLateBeginEvenWithoutTheScriptInItsCache() {
+        try (AmbiguityRig rig = AmbiguityRig.direct(RedisStoreOptions.custom())) {
+            ToolBoundary boundary = rig.boundary(ToolBoundaryConfig.ofDefaults());
+            Tally tally = tally("frozen-defaults/clean-up-without-script-cache");
+            for (int round = 0; round < ROUNDS; round++) {
+                String id = "frozen-no-cache-" + round;
+                // A server that has run begin.lua but never end.lua (as after a restart or a failover).
+                rig.redis.call("SCRIPT", "FLUSH");
+                assertThat(rig.invoke(boundary, rig.run, id + "-warm-up").outcome().isRight()).isTrue();
+                rig.redis.freeze();
+                tally.faults++;
+                Call call = rig.invoke(boundary, rig.run, id);
+                thaw(rig);
+
+                assertThat(call.code().getOrNull()).as(id).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+                assertThat(rig.tool.executions(id)).isZero();
+                String status = rig.record(id).getOrDefault("status", "none");
+                assertThat(status).as(id + ": the late begin's record before any endUnfinished").isIn("none", "ERROR");
+                rig.settle(boundary, call, tally);
+                tally.rounds++;
+            }
+            tally.check(rig);
+            assertThat(tally.projectingBeforeEnd).as("records PROJECTING when the harness came").isZero();
         }
     }
 

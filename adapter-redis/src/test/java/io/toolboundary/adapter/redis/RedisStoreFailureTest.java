@@ -172,6 +172,21 @@ class RedisStoreFailureTest {
                 .isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
         assertThat(RedisFailures.classify(new RedisException("Unexpected exception while processing command")))
                 .as("a failure not known to be harmless").isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
+        assertThat(RedisFailures.classify(new RedisException("Unexpected exception while processing command",
+                new java.net.ConnectException("Connection refused"))))
+                .as("a refused connection, as the client wraps it").isEqualTo(RedisFailures.Failure.UNREACHABLE);
+        assertThat(RedisFailures.classify(new RedisConnectionException("Unable to connect",
+                new io.netty.channel.ConnectTimeoutException("connection timed out"))))
+                .as("no connection within the connect timeout").isEqualTo(RedisFailures.Failure.UNREACHABLE);
+        assertThat(RedisFailures.classify(new CompletionException(new RedisException("wrapped",
+                new java.net.NoRouteToHostException("No route to host")))))
+                .isEqualTo(RedisFailures.Failure.UNREACHABLE);
+        assertThat(RedisFailures.classify(new RedisException("wrapped", new java.net.UnknownHostException("redis.invalid"))))
+                .isEqualTo(RedisFailures.Failure.UNREACHABLE);
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.UNREACHABLE, false))
+                .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(RedisFailures.finalCode(RedisFailures.Failure.UNREACHABLE, true))
+                .as("an earlier try may have run").isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         assertThat(RedisFailures.classify(new RedisException("interrupted", new InterruptedException())))
                 .as("an interrupt is never 'unavailable'").isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
         assertThat(RedisFailures.classify(new RedisOutOfMemoryException("OOM command not allowed")))
