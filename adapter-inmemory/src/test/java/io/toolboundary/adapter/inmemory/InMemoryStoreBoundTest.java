@@ -117,6 +117,30 @@ class InMemoryStoreBoundTest {
         }
 
         @Test
+        void anOpeningThroughTheBoundaryAtTheRunLimitIsStoreFullRunsNothingAndARetryOfAnOpenRunKeepsItsToken() {
+            InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.custom().clock(clock).maxRecords(2).build();
+            CountingExecutor tool = FakeTools.counting(request -> "raw");
+            ToolBoundary boundary = ToolBoundary.builder()
+                    .store(store).clock(clock).accessPolicy(AccessPolicy.allowAll())
+                    .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME,
+                            tool, FakeProjectors.evidenceFound("found")))
+                    .build();
+            RunContext first = Fixtures.anyRunContext();
+            RunContext second = Fixtures.anyRunContext();
+            RunContext third = Fixtures.anyRunContext();
+            RunContext opened = boundary.openRun(first).get();
+            boundary.openRun(second).get();
+
+            assertThat(boundary.openRun(third).map(run -> run.runToken()))
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
+            assertThat(boundary.invoke(third, Fixtures.envelope(third).build()).getLeft().code())
+                    .isEqualTo(ErrorCode.RUN_NOT_OPENED);
+            assertThat(tool.executions()).isZero();
+            assertThat(boundary.openRun(first).map(run -> run.runToken()))
+                    .as("the same run opened again at the limit").isEqualTo(Either.right(opened.runToken()));
+        }
+
+        @Test
         void holdsAtMostMaxRecordsRunsAndReclaimsExpiredOnesBeforeRefusing() {
             InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.custom().clock(clock).maxRecords(2).build();
             store.openRun(freshRunId(), RUN_TOKEN, TTL);

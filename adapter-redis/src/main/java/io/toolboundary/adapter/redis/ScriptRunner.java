@@ -65,14 +65,14 @@ final class ScriptRunner {
      */
     void preload(Duration wait) {
         RScript loader = client.getScript(ScriptCodec.INSTANCE);
-        CompletableFuture<?>[] loads = LuaScripts.ALL.stream()
-                .map(script -> loader.scriptLoadAsync(script.source()).toCompletableFuture())
-                .toArray(CompletableFuture[]::new);
         try {
+            CompletableFuture<?>[] loads = LuaScripts.ALL.stream()
+                    .map(script -> loader.scriptLoadAsync(script.source()).toCompletableFuture())
+                    .toArray(CompletableFuture[]::new);
             CompletableFuture.allOf(loads).get(wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException notLoaded) {
+        } catch (ExecutionException | TimeoutException | RuntimeException notLoaded) {
             LOG.log(System.Logger.Level.DEBUG, "Redis store scripts not all loaded at start ({0}); each is sent by"
                     + " source where a master lacks it", notLoaded.getClass().getSimpleName());
         }

@@ -423,6 +423,35 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
+    void aBeginOverAHashThatIsNotARecordOfThisStoreIsInvalidDataAndWritesNothing() {
+        RunId run = openedRun();
+        List<List<String>> foreign = List.of(
+                List.of("status", "READY", "toolCallId", "c1"),
+                List.of("x", "1"),
+                List.of(RecordCodec.OUTCOME, "READY|2026-01-01T00:00:00Z|EVIDENCE_FOUND|0|-"),
+                List.of(RecordCodec.HEAD, "not a head"),
+                List.of(RecordCodec.HEAD, ""));
+        int n = 0;
+        for (List<String> fields : foreign) {
+            CanonicalRecord.Projecting record = projecting(key(run, "foreign-" + n++), "{}");
+            String recordKey = store.recordKey(record.key());
+            List<String> command = new ArrayList<>(List.of("HSET", recordKey));
+            command.addAll(fields);
+            deployment.call(command.toArray(String[]::new));
+            deployment.call("PEXPIRE", recordKey, "60000");
+            List<?> before = (List<?>) deployment.call("HGETALL", recordKey);
+
+            AttemptToken token = AttemptToken.random();
+            assertThat(store.begin(start(record, token))).as(fields.toString())
+                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat((List<?>) deployment.call("HGETALL", recordKey)).as("the hash as it was").isEqualTo(before);
+            assertThat(deployment.callLong("EXISTS", store.keys().pendingRaw(record.key(), token)))
+                    .as("no pending raw key").isZero();
+        }
+        assertThat(runField(run, "calls")).as("no budget reserved").isEqualTo("0");
+    }
+
+    @Test
     void aBeginThatArrivesAfterItsAttemptWasEndedCreatesNothing() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "late"), "{}");
         AttemptToken token = AttemptToken.random();

@@ -14,6 +14,7 @@ import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
 import io.toolboundary.testsupport.redis.SentinelGroup;
 import io.vavr.control.Either;
+import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,6 +135,13 @@ class RunStateLossTest {
                 assertThat(answer).as("call %s after the failover", call.toolCallId())
                         .isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
             }
+            // The harness opens the run again (say, after a restart of its own): the older copy answers the
+            // run's token, the same token, and the run still runs nothing.
+            RunContext unopened = new RunContext(run.runId(), true, run.deadline(), run.callBudget(), Option.none());
+            Either<BoundaryError, RunContext> reopened = loss.boundary.openRun(unopened);
+            assertThat(reopened.map(RunContext::runToken)).isEqualTo(Either.right(run.runToken()));
+            assertThat(loss.invoke(reopened.get(), DataLoss.calls(run, 8, 9).get(0)))
+                    .as("a call of the run opened again on the older copy").isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
             RunContext next = loss.openRun();
             loss.succeed(next, DataLoss.calls(next, 0, 3));
 
