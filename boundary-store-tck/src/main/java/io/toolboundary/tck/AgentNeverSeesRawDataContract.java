@@ -176,6 +176,10 @@ public abstract class AgentNeverSeesRawDataContract {
             return AgentNeverSeesRawDataContract.this.store();
         }
 
+        InvocationKey key() {
+            return InvocationKey.of(new io.toolboundary.domain.RunId(runId), new io.toolboundary.domain.ToolCallId(TOOL_CALL_ID));
+        }
+
         void expire(InvocationKey key) {
             AgentNeverSeesRawDataContract.this.expire(key);
         }
@@ -199,6 +203,10 @@ public abstract class AgentNeverSeesRawDataContract {
         assertNothingForbiddenIn(world, error.toString(), error.message(), error.code().name());
         assertThat(error.message()).isEqualTo(path.expected().safeMessage());
         listener.errors.forEach(seen -> assertNothingForbiddenIn(world, seen.toString()));
+        Option<CanonicalRecord> record = store().find(world.key()).getOrElseThrow(e -> new AssertionError("find: " + e));
+        assertThat(ErrorRecords.agrees(error.code(), record))
+                .as("the record after %s is one of %s, was %s", error.code(), ErrorRecords.allowed(error.code()), record)
+                .isTrue();
     }
 
     @Test
