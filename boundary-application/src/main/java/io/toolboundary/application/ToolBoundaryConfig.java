@@ -91,8 +91,10 @@ public final class ToolBoundaryConfig {
 
     /**
      * The most time one {@code invoke} spends waiting for the store, all its store calls, retries and
-     * clean-ups together. Store calls made before the tool runs never wait past the run's deadline;
-     * the completion after it may, within this budget, so that the record ends. Also the timeout of
+     * clean-ups together. Store calls made before the tool runs, the clean-up of a begin that got no
+     * answer included, never wait past the run's deadline (a record still unconfirmed then is handed to
+     * {@link BoundaryListener#onUnfinished} at once); the completion after it may, within this budget, so
+     * that the record ends. Also the timeout of
      * each harness-side store call ({@code records()}, {@code abandonExpired}, {@code endUnfinished}).
      *
      * @return the store budget of one call
