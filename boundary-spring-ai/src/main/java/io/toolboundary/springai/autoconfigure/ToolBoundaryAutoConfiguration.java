@@ -23,6 +23,7 @@ import org.springframework.ai.model.tool.DefaultToolCallingManager;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
 import org.springframework.ai.tool.resolution.ToolCallbackResolver;
+import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
 
 /**
@@ -129,13 +130,18 @@ public class ToolBoundaryAutoConfiguration {
      *     AI's tool call observation
      * @param environment where Spring AI's own tool calling properties ({@code spring.ai.tools.*}) are read on
      *     the Spring AI line that has them
+     * @param context the application context, whose class loader tells which Spring AI line the application runs
      * @return the manager, resolving definitions with Spring AI's default manager
+     * @throws ToolBoundaryStartupException when the application runs the other Spring AI line than this
+     *     artifact's
      */
     @Bean
     @ConditionalOnMissingBean(ToolCallingManager.class)
     public BoundaryToolCallingManager toolCallingManager(ToolBoundary boundary,
             ObjectProvider<ToolCallbackResolver> resolver, ObjectProvider<ObservationRegistry> observations,
-            ObjectProvider<ToolCallingObservationConvention> conventions, Environment environment) {
+            ObjectProvider<ToolCallingObservationConvention> conventions, Environment environment,
+            ApplicationContext context) {
+        SpringAiToolSettings.checkLine(context.getClassLoader());
         ObservationRegistry registry = observations.getIfUnique(() -> ObservationRegistry.NOOP);
         DefaultToolCallingManager.Builder definitions = DefaultToolCallingManager.builder().observationRegistry(registry);
         resolver.ifUnique(definitions::toolCallbackResolver);

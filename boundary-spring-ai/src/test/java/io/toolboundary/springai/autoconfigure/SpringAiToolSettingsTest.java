@@ -26,6 +26,8 @@ import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.ToolExecutionResult;
+import org.springframework.asm.ClassWriter;
+import org.springframework.asm.Opcodes;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -68,7 +70,40 @@ class SpringAiToolSettingsTest {
         assertThat(output.getOut()).doesNotContain("tool-call limits");
     }
 
+    @Test
+    void refusesToStartOnSpringAi2NamingTheArtifactForIt() {
+        runner.withClassLoader(new WithSpringAi2Marker(getClass().getClassLoader())).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOfSatisfying(ToolBoundaryStartupException.class,
+                    refused -> {
+                        assertThat(refused).hasMessageContaining("boundary-spring-ai is built for Spring Boot 3.5 and"
+                                + " Spring AI 1.1, but this application runs Spring AI 2.0");
+                        assertThat(refused.action()).contains("with io.toolboundary:boundary-spring-ai2,");
+                    });
+        });
+    }
+
     private static AssistantMessage.ToolCall call(String id) {
         return new AssistantMessage.ToolCall(id, "function", "metrics", "{}");
+    }
+
+    /** A class loader that also has the type by which the boundary recognises Spring AI 2.0, as an empty class. */
+    private static final class WithSpringAi2Marker extends ClassLoader {
+
+        WithSpringAi2Marker(ClassLoader parent) {
+            super(parent);
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            if (!name.equals(SpringAiToolSettings.SPRING_AI_2)) {
+                throw new ClassNotFoundException(name);
+            }
+            ClassWriter writer = new ClassWriter(0);
+            writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, name.replace('.', '/'), null, "java/lang/Object", null);
+            writer.visitEnd();
+            byte[] bytes = writer.toByteArray();
+            return defineClass(name, bytes, 0, bytes.length);
+        }
     }
 }

@@ -13,6 +13,7 @@ import org.springframework.ai.model.tool.ToolCallLimitBehavior;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * Spring AI 2.0's own tool calling settings, carried over to the boundary's manager, which replaces Spring
@@ -20,7 +21,9 @@ import org.springframework.core.env.Environment;
  * calls per tool and 150 in all, {@code -1} for no limit) and whether only the request's tools may run
  * ({@code spring.ai.tools.resolution.fallback.enabled}, {@code false} by default). They are read as Spring AI
  * reads them, applied as {@link TurnLimits} and {@link BoundaryToolCallingManager.Builder#offeredToolsOnly},
- * and stated once at INFO. A value Spring AI would refuse stops the application, naming the property.
+ * and stated once at INFO. A value Spring AI would refuse stops the application, naming the property. This
+ * artifact is for Spring Boot 4 and Spring AI 2.0 only: on Spring AI 1.1 it refuses to start, naming the
+ * artifact for that line.
  */
 final class SpringAiToolSettings {
 
@@ -29,7 +32,20 @@ final class SpringAiToolSettings {
 
     private static final Log LOG = LogFactory.getLog(ToolBoundaryAutoConfiguration.class);
 
+    /** A type Spring AI 2.0 has and 1.1 has not. */
+    static final String SPRING_AI_2 = "org.springframework.ai.model.tool.ToolCallLimitBehavior";
+
     private SpringAiToolSettings() {
+    }
+
+    /** Refuses to start when the application runs Spring AI 1.1, for which this artifact is not built. */
+    static void checkLine(ClassLoader classLoader) {
+        if (!ClassUtils.isPresent(SPRING_AI_2, classLoader)) {
+            throw new ToolBoundaryStartupException("io.toolboundary:boundary-spring-ai2 is built for Spring Boot 4"
+                    + " and Spring AI 2.0, but this application runs Spring AI 1.1.", "Replace"
+                    + " io.toolboundary:boundary-spring-ai2 with io.toolboundary:boundary-spring-ai, built for Spring"
+                    + " Boot 3.5 and Spring AI 1.1 (the same packages, classes and toolboundary.* properties).");
+        }
     }
 
     /** Sets {@code manager}'s turn limits and tool resolution from Spring AI's properties in {@code environment}. */

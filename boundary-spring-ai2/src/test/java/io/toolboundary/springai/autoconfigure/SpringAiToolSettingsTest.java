@@ -28,11 +28,13 @@ import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallLimitBehavior;
 import org.springframework.ai.model.tool.ToolCallLimitExceededException;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.ToolExecutionResult;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
@@ -158,6 +160,19 @@ class SpringAiToolSettingsTest {
                 assertThat(context).hasFailed().getFailure().rootCause()
                         .isInstanceOf(ToolBoundaryStartupException.class)
                         .hasMessageContaining("spring.ai.tools.limits.max-calls-per-tool.metrics is 0"));
+    }
+
+    @Test
+    void refusesToStartOnSpringAi11NamingTheArtifactForIt() {
+        runner.withClassLoader(new FilteredClassLoader(ToolCallLimitBehavior.class)).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOfSatisfying(ToolBoundaryStartupException.class,
+                    refused -> {
+                        assertThat(refused).hasMessageContaining("boundary-spring-ai2 is built for Spring Boot 4 and"
+                                + " Spring AI 2.0, but this application runs Spring AI 1.1");
+                        assertThat(refused.action()).contains("with io.toolboundary:boundary-spring-ai,");
+                    });
+        });
     }
 
     @Test
