@@ -13,6 +13,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -190,15 +191,16 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
         return ToolCallObservations.observeBoundary(observations, boundary.toolNames(), call.name(), outcome);
     }
 
+    /** The definitions offered in the prompt, by name; none when not needed. A map that takes a null name. */
     private Map<String, ToolDefinition> offeredDefinitions(Prompt prompt) {
         if ((observations.isNoop() && !offeredToolsOnly) || !(prompt.getOptions() instanceof ToolCallingChatOptions options)) {
-            return Map.of();
+            return Collections.emptyMap();
         }
         Map<String, ToolDefinition> byName = new HashMap<>();
         try {
             definitions.resolveToolDefinitions(options).forEach(definition -> byName.putIfAbsent(definition.name(), definition));
         } catch (RuntimeException unresolvable) {
-            return Map.of();
+            return Collections.emptyMap();
         }
         return byName;
     }
