@@ -43,13 +43,13 @@ import org.springframework.core.env.Environment;
  *       context's {@link AccessPolicy}, its {@link BoundaryListener} beans (in order) and its {@link Clock}
  *       when it has exactly one (else the system UTC clock);</li>
  *   <li>a {@link BoundaryToolCallingManager} as the {@link ToolCallingManager}, so that the chat models
- *       and {@code ToolCallAdvisor}s that use the context's manager run every tool call through the boundary.
+ *       and tool calling advisors that use the context's manager run every tool call through the boundary.
  *       It takes its place before Spring AI's own tool calling auto-configuration, whose manager then backs
  *       off; tool definitions are still resolved by Spring AI's {@code ToolCallbackResolver} when the
  *       context has one, and tool calls are observed on the context's {@link ObservationRegistry} (with its
  *       {@link ToolCallingObservationConvention}, when it has one). On Spring AI 2.0 the manager also applies
  *       Spring AI's own {@code spring.ai.tools.limits.*} per turn and {@code spring.ai.tools.resolution.fallback},
- *       and says so once at INFO (see {@link SpringAiToolSettings}).</li>
+ *       and says so once at INFO. Each line's artifact refuses to start on the other line's Spring AI.</li>
  *   <li>with Spring Boot Actuator on the class path and the Redis store in use, a health indicator
  *       ({@code toolBoundaryRedis}): PING on every master and the eviction-policy check.</li>
  * </ul>
