@@ -6,11 +6,18 @@ import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.ErrorCode;
 import io.micrometer.observation.ObservationRegistry;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
@@ -22,6 +29,7 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.ToolExecutionResult;
 import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
 
 /**
  * A Spring AI {@link ToolCallingManager} that runs every tool call the model requests through
@@ -49,6 +57,11 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * {@code TOOL_NOT_REGISTERED}. {@link ToolExecutionResult#returnDirect()} is always false: results always
  * go back to the model.
  *
+ * <p>Two rules Spring AI 2.0's own manager applies are options here (the Spring Boot auto-configuration
+ * sets them from {@code spring.ai.tools.*} on Spring AI 2.0): {@link Builder#turnLimits} (the calls of one
+ * turn, per tool and in total) and {@link Builder#offeredToolsOnly} (only the tools offered in the request
+ * may run). Neither is applied unless set.
+ *
  * <p>Observations: with an {@link ObservationRegistry} (see {@link Builder#observationRegistry}), every tool
  * call is observed twice, one inside the other. Spring AI's own tool call observation
  * ({@code spring.ai.tool}, as Spring AI's default manager makes it, for calls of a tool whose definition was
@@ -56,7 +69,8 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * observation with four low-cardinality key values: {@code tool} (a tool registered with the boundary, else
  * {@code unknown}), {@code outcome} ({@code ready} or {@code error}), {@code evidence}
  * ({@code EVIDENCE_FOUND}, {@code NO_EVIDENCE} or {@code none}) and {@code error.code} (an
- * {@link io.toolboundary.domain.ErrorCode} name or {@code none}). Never an id, arguments or a payload.
+ * {@link io.toolboundary.domain.ErrorCode} name or {@code none}). Spring AI's observation follows the
+ * convention set with {@link Builder#observationConvention}, when one is. Never an id, arguments or a payload.
  *
  * <p>Thread-safe.
  */
@@ -68,11 +82,17 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
     private final ToolBoundary boundary;
     private final ToolCallingManager definitions;
     private final ObservationRegistry observations;
+    private final ToolCallingObservationConvention convention;
+    private final TurnLimits turnLimits;
+    private final boolean offeredToolsOnly;
 
     private BoundaryToolCallingManager(Builder builder) {
         this.boundary = builder.boundary;
         this.definitions = builder.definitions;
         this.observations = builder.observations;
+        this.convention = builder.convention;
+        this.turnLimits = builder.turnLimits;
+        this.offeredToolsOnly = builder.offeredToolsOnly;
     }
 
     /**
@@ -131,36 +151,56 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
                 .orElseThrow(() -> new IllegalStateException("the chat response requests no tool call"));
         RunContext run = runOf(prompt);
         Map<String, ToolDefinition> offered = offeredDefinitions(prompt);
+        Map<String, Integer> callsOfTool = TurnLimits.callsSoFar(prompt.getInstructions());
+        int calls = callsOfTool.values().stream().mapToInt(Integer::intValue).sum();
         List<ToolResponseMessage.ToolResponse> responses = new ArrayList<>();
         for (AssistantMessage.ToolCall call : request.getToolCalls()) {
-            String text = ToolCallObservations.observe(observations, offered.get(call.name()), call.arguments(),
-                    () -> invoke(run, call));
+            calls++;
+            int ofTool = callsOfTool.merge(TurnLimits.nameOf(call.name()), 1, Integer::sum);
+            Option<TurnLimits.Breach> breach = turnLimits.check(call.name(), ofTool, calls);
+            if (breach.isDefined()) {
+                responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), breach.get().message()));
+                if (turnLimits.onBreach() == TurnLimits.OnBreach.STOP_TURN) {
+                    throw TurnLimitBreaches.stop(breach.get(), result(prompt, request, responses));
+                }
+                continue;
+            }
+            String text = ToolCallObservations.observe(observations, convention, offered.get(call.name()),
+                    call.arguments(), () -> invoke(run, call, offered));
             responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), text));
         }
+        return result(prompt, request, responses);
+    }
+
+    private static ToolExecutionResult result(Prompt prompt, AssistantMessage request,
+            List<ToolResponseMessage.ToolResponse> responses) {
         List<Message> history = new ArrayList<>(prompt.getInstructions());
         history.add(request);
         history.add(ToolResponseMessage.builder().responses(responses).build());
         return ToolExecutionResult.builder().conversationHistory(history).returnDirect(false).build();
     }
 
-    private String invoke(RunContext run, AssistantMessage.ToolCall call) {
-        ToolCallEnvelope envelope = ToolCallEnvelope.of(run.runId().value(), call.id(), call.name(), call.arguments());
+    private String invoke(RunContext run, AssistantMessage.ToolCall call, Map<String, ToolDefinition> offered) {
+        Supplier<Either<BoundaryError, AgentResult>> outcome = offeredToolsOnly && !offered.containsKey(call.name())
+                ? () -> Either.left(BoundaryError.of(ErrorCode.TOOL_NOT_REGISTERED))
+                : () -> boundary.invoke(run, ToolCallEnvelope.of(run.runId().value(), call.id(), call.name(),
+                        call.arguments()));
         if (observations.isNoop()) {
-            return AgentText.of(boundary.invoke(run, envelope));
+            return AgentText.of(outcome.get());
         }
-        return ToolCallObservations.observeBoundary(observations, boundary.toolNames(), call.name(),
-                () -> boundary.invoke(run, envelope));
+        return ToolCallObservations.observeBoundary(observations, boundary.toolNames(), call.name(), outcome);
     }
 
+    /** The definitions offered in the prompt, by name; none when not needed. A map that takes a null name. */
     private Map<String, ToolDefinition> offeredDefinitions(Prompt prompt) {
-        if (observations.isNoop() || !(prompt.getOptions() instanceof ToolCallingChatOptions options)) {
-            return Map.of();
+        if ((observations.isNoop() && !offeredToolsOnly) || !(prompt.getOptions() instanceof ToolCallingChatOptions options)) {
+            return Collections.emptyMap();
         }
         Map<String, ToolDefinition> byName = new HashMap<>();
         try {
             definitions.resolveToolDefinitions(options).forEach(definition -> byName.putIfAbsent(definition.name(), definition));
         } catch (RuntimeException unresolvable) {
-            return Map.of();
+            return Collections.emptyMap();
         }
         return byName;
     }
@@ -178,6 +218,9 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
         private final ToolBoundary boundary;
         private ToolCallingManager definitions;
         private ObservationRegistry observations = ObservationRegistry.NOOP;
+        private ToolCallingObservationConvention convention;
+        private TurnLimits turnLimits = TurnLimits.none();
+        private boolean offeredToolsOnly;
 
         private Builder(ToolBoundary boundary) {
             this.boundary = requireNonNull(boundary, "boundary is null");
@@ -204,6 +247,45 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
          */
         public Builder observationRegistry(ObservationRegistry observations) {
             this.observations = requireNonNull(observations, "observations is null");
+            return this;
+        }
+
+        /**
+         * The convention of Spring AI's {@code spring.ai.tool} observation; Spring AI's default when not set.
+         *
+         * @param convention the application's convention, as Spring AI's own manager would use it
+         * @return this builder
+         */
+        public Builder observationConvention(ToolCallingObservationConvention convention) {
+            this.convention = requireNonNull(convention, "convention is null");
+            return this;
+        }
+
+        /**
+         * Limits on the tool calls of one turn; {@link TurnLimits#none()} when not set.
+         *
+         * @param turnLimits the limits checked before a call reaches the boundary
+         * @return this builder
+         */
+        public Builder turnLimits(TurnLimits turnLimits) {
+            this.turnLimits = requireNonNull(turnLimits, "turnLimits is null");
+            return this;
+        }
+
+        /**
+         * Whether only the tools offered to the model in the request may run; {@code false} when not set.
+         *
+         * <p>With {@code true}, a call of a tool whose definition the request did not offer (the definitions
+         * come from the chat's tool callbacks, see {@link #definitions}) is answered
+         * {@code TOOL_NOT_REGISTERED} and never reaches the boundary, even when a binding of that name exists:
+         * Spring AI 2.0's rule when {@code spring.ai.tools.resolution.fallback.enabled} is {@code false}. With
+         * {@code false}, every tool with a binding may run, as with Spring AI 1.1.
+         *
+         * @param offeredToolsOnly {@code true} to refuse calls of tools the request did not offer
+         * @return this builder
+         */
+        public Builder offeredToolsOnly(boolean offeredToolsOnly) {
+            this.offeredToolsOnly = offeredToolsOnly;
             return this;
         }
 

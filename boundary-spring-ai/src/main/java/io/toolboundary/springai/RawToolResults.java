@@ -8,12 +8,11 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.execution.ToolCallResultConverter;
 import org.springframework.ai.tool.function.FunctionToolCallback;
 import org.springframework.ai.tool.method.MethodToolCallback;
-import org.springframework.ai.util.json.JsonParser;
 
 /**
  * What a tool returns, as the boundary's raw response: a {@code String} exactly as returned, anything
- * else serialised once as JSON (with Spring AI's JSON mapper), {@code void} or {@code null} as the empty
- * text.
+ * else serialised once as JSON by the boundary's own mapper ({@link ToolResultJson}, the same bytes on every
+ * Spring AI line), {@code void} or {@code null} as the empty text.
  *
  * <p>Spring AI's own {@code DefaultToolCallResultConverter} JSON-encodes every result, a {@code String}
  * included: a multi-line log text becomes one quoted line. The canonical record must hold the tool's own
@@ -37,7 +36,7 @@ final class RawToolResults {
         if (result instanceof String text) {
             return text;
         }
-        return JsonParser.toJson(result);
+        return ToolResultJson.write(result);
     }
 
     /** {@code callback}, rebuilt with {@link #CONVERTER} when Spring AI built it from a method or a function. */

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.observation.DefaultToolCallingObservationConvention;
 import org.springframework.ai.tool.observation.ToolCallingObservationContext;
+import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
 import org.springframework.ai.tool.observation.ToolCallingObservationDocumentation;
 
 /** The observations of one tool call: Spring AI's own, and the boundary's with low-cardinality tags only. */
@@ -20,12 +21,17 @@ final class ToolCallObservations {
     static final String UNKNOWN = "unknown";
     static final String NONE = "none";
 
+    private static final ToolCallingObservationConvention DEFAULT_CONVENTION = new DefaultToolCallingObservationConvention();
+
     private ToolCallObservations() {
     }
 
-    /** Spring AI's tool call observation around {@code call}, when the tool's definition was offered. */
-    static String observe(ObservationRegistry registry, ToolDefinition definition, String arguments,
-            Supplier<String> call) {
+    /**
+     * Spring AI's tool call observation around {@code call}, when the tool's definition was offered, named and
+     * tagged by {@code convention} when there is one ({@code null}: Spring AI's default convention).
+     */
+    static String observe(ObservationRegistry registry, ToolCallingObservationConvention convention,
+            ToolDefinition definition, String arguments, Supplier<String> call) {
         if (definition == null || registry.isNoop()) {
             return call.get();
         }
@@ -34,7 +40,7 @@ final class ToolCallObservations {
                 .toolCallArguments(arguments == null ? "" : arguments)
                 .build();
         return ToolCallingObservationDocumentation.TOOL_CALL
-                .observation(null, new DefaultToolCallingObservationConvention(), () -> context, registry)
+                .observation(convention, DEFAULT_CONVENTION, () -> context, registry)
                 .observe(() -> {
                     String text = call.get();
                     context.setToolCallResult(text);

@@ -22,8 +22,9 @@ import org.springframework.ai.tool.ToolCallback;
  * method ({@code MethodToolCallbackProvider}, {@code ToolCallbacks.from}, {@code MethodToolCallback}) or a
  * function ({@code FunctionToolCallback}), Spring AI's result converter is replaced: a {@code String} result
  * is the raw response exactly as returned (Spring AI's default converter would JSON-encode it into one
- * quoted line); any other result is serialised once, as JSON, by Spring AI's JSON mapper; {@code void} or
- * {@code null} is the empty text. The {@code resultConverter} named on a {@code @Tool} annotation is not
+ * quoted line); any other result is serialised once, as JSON, by the boundary's own Jackson 2 mapper (never
+ * Spring AI's, so that the same result is the same JSON on Spring AI 1.1 and 2.0: {@code java.time} values
+ * as ISO-8601 strings, properties in declaration order); {@code void} or {@code null} is the empty text. The {@code resultConverter} named on a {@code @Tool} annotation is not
  * used for bound tools. Any other {@link ToolCallback} implementation's {@code call} result is the raw
  * response as it is. Whether a tool only
  * reads is the harness's statement, made by choosing {@link #readOnly} or {@link #writable}.

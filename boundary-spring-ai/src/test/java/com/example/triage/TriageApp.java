@@ -21,7 +21,9 @@ import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.method.MethodToolCallbackProvider;
@@ -81,6 +83,10 @@ public class TriageApp {
                 return new ChatResponse(List.of(new Generation(AssistantMessage.builder().content("").toolCalls(List.of(
                         new AssistantMessage.ToolCall("call_1", "function", "log-search", "{\"query\":\"checkout\"}")))
                         .build())));
+            }
+
+            public ChatOptions getOptions() {                // Spring AI 2.0 takes the chat's options from here
+                return ToolCallingChatOptions.builder().build();
             }
         };
     }

@@ -2,6 +2,7 @@ package com.example.triage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toolboundary.springai.OutputCapture;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
@@ -13,16 +14,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** The application of docs/integrations-spring-ai.md, run as its {@code main} would, on a real redis-server. */
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(OutputCapture.class)
 class TriageAppTest {
 
     @Test
-    void runsAgainstRedisAndShowsTheModelOnlyTheErrorLine(CapturedOutput output) {
+    void runsAgainstRedisAndShowsTheModelOnlyTheErrorLine(OutputCapture.Captured output) {
         RedisDeployment redis = RedisServerFixture.standalone();
         RedisEndpoint endpoint = redis.nodes().get(0);
         List<String> args = new ArrayList<>(List.of("--spring.data.redis.host=" + endpoint.host(),

@@ -14,6 +14,8 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.Fixtures;
+import io.micrometer.observation.ObservationRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -141,6 +143,84 @@ class BoundaryToolCallingManagerTest {
         assertThatThrownBy(() -> manager.executeToolCalls(prompt, requesting(call("call_o", LogSearchCallback.NAME, "{}"))))
                 .isInstanceOf(IllegalStateException.class);
         assertThat(logSearch.inputs()).isEmpty();
+    }
+
+    @Test
+    void withOfferedToolsOnlyRefusesABoundToolTheRequestDidNotOfferAndRunsAnOfferedOne() {
+        BoundaryToolCallingManager offeredOnly = BoundaryToolCallingManager.builder(boundary).offeredToolsOnly(true).build();
+
+        ToolExecutionResult notOffered = offeredOnly.executeToolCalls(promptWith(run, new UserMessage("q")),
+                requesting(call("call_no", LogSearchCallback.NAME, "{}")));
+        ToolExecutionResult offered = offeredOnly.executeToolCalls(promptOffering(run, new UserMessage("q")),
+                requesting(call("call_yes", LogSearchCallback.NAME, "{}")));
+
+        assertThat(responses(notOffered)).extracting(ToolResponseMessage.ToolResponse::responseData)
+                .containsExactly("ERROR TOOL_NOT_REGISTERED: " + ErrorCode.TOOL_NOT_REGISTERED.safeMessage());
+        assertThat(responses(offered)).extracting(ToolResponseMessage.ToolResponse::responseData)
+                .containsExactly("EVIDENCE_FOUND\nbounded");
+        assertThat(logSearch.inputs()).hasSize(1);
+        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_no")).get()).isEmpty();
+    }
+
+    @Test
+    void aCallWithoutANameIsAnErrorTextWhateverTheOptions() {
+        BoundaryToolCallingManager observed = BoundaryToolCallingManager.builder(boundary)
+                .observationRegistry(ObservationRegistry.create()).offeredToolsOnly(true).build();
+
+        ToolExecutionResult result = observed.executeToolCalls(promptWith(run, new UserMessage("q")),
+                requesting(call("call_nameless", null, "{}")));
+
+        assertThat(responses(result)).extracting(ToolResponseMessage.ToolResponse::responseData)
+                .containsExactly("ERROR TOOL_NOT_REGISTERED: " + ErrorCode.TOOL_NOT_REGISTERED.safeMessage());
+    }
+
+    @Test
+    void answersTheModelOverATurnLimitAndCountsOnlyTheCurrentTurn() {
+        BoundaryToolCallingManager limited = BoundaryToolCallingManager.builder(boundary)
+                .turnLimits(TurnLimits.builder().maxCallsPerTool(1).onBreach(TurnLimits.OnBreach.ANSWER_MODEL).build())
+                .build();
+        ToolExecutionResult first = limited.executeToolCalls(promptWith(run, new UserMessage("q")),
+                requesting(call("call_t1", LogSearchCallback.NAME, "{}"), call("call_t2", LogSearchCallback.NAME, "{}")));
+        List<Message> nextTurn = new ArrayList<>(first.conversationHistory());
+        nextTurn.add(new UserMessage("again"));
+
+        ToolExecutionResult second = limited.executeToolCalls(promptWith(run, nextTurn.toArray(Message[]::new)),
+                requesting(call("call_t3", LogSearchCallback.NAME, "{}")));
+
+        assertThat(responses(first)).extracting(ToolResponseMessage.ToolResponse::responseData).containsExactly(
+                "EVIDENCE_FOUND\nbounded", "Tool call limit (1) exceeded for tool 'log-search'. No further calls to"
+                        + " this tool are allowed in this turn.");
+        assertThat(responses(second)).extracting(ToolResponseMessage.ToolResponse::responseData)
+                .containsExactly("EVIDENCE_FOUND\nbounded");
+        assertThat(logSearch.inputs()).hasSize(2);
+        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_t2")).get()).isEmpty();
+    }
+
+    @Test
+    void stopsTheTurnOverATurnLimitBeforeTheCallRuns() {
+        BoundaryToolCallingManager limited = BoundaryToolCallingManager.builder(boundary)
+                .turnLimits(TurnLimits.builder().maxTotalCalls(1).build())
+                .build();
+
+        assertThatThrownBy(() -> limited.executeToolCalls(promptWith(run, new UserMessage("q")),
+                requesting(call("call_s1", LogSearchCallback.NAME, "{}"), call("call_s2", LogSearchCallback.NAME, "{}"))))
+                .hasMessageContaining("Total tool call limit (1) exceeded for this turn");
+        assertThat(logSearch.inputs()).hasSize(1);
+        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_s2")).get()).isEmpty();
+    }
+
+    @Test
+    void refusesALimitBelowOneOtherThanUnlimited() {
+        assertThatThrownBy(() -> TurnLimits.builder().maxCallsPerTool(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxCallsPerTool");
+        assertThatThrownBy(() -> TurnLimits.builder().maxTotalCalls(-2)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(TurnLimits.builder().maxCallsPerTool(TurnLimits.UNLIMITED).maxTotalCalls(TurnLimits.UNLIMITED).build())
+                .isNotNull();
+    }
+
+    private Prompt promptOffering(RunContext run, Message... messages) {
+        return new Prompt(List.of(messages), ToolCallingChatOptions.builder().toolCallbacks(logSearch)
+                .toolContext(BoundaryToolContext.of(run)).build());
     }
 
     private static Prompt promptWith(RunContext run, Message... messages) {

@@ -25,7 +25,6 @@ import java.time.Instant;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.chat.client.advisor.ToolCallAdvisor;
 import org.springframework.ai.chat.messages.ToolResponseMessage.ToolResponse;
 
 /**
@@ -189,7 +188,7 @@ class ChatClientToolCallingTest {
                 requesting(call("call_n", LogSearchCallback.NAME, ARGUMENTS)), saying("done"));
         ChatClient client = clientFor(model, boundary);
 
-        assertThatThrownBy(() -> client.prompt().user("What failed?").toolCallbacks(logSearch).call().content())
+        assertThatThrownBy(() -> LineApi.tools(client.prompt().user("What failed?"), logSearch).call().content())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("RunContext");
         assertThat(logSearch.inputs()).isEmpty();
@@ -201,9 +200,7 @@ class ChatClientToolCallingTest {
     }
 
     private String chat(ScriptedChatModel model, ToolBoundary through) {
-        return clientFor(model, through).prompt()
-                .user("What failed in checkout?")
-                .toolCallbacks(logSearch)
+        return LineApi.tools(clientFor(model, through).prompt().user("What failed in checkout?"), logSearch)
                 .toolContext(BoundaryToolContext.of(Fixtures.opened(through, run)))
                 .call()
                 .content();
@@ -211,9 +208,7 @@ class ChatClientToolCallingTest {
 
     private static ChatClient clientFor(ScriptedChatModel model, ToolBoundary through) {
         return ChatClient.builder(model)
-                .defaultAdvisors(ToolCallAdvisor.builder()
-                        .toolCallingManager(BoundaryToolCallingManager.of(through))
-                        .build())
+                .defaultAdvisors(LineApi.toolCallingAdvisor(BoundaryToolCallingManager.of(through)))
                 .build();
     }
 

@@ -8,7 +8,14 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.tool.ToolCallback;
@@ -44,6 +51,29 @@ class RawToolResultsTest {
         public List<Row> rows() {
             return List.of(new Row("checkout", 3));
         }
+
+        @Tool(name = "incident", description = "returns an incident")
+        public Incident incident() {
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            counts.put("INFO", 2);
+            counts.put("ERROR", 1);
+            return new Incident("checkout", Instant.parse("2026-01-01T10:00:02.5Z"), Duration.ofMillis(3000),
+                    Optional.of("payments"), Optional.empty(), LocalDate.of(2026, 1, 1), counts, Severity.MAJOR,
+                    new BigDecimal("0.10"), 1.5, List.of("timeout"), new Empty());
+        }
+    }
+
+    /** A result of many kinds of value, among them those a framework's mapper writes in its own way. */
+    public record Incident(String service, Instant at, Duration took, Optional<String> owner, Optional<String> ticket,
+            LocalDate day, Map<String, Integer> counts, Severity severity, BigDecimal ratio, double load,
+            List<String> tags, Empty extra) {
+    }
+
+    /** A severity. */
+    public enum Severity { MAJOR }
+
+    /** A value without properties. */
+    public static final class Empty {
     }
 
     /** A row. */
@@ -80,6 +110,21 @@ class RawToolResultsTest {
     @Test
     void anyOtherResultIsJsonOnce() throws Exception {
         assertThat(raw(named("rows"))).isEqualTo("[{\"service\":\"checkout\",\"errors\":3}]");
+    }
+
+    /**
+     * The boundary's own JSON: the same bytes on Spring AI 1.1 and 2.0 (this test runs on both lines), where
+     * Spring AI's mapper wrote an {@code Instant} as a number on 1.1 and as text on 2.0.
+     */
+    @Test
+    void aNonStringResultIsTheSameJsonOnEverySpringLine() throws Exception {
+        assertThat(raw(named("incident"))).isEqualTo("{\"service\":\"checkout\",\"at\":\"2026-01-01T10:00:02.500Z\","
+                + "\"took\":\"PT3S\",\"owner\":\"payments\",\"ticket\":null,\"day\":\"2026-01-01\","
+                + "\"counts\":{\"INFO\":2,\"ERROR\":1},\"severity\":\"MAJOR\",\"ratio\":0.10,\"load\":1.5,"
+                + "\"tags\":[\"timeout\"],\"extra\":{}}");
+        ToolCallback instant = FunctionToolCallback.builder("at", (Function<Query, Instant>) query -> Instant.EPOCH)
+                .description("a function").inputType(Query.class).build();
+        assertThat(raw(instant)).isEqualTo("\"1970-01-01T00:00:00Z\"");
     }
 
     @Test

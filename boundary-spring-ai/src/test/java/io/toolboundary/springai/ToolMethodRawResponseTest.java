@@ -27,7 +27,6 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.chat.client.advisor.ToolCallAdvisor;
 import org.springframework.ai.chat.messages.ToolResponseMessage.ToolResponse;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.method.MethodToolCallbackProvider;
@@ -104,14 +103,10 @@ class ToolMethodRawResponseTest {
     }
 
     private String chat(ScriptedChatModel model, ToolBoundary boundary) {
-        return ChatClient.builder(model)
-                .defaultAdvisors(ToolCallAdvisor.builder()
-                        .toolCallingManager(BoundaryToolCallingManager.of(boundary))
-                        .build())
-                .build()
-                .prompt()
-                .user("What failed in checkout?")
-                .toolCallbacks(callbacks.values().toArray(ToolCallback[]::new))
+        ChatClient client = ChatClient.builder(model)
+                .defaultAdvisors(LineApi.toolCallingAdvisor(BoundaryToolCallingManager.of(boundary)))
+                .build();
+        return LineApi.tools(client.prompt().user("What failed in checkout?"), callbacks.values().toArray(ToolCallback[]::new))
                 .toolContext(BoundaryToolContext.of(Fixtures.opened(boundary, run)))
                 .call()
                 .content();

@@ -123,7 +123,7 @@ final class StoreConfigurations {
      * class path and the store is the Redis store on the context's {@code RedissonClient}.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"org.springframework.boot.actuate.health.HealthIndicator",
+    @ConditionalOnClass(name = {ToolBoundaryRedisHealthIndicator.HEALTH_INDICATOR,
             "org.redisson.api.RedissonClient", "io.toolboundary.adapter.redis.RedisCanonicalInvocationStore"})
     @ConditionalOnBean(type = {"io.toolboundary.adapter.redis.RedisCanonicalInvocationStore",
             "org.redisson.api.RedissonClient"})

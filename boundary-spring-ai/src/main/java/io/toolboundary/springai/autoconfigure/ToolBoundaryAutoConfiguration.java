@@ -21,7 +21,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.ai.model.tool.DefaultToolCallingManager;
 import org.springframework.ai.model.tool.ToolCallingManager;
+import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
 import org.springframework.ai.tool.resolution.ToolCallbackResolver;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures the tool boundary for a Spring AI application. Every bean backs off when the context
@@ -40,10 +43,13 @@ import org.springframework.ai.tool.resolution.ToolCallbackResolver;
  *       context's {@link AccessPolicy}, its {@link BoundaryListener} beans (in order) and its {@link Clock}
  *       when it has exactly one (else the system UTC clock);</li>
  *   <li>a {@link BoundaryToolCallingManager} as the {@link ToolCallingManager}, so that the chat models
- *       and {@code ToolCallAdvisor}s that use the context's manager run every tool call through the boundary.
+ *       and tool calling advisors that use the context's manager run every tool call through the boundary.
  *       It takes its place before Spring AI's own tool calling auto-configuration, whose manager then backs
  *       off; tool definitions are still resolved by Spring AI's {@code ToolCallbackResolver} when the
- *       context has one, and tool calls are observed on the context's {@link ObservationRegistry}.</li>
+ *       context has one, and tool calls are observed on the context's {@link ObservationRegistry} (with its
+ *       {@link ToolCallingObservationConvention}, when it has one). On Spring AI 2.0 the manager also applies
+ *       Spring AI's own {@code spring.ai.tools.limits.*} per turn and {@code spring.ai.tools.resolution.fallback},
+ *       and says so once at INFO. Each line's artifact refuses to start on the other line's Spring AI.</li>
  *   <li>with Spring Boot Actuator on the class path and the Redis store in use, a health indicator
  *       ({@code toolBoundaryRedis}): PING on every master and the eviction-policy check.</li>
  * </ul>
@@ -120,19 +126,31 @@ public class ToolBoundaryAutoConfiguration {
      *     there is exactly one; else Spring AI's default resolution applies
      * @param observations the context's {@link ObservationRegistry} when there is exactly one; else tool
      *     calls are not observed
+     * @param conventions the context's {@link ToolCallingObservationConvention}, when it has one, for Spring
+     *     AI's tool call observation
+     * @param environment where Spring AI's own tool calling properties ({@code spring.ai.tools.*}) are read on
+     *     the Spring AI line that has them
+     * @param context the application context, whose class loader tells which Spring AI line the application runs
      * @return the manager, resolving definitions with Spring AI's default manager
+     * @throws ToolBoundaryStartupException when the application runs the other Spring AI line than this
+     *     artifact's
      */
     @Bean
     @ConditionalOnMissingBean(ToolCallingManager.class)
     public BoundaryToolCallingManager toolCallingManager(ToolBoundary boundary,
-            ObjectProvider<ToolCallbackResolver> resolver, ObjectProvider<ObservationRegistry> observations) {
+            ObjectProvider<ToolCallbackResolver> resolver, ObjectProvider<ObservationRegistry> observations,
+            ObjectProvider<ToolCallingObservationConvention> conventions, Environment environment,
+            ApplicationContext context) {
+        SpringAiToolSettings.checkLine(context.getClassLoader());
         ObservationRegistry registry = observations.getIfUnique(() -> ObservationRegistry.NOOP);
         DefaultToolCallingManager.Builder definitions = DefaultToolCallingManager.builder().observationRegistry(registry);
         resolver.ifUnique(definitions::toolCallbackResolver);
-        return BoundaryToolCallingManager.builder(boundary)
+        BoundaryToolCallingManager.Builder manager = BoundaryToolCallingManager.builder(boundary)
                 .definitions(definitions.build())
-                .observationRegistry(registry)
-                .build();
+                .observationRegistry(registry);
+        conventions.ifAvailable(manager::observationConvention);
+        SpringAiToolSettings.apply(manager, environment);
+        return manager.build();
     }
 
     private static BoundaryListener allOf(List<BoundaryListener> listeners) {

@@ -14,6 +14,9 @@ import org.springframework.boot.actuate.health.Health;
  */
 final class ToolBoundaryRedisHealthIndicator extends AbstractHealthIndicator {
 
+    /** Spring Boot 3's health indicator type, whose presence on the class path enables this indicator. */
+    static final String HEALTH_INDICATOR = "org.springframework.boot.actuate.health.HealthIndicator";
+
     private final RedissonClient client;
     private final ToolBoundaryProperties.Redis redis;
 

@@ -43,6 +43,11 @@ public final class SpringScriptedChatModel implements ChatModel {
         return next;
     }
 
+    /** The options Spring AI 2.0's ChatClient starts from (it has no getDefaultOptions): tool calling options. */
+    public ChatOptions getOptions() {
+        return ToolCallingChatOptions.builder().build();
+    }
+
     @Override
     public ChatOptions getDefaultOptions() {
         return ToolCallingChatOptions.builder().build();

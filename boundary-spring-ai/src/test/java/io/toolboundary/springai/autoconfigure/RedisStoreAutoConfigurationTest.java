@@ -9,6 +9,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
+import io.toolboundary.springai.LineApi;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -21,9 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -90,9 +88,9 @@ class RedisStoreAutoConfigurationTest {
                             assertThat(context).hasNotFailed();
                             assertThat(context.getBean(CanonicalInvocationStore.class))
                                     .isInstanceOf(RedisCanonicalInvocationStore.class);
-                            Health health = context.getBean("toolBoundaryRedisHealthIndicator", HealthIndicator.class).health();
-                            assertThat(health.getStatus()).isEqualTo(Status.UP);
-                            assertThat(health.getDetails()).containsEntry("maxmemory-policy", "volatile-lru")
+                            LineApi.Reported health = LineApi.health(context, "toolBoundaryRedisHealthIndicator");
+                            assertThat(health.status()).isEqualTo("UP");
+                            assertThat(health.details()).containsEntry("maxmemory-policy", "volatile-lru")
                                     .containsKey("warning");
                         });
             } finally {
@@ -109,12 +107,11 @@ class RedisStoreAutoConfigurationTest {
             RedissonClient serverClient = Redisson.create(config);
             try {
                 runner.withBean(RedissonClient.class, () -> serverClient).run(context -> {
-                    HealthIndicator indicator = context.getBean("toolBoundaryRedisHealthIndicator", HealthIndicator.class);
-                    assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+                    assertThat(LineApi.health(context, "toolBoundaryRedisHealthIndicator").status()).isEqualTo("UP");
 
                     server.kill();
 
-                    assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(LineApi.health(context, "toolBoundaryRedisHealthIndicator").status()).isEqualTo("DOWN");
                 });
             } finally {
                 serverClient.shutdown();

@@ -25,6 +25,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -40,8 +43,11 @@ import org.springframework.ai.model.tool.ToolExecutionResult;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.ai.tool.observation.DefaultToolCallingObservationConvention;
+import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.Configurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -63,6 +69,46 @@ class ToolBoundaryAutoConfigurationTest {
                 .getCandidates();
 
         assertThat(candidates).contains(ToolBoundaryAutoConfiguration.class.getName());
+    }
+
+    @Test
+    void runsAfterEveryAutoConfigurationOfRedissonsStarterSoThatItsClientIsSeen() throws ClassNotFoundException {
+        List<String> redisson = ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+                .getCandidates().stream().filter(name -> name.startsWith("org.redisson.spring.starter.")).toList();
+
+        assertThat(redisson).isNotEmpty();
+        for (String name : redisson) {
+            Class<?> starter = Class.forName(name);
+            assertThat(Configurations.getClasses(AutoConfigurations.of(ToolBoundaryAutoConfiguration.class, starter)))
+                    .as(name).containsExactly(starter, ToolBoundaryAutoConfiguration.class);
+        }
+    }
+
+    @Test
+    void observesSpringAisToolCallWithTheContextsObservationConvention() {
+        List<String> stopped = new CopyOnWriteArrayList<>();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onStop(Observation.Context context) {
+                stopped.add(context.getName());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        withPolicy.withBean(ObservationRegistry.class, () -> registry)
+                .withBean(ToolCallingObservationConvention.class,
+                        () -> new DefaultToolCallingObservationConvention("triage.tool.call"))
+                .withBean("logs", ToolBinding.class, () -> ToolBinding.readOnly(TOOL, FakeTools.returning("raw logs"),
+                        FakeProjectors.evidenceFound("bounded logs")))
+                .run(context -> {
+                    assertThat(onlyResponse(execute(context, Fixtures.anyRunContext(), "call_conv", "{}")))
+                            .isEqualTo("EVIDENCE_FOUND\nbounded logs");
+                    assertThat(stopped).containsExactly(BoundaryToolCallingManager.OBSERVATION, "triage.tool.call");
+                });
     }
 
     @Test
@@ -154,19 +200,6 @@ class ToolBoundaryAutoConfigurationTest {
     }
 
     @Test
-    void takesThePlaceOfSpringAisManagerAndResolvesToolNamesWithItsResolver() {
-        withPolicy.withConfiguration(AutoConfigurations.of(ToolCallingAutoConfiguration.class))
-                .withBean("logSearchCallback", ToolCallback.class, ToolBoundaryAutoConfigurationTest::logSearchCallback)
-                .run(context -> {
-                    assertThat(context).hasSingleBean(ToolCallingManager.class);
-                    ToolCallingManager manager = context.getBean(ToolCallingManager.class);
-                    assertThat(manager).isInstanceOf(BoundaryToolCallingManager.class);
-                    assertThat(manager.resolveToolDefinitions(ToolCallingChatOptions.builder().toolNames(TOOL).build()))
-                            .extracting(ToolDefinition::name).containsExactly(TOOL);
-                });
-    }
-
-    @Test
     void runsEveryToolBindingBeanThroughTheBoundaryOnTheContextsClockAndStore() {
         MutableClock clock = MutableClock.at(Instant.parse("2026-03-01T08:00:00Z"));
         withPolicy.withBean(Clock.class, () -> clock)
@@ -251,6 +284,7 @@ class ToolBoundaryAutoConfigurationTest {
             String tool) {
         Prompt prompt = new Prompt(List.of(new UserMessage("q")),
                 ToolCallingChatOptions.builder()
+                        .toolCallbacks(definitionOf(tool))
                         .toolContext(BoundaryToolContext.of(Fixtures.opened(context.getBean(ToolBoundary.class), run)))
                         .build());
         ChatResponse response = new ChatResponse(List.of(new Generation(AssistantMessage.builder()
@@ -276,16 +310,17 @@ class ToolBoundaryAutoConfigurationTest {
         };
     }
 
-    private static ToolCallback logSearchCallback() {
+    /** The definition of {@code tool} as a chat offers it to the model; the boundary's binding runs the tool. */
+    static ToolCallback definitionOf(String tool) {
         return new ToolCallback() {
             @Override
             public ToolDefinition getToolDefinition() {
-                return ToolDefinition.builder().name(TOOL).description("Searches logs").inputSchema("{}").build();
+                return ToolDefinition.builder().name(tool).description("Offered to the model").inputSchema("{}").build();
             }
 
             @Override
             public String call(String toolInput) {
-                return "raw";
+                throw new AssertionError("the boundary's binding runs " + tool + ", never its definition");
             }
         };
     }
