@@ -17,6 +17,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ToolBoundaryConfigTest {
 
     @Test
+    void refusesDuplicatesAsTheSpecificationSaysUnlessToldToReplay() {
+        assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
+        assertThat(ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build().duplicateCalls())
+                .isEqualTo(DuplicateCallPolicy.REPLAY_READY);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ToolBoundaryConfig.custom().duplicateCalls(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("duplicateCalls is null");
+    }
+
+    @Test
     void defaultsAreExact() {
         ToolBoundaryConfig config = ToolBoundaryConfig.ofDefaults();
 
