@@ -109,6 +109,22 @@ public final class ReactAgentTools {
         return List.copyOf(callbacks);
     }
 
+    /**
+     * A sub-agent as a tool of a supervisor agent, in place of {@code AgentTool.getFunctionToolCallback(agent)}
+     * (same name, description and input schema). The framework's own callback starts the sub-agent without
+     * the supervisor call's config, so the sub-agent's tool calls would find no run and be answered
+     * {@code RUN_NOT_OPENED}; this one runs the sub-agent under the supervisor call's run, so that every tool
+     * call of every sub-agent goes through the boundary once, under the one run the harness opened. Its raw
+     * output is the sub-agent's final answer; bind it with {@link #readOnly} and a projector of its own.
+     *
+     * @param agent the sub-agent, built with a {@link BoundaryToolInterceptor} of its own
+     * @return the supervisor's tool callback that runs {@code agent}
+     */
+    public static ToolCallback subAgent(com.alibaba.cloud.ai.graph.agent.ReactAgent agent) {
+        requireNonNull(agent, "agent is null");
+        return new ReportingToolCallback(new SubAgentToolCallback(agent));
+    }
+
     private static String raw(Object result, Type returnType) {
         if (result == null || returnType == void.class || returnType == Void.class) {
             return "";
