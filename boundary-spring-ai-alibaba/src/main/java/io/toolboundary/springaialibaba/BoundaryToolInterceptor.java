@@ -47,10 +47,12 @@ import java.util.Map;
  *
  * <p>Order among the agent's interceptors (the first is outermost): interceptors listed after this one run
  * inside one boundary attempt, on the raw output; those listed before see only the bounded text. Put a
- * {@code ToolRetryInterceptor} after it (a retry is then part of the one attempt, one record); put a
- * {@code LargeResultEvictionInterceptor} before it, or leave it out (after it, the record would hold its
- * eviction notice instead of the tool's output). Thread-safe: parallel tool execution runs each call of a
- * turn through the boundary once.
+ * {@code ToolRetryInterceptor} after it (a retry is then part of the one attempt and its one record; before
+ * it, it never retries, since this interceptor answers and never throws); put a
+ * {@code LargeResultEvictionInterceptor} before it, where it sees only bounded text, or leave it out: a
+ * result it evicts after the boundary (its notice and the first raw lines in place of the tool's output) is
+ * refused, the call ending {@code EXECUTION_FAILED} with the notice kept for the harness. Thread-safe:
+ * parallel tool execution runs each call of a turn through the boundary once.
  */
 public final class BoundaryToolInterceptor extends ToolInterceptor {
 

@@ -24,6 +24,13 @@ import java.util.Map;
  */
 final class HandlerRelay {
 
+    /**
+     * The status {@code LargeResultEvictionInterceptor} gives a result it replaced by a notice and a file path:
+     * placed after the boundary, it would put its notice, with the first raw lines, in place of the tool's
+     * output; the boundary refuses such a response.
+     */
+    static final String EVICTED_STATUS = "evicted_to_filesystem";
+
     /** The tool context key under which the pending call travels to the tools of {@link ReactAgentTools#from}. */
     static final String PENDING_CALL_KEY = "io.toolboundary.pendingToolCall";
 
@@ -85,8 +92,9 @@ final class HandlerRelay {
 
         /**
          * The handler's response as the raw response: its text exactly, or a {@link ToolFailure} keeping
-         * the text when the handler answered an error or the tool failed (whatever the framework's
-         * exception processor turned that into); an exception the handler throws is passed on.
+         * the text when the handler answered an error, the tool failed (whatever the framework's exception
+         * processor turned that into) or an inner interceptor evicted the result; an exception the handler
+         * throws is passed on.
          */
         String run() throws Exception {
             Map<String, Object> context = new HashMap<>(request.getContext());
@@ -99,7 +107,7 @@ final class HandlerRelay {
             if (response == null) {
                 return null;
             }
-            if (response.isError() || toolFailed) {
+            if (response.isError() || toolFailed || EVICTED_STATUS.equals(response.getStatus())) {
                 throw new ToolFailure(response.getResult() == null ? "" : response.getResult());
             }
             return response.getResult();
