@@ -52,6 +52,16 @@ public final class ToolBoundaryConfig {
     private final int maxNumberLength;
     private final DuplicateCallPolicy duplicateCalls;
 
+    private ToolBoundaryConfig(ToolBoundaryConfig config, DuplicateCallPolicy duplicateCalls) {
+        this.limits = config.limits;
+        this.recordTtl = config.recordTtl;
+        this.executionLease = config.executionLease;
+        this.storeTimeout = config.storeTimeout;
+        this.maxJsonDepth = config.maxJsonDepth;
+        this.maxNumberLength = config.maxNumberLength;
+        this.duplicateCalls = requireNonNull(duplicateCalls, "duplicateCalls is null");
+    }
+
     private ToolBoundaryConfig(Builder builder) {
         this.limits = new Limits(builder.argumentsBytes, builder.rawResponseBytes, builder.recordBytes,
                 builder.agentResultBytes);
@@ -123,6 +133,15 @@ public final class ToolBoundaryConfig {
      */
     public DuplicateCallPolicy duplicateCalls() {
         return duplicateCalls;
+    }
+
+    /**
+     * {@return this config with another duplicate call policy, every other setting the same}
+     *
+     * @param policy what a call gets whose key holds a record of the same tool and arguments
+     */
+    public ToolBoundaryConfig withDuplicateCalls(DuplicateCallPolicy policy) {
+        return new ToolBoundaryConfig(this, policy);
     }
 
     @Override

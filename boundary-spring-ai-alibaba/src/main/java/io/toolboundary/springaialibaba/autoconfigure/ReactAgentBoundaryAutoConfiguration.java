@@ -1,7 +1,9 @@
 package io.toolboundary.springaialibaba.autoconfigure;
 
 import com.alibaba.cloud.ai.graph.agent.interceptor.ToolInterceptor;
+import io.toolboundary.application.DuplicateCallPolicy;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration;
 import io.toolboundary.springaialibaba.BoundaryToolInterceptor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -9,7 +11,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures the {@link BoundaryToolInterceptor} when Spring AI Alibaba's agent framework is on the
@@ -22,6 +27,11 @@ import org.springframework.context.annotation.Bean;
  * <b>required</b> {@code AccessPolicy} bean: without one the application does not start, and the failure
  * analyzer names the bean to add. {@code toolboundary.enabled=false} switches this off too. The interceptor
  * backs off when the context has one of its own.
+ *
+ * <p>One property more: {@code toolboundary.duplicate-calls} ({@code refuse}, the default and the
+ * specification's rule, or {@code replay-ready}, see {@link DuplicateCallPolicy}), applied to the
+ * {@link ToolBoundaryConfig} bean, so that an agent resumed from a checkpoint gets the answers it had. A value
+ * that names no policy stops the application at start.
  */
 @AutoConfiguration(after = ToolBoundaryAutoConfiguration.class)
 @ConditionalOnClass({ToolInterceptor.class, ToolBoundary.class})
@@ -30,6 +40,26 @@ public class ReactAgentBoundaryAutoConfiguration {
 
     /** Created by Spring Boot. */
     public ReactAgentBoundaryAutoConfiguration() {
+    }
+
+    /**
+     * Applies {@code toolboundary.duplicate-calls} to the context's {@link ToolBoundaryConfig}.
+     *
+     * @param environment where the property is read
+     * @return a post-processor that gives the config the policy the property names; none when it is not set
+     */
+    @Bean
+    public static BeanPostProcessor toolBoundaryDuplicateCalls(Environment environment) {
+        DuplicateCallPolicy policy = Binder.get(environment)
+                .bind("toolboundary.duplicate-calls", DuplicateCallPolicy.class)
+                .orElse(DuplicateCallPolicy.REFUSE);
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                return bean instanceof ToolBoundaryConfig config && config.duplicateCalls() != policy
+                        ? config.withDuplicateCalls(policy) : bean;
+            }
+        };
     }
 
     /**
