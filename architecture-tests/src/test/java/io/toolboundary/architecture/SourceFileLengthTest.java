@@ -32,7 +32,7 @@ class SourceFileLengthTest {
         assertThat(SourceFileLength.publishedModules(PROJECT))
                 .contains("boundary-domain", "boundary-application", "adapter-inmemory", "adapter-redis",
                         "boundary-testkit", "boundary-store-tck", "boundary-langchain4j", "boundary-micrometer",
-                        "boundary-spring-ai", "boundary-mcp")
+                        "boundary-spring-ai", "boundary-spring-ai-alibaba", "boundary-mcp")
                 .doesNotContain("boundary-benchmarks", "boundary-demo", "boundary-cli", "redis-test-support",
                         "architecture-tests");
     }
