@@ -26,8 +26,8 @@ import java.util.Map;
  * <ul>
  *   <li>the run id of the opened {@link RunContext} in the agent call's {@code RunnableConfig}
  *       ({@link BoundaryRunnableConfig}); never anything the model sent. Without a run there, the call is
- *       answered {@code RUN_NOT_OPENED} and the tool does not run; a run never opened is answered the same
- *       by the boundary;</li>
+ *       answered {@code RUN_NOT_OPENED} and the tool does not run (the boundary is not called, so its
+ *       listener is not told); a run never opened is answered the same by the boundary;</li>
  *   <li>the request's {@code tool_call_id} exactly as the model's response carries it: a missing one is
  *       passed on as missing ({@code TOOL_CALL_ID_MISSING}); no id is ever made up;</li>
  *   <li>the tool name and the arguments text exactly as the model sent them.</li>

@@ -94,6 +94,45 @@ class BoundaryToolInterceptorTest {
                 "ERROR EXECUTION_FAILED: " + ErrorCode.EXECUTION_FAILED.safeMessage());
     }
 
+    @Test
+    void givenAHandlerThatAnswersAnError_whenRecorded_thenExecutionFailedWithItsTextKeptForTheHarnessOnly()
+            throws Exception {
+        ScriptedAgentModel model = calling("call_1", "{}");
+        org.springframework.ai.tool.ToolCallback failing = org.springframework.ai.tool.function.FunctionToolCallback
+                .builder("log_query", (java.util.function.Function<Map<String, Object>, String>) input -> {
+                    throw new IllegalStateException("db-1 down password=hunter2");
+                })
+                .description("fails").inputType(Map.class).build();
+
+        com.alibaba.cloud.ai.graph.agent.ReactAgent.builder().name("failing").model(model)
+                .tools(new org.springframework.ai.tool.ToolCallback[] {new ThrowingCallback(failing)})
+                .interceptors(BoundaryToolInterceptor.of(agents.boundary))
+                .build().call("logs?", agents.config());
+
+        CanonicalRecord record = agents.record("call_1");
+        assertThat(record.errorCode()).containsExactly(ErrorCode.EXECUTION_FAILED);
+        assertThat(record.rawResponse().get()).startsWith("Error: ").contains("hunter2");
+        assertThat(model.everythingSeen()).doesNotContain("hunter2");
+    }
+
+    /** A callback that throws its delegate's failure as it is, so that the framework answers an error response. */
+    private record ThrowingCallback(org.springframework.ai.tool.ToolCallback delegate)
+            implements org.springframework.ai.tool.ToolCallback {
+        @Override
+        public org.springframework.ai.tool.definition.ToolDefinition getToolDefinition() {
+            return delegate.getToolDefinition();
+        }
+
+        @Override
+        public String call(String toolInput) {
+            try {
+                return delegate.call(toolInput);
+            } catch (org.springframework.ai.tool.execution.ToolExecutionException wrapped) {
+                throw (RuntimeException) wrapped.getCause();
+            }
+        }
+    }
+
     /** Tools whose results are not text. */
     public static class Shapes {
         @Tool(name = "log_query", description = "counts")
