@@ -4,14 +4,17 @@ import static io.toolboundary.springaialibaba.RedisAgentFixture.agent;
 import static io.toolboundary.springaialibaba.ScriptedAgentModel.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.alibaba.cloud.ai.graph.agent.extension.file.LocalFilesystemBackend;
 import com.alibaba.cloud.ai.graph.agent.extension.interceptor.LargeResultEvictionInterceptor;
 import com.alibaba.cloud.ai.graph.agent.hook.toolcalllimit.ToolCallLimitHook;
 import com.alibaba.cloud.ai.graph.agent.interceptor.toolretry.ToolRetryInterceptor;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationStatus;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.tool.execution.DefaultToolExecutionExceptionProcessor;
 
 /**
@@ -25,6 +28,16 @@ class FrameworkExtensionsTest {
     private final OpsTools tools = new OpsTools();
     private final ScriptedAgentModel model = ScriptedAgentModel.turns(
             List.of(call("call_x1", "log_query", "{\"service\":\"checkout\"}")));
+
+    /** Where the eviction interceptor writes the results it evicts: this test's own directory. */
+    @TempDir
+    Path evicted;
+
+    /** Evicts results over 80 characters (20 tokens by the framework's estimate) into {@link #evicted}. */
+    private LargeResultEvictionInterceptor eviction() {
+        return LargeResultEvictionInterceptor.builder().toolTokenLimitBeforeEvict(20)
+                .backend(new LocalFilesystemBackend(evicted.toString(), true, 1)).build();
+    }
 
     private static ToolRetryInterceptor retryOnce() {
         return ToolRetryInterceptor.builder().maxRetries(1).initialDelay(1).jitter(false).build();
@@ -62,7 +75,7 @@ class FrameworkExtensionsTest {
     @Test
     void givenLargeResultEvictionBeforeTheBoundary_whenTheToolReturnsMuchText_thenTheModelSeesOnlyTheBoundedResult()
             throws Exception {
-        agent(model, tools, LargeResultEvictionInterceptor.builder().toolTokenLimitBeforeEvict(20).build(),
+        agent(model, tools, eviction(),
                 BoundaryToolInterceptor.of(agents.boundary)).build()
                 .call("Why did checkout fail?", agents.config());
 
@@ -73,7 +86,7 @@ class FrameworkExtensionsTest {
     @Test
     void givenLargeResultEvictionAfterTheBoundary_whenItEvictsAResult_thenTheBoundaryRefusesItsNotice() throws Exception {
         agent(model, tools, BoundaryToolInterceptor.of(agents.boundary),
-                LargeResultEvictionInterceptor.builder().toolTokenLimitBeforeEvict(20).build()).build()
+                eviction()).build()
                 .call("Why did checkout fail?", agents.config());
 
         CanonicalRecord record = agents.record("call_x1");
@@ -85,7 +98,7 @@ class FrameworkExtensionsTest {
 
     @Test
     void givenLargeResultEvictionAlone_whenItEvicts_thenTheModelSeesTheFirstRawLines() throws Exception {
-        agent(model, tools, LargeResultEvictionInterceptor.builder().toolTokenLimitBeforeEvict(20).build()).build()
+        agent(model, tools, eviction()).build()
                 .call("Why did checkout fail?", agents.config());
 
         assertThat(model.everythingSeen()).contains("hunter2");
