@@ -12,9 +12,9 @@ import java.time.Duration;
  * thrown by a listener is ignored and changes no outcome.
  *
  * <p>Each call that returns from {@link ToolBoundary#invoke} ends with exactly one of {@link #onRejected},
- * {@link #onCompleted}, {@link #onStoreFailed}, {@link #onReplayed} or {@link #onUnexpectedFailure}. A call that reached its
- * tool also reports {@link #onExecuted} and, when the projector ran, {@link #onProjected}, before it
- * ends.
+ * {@link #onCompleted}, {@link #onStoreFailed}, {@link #onReplayed} or {@link #onUnexpectedFailure}. A call
+ * that reached its tool also reports {@link #onExecuted} and, when the projector ran, {@link #onProjected},
+ * before it ends.
  */
 public interface BoundaryListener {
 
