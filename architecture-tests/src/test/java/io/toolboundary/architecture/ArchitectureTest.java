@@ -55,15 +55,17 @@ class ArchitectureTest {
     static final String DEMO = "io.toolboundary.demo..";
     /** The operator's command line: like the demo, a program that chooses and builds a store. */
     static final String CLI = "io.toolboundary.cli..";
-    /** Framework integrations: LangChain4j, Spring AI, Micrometer, MCP. */
-    static final String[] INTEGRATIONS = {"io.toolboundary.langchain4j..", "io.toolboundary.springai..", "io.toolboundary.micrometer..",
-        "io.toolboundary.mcp.."};
+    /** Framework integrations: LangChain4j, Spring AI, Spring AI Alibaba, Micrometer, MCP. */
+    static final String[] INTEGRATIONS = {"io.toolboundary.langchain4j..", "io.toolboundary.springai..",
+        "io.toolboundary.springaialibaba..", "io.toolboundary.micrometer..", "io.toolboundary.mcp.."};
     /** The MCP integration, the one package that talks to MCP servers. */
     static final String MCP_INTEGRATION = "io.toolboundary.mcp..";
     /** The MCP Java SDK. */
     static final String MCP_SDK = "io.modelcontextprotocol..";
     /** The Spring Boot auto-configuration, the one integration package that chooses and builds a store. */
     static final String SPRING_AUTOCONFIGURE = "io.toolboundary.springai.autoconfigure..";
+    /** The Spring AI Alibaba auto-configuration, which builds on the Spring AI one instead of repeating it. */
+    static final String ALIBABA_AUTOCONFIGURE = "io.toolboundary.springaialibaba.autoconfigure..";
 
     /** Redisson and the Redis client libraries it could be swapped for. */
     static final String[] REDIS_CLIENTS = {"org.redisson..", "io.lettuce..", "redis.clients.."};
@@ -148,7 +150,10 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule integrations_never_depend_on_each_other =
             slices().matching("io.toolboundary.(*)..").that(integrationSlices()).should().notDependOnEachOther()
-                    .because("each integration is an optional module a user adds alone");
+                    .ignoreDependency(resideInAPackage(ALIBABA_AUTOCONFIGURE), resideInAPackage(SPRING_AUTOCONFIGURE))
+                    .because("each integration is an optional module a user adds alone; the one exception is the"
+                            + " Spring AI Alibaba auto-configuration, which reuses the Spring AI starter's store,"
+                            + " properties and boundary rather than repeating them");
 
     @ArchTest
     static final ArchRule only_the_mcp_integration_uses_the_mcp_sdk =
@@ -197,7 +202,7 @@ class ArchitectureTest {
     }
 
     private static DescribedPredicate<Slice> integrationSlices() {
-        Set<String> integrations = Set.of("langchain4j", "springai", "micrometer", "mcp");
+        Set<String> integrations = Set.of("langchain4j", "springai", "springaialibaba", "micrometer", "mcp");
         return DescribedPredicate.describe("are integrations", slice -> integrations.contains(slice.getNamePart(1)));
     }
 

@@ -51,6 +51,10 @@ import io.toolboundary.mcp.bad.McpBindingsUsingTheTestkit;
 import io.toolboundary.micrometer.bad.MetricsCallingAnMcpServer;
 import io.toolboundary.micrometer.bad.MetricsUsingTheLangChain4jIntegration;
 import io.toolboundary.springai.BoundaryToolCallingManager;
+import io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration;
+import io.toolboundary.springaialibaba.BoundaryRunnableConfig;
+import io.toolboundary.springaialibaba.autoconfigure.ReactAgentBoundaryAutoConfiguration;
+import io.toolboundary.springaialibaba.bad.InterceptorUsingTheSpringAiIntegration;
 import io.toolboundary.springai.bad.AutoConfigurationReachingAdapterInternals;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -250,7 +254,7 @@ class RulesCatchBadClassesTest {
         void acceptsTheIntegrationsAsTheyAre() {
             assertAccepts(ArchitectureTest.integrations_depend_on_the_application_and_their_framework_only,
                     LangChain4jToolBoundary.class, MicrometerBoundaryListener.class, BoundaryToolCallingManager.class,
-                    McpToolBindings.class);
+                    McpToolBindings.class, BoundaryRunnableConfig.class);
         }
 
         @Test
@@ -263,6 +267,19 @@ class RulesCatchBadClassesTest {
         void catchesTheMcpIntegrationUsingAnother() {
             assertCatches(ArchitectureTest.integrations_never_depend_on_each_other,
                     McpBindingsUsingTheLangChain4jIntegration.class, LangChain4jToolBoundary.class);
+        }
+
+        @Test
+        void catchesTheAlibabaInterceptorUsingTheSpringAiIntegration() {
+            assertCatches(ArchitectureTest.integrations_never_depend_on_each_other,
+                    InterceptorUsingTheSpringAiIntegration.class, BoundaryToolCallingManager.class);
+        }
+
+        @Test
+        void acceptsTheAlibabaAutoConfigurationBuildingOnTheSpringAiOne() {
+            assertAccepts(ArchitectureTest.integrations_never_depend_on_each_other,
+                    ReactAgentBoundaryAutoConfiguration.class, ToolBoundaryAutoConfiguration.class,
+                    BoundaryRunnableConfig.class);
         }
 
         @Test

@@ -41,15 +41,16 @@ public interface AccessPolicy {
     }
 
     /**
-     * Grants only the named tools.
+     * Grants only the named tools. A boundary built with this policy refuses, when it is built, a name it
+     * does not register, so that a misspelt name is found at start rather than as
+     * {@code TOOL_NOT_AUTHORIZED} on every call of the tool meant.
      *
      * @param toolNames the names of the tools to grant; each must be a valid tool name
      * @return a policy that grants those tools and denies every other
      */
     static AccessPolicy allowOnly(String... toolNames) {
         requireNonNull(toolNames, "toolNames is null");
-        Set<String> allowed = Arrays.stream(toolNames).map(ToolName::new).map(ToolName::value)
-                .collect(Collectors.toUnmodifiableSet());
-        return (run, tool) -> allowed.contains(tool.value()) ? Decision.GRANTED : Decision.DENIED;
+        Set<ToolName> allowed = Arrays.stream(toolNames).map(ToolName::new).collect(Collectors.toUnmodifiableSet());
+        return new AllowOnly(allowed);
     }
 }

@@ -12,9 +12,9 @@ import java.time.Duration;
  * thrown by a listener is ignored and changes no outcome.
  *
  * <p>Each call that returns from {@link ToolBoundary#invoke} ends with exactly one of {@link #onRejected},
- * {@link #onCompleted}, {@link #onStoreFailed} or {@link #onUnexpectedFailure}. A call that reached its
- * tool also reports {@link #onExecuted} and, when the projector ran, {@link #onProjected}, before it
- * ends.
+ * {@link #onCompleted}, {@link #onStoreFailed}, {@link #onReplayed} or {@link #onUnexpectedFailure}. A call
+ * that reached its tool also reports {@link #onExecuted} and, when the projector ran, {@link #onProjected},
+ * before it ends.
  */
 public interface BoundaryListener {
 
@@ -83,6 +83,15 @@ public interface BoundaryListener {
      * @param record the READY or ERROR record as stored
      */
     default void onCompleted(CanonicalRecord.Final record) {
+    }
+
+    /**
+     * A repeated call was answered with the result of the READY record its key already held, under
+     * {@link DuplicateCallPolicy#REPLAY_READY}: the tool did not run and the record is unchanged.
+     *
+     * @param record the READY record whose agent result the call was given again
+     */
+    default void onReplayed(CanonicalRecord.Ready record) {
     }
 
     /**

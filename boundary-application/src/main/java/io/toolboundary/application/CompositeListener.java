@@ -63,6 +63,11 @@ final class CompositeListener implements BoundaryListener {
     }
 
     @Override
+    public void onReplayed(CanonicalRecord.Ready record) {
+        each(l -> l.onReplayed(record));
+    }
+
+    @Override
     public void onExecuted(InvocationKey key, ToolName tool, Duration elapsed) {
         each(l -> l.onExecuted(key, tool, elapsed));
     }

@@ -30,13 +30,20 @@ final class Execution {
         this.listener = diagnostics.listener();
     }
 
-    /** Step 3: runs the tool once; a tool that throws ends the record in {@code EXECUTION_FAILED}. */
+    /**
+     * Step 3: runs the tool once; a tool that throws ends the record in {@code EXECUTION_FAILED}, keeping
+     * the output of a {@link ToolFailure} when it passes the raw response's checks.
+     */
     Either<CanonicalRecord.Failed, String> execute(AdmittedCall call) {
         ToolRequest request = call.request();
         return diagnostics.timed(() -> call.binding().executor().execute(request),
                         elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed))
                 .peekLeft(failure -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()))
-                .mapLeft(failure -> failed(call, ErrorCode.EXECUTION_FAILED));
+                .mapLeft(failure -> failure instanceof ToolFailure reported
+                        ? checkRawResponse(call, reported.output())
+                                .fold(unkept -> failed(call, ErrorCode.EXECUTION_FAILED),
+                                        output -> keeping(call, ErrorCode.EXECUTION_FAILED, output))
+                        : failed(call, ErrorCode.EXECUTION_FAILED));
     }
 
     /**

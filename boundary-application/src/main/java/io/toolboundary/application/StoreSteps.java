@@ -99,6 +99,24 @@ final class StoreSteps {
     }
 
     /**
+     * Under {@link DuplicateCallPolicy#REPLAY_READY}, the READY record that a call refused at begin as a
+     * duplicate may be answered from: the one its key holds, for the same tool and the same fingerprint,
+     * read within what is left of the budget. None under {@link DuplicateCallPolicy#REFUSE}, for any other
+     * refusal, or when the record is PROJECTING, ERROR, gone or cannot be read.
+     */
+    Option<CanonicalRecord.Ready> replayable(AdmittedCall call, BoundaryError refused, StoreBudget budget) {
+        if (config.duplicateCalls() != DuplicateCallPolicy.REPLAY_READY
+                || refused.code() != ErrorCode.DUPLICATE_TOOL_CALL || !budget.hasTimeLeft()) {
+            return Option.none();
+        }
+        return store.find(call.key(), budget.remaining()).toOption().flatMap(found -> found)
+                .filter(CanonicalRecord.Ready.class::isInstance)
+                .map(CanonicalRecord.Ready.class::cast)
+                .filter(ready -> ready.tool().equals(call.record().tool())
+                        && ready.requestFingerprint().equals(call.record().requestFingerprint()));
+    }
+
+    /**
      * Opens the run in the store, for a TTL from now to the run's deadline plus the record TTL, so that
      * its state outlives every record of the run; within the whole store timeout.
      */

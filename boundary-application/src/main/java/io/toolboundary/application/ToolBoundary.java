@@ -11,6 +11,7 @@ import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
+import io.vavr.control.Option;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +35,11 @@ import java.util.function.Supplier;
  * catalogue; never the raw response, the request, an exception text or a store key. A successful call
  * costs exactly two store calls ({@code begin}, {@code complete}). Thread-safe; one instance serves all runs.
  *
+ * <p>A call whose key already holds a record is refused before its tool runs. Under
+ * {@link DuplicateCallPolicy#REPLAY_READY} (see {@link ToolBoundaryConfig#duplicateCalls()}) a call with the
+ * same tool and arguments as a READY record is answered with that record's agent result instead, the tool
+ * not run.
+ *
  * <p>Each record gets an execution lease at begin: {@link ToolBoundaryConfig#executionLease()} from its
  * creation, cut short by the run's deadline. A record that is still PROJECTING when its lease has passed
  * (its process stopped mid-call) can be ended with {@link #abandonExpired}, so every accepted call ends.
@@ -50,6 +56,9 @@ public final class ToolBoundary {
         CanonicalInvocationStore store = requireNonNull(builder.store, "store is not set");
         StoreSteps.requireRoomForRecords(store, builder.config);
         AccessPolicy accessPolicy = requireNonNull(builder.accessPolicy, "accessPolicy is not set");
+        if (accessPolicy instanceof AllowOnly allowOnly) {
+            allowOnly.requireRegistered(builder.tools.keySet());
+        }
         this.diagnostics = new Diagnostics(builder.listener, builder.ticker);
         this.preflight = new Preflight(builder.tools, accessPolicy, builder.clock, builder.config, builder.tokens);
         this.storeSteps = new StoreSteps(store, builder.clock, builder.config, diagnostics);
@@ -177,13 +186,34 @@ public final class ToolBoundary {
         requireNonNull(envelope, "envelope is null");
         try {
             StoreBudget budget = storeSteps.budget();
-            return preflight.check(run, envelope)                                         // 1. preflight
-                    .flatMap(call -> storeSteps.begin(run, call, budget))                 // 2. begin
-                    .peekLeft(refused -> diagnostics.listener().onRejected(envelope, refused))
-                    .flatMap(call -> storeSteps.complete(call, outcome(call), budget));   // 6. complete
+            Either<BoundaryError, AdmittedCall> admitted = preflight.check(run, envelope);      // 1. preflight
+            if (admitted.isLeft()) {
+                return rejected(envelope, admitted.getLeft());
+            }
+            Either<BoundaryError, AdmittedCall> begun = storeSteps.begin(run, admitted.get(), budget);  // 2. begin
+            if (begun.isLeft()) {
+                return replayedOrRejected(envelope, admitted.get(), begun.getLeft(), budget);
+            }
+            return storeSteps.complete(begun.get(), outcome(begun.get()), budget);             // 6. complete
         } catch (Throwable unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }
+    }
+
+    /** A duplicate answered from its READY record under {@link DuplicateCallPolicy#REPLAY_READY}, else the refusal. */
+    private Either<BoundaryError, AgentResult> replayedOrRejected(ToolCallEnvelope envelope, AdmittedCall call,
+            BoundaryError refused, StoreBudget budget) {
+        Option<CanonicalRecord.Ready> replayed = storeSteps.replayable(call, refused, budget);
+        if (replayed.isDefined()) {
+            diagnostics.listener().onReplayed(replayed.get());
+            return Either.right(replayed.get().result());
+        }
+        return rejected(envelope, refused);
+    }
+
+    private Either<BoundaryError, AgentResult> rejected(ToolCallEnvelope envelope, BoundaryError refused) {
+        diagnostics.listener().onRejected(envelope, refused);
+        return Either.left(refused);
     }
 
     /** Steps 3 to 5 of a begun call: the READY record it ends with, or the ERROR record of the first failure. */

@@ -128,7 +128,7 @@ public final class ToolBoundaryBuilder {
      * @return the boundary, immutable and thread-safe
      * @throws NullPointerException when the store or the access policy is not set
      * @throws IllegalArgumentException when the store's own record cap is below the config's record
-     *     limit
+     *     limit, or the access policy is an {@link AccessPolicy#allowOnly} naming a tool not registered
      */
     public ToolBoundary build() {
         return new ToolBoundary(this);

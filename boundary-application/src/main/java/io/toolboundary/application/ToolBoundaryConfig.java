@@ -39,6 +39,8 @@ public final class ToolBoundaryConfig {
     public static final int DEFAULT_MAX_JSON_DEPTH = 64;
     /** Longest number literal in the arguments: 100 characters. */
     public static final int DEFAULT_MAX_NUMBER_LENGTH = 100;
+    /** A repeated call is refused with {@code DUPLICATE_TOOL_CALL}, as the specification says. */
+    public static final DuplicateCallPolicy DEFAULT_DUPLICATE_CALL_POLICY = DuplicateCallPolicy.REFUSE;
 
     private static final ToolBoundaryConfig DEFAULTS = custom().build();
 
@@ -48,6 +50,17 @@ public final class ToolBoundaryConfig {
     private final Duration storeTimeout;
     private final int maxJsonDepth;
     private final int maxNumberLength;
+    private final DuplicateCallPolicy duplicateCalls;
+
+    private ToolBoundaryConfig(ToolBoundaryConfig config, DuplicateCallPolicy duplicateCalls) {
+        this.limits = config.limits;
+        this.recordTtl = config.recordTtl;
+        this.executionLease = config.executionLease;
+        this.storeTimeout = config.storeTimeout;
+        this.maxJsonDepth = config.maxJsonDepth;
+        this.maxNumberLength = config.maxNumberLength;
+        this.duplicateCalls = requireNonNull(duplicateCalls, "duplicateCalls is null");
+    }
 
     private ToolBoundaryConfig(Builder builder) {
         this.limits = new Limits(builder.argumentsBytes, builder.rawResponseBytes, builder.recordBytes,
@@ -57,6 +70,7 @@ public final class ToolBoundaryConfig {
         this.storeTimeout = builder.storeTimeout;
         this.maxJsonDepth = builder.maxJsonDepth;
         this.maxNumberLength = builder.maxNumberLength;
+        this.duplicateCalls = builder.duplicateCalls;
     }
 
     /** {@return the documented defaults} */
@@ -113,11 +127,30 @@ public final class ToolBoundaryConfig {
         return maxNumberLength;
     }
 
+    /**
+     * What a call gets whose key holds a record of the same tool and arguments; see
+     * {@link DuplicateCallPolicy}.
+     *
+     * @return the policy; {@link DuplicateCallPolicy#REFUSE} unless set
+     */
+    public DuplicateCallPolicy duplicateCalls() {
+        return duplicateCalls;
+    }
+
+    /**
+     * {@return this config with another duplicate call policy, every other setting the same}
+     *
+     * @param policy what a call gets whose key holds a record of the same tool and arguments
+     */
+    public ToolBoundaryConfig withDuplicateCalls(DuplicateCallPolicy policy) {
+        return new ToolBoundaryConfig(this, policy);
+    }
+
     @Override
     public String toString() {
         return "ToolBoundaryConfig[" + limits + ", recordTtl=" + recordTtl + ", executionLease=" + executionLease + ", storeTimeout=" + storeTimeout
                 + ", maxJsonDepth=" + maxJsonDepth
-                + ", maxNumberLength=" + maxNumberLength + "]";
+                + ", maxNumberLength=" + maxNumberLength + ", duplicateCalls=" + duplicateCalls + "]";
     }
 
     /** Builds a config; each setter rejects an invalid value at once. */
@@ -131,8 +164,21 @@ public final class ToolBoundaryConfig {
         private Duration storeTimeout = DEFAULT_STORE_TIMEOUT;
         private int maxJsonDepth = DEFAULT_MAX_JSON_DEPTH;
         private int maxNumberLength = DEFAULT_MAX_NUMBER_LENGTH;
+        private DuplicateCallPolicy duplicateCalls = DEFAULT_DUPLICATE_CALL_POLICY;
 
         private Builder() {
+        }
+
+        /**
+         * What a call gets whose key holds a record of the same tool and arguments:
+         * {@link DuplicateCallPolicy#REFUSE} (the default) or {@link DuplicateCallPolicy#REPLAY_READY}.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder duplicateCalls(DuplicateCallPolicy policy) {
+            this.duplicateCalls = requireNonNull(policy, "duplicateCalls is null");
+            return this;
         }
 
         /**

@@ -17,6 +17,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ToolBoundaryConfigTest {
 
     @Test
+    void refusesDuplicatesAsTheSpecificationSaysUnlessToldToReplay() {
+        assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
+        assertThat(ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build().duplicateCalls())
+                .isEqualTo(DuplicateCallPolicy.REPLAY_READY);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ToolBoundaryConfig.custom().duplicateCalls(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("duplicateCalls is null");
+        ToolBoundaryConfig custom = ToolBoundaryConfig.custom().recordTtl(Duration.ofMinutes(3)).maxJsonDepth(7).build();
+        ToolBoundaryConfig replaying = custom.withDuplicateCalls(DuplicateCallPolicy.REPLAY_READY);
+        assertThat(replaying.duplicateCalls()).isEqualTo(DuplicateCallPolicy.REPLAY_READY);
+        assertThat(replaying.toString()).isEqualTo(custom.toString().replace("duplicateCalls=REFUSE", "duplicateCalls=REPLAY_READY"));
+    }
+
+    @Test
     void defaultsAreExact() {
         ToolBoundaryConfig config = ToolBoundaryConfig.ofDefaults();
 

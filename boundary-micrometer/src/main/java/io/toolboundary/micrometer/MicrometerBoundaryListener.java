@@ -41,9 +41,10 @@ import java.util.stream.Collectors;
  *   <li>{@code outcome}: {@code ready} (READY record), {@code error} (ERROR record), {@code rejected}
  *       (refused before the tool ran: preflight, duplicate, budget or store refusal; no record was
  *       completed), {@code store_failed} (the tool ran but the store did not record its end),
- *       {@code internal_error} (the boundary closed with INTERNAL_ERROR);</li>
+ *       {@code internal_error} (the boundary closed with INTERNAL_ERROR), {@code replayed} (a repeated call
+ *       answered from its READY record under {@code DuplicateCallPolicy.REPLAY_READY}, the tool not run);</li>
  *   <li>{@code evidence}: {@code EVIDENCE_FOUND}, {@code NO_EVIDENCE} or {@code ERROR} for a completed
- *       record, {@code none} otherwise;</li>
+ *       or replayed record, {@code none} otherwise;</li>
  *   <li>{@code error.code}: an {@link ErrorCode} name, or {@code none} for a READY record;</li>
  *   <li>{@code tool}: the registered tool name, or {@value #UNKNOWN_TOOL}.</li>
  * </ul>
@@ -94,6 +95,8 @@ public final class MicrometerBoundaryListener implements BoundaryListener {
     public static final String OUTCOME_STORE_FAILED = "store_failed";
     /** Outcome tag value: the boundary closed the call with INTERNAL_ERROR. */
     public static final String OUTCOME_INTERNAL_ERROR = "internal_error";
+    /** Outcome tag value: a repeated call was answered from its READY record, the tool not run. */
+    public static final String OUTCOME_REPLAYED = "replayed";
 
     private final MeterRegistry registry;
     private final Set<String> registeredTools;
@@ -146,6 +149,11 @@ public final class MicrometerBoundaryListener implements BoundaryListener {
         };
         count(record.tool().value(), outcome, record.evidence().map(Enum::name).getOrElse(NONE),
                 record.errorCode().map(Enum::name).getOrElse(NONE));
+    }
+
+    @Override
+    public void onReplayed(CanonicalRecord.Ready record) {
+        count(record.tool().value(), OUTCOME_REPLAYED, record.evidence().map(Enum::name).getOrElse(NONE), NONE);
     }
 
     @Override

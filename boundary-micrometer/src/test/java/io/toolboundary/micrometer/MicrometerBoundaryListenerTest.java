@@ -106,6 +106,25 @@ class MicrometerBoundaryListenerTest {
     }
 
     @Test
+    void countsARepeatedCallAnsweredFromItsReadyRecordAsReplayed() {
+        ToolBoundary boundary = ToolBoundary.builder().store(InMemoryCanonicalInvocationStore.create())
+                .accessPolicy(AccessPolicy.allowAll()).listener(MicrometerBoundaryListener.of(registry))
+                .config(io.toolboundary.application.ToolBoundaryConfig.custom()
+                        .duplicateCalls(io.toolboundary.application.DuplicateCallPolicy.REPLAY_READY).build())
+                .tool(ToolBinding.readOnly("metrics", FakeTools.returning("raw"),
+                        FakeProjectors.noEvidence("no breach", "p99 10:00-10:15")))
+                .build();
+        RunContext opened = Fixtures.opened(boundary, run);
+
+        call(boundary, opened, "metrics", "call_1");
+        call(boundary, opened, "metrics", "call_1");
+
+        assertThat(calls("metrics", "ready", "NO_EVIDENCE", "none")).isEqualTo(1);
+        assertThat(calls("metrics", "replayed", "NO_EVIDENCE", "none")).isEqualTo(1);
+        assertThat(totalCalls()).isEqualTo(2);
+    }
+
+    @Test
     void countsANoEvidenceCallApartFromEvidence() {
         ToolBoundary boundary = boundary();
 

@@ -152,7 +152,8 @@ public abstract class SpecPreflightContract extends SpecContractSupport {
 
             @Test
             void rejectsToolTheAccessPolicyDenies() {
-                ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector))
+                ToolBoundary boundary = builder(ToolBoundaryConfig.ofDefaults(), logSearch(executor, projector),
+                        ToolBinding.readOnly("sql-query", FakeTools.returning(RAW), projector))
                         .accessPolicy(AccessPolicy.allowOnly("sql-query"))
                         .build();
 

@@ -49,7 +49,7 @@ import org.junit.jupiter.api.Test;
  * time, then they are bounds (a TTL never grows on a read or at completion, never exceeds the TTL
  * given at creation) and {@link #expire(InvocationKey)} stands for time running out.
  */
-public abstract class ToolBoundarySpecContract extends SpecLimitsAndFailuresContract {
+public abstract class ToolBoundarySpecContract extends SpecReplayContract {
     @Nested
     @DisplayName("Stage 3A SHALL remain reusable and independent from legacy audit")
     class ReusableAndIndependent {

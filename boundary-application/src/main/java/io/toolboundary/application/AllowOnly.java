@@ -1,0 +1,37 @@
+package io.toolboundary.application;
+
+import io.toolboundary.domain.ToolName;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The policy {@link AccessPolicy#allowOnly} builds: it grants the named tools and denies every other, and
+ * its names can be checked against the tools a boundary registers.
+ *
+ * @param allowed the names granted
+ */
+record AllowOnly(Set<ToolName> allowed) implements AccessPolicy {
+
+    AllowOnly {
+        allowed = Set.copyOf(allowed);
+    }
+
+    @Override
+    public Decision decide(RunContext run, ToolName tool) {
+        return allowed.contains(tool) ? Decision.GRANTED : Decision.DENIED;
+    }
+
+    /**
+     * Refuses names no tool of {@code registered} has.
+     *
+     * @throws IllegalArgumentException naming, in order, the names that are not registered
+     */
+    void requireRegistered(Set<ToolName> registered) {
+        Set<String> unknown = new TreeSet<>();
+        allowed.stream().filter(name -> !registered.contains(name)).forEach(name -> unknown.add(name.value()));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("AccessPolicy.allowOnly names tools the boundary does not register: "
+                    + unknown + "; register them with ToolBoundaryBuilder.tool or correct the names");
+        }
+    }
+}

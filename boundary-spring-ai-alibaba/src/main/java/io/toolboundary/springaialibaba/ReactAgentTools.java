@@ -1,0 +1,137 @@
+package io.toolboundary.springaialibaba;
+
+import static java.util.Objects.requireNonNull;
+
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolExecutor;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.ai.tool.execution.ToolCallResultConverter;
+import org.springframework.ai.tool.metadata.ToolMetadata;
+import org.springframework.ai.tool.method.MethodToolCallback;
+import org.springframework.ai.tool.support.ToolDefinitions;
+import org.springframework.ai.util.json.JsonParser;
+import org.springframework.aop.support.AopUtils;
+
+/**
+ * The two halves of a {@code ReactAgent} tool under the boundary: the {@link ToolBinding} the boundary
+ * registers (name, projector, budget; its executor is the framework's handler of the call at hand) and the
+ * {@link ToolCallback}s the agent offers the model and runs.
+ *
+ * <pre>{@code
+ * ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowOnly("log_query"))
+ *         .tool(ReactAgentTools.readOnly("log_query", new LogQueryProjector()))
+ *         .build();
+ * ReactAgent agent = ReactAgent.builder().name("aiops").model(chatModel)
+ *         .tools(ReactAgentTools.from(new LogTools()))            // the @Tool methods, raw output kept
+ *         .interceptors(BoundaryToolInterceptor.of(boundary))
+ *         .build();
+ * }</pre>
+ *
+ * <p>Use {@link #from} rather than the builder's {@code methodTools(...)}: Spring AI's default result
+ * converter JSON-encodes every result, a {@code String} included, so a multi-line log text would be
+ * recorded as one quoted line. The callbacks of {@link #from} keep a {@code String} exactly as returned
+ * (anything else is serialised once as JSON, {@code void} or {@code null} is the empty text) and tell the
+ * boundary when their method threw, so that the call ends {@code EXECUTION_FAILED} whatever the agent's
+ * exception processor made of the exception. A binding made here runs nothing outside a
+ * {@link BoundaryToolInterceptor}: invoked without one, the boundary answers {@code EXECUTION_FAILED}.
+ */
+public final class ReactAgentTools {
+
+    private static final ToolCallResultConverter RAW_RESULT = ReactAgentTools::raw;
+
+    private ReactAgentTools() {
+    }
+
+    /**
+     * A read-only tool whose executor is the framework's handler of the call the interceptor is passing
+     * through the boundary; the same as {@code ToolBinding.readOnly(name, ReactAgentTools.handler(), projector)}.
+     *
+     * @param name the tool's name, as the agent's tool callback names it
+     * @param projector turns the tool's raw output into the bounded result the model sees
+     * @return the binding, with an unlimited per-run budget ({@link ToolBinding#withCallBudgetPerRun} sets one)
+     */
+    public static ToolBinding readOnly(String name, Projector projector) {
+        return ToolBinding.readOnly(name, handler(), projector);
+    }
+
+    /**
+     * The executor that runs the framework's handler of the call at hand, once; for bindings made by hand.
+     *
+     * @return the executor shared by every binding of this module
+     */
+    public static ToolExecutor handler() {
+        return HandlerRelay::execute;
+    }
+
+    /**
+     * The agent's tool callbacks of the {@link Tool @Tool} methods of {@code toolObjects}, ordered by
+     * tool name, whose results are the tools' own output.
+     *
+     * @param toolObjects objects with {@code @Tool} methods (Spring proxies are looked through)
+     * @return one callback per {@code @Tool} method
+     * @throws IllegalArgumentException when an object has no {@code @Tool} method or two tools share a name
+     */
+    public static List<ToolCallback> from(Object... toolObjects) {
+        requireNonNull(toolObjects, "toolObjects is null");
+        List<ToolCallback> callbacks = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Object toolObject : toolObjects) {
+            requireNonNull(toolObject, "a tool object is null");
+            List<Method> methods = Arrays.stream(AopUtils.getTargetClass(toolObject).getMethods())
+                    .filter(method -> method.isAnnotationPresent(Tool.class) && !Modifier.isStatic(method.getModifiers()))
+                    .sorted(Comparator.comparing(method -> ToolDefinitions.from(method).name()))
+                    .toList();
+            if (methods.isEmpty()) {
+                throw new IllegalArgumentException("toolObjects: " + toolObject.getClass().getName()
+                        + " has no public @Tool method");
+            }
+            for (Method method : methods) {
+                MethodToolCallback callback = new MethodToolCallback(ToolDefinitions.from(method),
+                        ToolMetadata.from(method), method, toolObject, RAW_RESULT);
+                if (!names.add(callback.getToolDefinition().name())) {
+                    throw new IllegalArgumentException("toolObjects: two tools are named "
+                            + callback.getToolDefinition().name());
+                }
+                callbacks.add(new ReportingToolCallback(callback));
+            }
+        }
+        return List.copyOf(callbacks);
+    }
+
+    /**
+     * A sub-agent as a tool of a supervisor agent, in place of {@code AgentTool.getFunctionToolCallback(agent)}
+     * (same name, description and input schema). The framework's own callback starts the sub-agent without
+     * the supervisor call's config, so the sub-agent's tool calls would find no run and be answered
+     * {@code RUN_NOT_OPENED}; this one runs the sub-agent under the supervisor call's run, so that every tool
+     * call of every sub-agent goes through the boundary once, under the one run the harness opened. Its raw
+     * output is the sub-agent's final answer; bind it with {@link #readOnly} and a projector of its own.
+     *
+     * @param agent the sub-agent, built with a {@link BoundaryToolInterceptor} of its own
+     * @return the supervisor's tool callback that runs {@code agent}
+     */
+    public static ToolCallback subAgent(com.alibaba.cloud.ai.graph.agent.ReactAgent agent) {
+        requireNonNull(agent, "agent is null");
+        return new ReportingToolCallback(new SubAgentToolCallback(agent));
+    }
+
+    private static String raw(Object result, Type returnType) {
+        if (result == null || returnType == void.class || returnType == Void.class) {
+            return "";
+        }
+        if (result instanceof String text) {
+            return text;
+        }
+        return JsonParser.toJson(result);
+    }
+}

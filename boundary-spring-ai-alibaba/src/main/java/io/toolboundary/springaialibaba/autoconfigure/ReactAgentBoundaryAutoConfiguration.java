@@ -1,0 +1,78 @@
+package io.toolboundary.springaialibaba.autoconfigure;
+
+import com.alibaba.cloud.ai.graph.agent.interceptor.ToolInterceptor;
+import io.toolboundary.application.DuplicateCallPolicy;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration;
+import io.toolboundary.springaialibaba.BoundaryToolInterceptor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configures the {@link BoundaryToolInterceptor} when Spring AI Alibaba's agent framework is on the
+ * class path, so that a {@code ReactAgent} built in the application needs one line,
+ * {@code .interceptors(boundaryInterceptor)}.
+ *
+ * <p>Everything else is {@link ToolBoundaryAutoConfiguration}'s, with its rules: the {@code toolboundary.*}
+ * properties validated as they are bound, the store chosen by {@code toolboundary.store}, the boundary
+ * from the context's {@code ToolBinding} beans ({@code ReactAgentTools.readOnly(...)}) and its
+ * <b>required</b> {@code AccessPolicy} bean: without one the application does not start, and the failure
+ * analyzer names the bean to add. {@code toolboundary.enabled=false} switches this off too. The interceptor
+ * backs off when the context has one of its own.
+ *
+ * <p>One property more: {@code toolboundary.duplicate-calls} ({@code refuse}, the default and the
+ * specification's rule, or {@code replay-ready}, see {@link DuplicateCallPolicy}), applied to the
+ * {@link ToolBoundaryConfig} bean, so that an agent resumed from a checkpoint gets the answers it had. A value
+ * that names no policy stops the application at start.
+ */
+@AutoConfiguration(after = ToolBoundaryAutoConfiguration.class)
+@ConditionalOnClass({ToolInterceptor.class, ToolBoundary.class})
+@ConditionalOnProperty(prefix = "toolboundary", name = "enabled", havingValue = "true", matchIfMissing = true)
+public class ReactAgentBoundaryAutoConfiguration {
+
+    /** Created by Spring Boot. */
+    public ReactAgentBoundaryAutoConfiguration() {
+    }
+
+    /**
+     * Applies {@code toolboundary.duplicate-calls} to the context's {@link ToolBoundaryConfig}.
+     *
+     * @param environment where the property is read
+     * @return a post-processor that gives the config the policy the property names; none when it is not set
+     */
+    @Bean
+    public static BeanPostProcessor toolBoundaryDuplicateCalls(Environment environment) {
+        DuplicateCallPolicy policy = Binder.get(environment)
+                .bind("toolboundary.duplicate-calls", DuplicateCallPolicy.class)
+                .orElse(DuplicateCallPolicy.REFUSE);
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                return bean instanceof ToolBoundaryConfig config && config.duplicateCalls() != policy
+                        ? config.withDuplicateCalls(policy) : bean;
+            }
+        };
+    }
+
+    /**
+     * The interceptor to give every {@code ReactAgent} of the application.
+     *
+     * @param boundary the context's boundary, built by {@link ToolBoundaryAutoConfiguration} unless the
+     *     application has its own
+     * @return the interceptor over {@code boundary}
+     */
+    @Bean
+    @ConditionalOnBean(ToolBoundary.class)
+    @ConditionalOnMissingBean
+    public BoundaryToolInterceptor boundaryToolInterceptor(ToolBoundary boundary) {
+        return BoundaryToolInterceptor.of(boundary);
+    }
+}
