@@ -30,8 +30,8 @@ import org.redisson.config.SingleServerConfig;
 /**
  * Creates {@link RedisCanonicalInvocationStore}s. The only public type of this library that names a
  * Redisson type, and only in {@link #create(RedissonClient, RedisStoreOptions)},
- * {@link #create(Config, RedisStoreOptions)} and the two health readings
- * {@link #evictionPolicies(RedissonClient)} and {@link #pingMasters(RedissonClient)}; the {@code connect…} methods take plain URLs, so a caller
+ * {@link #create(Config, RedisStoreOptions)} and {@link #evictionPolicies(RedissonClient)} (a store's
+ * health is read through its {@link RedisOperatorView}); the {@code connect…} methods take plain URLs, so a caller
  * that needs no Redisson settings of its own never names Redisson at all.
  *
  * <p>Before returning a store, each factory method reads {@code maxmemory-policy} on every master:
@@ -200,17 +200,6 @@ public final class RedisCanonicalInvocationStoreFactory {
      */
     public static List<String> evictionPolicies(RedissonClient client) {
         return List.copyOf(EvictionPolicyGuard.policies(requireNonNull(client, "client is null")));
-    }
-
-    /**
-     * Whether every master behind {@code client} answers {@code PING}.
-     *
-     * @param client a client of a standalone server, a cluster, or a master behind sentinels
-     * @return true when each master answered
-     */
-    public static boolean pingMasters(RedissonClient client) {
-        return EvictionPolicyGuard.masters(requireNonNull(client, "client is null")).stream()
-                .allMatch(org.redisson.api.redisnode.RedisNode::ping);
     }
 
     private static RedisCanonicalInvocationStore connect(Config config, RedisStoreOptions options, String target,

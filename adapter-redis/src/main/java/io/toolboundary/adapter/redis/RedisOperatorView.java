@@ -16,8 +16,8 @@ import org.redisson.api.redisnode.RedisNode;
 /**
  * What an operator may look at in the Redis behind a {@link RedisCanonicalInvocationStore}, beyond the
  * store port: the keys under the store's prefix (by SCAN, never {@code KEYS}), the facts of one key
- * (type, TTL, memory, the record's small fields and the sizes of its large ones) and the masters'
- * eviction policy. Reads only: nothing here writes a key or touches a TTL. For tools such as the
+ * (type, TTL, memory, the record's small fields and the sizes of its large ones), and the masters'
+ * health: whether they answer, and their eviction policy. Reads only: nothing here writes a key or touches a TTL. For tools such as the
  * {@code toolboundary} command line; the boundary itself never needs it. Names no Redis client type.
  */
 public final class RedisOperatorView {
@@ -201,6 +201,19 @@ public final class RedisOperatorView {
                 + Long.parseLong(String.valueOf(items.get(4)));
         return Either.right(new KeyFacts(key, String.valueOf(items.get(0)), Long.parseLong(String.valueOf(items.get(1))),
                 Long.parseLong(String.valueOf(items.get(2))), micros, fields, sizes));
+    }
+
+    /**
+     * Whether every master answers {@code PING}, each within the client's own response timeout.
+     *
+     * @return true when each master answered; false when one did not, or the masters could not be listed
+     */
+    public boolean mastersAnswer() {
+        try {
+            return EvictionPolicyGuard.masters(store.client()).stream().allMatch(RedisNode::ping);
+        } catch (RuntimeException unreachable) {
+            return false;
+        }
     }
 
     /**

@@ -43,7 +43,11 @@ class ServerDownTest {
             ToolBoundary boundary = rig.boundary(ToolBoundaryConfig.ofDefaults());
             assertThat(rig.invoke(boundary, rig.run, "warm-up").outcome().isRight()).isTrue();
 
+            RedisOperatorView view = RedisOperatorView.of(rig.store, Duration.ofSeconds(1));
+            assertThat(view.mastersAnswer()).as("the health probe of a server that is up").isTrue();
+
             rig.redis.kill();
+            assertThat(view.mastersAnswer()).as("the health probe of a server that is down").isFalse();
             List<Call> calls = new ArrayList<>();
             for (int i = 0; i < SEQUENTIAL_CALLS; i++) {
                 calls.add(rig.invoke(boundary, rig.run, "down-" + i));

@@ -1,6 +1,7 @@
 package io.toolboundary.springai.autoconfigure;
 
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
+import java.util.List;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -18,12 +19,11 @@ final class RedisEvictionPolicies {
 
     /** The first policy other than {@code noeviction}, or {@code noeviction} when every master has it. */
     static String weakest(RedissonClient client) {
-        return RedisCanonicalInvocationStoreFactory.evictionPolicies(client).stream()
-                .filter(policy -> !NO_EVICTION.equals(policy)).findFirst().orElse(NO_EVICTION);
+        return weakest(RedisCanonicalInvocationStoreFactory.evictionPolicies(client));
     }
 
-    /** A master's ping, for every master. */
-    static boolean pingAll(RedissonClient client) {
-        return RedisCanonicalInvocationStoreFactory.pingMasters(client);
+    /** The first of {@code policies} other than {@code noeviction}, or {@code noeviction} when all are. */
+    static String weakest(List<String> policies) {
+        return policies.stream().filter(policy -> !NO_EVICTION.equals(policy)).findFirst().orElse(NO_EVICTION);
     }
 }

@@ -131,9 +131,9 @@ final class StoreConfigurations {
 
         @Bean
         @ConditionalOnMissingBean(name = "toolBoundaryRedisHealthIndicator")
-        ToolBoundaryRedisHealthIndicator toolBoundaryRedisHealthIndicator(RedissonClient client,
+        ToolBoundaryRedisHealthIndicator toolBoundaryRedisHealthIndicator(RedisCanonicalInvocationStore store,
                 ToolBoundaryProperties properties) {
-            return new ToolBoundaryRedisHealthIndicator(client, properties.getRedis());
+            return new ToolBoundaryRedisHealthIndicator(store, properties.getRedis());
         }
     }
 

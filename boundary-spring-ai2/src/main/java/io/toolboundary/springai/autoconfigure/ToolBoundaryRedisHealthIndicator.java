@@ -2,7 +2,10 @@ package io.toolboundary.springai.autoconfigure;
 
 import static java.util.Objects.requireNonNull;
 
-import org.redisson.api.RedissonClient;
+import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
+import io.toolboundary.adapter.redis.RedisOperatorView;
+import io.vavr.control.Either;
+import java.util.List;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -17,24 +20,31 @@ final class ToolBoundaryRedisHealthIndicator extends AbstractHealthIndicator {
     /** Spring Boot 4's health indicator type, whose presence on the class path enables this indicator. */
     static final String HEALTH_INDICATOR = "org.springframework.boot.health.contributor.HealthIndicator";
 
-    private final RedissonClient client;
+    private final RedisOperatorView view;
     private final ToolBoundaryProperties.Redis redis;
 
-    ToolBoundaryRedisHealthIndicator(RedissonClient client, ToolBoundaryProperties.Redis redis) {
+    ToolBoundaryRedisHealthIndicator(RedisCanonicalInvocationStore store, ToolBoundaryProperties.Redis redis) {
         super("Tool Boundary Redis store health check failed");
-        this.client = requireNonNull(client, "client is null");
+        this.view = RedisOperatorView.of(requireNonNull(store, "store is null"), store.options().responseTimeout());
         this.redis = requireNonNull(redis, "redis is null");
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         builder.withDetail("keyPrefix", redis.getKeyPrefix());
-        if (!RedisEvictionPolicies.pingAll(client)) {
+        if (!view.mastersAnswer()) {
             builder.down().withDetail("ping", "a master did not answer");
             return;
         }
-        String policy = RedisEvictionPolicies.weakest(client);
-        builder.withDetail("ping", "ok").withDetail(RedisEvictionPolicies.POLICY, policy);
+        builder.withDetail("ping", "ok");
+        Either<?, List<String>> policies = view.evictionPolicies();
+        if (policies.isLeft()) {
+            builder.up().withDetail(RedisEvictionPolicies.POLICY, "unreadable").withDetail("warning",
+                    "the masters' " + RedisEvictionPolicies.POLICY + " could not be read (is CONFIG GET allowed?)");
+            return;
+        }
+        String policy = RedisEvictionPolicies.weakest(policies.get());
+        builder.withDetail(RedisEvictionPolicies.POLICY, policy);
         if (RedisEvictionPolicies.NO_EVICTION.equals(policy)) {
             builder.up();
         } else if (redis.getEvictionPolicyCheck() == ToolBoundaryProperties.EvictionPolicyCheck.WARN) {
