@@ -11,6 +11,7 @@ import io.toolboundary.springai.BoundaryToolCallingManager;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.List;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -71,6 +72,9 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(ToolBoundaryProperties.class)
 @Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class, StoreConfigurations.RedisHealth.class})
 public class ToolBoundaryAutoConfiguration {
+
+    /** Spring AI's property that would rethrow a tool's exception; it has no part under the boundary. */
+    static final String THROW_EXCEPTION_ON_ERROR = "spring.ai.tools.throw-exception-on-error";
 
     /** Created by Spring Boot. */
     public ToolBoundaryAutoConfiguration() {
@@ -150,7 +154,20 @@ public class ToolBoundaryAutoConfiguration {
                 .observationRegistry(registry);
         conventions.ifAvailable(manager::observationConvention);
         SpringAiToolSettings.apply(manager, environment);
+        warnOfThrowExceptionOnError(environment);
         return manager.build();
+    }
+
+    /**
+     * Says at start that {@code spring.ai.tools.throw-exception-on-error=true} has no effect: under the
+     * boundary a tool that throws is answered {@code EXECUTION_FAILED}, its record ended, never rethrown.
+     */
+    private static void warnOfThrowExceptionOnError(Environment environment) {
+        if (environment.getProperty(THROW_EXCEPTION_ON_ERROR, Boolean.class, false)) {
+            LogFactory.getLog(ToolBoundaryAutoConfiguration.class).warn("Tool Boundary tool calling manager: "
+                    + THROW_EXCEPTION_ON_ERROR + "=true has no effect: a tool that throws is answered"
+                    + " EXECUTION_FAILED and its record ended in ERROR; the exception is never rethrown to the caller.");
+        }
     }
 
     private static BoundaryListener allOf(List<BoundaryListener> listeners) {

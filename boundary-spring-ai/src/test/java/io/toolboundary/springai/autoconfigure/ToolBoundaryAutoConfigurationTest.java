@@ -15,6 +15,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.springai.BoundaryToolCallingManager;
+import io.toolboundary.springai.OutputCapture;
 import io.toolboundary.springai.BoundaryToolContext;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -53,6 +54,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
+@org.junit.jupiter.api.extension.ExtendWith(OutputCapture.class)
 class ToolBoundaryAutoConfigurationTest {
 
     private static final String TOOL = "log-search";
@@ -62,6 +64,18 @@ class ToolBoundaryAutoConfigurationTest {
 
     private final ApplicationContextRunner withPolicy = runner
             .withBean(AccessPolicy.class, AccessPolicy::allowAll);
+
+    @Test
+    void saysAtStartThatSpringAisThrowExceptionOnErrorHasNoEffect(OutputCapture.Captured output) {
+        withPolicy.run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getOut()).doesNotContain("throw-exception-on-error");
+
+        withPolicy.withPropertyValues("spring.ai.tools.throw-exception-on-error=true")
+                .run(context -> assertThat(context).hasNotFailed());
+
+        assertThat(output.getOut()).contains("spring.ai.tools.throw-exception-on-error=true has no effect: a tool that"
+                + " throws is answered EXECUTION_FAILED");
+    }
 
     @Test
     void isRegisteredAsASpringBootAutoConfiguration() {
