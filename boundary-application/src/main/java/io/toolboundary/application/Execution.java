@@ -10,6 +10,7 @@ import io.toolboundary.domain.RawResponse;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
+import java.util.concurrent.Callable;
 
 /**
  * Steps 3 to 5 of a call whose record the store confirmed: run the tool, check its raw response, project
@@ -33,10 +34,14 @@ final class Execution {
     /** Step 3: runs the tool once; a tool that throws ends the record in {@code EXECUTION_FAILED}. */
     Either<CanonicalRecord.Failed, String> execute(AdmittedCall call) {
         ToolRequest request = call.request();
-        return diagnostics.timed(() -> call.binding().executor().execute(request),
-                        elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed))
-                .peekLeft(failure -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()))
-                .mapLeft(failure -> failed(call, ErrorCode.EXECUTION_FAILED));
+        Callable<String> work = () -> call.binding().executor().execute(request);
+        Either<Throwable, String> executed = diagnostics.quiet() ? diagnostics.untimed(work)
+                : diagnostics.timed(work, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
+        if (executed.isLeft()) {
+            listener.onToolFailed(request.key(), request.tool(), executed.getLeft().getClass());
+            return Either.left(failed(call, ErrorCode.EXECUTION_FAILED));
+        }
+        return Either.right(executed.get());
     }
 
     /**
@@ -64,9 +69,9 @@ final class Execution {
      */
     Either<CanonicalRecord.Failed, CanonicalRecord.Ready> project(AdmittedCall call, RawResponse rawResponse) {
         ToolRequest request = call.request();
-        Either<Throwable, Projection> projected = diagnostics.timed(
-                () -> call.binding().projector().project(request, rawResponse.text()),
-                elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
+        Callable<Projection> work = () -> call.binding().projector().project(request, rawResponse.text());
+        Either<Throwable, Projection> projected = diagnostics.quiet() ? diagnostics.untimed(work)
+                : diagnostics.timed(work, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
         if (projected.isLeft()) {
             listener.onProjectorFailed(request.key(), request.tool(), projected.getLeft().getClass());
             return Either.left(keeping(call, ErrorCode.PROJECTION_FAILED, rawResponse));
@@ -74,9 +79,11 @@ final class Execution {
         if (projected.get() == null) {
             return Either.left(keeping(call, ErrorCode.PROJECTION_INVALID, rawResponse));
         }
-        return AgentResult.of(projected.get(), limits.agentResultBytes())
-                .flatMap(result -> call.record().ready(rawResponse, result, clock.instant(), limits))
-                .mapLeft(refused -> keeping(call, refused.code(), rawResponse));
+        Either<BoundaryError, AgentResult> result = AgentResult.of(projected.get(), limits.agentResultBytes());
+        Either<BoundaryError, CanonicalRecord.Ready> ready = result.isRight()
+                ? call.record().ready(rawResponse, result.get(), clock.instant(), limits)
+                : Either.left(result.getLeft());
+        return ready.isRight() ? Either.right(ready.get()) : Either.left(keeping(call, ready.getLeft().code(), rawResponse));
     }
 
     private CanonicalRecord.Failed keeping(AdmittedCall call, ErrorCode code, RawResponse rawResponse) {
