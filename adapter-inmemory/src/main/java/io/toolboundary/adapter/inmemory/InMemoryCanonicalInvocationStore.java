@@ -87,7 +87,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private final RunTable runs = new RunTable();
     private final Object[] stripes = new Object[STRIPES];
     /** Every record and run, by expiry: dropped as their time comes. */
-    private final ExpirySchedule<Object> expiries = new ExpirySchedule<>();
+    private final Expiries expiries = new Expiries();
     /** What a sweep does with each key whose time has come; one instance, so that a sweep allocates nothing. */
     private final BiConsumer<Object, Instant> dropIfExpired = this::dropIfExpired;
 
@@ -197,7 +197,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
         synchronized (stripe(runId)) {
             Instant now = clock.instant();
-            return runs.open(runId, offered, now.plus(ttl), now, room, this::reclaimExpired, expiries);
+            return runs.open(runId, offered, now.plus(ttl), now, room, this::reclaimExpired, expiries.runs);
         }
     }
 
@@ -240,7 +240,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
             Instant expiresAt = now.plus(start.ttl());
             records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease())));
-            expiries.schedule(expiresAt, key);
+            expiries.records.schedule(expiresAt, key);
             return Either.right(record);
         }
     }
