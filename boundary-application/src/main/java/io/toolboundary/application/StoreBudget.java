@@ -51,7 +51,9 @@ final class StoreBudget {
     StoreBudget withinNanos(long limit) {
         long now = nanoTime.getAsLong();
         long limitNanos = Math.max(Math.min(limit, total.toNanos()), 0L);
-        return new StoreBudget(total, half, nanoTime, Math.min(deadlineNanos, now + limitNanos));
+        // The usual run's deadline is far beyond this call's budget: then the budget is this one.
+        return deadlineNanos - (now + limitNanos) <= 0 ? this
+                : new StoreBudget(total, half, nanoTime, now + limitNanos);
     }
 
     /** Half the whole budget at most, and no more than is left; at least one millisecond. */
