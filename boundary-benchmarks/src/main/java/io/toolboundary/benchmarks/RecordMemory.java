@@ -274,12 +274,25 @@ public final class RecordMemory {
         return reply instanceof Long bytes ? bytes : 0;
     }
 
+    /**
+     * {@code used_memory} less what the clients' buffers hold ({@code mem_clients_normal},
+     * {@code mem_clients_slaves}): the server shrinks idle clients' query buffers on its own schedule,
+     * which would otherwise show as memory a call freed.
+     */
     private static long usedMemory(Resp admin) {
+        long used = -1;
+        long clients = 0;
         for (String line : admin.text("INFO", "memory").split("\r?\n")) {
+            String value = line.substring(line.indexOf(':') + 1).trim();
             if (line.startsWith("used_memory:")) {
-                return Long.parseLong(line.substring("used_memory:".length()).trim());
+                used = Long.parseLong(value);
+            } else if (line.startsWith("mem_clients_normal:") || line.startsWith("mem_clients_slaves:")) {
+                clients += Long.parseLong(value);
             }
         }
-        throw new IllegalStateException("INFO memory has no used_memory");
+        if (used < 0) {
+            throw new IllegalStateException("INFO memory has no used_memory");
+        }
+        return used - clients;
     }
 }

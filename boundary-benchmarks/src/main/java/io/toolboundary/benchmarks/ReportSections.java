@@ -214,7 +214,7 @@ final class ReportSections {
         md.append("`MEMORY USAGE key SAMPLES 0` of every key a run's calls add under the run's hash tag, plus what the"
                 + " run's own keys (there when it was opened) grew by, per call; the payload (arguments, raw response,"
                 + " agent result, run id and tool_call_id) subtracted. The peer's keys the same way. *used_memory*: `INFO"
-                + " memory` growth per call. *Raw allocator slack*: a plain string holding only the raw response, less its"
+                + " memory` growth per call (`used_memory` less the clients' buffers, `mem_clients_normal`). *Raw allocator slack*: a plain string holding only the raw response, less its"
                 + " bytes and an empty string. Median (min–max) over repeats.\n\n");
         md.append("| raw | payload B | per record B | over payload B | keys added B | run's keys grew B | used_memory B"
                 + " | peer per record B | peer over payload B | raw allocator slack B |\n"
