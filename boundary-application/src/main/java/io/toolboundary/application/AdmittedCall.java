@@ -16,6 +16,6 @@ record AdmittedCall(ToolRequest request, ToolBinding binding, CanonicalRecord.Pr
 
     /** The same call with the record as the store returned it. */
     AdmittedCall withRecord(CanonicalRecord.Projecting stored) {
-        return new AdmittedCall(request, binding, stored, token);
+        return stored == record ? this : new AdmittedCall(request, binding, stored, token);
     }
 }

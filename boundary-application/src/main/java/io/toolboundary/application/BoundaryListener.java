@@ -134,7 +134,6 @@ public interface BoundaryListener {
 
     /** {@return a listener that does nothing} */
     static BoundaryListener noop() {
-        return new BoundaryListener() {
-        };
+        return NoopListener.INSTANCE;
     }
 }

@@ -5,7 +5,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.vavr.control.Either;
 import java.time.Duration;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -21,8 +20,8 @@ final class Diagnostics {
     private final LongSupplier ticker;
 
     Diagnostics(BoundaryListener listener, LongSupplier ticker) {
-        // A composite of one drops whatever the listener throws.
-        this.listener = new CompositeListener(List.of(listener));
+        // A composite of one drops whatever the listener throws; the listener that does nothing never throws.
+        this.listener = listener instanceof NoopListener ? listener : new CompositeListener(List.of(listener));
         this.ticker = ticker;
     }
 
@@ -41,19 +40,43 @@ final class Diagnostics {
      * @return what the code returned, or what it threw
      */
     <T> Either<Throwable, T> timed(Callable<T> work, Consumer<Duration> elapsed) {
-        OptionalLong started = tick();
+        long started = 0L;
+        boolean ticked;
+        try {
+            started = ticker.getAsLong();
+            ticked = true;
+        } catch (RuntimeException failure) {
+            ticked = false;
+        }
+        return run(work, ticked, started, elapsed);
+    }
+
+    /**
+     * Runs {@code work} as {@link #timed} does, without reading the ticker: for a listener that does
+     * nothing with the time ({@link #quiet()}).
+     */
+    <T> Either<Throwable, T> untimed(Callable<T> work) {
+        return run(work, false, 0L, null);
+    }
+
+    /** True when the listener is the one that does nothing, so that nothing need be measured for it. */
+    boolean quiet() {
+        return listener instanceof NoopListener;
+    }
+
+    private <T> Either<Throwable, T> run(Callable<T> work, boolean ticked, long started, Consumer<Duration> elapsed) {
         T value;
         try {
             value = work.call();
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
-            report(started, elapsed);
+            report(ticked, started, elapsed);
             if (failure instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             return Either.left(failure);
         }
-        report(started, elapsed);
+        report(ticked, started, elapsed);
         return Either.right(value);
     }
 
@@ -78,19 +101,17 @@ final class Diagnostics {
         }
     }
 
-    private void report(OptionalLong started, Consumer<Duration> elapsed) {
-        OptionalLong ended = tick();
-        if (started.isPresent() && ended.isPresent()) {
-            elapsed.accept(Duration.ofNanos(Math.max(0L, ended.getAsLong() - started.getAsLong())));
+    /** Reports the time since {@code started} when both readings of the ticker succeeded. */
+    private void report(boolean ticked, long started, Consumer<Duration> elapsed) {
+        if (!ticked) {
+            return;
         }
-    }
-
-    /** The ticker's reading, or none when the ticker failed: timing never changes an outcome. */
-    private OptionalLong tick() {
+        long ended;
         try {
-            return OptionalLong.of(ticker.getAsLong());
+            ended = ticker.getAsLong();
         } catch (RuntimeException failure) {
-            return OptionalLong.empty();
+            return;
         }
+        elapsed.accept(Duration.ofNanos(Math.max(0L, ended - started)));
     }
 }

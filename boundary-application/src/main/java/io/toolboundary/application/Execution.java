@@ -10,6 +10,7 @@ import io.toolboundary.domain.RawResponse;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
+import java.util.concurrent.Callable;
 
 /**
  * Steps 3 to 5 of a call whose record the store confirmed: run the tool, check its raw response, project
@@ -36,14 +37,20 @@ final class Execution {
      */
     Either<CanonicalRecord.Failed, String> execute(AdmittedCall call) {
         ToolRequest request = call.request();
-        return diagnostics.timed(() -> call.binding().executor().execute(request),
-                        elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed))
-                .peekLeft(failure -> listener.onToolFailed(request.key(), request.tool(), failure.getClass()))
-                .mapLeft(failure -> failure instanceof ToolFailure reported
-                        ? checkRawResponse(call, reported.output())
-                                .fold(unkept -> failed(call, ErrorCode.EXECUTION_FAILED),
-                                        output -> keeping(call, ErrorCode.EXECUTION_FAILED, output))
-                        : failed(call, ErrorCode.EXECUTION_FAILED));
+        Callable<String> work = () -> call.binding().executor().execute(request);
+        Either<Throwable, String> executed = diagnostics.quiet() ? diagnostics.untimed(work)
+                : diagnostics.timed(work, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
+        if (executed.isRight()) {
+            return Either.right(executed.get());
+        }
+        Throwable failure = executed.getLeft();
+        listener.onToolFailed(request.key(), request.tool(), failure.getClass());
+        if (failure instanceof ToolFailure reported) {
+            Either<CanonicalRecord.Failed, RawResponse> output = checkRawResponse(call, reported.output());
+            return Either.left(output.isLeft() ? failed(call, ErrorCode.EXECUTION_FAILED)
+                    : keeping(call, ErrorCode.EXECUTION_FAILED, output.get()));
+        }
+        return Either.left(failed(call, ErrorCode.EXECUTION_FAILED));
     }
 
     /**
@@ -71,9 +78,9 @@ final class Execution {
      */
     Either<CanonicalRecord.Failed, CanonicalRecord.Ready> project(AdmittedCall call, RawResponse rawResponse) {
         ToolRequest request = call.request();
-        Either<Throwable, Projection> projected = diagnostics.timed(
-                () -> call.binding().projector().project(request, rawResponse.text()),
-                elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
+        Callable<Projection> work = () -> call.binding().projector().project(request, rawResponse.text());
+        Either<Throwable, Projection> projected = diagnostics.quiet() ? diagnostics.untimed(work)
+                : diagnostics.timed(work, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
         if (projected.isLeft()) {
             listener.onProjectorFailed(request.key(), request.tool(), projected.getLeft().getClass());
             return Either.left(keeping(call, ErrorCode.PROJECTION_FAILED, rawResponse));
@@ -81,9 +88,11 @@ final class Execution {
         if (projected.get() == null) {
             return Either.left(keeping(call, ErrorCode.PROJECTION_INVALID, rawResponse));
         }
-        return AgentResult.of(projected.get(), limits.agentResultBytes())
-                .flatMap(result -> call.record().ready(rawResponse, result, clock.instant(), limits))
-                .mapLeft(refused -> keeping(call, refused.code(), rawResponse));
+        Either<BoundaryError, AgentResult> result = AgentResult.of(projected.get(), limits.agentResultBytes());
+        Either<BoundaryError, CanonicalRecord.Ready> ready = result.isRight()
+                ? call.record().ready(rawResponse, result.get(), clock.instant(), limits)
+                : Either.left(result.getLeft());
+        return ready.isRight() ? Either.right(ready.get()) : Either.left(keeping(call, ready.getLeft().code(), rawResponse));
     }
 
     private CanonicalRecord.Failed keeping(AdmittedCall call, ErrorCode code, RawResponse rawResponse) {

@@ -8,10 +8,10 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
-import io.vavr.collection.List;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -31,6 +31,7 @@ final class Preflight {
     private final long argumentsLimitBytes;
     private final JsonArguments json;
     private final Supplier<AttemptToken> tokens;
+    /** The checks in their order, walked by index: no iterator, no intermediate value per call. */
     private final List<Function<Call, Option<ErrorCode>>> checks = List.of(
             this::toolCallIdIsSafe,
             this::runIdIsSafe,
@@ -66,8 +67,13 @@ final class Preflight {
      */
     Either<BoundaryError, AdmittedCall> check(RunContext run, ToolCallEnvelope envelope) {
         Call call = new Call(run, envelope);
-        Option<ErrorCode> refusal = checks.iterator().flatMap(check -> check.apply(call)).headOption();
-        return refusal.isDefined() ? Either.left(BoundaryError.of(refusal.get())) : argumentsAreOneJsonObject(call);
+        for (int i = 0; i < checks.size(); i++) {
+            Option<ErrorCode> refusal = checks.get(i).apply(call);
+            if (refusal.isDefined()) {
+                return Either.left(BoundaryError.of(refusal.get()));
+            }
+        }
+        return argumentsAreOneJsonObject(call);
     }
 
     private Option<ErrorCode> toolCallIdIsSafe(Call call) {
@@ -132,13 +138,17 @@ final class Preflight {
     private Either<BoundaryError, AdmittedCall> argumentsAreOneJsonObject(Call call) {
         ToolBinding binding = call.binding().get();
         InvocationKey key = InvocationKey.of(call.run.runId(), call.toolCallId.get());
-        return json.fingerprint(binding.name(), call.arguments())
-                .map(fingerprint -> new CanonicalRecord.Projecting(key, binding.name(), call.arguments(), fingerprint,
-                        clock.instant()))
-                .filterOrElse(record -> record.argumentsBytes() <= argumentsLimitBytes,
-                        tooLarge -> BoundaryError.of(ErrorCode.ARGUMENTS_TOO_LARGE))
-                .map(record -> new AdmittedCall(new ToolRequest(key, binding.name(), call.arguments()), binding,
-                        record, tokens.get()));
+        Either<BoundaryError, String> fingerprint = json.fingerprint(binding.name(), call.arguments());
+        if (fingerprint.isLeft()) {
+            return Either.left(fingerprint.getLeft());
+        }
+        CanonicalRecord.Projecting record = new CanonicalRecord.Projecting(key, binding.name(), call.arguments(),
+                fingerprint.get(), clock.instant());
+        if (record.argumentsBytes() > argumentsLimitBytes) {
+            return Either.left(BoundaryError.of(ErrorCode.ARGUMENTS_TOO_LARGE));
+        }
+        return Either.right(new AdmittedCall(new ToolRequest(key, binding.name(), call.arguments()), binding, record,
+                tokens.get()));
     }
 
     private static Option<ErrorCode> refuseUnless(boolean passes, ErrorCode code) {
@@ -152,6 +162,8 @@ final class Preflight {
         final Either<BoundaryError, ToolCallId> toolCallId;
         final Either<BoundaryError, RunId> runId;
         final Either<BoundaryError, ToolName> toolName;
+        /** The registered tool of that name, looked up once: none when the name is invalid or unknown. */
+        private final Option<ToolBinding> binding;
 
         Call(RunContext run, ToolCallEnvelope envelope) {
             this.run = run;
@@ -159,10 +171,11 @@ final class Preflight {
             this.toolCallId = ToolCallId.of(envelope.toolCallId());
             this.runId = RunId.of(envelope.runId());
             this.toolName = ToolName.of(envelope.toolName());
+            this.binding = toolName.isRight() ? Option.of(tools.get(toolName.get())) : Option.none();
         }
 
         Option<ToolBinding> binding() {
-            return toolName.toOption().flatMap(name -> Option.of(tools.get(name)));
+            return binding;
         }
 
         String arguments() {

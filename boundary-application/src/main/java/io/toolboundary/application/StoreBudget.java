@@ -12,11 +12,14 @@ final class StoreBudget {
     private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
     private final Duration total;
+    /** Half of {@link #total}, begin's share, computed once per store timeout rather than once per call. */
+    private final Duration half;
     private final LongSupplier nanoTime;
     private final long deadlineNanos;
 
-    private StoreBudget(Duration total, LongSupplier nanoTime, long deadlineNanos) {
+    private StoreBudget(Duration total, Duration half, LongSupplier nanoTime, long deadlineNanos) {
         this.total = total;
+        this.half = half;
         this.nanoTime = nanoTime;
         this.deadlineNanos = deadlineNanos;
     }
@@ -28,7 +31,12 @@ final class StoreBudget {
 
     /** A budget of {@code total}, starting now by {@code nanoTime} (a test's, to move time without waiting). */
     static StoreBudget startingNow(Duration total, LongSupplier nanoTime) {
-        return new StoreBudget(total, nanoTime, nanoTime.getAsLong() + total.toNanos());
+        return startingNow(total, half(total), nanoTime);
+    }
+
+    /** A budget of {@code total}, whose {@link #half} the caller computed once, starting now by {@code nanoTime}. */
+    static StoreBudget startingNow(Duration total, Duration half, LongSupplier nanoTime) {
+        return new StoreBudget(total, half, nanoTime, nanoTime.getAsLong() + total.toNanos());
     }
 
     /**
@@ -36,14 +44,22 @@ final class StoreBudget {
      * spent from it, clean-ups included, stop at the earlier of the two.
      */
     StoreBudget within(Duration limit) {
+        return withinNanos(limit.compareTo(total) >= 0 ? total.toNanos() : Math.max(limit.toNanos(), 0L));
+    }
+
+    /** {@link #within(Duration)}, the limit in nanoseconds (at most the total's). */
+    StoreBudget withinNanos(long limit) {
         long now = nanoTime.getAsLong();
-        long limitNanos = limit.compareTo(total) >= 0 ? total.toNanos() : Math.max(limit.toNanos(), 0L);
-        return new StoreBudget(total, nanoTime, Math.min(deadlineNanos, now + limitNanos));
+        long limitNanos = Math.max(Math.min(limit, total.toNanos()), 0L);
+        // The usual run's deadline is far beyond this call's budget: then the budget is this one.
+        return deadlineNanos - (now + limitNanos) <= 0 ? this
+                : new StoreBudget(total, half, nanoTime, now + limitNanos);
     }
 
     /** Half the whole budget at most, and no more than is left; at least one millisecond. */
     Duration forBegin() {
-        return atLeastOneMilli(min(total.dividedBy(2), remaining()));
+        long left = deadlineNanos - nanoTime.getAsLong();
+        return half.toNanos() <= left ? atLeastOneMilli(half) : atLeastOneMilli(Duration.ofNanos(left));
     }
 
     /** What is left of the budget; at least one millisecond, so that a store call can still be made. */
@@ -56,8 +72,10 @@ final class StoreBudget {
         return deadlineNanos - nanoTime.getAsLong() > 0;
     }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
+    /** Half of a non-negative duration, rounded down to the nanosecond, as Duration.dividedBy(2) but without its BigDecimal. */
+    static Duration half(Duration d) {
+        long seconds = d.getSeconds();
+        return Duration.ofSeconds(seconds / 2, (seconds % 2) * 500_000_000L + d.getNano() / 2);
     }
 
     private static Duration atLeastOneMilli(Duration d) {

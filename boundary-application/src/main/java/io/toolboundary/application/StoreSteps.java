@@ -37,6 +37,8 @@ final class StoreSteps {
     private final ToolBoundaryConfig config;
     private final Diagnostics diagnostics;
     private final BoundaryListener listener;
+    /** Half the store timeout, begin's share of a call's budget, computed once. */
+    private final Duration halfStoreTimeout;
 
     StoreSteps(CanonicalInvocationStore store, Clock clock, ToolBoundaryConfig config, Diagnostics diagnostics) {
         this.store = store;
@@ -44,11 +46,12 @@ final class StoreSteps {
         this.config = config;
         this.diagnostics = diagnostics;
         this.listener = diagnostics.listener();
+        this.halfStoreTimeout = StoreBudget.half(config.storeTimeout());
     }
 
     /** A fresh budget of store time for one call, starting now: {@link ToolBoundaryConfig#storeTimeout()}. */
     StoreBudget budget() {
-        return StoreBudget.startingNow(config.storeTimeout());
+        return StoreBudget.startingNow(config.storeTimeout(), halfStoreTimeout, System::nanoTime);
     }
 
     /** The harness-side query over the store. */
@@ -88,7 +91,7 @@ final class StoreSteps {
                 Duration.between(createdAt, leaseUntil), run.callBudget(), call.binding().callBudgetPerRun(),
                 config.limits().recordBytes());
         // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
-        StoreBudget beforeDeadline = budget.within(untilDeadline(clock.instant(), run.deadline()));
+        StoreBudget beforeDeadline = budget.withinNanos(nanosUntilDeadline(clock.instant(), run.deadline()));
         Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
         if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
@@ -145,6 +148,14 @@ final class StoreSteps {
                 : Duration.between(now, deadline);
     }
 
+    /** {@link #untilDeadline} in nanoseconds, without a Duration: at most {@link #MAX_RUN_TTL}'s. */
+    private static long nanosUntilDeadline(Instant now, Instant deadline) {
+        if (now.until(deadline, ChronoUnit.SECONDS) >= MAX_RUN_TTL.getSeconds()) {
+            return MAX_RUN_TTL.toNanos();
+        }
+        return (deadline.getEpochSecond() - now.getEpochSecond()) * 1_000_000_000L + deadline.getNano() - now.getNano();
+    }
+
     /** The execution lease's end: the configured lease from creation, or the run's deadline if sooner. */
     private Instant leaseUntil(Instant createdAt, Instant deadline) {
         // deadline - lease never overflows (the deadline is after creation), unlike a Duration.between
@@ -175,7 +186,9 @@ final class StoreSteps {
                         ? store.complete(call.key(), call.token(), adds, budget.remaining())
                         : first;
         if (stored.isRight()) {
-            CanonicalRecord.Final done = call.record().complete(stored.get());
+            // The store answers the outcome it holds: the one sent (the usual case, and then the final
+            // record is the one already built), or an earlier completion's equal outcome.
+            CanonicalRecord.Final done = stored.get().equals(adds) ? outcome : call.record().complete(stored.get());
             listener.onCompleted(done);
             return Either.right(done);
         }

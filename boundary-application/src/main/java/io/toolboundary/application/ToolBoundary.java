@@ -7,6 +7,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RawResponse;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
@@ -218,9 +219,15 @@ public final class ToolBoundary {
 
     /** Steps 3 to 5 of a begun call: the READY record it ends with, or the ERROR record of the first failure. */
     private CanonicalRecord.Final outcome(AdmittedCall call) {
-        return execution.execute(call)                                                    // 3. execute
-                .flatMap(rawResponse -> execution.checkRawResponse(call, rawResponse))    // 4. check
-                .flatMap(rawResponse -> execution.project(call, rawResponse))             // 5. project
-                .fold(failed -> failed, ready -> ready);
+        Either<CanonicalRecord.Failed, String> executed = execution.execute(call);         // 3. execute
+        if (executed.isLeft()) {
+            return executed.getLeft();
+        }
+        Either<CanonicalRecord.Failed, RawResponse> checked = execution.checkRawResponse(call, executed.get()); // 4.
+        if (checked.isLeft()) {
+            return checked.getLeft();
+        }
+        Either<CanonicalRecord.Failed, CanonicalRecord.Ready> projected = execution.project(call, checked.get()); // 5.
+        return projected.isLeft() ? projected.getLeft() : projected.get();
     }
 }

@@ -99,6 +99,8 @@ public final class RecordMemory {
                     System.out.printf("memory raw=%d rep=%d record=%.0f B overhead=%.0f B peer overhead=%.0f B%n",
                             rawBytes, rep + 1, perRecord, perRecord - payload, row.get("peerOverheadBytes"));
                 }
+                Map<String, List<Double>> alternatives = alternatives(admin, request, raw, records, repeats);
+                admin.call("FLUSHALL");
                 admin.call("SET", "ref:raw", raw);
                 admin.call("SET", "ref:empty", "");
                 long rawAlone = memoryUsage(admin, "ref:raw") - memoryUsage(admin, "ref:empty");
@@ -108,6 +110,7 @@ public final class RecordMemory {
                 size.put("payloadBytes", payload(request, raw, "mem-" + rawBytes + "-0"));
                 size.put("rawAllocatorSlackBytes", rawAlone - rawBytes);
                 size.put("oneCallKeys", described);
+                size.put("alternatives", alternatives);
                 size.put("repeats", reps);
                 sizes.add(size);
             }
@@ -119,6 +122,83 @@ public final class RecordMemory {
         document.put("sizes", sizes);
         Files.createDirectories(output.toAbsolutePath().getParent());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(output.toFile(), document);
+    }
+
+    /**
+     * The layouts measured beside the store's own, each written directly with the commands it would take,
+     * for {@code records} calls of one run, with values of the sizes the store's record holds (its head,
+     * outcome and the ledger's fingerprint as the store writes them): {@code used_memory} growth per call
+     * over the payload, run state included, per repeat.
+     */
+    private static Map<String, List<Double>> alternatives(Resp admin, String request, String raw, int records,
+            int repeats) {
+        String head = "4|3f9c0a6e1d2b7c4e8a91-1b|1764838800:123456000|2026-12-04T09:00:00.123456789Z|"
+                + Payloads.TOOL_NAME + "|" + "0123456789abcdef".repeat(4);
+        String outcome = "READY|2026-12-04T09:00:00.223456789Z|FOUND|1|-";
+        String content = Payloads.agentContent();
+        String fingerprint = "0123456789abcdef".repeat(4);
+        // A fixed header of the same facts, binary-packed: schema, token (up to 24), lease end, creation
+        // and completion instants (8 bytes each), status and evidence, tool name length, raw flag.
+        String fixedHeader = "x".repeat(64);
+        String ttl = Long.toString(BenchRedis.RECORD_TTL.toMillis());
+        Map<String, java.util.function.BiFunction<String, Integer, List<List<String>>>> layouts = new LinkedHashMap<>();
+        layouts.put("the store's layout: record hash, raw string, ledger field", (run, i) -> List.of(
+                List.of("HSET", key(run, "call", i), "h", head, "a", request, "o", outcome, "c", content),
+                List.of("PEXPIRE", key(run, "call", i), ttl),
+                List.of("SET", key(run, "raw", i), raw, "PX", ttl),
+                List.of("HSET", key(run, "run", -1), "call:" + id(i), fingerprint)));
+        layouts.put("one string per record with a fixed header, raw string, ledger field", (run, i) -> List.of(
+                List.of("SET", key(run, "call", i), fixedHeader + request + outcome + content, "PX", ttl),
+                List.of("SET", key(run, "raw", i), raw, "PX", ttl),
+                List.of("HSET", key(run, "run", -1), "call:" + id(i), fingerprint)));
+        layouts.put("listpack hash of the small values, arguments, content and raw in keys of their own", (run, i) -> List.of(
+                List.of("HSET", key(run, "call", i), "h", fixedHeader.substring(0, 60), "o", outcome),
+                List.of("PEXPIRE", key(run, "call", i), ttl),
+                List.of("SET", key(run, "args", i), request, "PX", ttl),
+                List.of("SET", key(run, "content", i), content, "PX", ttl),
+                List.of("SET", key(run, "raw", i), raw, "PX", ttl),
+                List.of("HSET", key(run, "run", -1), "call:" + id(i), fingerprint)));
+        layouts.put("the store's layout with the ledger as a set of 8-byte fingerprints", (run, i) -> List.of(
+                List.of("HSET", key(run, "call", i), "h", head, "a", request, "o", outcome, "c", content),
+                List.of("PEXPIRE", key(run, "call", i), ttl),
+                List.of("SET", key(run, "raw", i), raw, "PX", ttl),
+                List.of("SADD", key(run, "ledger", -1), id(i) + fingerprint.substring(0, 8))));
+        layouts.put("hand-rolled peer: one string", (run, i) -> List.of(
+                List.of("SET", "peer:{" + run + "}:" + id(i), "DONE\n" + request + raw + content, "PX", ttl)));
+        Map<String, List<Double>> measured = new LinkedHashMap<>();
+        for (int rep = 0; rep < repeats; rep++) {
+            for (Map.Entry<String, java.util.function.BiFunction<String, Integer, List<List<String>>>> layout
+                    : layouts.entrySet()) {
+                admin.call("FLUSHALL");
+                String run = "alt-" + rep;
+                admin.call("HSET", key(run, "run", -1), "token", "3f9c0a6e1d2b7c4e8a91-1", "calls", "0");
+                long before = usedMemory(admin);
+                for (int from = 0; from < records; from += 100) {
+                    int sent = 0;
+                    for (int i = from; i < Math.min(records, from + 100); i++) {
+                        for (List<String> command : layout.getValue().apply(run, i)) {
+                            admin.send(command.stream().map(part -> part.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                                    .toList());
+                            sent++;
+                        }
+                    }
+                    admin.flush();
+                    for (int reply = 0; reply < sent; reply++) {
+                        if (admin.read() instanceof Resp.Error error) {
+                            throw new IllegalStateException(layout.getKey() + ": " + error.message());
+                        }
+                    }
+                }
+                double perCall = (double) (usedMemory(admin) - before) / records - payload(request, raw, run);
+                measured.computeIfAbsent(layout.getKey(), name -> new ArrayList<>()).add(perCall);
+            }
+        }
+        return measured;
+    }
+
+    /** {@code toolboundary:{<run>}:<kind>:<id>}, or the run's own key for a negative {@code i}. */
+    private static String key(String run, String kind, int i) {
+        return BenchRedis.PREFIX + ":{" + run + "}:" + kind + (i < 0 ? "" : ":" + id(i));
     }
 
     private static String id(int i) {
@@ -194,12 +274,25 @@ public final class RecordMemory {
         return reply instanceof Long bytes ? bytes : 0;
     }
 
+    /**
+     * {@code used_memory} less what the clients' buffers hold ({@code mem_clients_normal},
+     * {@code mem_clients_slaves}): the server shrinks idle clients' query buffers on its own schedule,
+     * which would otherwise show as memory a call freed.
+     */
     private static long usedMemory(Resp admin) {
+        long used = -1;
+        long clients = 0;
         for (String line : admin.text("INFO", "memory").split("\r?\n")) {
+            String value = line.substring(line.indexOf(':') + 1).trim();
             if (line.startsWith("used_memory:")) {
-                return Long.parseLong(line.substring("used_memory:".length()).trim());
+                used = Long.parseLong(value);
+            } else if (line.startsWith("mem_clients_normal:") || line.startsWith("mem_clients_slaves:")) {
+                clients += Long.parseLong(value);
             }
         }
-        throw new IllegalStateException("INFO memory has no used_memory");
+        if (used < 0) {
+            throw new IllegalStateException("INFO memory has no used_memory");
+        }
+        return used - clients;
     }
 }

@@ -33,6 +33,7 @@ final class ReportData {
     final JmhResults redis;
     final JsonNode floor;
     final JsonNode memory;
+    final JsonNode lua;
 
     ReportData(Path results) throws IOException {
         this.inMemory = JmhResults.read(List.of(results.resolve("jmh-inmemory.json"),
@@ -48,6 +49,7 @@ final class ReportData {
         ObjectMapper mapper = new ObjectMapper();
         this.floor = readJson(mapper, results.resolve("floor.json"));
         this.memory = readJson(mapper, results.resolve("memory.json"));
+        this.lua = readJson(mapper, results.resolve("lua.json"));
     }
 
     /** What a compact (Latin-1) string of {@code chars} characters occupies on a 64-bit JVM with compressed pointers. */
@@ -246,6 +248,80 @@ final class ReportData {
     Spread memory(int raw, String field) {
         List<Double> values = new ArrayList<>();
         memorySize(raw).ifPresent(size -> size.path("repeats").forEach(rep -> values.add(rep.path(field).asDouble(Double.NaN))));
+        return Spread.of(values);
+    }
+
+    /** The store's own calls: {@code used_memory} growth per call over the payload, run state included, over repeats. */
+    Spread usedMemoryOverPayload(int raw) {
+        double payload = memorySize(raw).map(size -> size.path("payloadBytes").asDouble()).orElse(Double.NaN);
+        return memory(raw, "usedMemoryPerRecordBytes").map(used -> used - payload);
+    }
+
+    /** The layouts measured beside the store's, by name: used_memory growth per call over the payload. */
+    Map<String, Spread> memoryAlternatives(int raw) {
+        Map<String, Spread> alternatives = new java.util.LinkedHashMap<>();
+        memorySize(raw).ifPresent(size -> size.path("alternatives").fields().forEachRemaining(layout -> {
+            List<Double> values = new ArrayList<>();
+            layout.getValue().forEach(value -> values.add(value.asDouble()));
+            alternatives.put(layout.getKey(), Spread.of(values));
+        }));
+        return alternatives;
+    }
+
+    /** Bytes the boundary allocates per call over the direct call's median, by boundary fork. */
+    Spread allocationOverBaseline(int request, int raw) {
+        double baseline = inMemoryAllocation("baseline", request, raw).median();
+        return inMemoryAllocation("boundary", request, raw).map(bytes -> bytes - baseline);
+    }
+
+    /** The arguments' JSON check and fingerprint alone ({@code JsonArgumentsBenchmark.fingerprint}), µs per call, over forks. */
+    Spread fingerprintMicros(int request) {
+        return Spread.of(inMemory.forks("JsonArgumentsBenchmark", "fingerprint", "avgt", Map.of("argumentsBytes", request))
+                .stream().map(JmhResults.Fork::score).toList());
+    }
+
+    // ---------------------------------------------------------------- Lua breakdown
+
+    /** The variants measured in {@code kind}'s place ("begin", "complete"): label, part, repeats. */
+    List<JsonNode> luaVariants(String kind) {
+        List<JsonNode> variants = new ArrayList<>();
+        lua.path(kind).forEach(variants::add);
+        return variants;
+    }
+
+    /** A variant's time per call in µs, over repeats. */
+    Spread luaMicros(String kind, String label) {
+        List<Double> values = new ArrayList<>();
+        for (JsonNode variant : luaVariants(kind)) {
+            if (variant.path("label").asText().equals(label)) {
+                variant.path("repeats").forEach(rep -> values.add(rep.path("usecPerCall").asDouble(Double.NaN)));
+            }
+        }
+        return Spread.of(values);
+    }
+
+    /** A variant's inner Redis commands, µs per call each, as medians over repeats. */
+    Map<String, Double> luaInner(String kind, String label) {
+        Map<String, List<Double>> byCommand = new TreeMap<>();
+        for (JsonNode variant : luaVariants(kind)) {
+            if (variant.path("label").asText().equals(label)) {
+                variant.path("repeats").forEach(rep -> rep.path("innerUsecPerCall").fields().forEachRemaining(
+                        e -> byCommand.computeIfAbsent(e.getKey(), name -> new ArrayList<>()).add(e.getValue().asDouble())));
+            }
+        }
+        Map<String, Double> medians = new TreeMap<>();
+        byCommand.forEach((name, values) -> medians.put(name, Spread.of(values).median()));
+        return medians;
+    }
+
+    /** A figure of the replayed successful calls at {@code raw} ("usecPerCall", "execUsecPerCall", ...), over repeats. */
+    Spread luaPerCall(int raw, String field) {
+        List<Double> values = new ArrayList<>();
+        for (JsonNode size : lua.path("perCall")) {
+            if (size.path("rawBytes").asInt() == raw) {
+                size.path("repeats").forEach(rep -> values.add(rep.path(field).asDouble(Double.NaN)));
+            }
+        }
         return Spread.of(values);
     }
 

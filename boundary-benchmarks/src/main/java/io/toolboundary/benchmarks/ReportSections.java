@@ -214,7 +214,7 @@ final class ReportSections {
         md.append("`MEMORY USAGE key SAMPLES 0` of every key a run's calls add under the run's hash tag, plus what the"
                 + " run's own keys (there when it was opened) grew by, per call; the payload (arguments, raw response,"
                 + " agent result, run id and tool_call_id) subtracted. The peer's keys the same way. *used_memory*: `INFO"
-                + " memory` growth per call. *Raw allocator slack*: a plain string holding only the raw response, less its"
+                + " memory` growth per call (`used_memory` less the clients' buffers, `mem_clients_normal`). *Raw allocator slack*: a plain string holding only the raw response, less its"
                 + " bytes and an empty string. Median (min–max) over repeats.\n\n");
         md.append("| raw | payload B | per record B | over payload B | keys added B | run's keys grew B | used_memory B"
                 + " | peer per record B | peer over payload B | raw allocator slack B |\n"
@@ -248,6 +248,65 @@ final class ReportSections {
                     .append(" | ").append(Fmt.whole(key.path("fieldNameBytes").asDouble()))
                     .append(" | ").append(Fmt.whole(key.path("valueBytes").asDouble()))
                     .append(" | ").append(Fmt.whole(key.path("payloadValueBytes").asDouble())).append(" |\n")));
+        }
+        md.append("\nOther layouts, side by side on the same server: each written directly with the commands it"
+                + " would take, for the same calls, with values of the sizes the store's record holds; `used_memory`"
+                + " growth per call over the payload, run state included. The store's own calls, for comparison, grow"
+                + " `used_memory` by the *used_memory* column above less the payload.\n\n| raw | layout | used_memory over"
+                + " payload B per call |\n|---:|---|---:|\n");
+        for (int raw : RedisFloor.RAW_BYTES) {
+            md.append("| ").append(Fmt.kib(raw)).append(" | the store's calls | ")
+                    .append(data.usedMemoryOverPayload(raw).format(Fmt::whole)).append(" |\n");
+            data.memoryAlternatives(raw).forEach((layout, spread) -> md.append("| ").append(Fmt.kib(raw)).append(" | ")
+                    .append(layout).append(" | ").append(spread.format(Fmt::whole)).append(" |\n"));
+        }
+        md.append("\n");
+    }
+
+    /** Where begin's and complete's server time goes: each script's parts against an empty script, side by side. */
+    void luaBreakdown() {
+        md.append("## Where the scripts' time goes\n\n");
+        if (data.luaVariants("begin").isEmpty()) {
+            md.append("Not run.\n\n");
+            return;
+        }
+        md.append("`LuaBreakdown` captures one real call, then replays its `begin.lua` and `complete.lua` commands, with"
+                + " their keys and arguments exactly as the store sent them (" + data.lua.path("beginArguments").asInt()
+                + " keys and arguments, " + Fmt.whole(data.lua.path("beginArgumentBytes").asDouble()) + " B, for begin),"
+                + " from one connection, pipelined, each on a tool_call_id of its own, against scripts side by side: the"
+                + " store's, the scripts before they were trimmed, an empty script, and scripts that each do one part of"
+                + " the work. Time per call: `INFO commandstats` (`usec / calls`) of the script, " + data.lua.path("calls")
+                .asInt() + " calls per variant, median (min–max) over " + data.lua.path("repeats").asInt() + " repeats,"
+                + " the variants interleaved; over the empty script: what the part costs in Lua; inside: the Redis"
+                + " commands the script ran, as `commandstats` times them.\n\n");
+        for (String kind : List.of("begin", "complete")) {
+            Spread empty = data.luaMicros(kind, "empty");
+            md.append("**").append(kind).append(".lua**\n\n| script | what it does | µs per call | over the empty script µs"
+                    + " | inside, µs per call |\n|---|---|---:|---:|---|\n");
+            for (JsonNode variant : data.luaVariants(kind)) {
+                String label = variant.path("label").asText();
+                Spread micros = data.luaMicros(kind, label);
+                String inner = data.luaInner(kind, label).entrySet().stream()
+                        .map(e -> e.getKey().toUpperCase() + " " + Fmt.num(e.getValue()))
+                        .collect(java.util.stream.Collectors.joining(", "));
+                md.append("| ").append(label).append(" | ").append(variant.path("part").asText()).append(" | ")
+                        .append(micros.format(Fmt::num)).append(" | ")
+                        .append(label.equals("empty") ? "—" : Fmt.num(micros.median() - empty.median())).append(" | ")
+                        .append(inner.isEmpty() ? "—" : inner).append(" |\n");
+            }
+            md.append("\n");
+        }
+        md.append("A successful call replayed as the store sends it: begin, then `MULTI`, `SET ... XX KEEPTTL` of the raw"
+                + " response, `EVALSHA complete.lua`, `EXEC`. µs per call from `commandstats` (the transaction's `EXEC`"
+                + " includes the commands it ran).\n\n| raw | begin µs | MULTI µs | EXEC (SET and complete) µs | of which"
+                + " SET µs | per call µs |\n|---:|---:|---:|---:|---:|---:|\n");
+        for (int raw : RedisFloor.RAW_BYTES) {
+            md.append("| ").append(Fmt.kib(raw));
+            for (String field : List.of("evalshaUsecPerCall", "multiUsecPerCall", "execUsecPerCall", "setUsecPerCall",
+                    "usecPerCall")) {
+                md.append(" | ").append(data.luaPerCall(raw, field).format(Fmt::num));
+            }
+            md.append(" |\n");
         }
         md.append("\n");
     }

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * Writes {@code BENCHMARKS.md} and its PNG charts from one run's results folder: the JMH JSON
  * ({@code jmh-inmemory.json}, {@code jmh-redis-<run>.json}), the replay and floor ({@code floor.json}),
- * the record memory ({@code memory.json}), and the run's {@code machine.txt}, {@code commands.txt} and
+ * the record memory ({@code memory.json}), the scripts' parts ({@code lua.json}), and the run's
+ * {@code machine.txt}, {@code commands.txt} and
  * {@code profile.txt}.
  *
  * <p>Usage: {@code ReportWriter <results dir> <report.md> <charts dir>}; chart links in the report are
@@ -65,6 +66,7 @@ public final class ReportWriter {
         md.append("## Commands\n\n```\n").append(text("commands.txt").strip()).append("\n```\n\n");
         TargetTable.write(data, md);
         sections.server();
+        sections.luaBreakdown();
         sections.throughput();
         sections.memory();
         sections.inMemory();
@@ -110,7 +112,8 @@ public final class ReportWriter {
                 + " on such an id as in the real call. Server time with one connection; the floor with 8 (or 1, 8 and 32).\n");
         md.append("- Peer: `HandRolledToolCalls`, checked against the server before it is measured (claim refuses a"
                 + " duplicate, finish keeps the TTL).\n");
-        md.append("- Memory: `RecordMemory`, see its section.\n\n");
+        md.append("- Memory: `RecordMemory`, see its section.\n");
+        md.append("- Scripts' parts: `LuaBreakdown`, see its section.\n\n");
         md.append("Raw data: `bench/results/`.\n");
     }
 

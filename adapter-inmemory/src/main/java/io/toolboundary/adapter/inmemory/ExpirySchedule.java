@@ -5,7 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * When each record and counter of the in-memory store expires, so that expired entries are dropped in
@@ -38,7 +38,7 @@ final class ExpirySchedule<K> {
     }
 
     /** Hands every key whose time has come by {@code now} to {@code drop}; skipped when another thread is at it. */
-    void sweepNowAndThen(Instant now, Consumer<K> drop) {
+    void sweepNowAndThen(Instant now, BiConsumer<K, Instant> drop) {
         if (sweeping.tryLock()) {
             try {
                 sweep(now, drop);
@@ -49,11 +49,11 @@ final class ExpirySchedule<K> {
     }
 
     /** Hands every key whose time has come by {@code now} to {@code drop}, waiting for a sweep under way. */
-    void sweep(Instant now, Consumer<K> drop) {
+    void sweep(Instant now, BiConsumer<K, Instant> drop) {
         sweeping.lock();
         try {
             for (Due<K> due = takeDue(now); due != null; due = takeDue(now)) {
-                drop.accept(due.key());
+                drop.accept(due.key(), now);
             }
         } finally {
             sweeping.unlock();

@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.OptionalLong;
+import java.util.function.BiConsumer;
 
 /**
  * The embedded store: the same semantics as the Redis store, in this JVM's memory, within a bound.
@@ -86,7 +87,9 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private final RunTable runs = new RunTable();
     private final Object[] stripes = new Object[STRIPES];
     /** Every record and run, by expiry: dropped as their time comes. */
-    private final ExpirySchedule<Object> expiries = new ExpirySchedule<>();
+    private final Expiries expiries = new Expiries();
+    /** What a sweep does with each key whose time has come; one instance, so that a sweep allocates nothing. */
+    private final BiConsumer<Object, Instant> dropIfExpired = this::dropIfExpired;
 
     private InMemoryCanonicalInvocationStore(InMemoryStoreBuilder builder) {
         this.clock = builder.clock;
@@ -194,7 +197,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
         synchronized (stripe(runId)) {
             Instant now = clock.instant();
-            return runs.open(runId, offered, now.plus(ttl), now, room, this::reclaimExpired, expiries);
+            return runs.open(runId, offered, now.plus(ttl), now, room, this::reclaimExpired, expiries.runs);
         }
     }
 
@@ -213,7 +216,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             return refuse(ErrorCode.RESULT_TOO_LARGE);
         }
         Instant sweptAt = clock.instant();
-        expiries.sweepNowAndThen(sweptAt, due -> dropIfExpired(due, sweptAt));
+        expiries.sweepNowAndThen(sweptAt, dropIfExpired);
         InvocationKey key = record.key();
         synchronized (stripe(key.runId())) {
             Instant now = clock.instant();
@@ -237,7 +240,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
             Instant expiresAt = now.plus(start.ttl());
             records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease())));
-            expiries.schedule(expiresAt, key);
+            expiries.records.schedule(expiresAt, key);
             return Either.right(record);
         }
     }
@@ -375,7 +378,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     /** Drops the records and runs whose time has come, waiting for a sweep under way to finish. */
     private void reclaimExpired() {
         Instant sweptAt = clock.instant();
-        expiries.sweep(sweptAt, due -> dropIfExpired(due, sweptAt));
+        expiries.sweep(sweptAt, dropIfExpired);
     }
 
     private void dropIfExpired(Object key, Instant now) {

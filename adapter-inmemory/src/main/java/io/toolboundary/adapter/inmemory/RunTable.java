@@ -90,7 +90,8 @@ final class RunTable {
         private final RunToken token;
         private final Instant expiresAt;
         private long calls;
-        private final Map<ToolName, Long> toolCalls = new HashMap<>();
+        /** Each tool's calls, in a one-element array so that a reservation boxes nothing. */
+        private final Map<ToolName, long[]> toolCalls = new HashMap<>();
         private final Map<ToolCallId, String> begun = new HashMap<>();
 
         RunState(RunToken token, Instant expiresAt) {
@@ -115,7 +116,8 @@ final class RunTable {
         }
 
         long calls(ToolName tool) {
-            return toolCalls.getOrDefault(tool, 0L);
+            long[] counted = toolCalls.get(tool);
+            return counted == null ? 0L : counted[0];
         }
 
         /** The fingerprint of the call when the run began it. */
@@ -126,7 +128,7 @@ final class RunTable {
         /** Counts one call of {@code tool} and enters it in the ledger. */
         void reserve(ToolName tool, ToolCallId toolCallId, String fingerprint) {
             calls++;
-            toolCalls.merge(tool, 1L, Long::sum);
+            toolCalls.computeIfAbsent(tool, first -> new long[1])[0]++;
             begun.put(toolCallId, fingerprint);
         }
     }

@@ -36,7 +36,7 @@
 -- PROJECTING, so it empties the placeholder instead (SET '' XX KEEPTTL), for the attempt's next completion.
 --
 -- Cost: the usual call sends three commands, HMGET, RENAME (DEL without a raw response) and HSET (with a
--- cap, one HSTRLEN besides). No EXISTS: every record has a head, so a reply of two nils is a missing key
+-- cap, one HSTRLEN besides), and reads one value of the head with one pattern. No EXISTS: every record has a head, so a reply of two nils is a missing key
 -- (and a key of another type fails HMGET with WRONGTYPE). The status is the first value of 'o',
 -- PROJECTING without it.
 local record = KEYS[1]
@@ -45,12 +45,13 @@ if not (stored[1] or stored[2]) then
   redis.call('DEL', KEYS[2])
   return {'NOT_FOUND'}
 end
-local token, tool, fingerprint = string.match(stored[1] or '', '^[^|]*|([^|]*)|[^|]*|[^|]*|([^|]*)|(.*)$')
-if token ~= ARGV[1] then
+-- Only the token is read from the head here; the tool and fingerprint only when there is a cap.
+if string.match(stored[1] or '', '^[^|]*|([^|]*)|') ~= ARGV[1] then
   redis.call('DEL', KEYS[2])
   return {'TOKEN_MISMATCH'}
 end
 if #ARGV[3] > 0 then
+  local tool, fingerprint = string.match(stored[1], '^[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|(.*)$')
   if #tool + #fingerprint + redis.call('HSTRLEN', record, 'a') > tonumber(ARGV[3]) then
     -- The record stays PROJECTING and the attempt may complete again: its placeholder stays, emptied.
     redis.call('SET', KEYS[2], '', 'XX', 'KEEPTTL')
