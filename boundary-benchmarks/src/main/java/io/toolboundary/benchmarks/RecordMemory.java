@@ -243,11 +243,20 @@ public final class RecordMemory {
             long payload = 0;
             int fields = 0;
             if (type.equals("hash")) {
-                List<?> all = (List<?>) admin.call("HGETALL", key);
+                // A flat list of fields and values (RESP2), or one entry per field (a RESP3 map).
+                List<String> all = new ArrayList<>();
+                for (Object item : (List<?>) admin.call("HGETALL", key)) {
+                    if (item instanceof Map.Entry<?, ?> entry) {
+                        all.add(Resp.text(entry.getKey()));
+                        all.add(Resp.text(entry.getValue()));
+                    } else {
+                        all.add(Resp.text(item));
+                    }
+                }
                 for (int i = 0; i + 1 < all.size(); i += 2) {
-                    String value = Resp.text(all.get(i + 1));
+                    String value = all.get(i + 1);
                     fields++;
-                    names += Utf8.byteLength(Resp.text(all.get(i)));
+                    names += Utf8.byteLength(all.get(i));
                     values += Utf8.byteLength(value);
                     payload += isPayload(value, request, raw) ? Utf8.byteLength(value) : 0;
                 }

@@ -298,7 +298,8 @@ final class ReportSections {
         }
         md.append("A successful call replayed as the store sends it: begin, then `MULTI`, `SET ... XX KEEPTTL` of the raw"
                 + " response, `EVALSHA complete.lua`, `EXEC`. µs per call from `commandstats` (the transaction's `EXEC`"
-                + " includes the commands it ran).\n\n| raw | begin µs | MULTI µs | EXEC (SET and complete) µs | of which"
+                + " includes the commands it ran). Pipelined, as above, and on ids that stay: the"
+                + " server-time section's replay sends each command alone, one request at a time.\n\n| raw | begin µs | MULTI µs | EXEC (SET and complete) µs | of which"
                 + " SET µs | per call µs |\n|---:|---:|---:|---:|---:|---:|\n");
         for (int raw : RedisFloor.RAW_BYTES) {
             md.append("| ").append(Fmt.kib(raw));

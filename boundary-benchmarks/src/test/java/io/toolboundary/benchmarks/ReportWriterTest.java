@@ -29,19 +29,28 @@ class ReportWriterTest {
                 .contains("| nproc | 2 |")
                 .contains("java -jar boundary-benchmarks/target/benchmarks.jar")
                 // boundary forks 1.6, 1.7, 1.8 µs less the baseline's median 0.1 µs
-                .contains("| in-memory overhead, 128 B request, 1 KiB raw | 1.60 (1.50–1.70) µs | ≤ 2 µs | about 1 µs | met |")
-                .contains("| in-memory allocation beyond the record's strings | ")
-                // begin p50 20, 21, 22 µs and complete p50 10 µs in three repeats
+                .contains("| in-memory overhead, 128 B request, 1 KiB raw | 1.60 (1.50–1.70) µs | ≤ 1.5 µs | about 1 µs"
+                        + " | **missed** |")
+                // 3,000 B per call against the baseline's 100 B
+                .contains("| in-memory allocation per call over the direct call | 2,900 (2,900–2,900) B | ≤ 1 KiB | — |")
+                // begin p50 20, 21, 22 µs and complete p50 10 µs in three repeats; empty scripts 5 and 3 µs
                 .contains("| Redis server time per call (both scripts, warm, median), 1 KiB raw | 31.0 (30.0–32.0) µs"
-                        + " | ≤ 15 µs | 4.00 (4.00–4.00) µs (the peer's two SETs) | **missed** |")
-                .contains("| same, 64 KiB raw | 31.0 (30.0–32.0) µs | ≤ 25 µs | 4.00 (4.00–4.00) µs (the peer's two SETs) | **missed** |")
+                        + " | ≤ 15 µs | 4.00 (4.00–4.00) µs (the peer's two SETs); 8.00 µs (two empty scripts with the"
+                        + " store's keys and arguments) | **missed** |")
+                .contains("| same, 64 KiB raw | 31.0 (30.0–32.0) µs | ≤ 15 µs | 4.00 (4.00–4.00) µs (the peer's two SETs);"
+                        + " 8.00 µs (two empty scripts with the store's keys and arguments) | **missed** |")
                 // boundary 8 callers / 1.6 ms = 5,000 calls/s against the peer's 8 / 0.8 ms = 10,000
                 .contains("| boundary / hand-rolled peer on the same client, 8 callers, 1 KiB raw | 0.50 (0.50–0.50) | ≥ 0.8 | 1.0 | **missed** |")
                 .contains("| boundary / hand-rolled peer on the same client, 32 callers, 64 KiB raw | 0.50 (0.50–0.50) | ≥ 0.8 | 1.0 | **missed** |")
                 // 5,000 against a floor of 1 / (1/20,000 + 1/20,000) = 10,000
                 .contains("| boundary / floor (redis-benchmark, same scripts), 8 callers, 1 KiB | 0.50 (0.50–0.50) | ≥ 0.5 | — | met |")
-                .contains("| Redis MEMORY USAGE per record over payload, 1 KiB raw | 700 (650–750) B | ≤ 600 B"
-                        + " | 344 (344–344) B (the peer's string) | **missed** |")
+                // used_memory 100 B above MEMORY USAGE in each repeat
+                .contains("| Redis used_memory growth per call over payload, run state included, 1 KiB raw | 800"
+                        + " (750–850) B | ≤ 500 B | 370 (370–370) B (the peer's string) | **missed** |")
+                .contains("| 1 KiB | one string per record | 610 (600–620) |")
+                .contains("## Where the scripts' time goes")
+                .contains("| begin.lua | the store's begin.lua | 20.0 (19.0–21.0) | 15.0 | HMGET 1.00, HSET 3.00 |")
+                .contains("| 64 KiB | 20.0 | 0.100 | 12.0 | 2.00 | 32.1 |")
                 .contains("## What is left")
                 .contains("`EVALSHA begin.lua` 21.0 µs, 29 arguments of 1,561 B (inside: HSET 7.00, HMGET 4.00 µs)")
                 .contains("`EVALSHA begin.lua` is 68% of the 31.0 µs")
@@ -110,7 +119,39 @@ class ReportWriterTest {
         }
         json.writeValue(results.resolve("floor.json").toFile(), floor());
         json.writeValue(results.resolve("memory.json").toFile(), memory());
+        json.writeValue(results.resolve("lua.json").toFile(), lua());
         return results;
+    }
+
+    /** Begin: an empty script at 5 µs, the store's at 19 to 21 µs; complete: an empty one at 3 µs. */
+    private ObjectNode lua() {
+        ObjectNode lua = json.createObjectNode().put("calls", 1000).put("repeats", 3).put("beginArguments", 17)
+                .put("beginArgumentBytes", 1500);
+        ArrayNode begin = lua.putArray("begin");
+        variant(begin, "empty", "an empty script", new double[] {5, 5, 5}, false);
+        variant(begin, "begin.lua", "the store's begin.lua", new double[] {19, 20, 21}, true);
+        ArrayNode complete = lua.putArray("complete");
+        variant(complete, "empty", "an empty script", new double[] {3, 3, 3}, false);
+        variant(complete, "complete.lua", "the store's complete.lua", new double[] {9, 10, 11}, true);
+        ArrayNode perCall = lua.putArray("perCall");
+        for (int raw : new int[] {1024, 65536}) {
+            ObjectNode size = perCall.addObject().put("rawBytes", raw);
+            size.putArray("repeats").addObject().put("evalshaUsecPerCall", 20.0).put("multiUsecPerCall", 0.1)
+                    .put("execUsecPerCall", 12.0).put("setUsecPerCall", 2.0).put("usecPerCall", 32.1);
+        }
+        return lua;
+    }
+
+    private static void variant(ArrayNode variants, String label, String part, double[] micros, boolean inner) {
+        ObjectNode variant = variants.addObject().put("label", label).put("part", part);
+        ArrayNode repeats = variant.putArray("repeats");
+        for (double value : micros) {
+            ObjectNode repeat = repeats.addObject().put("usecPerCall", value);
+            ObjectNode commands = repeat.putObject("innerUsecPerCall");
+            if (inner) {
+                commands.put("hmget", 1.0).put("hset", 3.0);
+            }
+        }
     }
 
     private ObjectNode floor() {
@@ -165,8 +206,12 @@ class ReportWriterTest {
             for (double overhead : new double[] {650, 700, 750}) {
                 repeats.addObject().put("perRecordBytes", 2330 + overhead).put("overheadBytes", overhead)
                         .put("addedKeysPerRecordBytes", 2900.0).put("runKeysGrowthPerRecordBytes", 80.0)
+                        .put("usedMemoryPerRecordBytes", 2330 + overhead + 100)
                         .put("peerOverheadBytes", 344.0).put("peerPerRecordBytes", 2674.0);
             }
+            ObjectNode alternatives = size.putObject("alternatives");
+            alternatives.putArray("one string per record").add(600.0).add(610.0).add(620.0);
+            alternatives.putArray("hand-rolled peer: one string").add(370.0).add(370.0).add(370.0);
         }
         return memory;
     }
