@@ -8,19 +8,10 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The one canonical record of an invocation, kept per {@link InvocationKey}: the complete request (tool and arguments),
- * the complete raw response, the agent result, the lifecycle and evidence status, the error code and
- * the timestamps.
- *
- * <p>Each lifecycle state is its own type, so an illegal record cannot be built:
- * {@link Projecting} may become {@link Ready} (status READY) or {@link Failed} (status ERROR, as the
- * specification names it), and those never change again.
- *
- * <p>Every text a record holds is well-formed Unicode (UTF-8 keeps it exactly), checked and counted once
- * when the record is made: {@link #byteSize()} and {@link #argumentsBytes()} are those counts, carried
- * from a PROJECTING record to the final one, so limits and stores never scan the texts again. Two records
- * are equal when they are in the same state with the same contents. {@code toString()} names the key,
- * tool, state and sizes, never the texts (the request and the raw response are harness-only data).
+ * The one canonical record of an invocation, kept per {@link InvocationKey}: request, raw response, agent
+ * result, status, error code and timestamps. Each lifecycle state is its own type: {@link Projecting}
+ * becomes {@link Ready} or {@link Failed} by a {@link Completion}, and those never change again. Its texts
+ * are well-formed Unicode, counted once into {@link #byteSize()}; {@code toString()} never shows them.
  */
 public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting, CanonicalRecord.Final {
 
@@ -46,7 +37,6 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
                 + argumentsBytes + Utf8.measure(requestFingerprint, "requestFingerprint");
     }
 
-    /** What the PROJECTING record {@code begun} holds, its counts included. */
     private CanonicalRecord(CanonicalRecord begun) {
         this.key = begun.key;
         this.tool = begun.tool;
@@ -150,36 +140,52 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     }
 
     /**
-     * A record that is READY or ERROR: its PROJECTING self completed with an {@link Outcome}. It never
-     * changes again.
+     * Rebuilds a stored record from its parts, as a codec reads them: the begun request and, once the
+     * record is final, its completion (taken as it is; no limit is checked).
+     *
+     * @param key the canonical key
+     * @param tool the tool
+     * @param arguments the complete arguments JSON
+     * @param requestFingerprint the fingerprint of the request's canonical JSON
+     * @param createdAt the creation time
+     * @param completion how the call ended, or none while it is PROJECTING
+     * @return the PROJECTING, READY or ERROR record
+     * @throws IllegalArgumentException when a text is not well-formed Unicode
      */
+    public static CanonicalRecord restore(InvocationKey key, ToolName tool, String arguments,
+            String requestFingerprint, Instant createdAt, Option<Completion> completion) {
+        Projecting begun = new Projecting(key, tool, arguments, requestFingerprint, createdAt);
+        return requireNonNull(completion, "completion is null").isEmpty() ? begun : begun.complete(completion.get());
+    }
+
+    /** A record that is READY or ERROR: its PROJECTING self with a {@link Completion}. It never changes again. */
     public abstract static sealed class Final extends CanonicalRecord permits Ready, Failed {
 
-        private final Outcome outcome;
+        private final Completion completion;
 
-        private Final(CanonicalRecord begun, Outcome outcome) {
+        private Final(CanonicalRecord begun, Completion completion) {
             super(begun);
-            this.outcome = outcome;
+            this.completion = completion;
         }
 
-        /** {@return what the completion added: raw response, agent result or error code, and its time} */
-        public Outcome outcome() {
-            return outcome;
+        /** {@return how the call ended: raw response, agent result or error code, and time} */
+        public Completion completion() {
+            return completion;
         }
 
         @Override
         public Instant updatedAt() {
-            return outcome.completedAt();
+            return completion.completedAt();
         }
 
         @Override
         public Option<String> rawResponse() {
-            return outcome.rawResponse();
+            return completion.rawResponse();
         }
 
         @Override
         public long byteSize() {
-            return super.byteSize() + outcome.byteSize();
+            return super.byteSize() + completion.byteSize();
         }
     }
 
@@ -202,21 +208,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         }
 
         /**
-         * Completes the invocation with its raw response and checked agent result.
-         *
-         * @param rawResponse the complete raw response
-         * @param result the checked agent result
-         * @param at the completion time (never earlier than {@link #createdAt()} in the record)
-         * @param limits the limits; the whole record must fit {@link Limits#recordBytes()}
-         * @return the READY record, or {@link ErrorCode#RESULT_TOO_LARGE} or {@link ErrorCode#TEXT_NOT_UNICODE}
-         */
-        public Either<BoundaryError, Ready> ready(String rawResponse, AgentResult result, Instant at, Limits limits) {
-            requireNonNull(rawResponse, "rawResponse is null");
-            return RawResponse.of(rawResponse).flatMap(raw -> ready(raw, result, at, limits));
-        }
-
-        /**
-         * Completes the invocation with its checked raw response and agent result, counting nothing again.
+         * Completes the invocation with its checked raw response and agent result.
          *
          * @param rawResponse the checked raw response
          * @param result the checked agent result
@@ -232,48 +224,35 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
             if (byteSize() + rawResponse.byteSize() + result.byteSize() > limits.recordBytes()) {
                 return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
             }
-            return Either.right(new Ready(this, new Outcome.Ready(rawResponse.text(), rawResponse.byteSize(), result,
-                    notBefore(at))));
+            return Either.right(new Ready(this, new Completion.Succeeded(rawResponse.text(), rawResponse.byteSize(),
+                    result, notBefore(at))));
         }
 
         /**
-         * Ends the invocation in ERROR, keeping the raw response when there is one.
+         * Ends the invocation in ERROR, keeping the checked raw response when there is one.
          *
          * @param code the error code
-         * @param rawResponse the raw response, when it was obtained, is Unicode and fits the record limit
-         * @param at the time of failure (never earlier than {@link #createdAt()} in the record)
-         * @return the ERROR record with that code
-         * @throws IllegalArgumentException when the raw response is not well-formed Unicode
-         */
-        public Failed failed(ErrorCode code, Option<String> rawResponse, Instant at) {
-            return new Failed(this, new Outcome.Failed(code, rawResponse, notBefore(requireNonNull(at, "at is null"))));
-        }
-
-        /**
-         * Ends the invocation in ERROR, keeping its checked raw response.
-         *
-         * @param code the error code
-         * @param rawResponse the checked raw response, within the record limit
+         * @param rawResponse the checked raw response, when it was obtained and fits the record limit
          * @param at the time of failure (never earlier than {@link #createdAt()} in the record)
          * @return the ERROR record with that code
          */
-        public Failed failed(ErrorCode code, RawResponse rawResponse, Instant at) {
+        public Failed failed(ErrorCode code, Option<RawResponse> rawResponse, Instant at) {
             requireNonNull(rawResponse, "rawResponse is null");
-            return new Failed(this, new Outcome.Failed(code, Option.some(rawResponse.text()), rawResponse.byteSize(),
-                    notBefore(requireNonNull(at, "at is null"))));
+            return new Failed(this, new Completion.Failed(code, rawResponse.map(RawResponse::text),
+                    rawResponse.map(RawResponse::byteSize).getOrElse(0L), notBefore(requireNonNull(at, "at is null"))));
         }
 
         /**
-         * The final record this record becomes with {@code outcome}: its key, tool, arguments, fingerprint
-         * and creation, with the outcome's raw response, agent result or error code, and its completion
-         * time as {@code updatedAt} (taken as it is; no limit is checked here).
+         * The final record this record becomes with {@code completion}, taken as it is (no limit is checked).
          *
-         * @param outcome what the completion adds
+         * @param completion how the call ended
          * @return the READY or ERROR record
          */
-        public Final complete(Outcome outcome) {
-            requireNonNull(outcome, "outcome is null");
-            return outcome instanceof Outcome.Ready ready ? new Ready(this, ready) : new Failed(this, (Outcome.Failed) outcome);
+        public Final complete(Completion completion) {
+            requireNonNull(completion, "completion is null");
+            return completion instanceof Completion.Succeeded succeeded
+                    ? new Ready(this, succeeded)
+                    : new Failed(this, (Completion.Failed) completion);
         }
 
         private Instant notBefore(Instant at) {
@@ -294,40 +273,21 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     /** The tool ran and its bounded projection is stored beside the complete raw response. */
     public static final class Ready extends Final {
 
-        private final Outcome.Ready completion;
+        private final Completion.Succeeded succeeded;
 
-        /**
-         * Builds the record of a call that ran and was projected.
-         *
-         * @param key the canonical key
-         * @param tool the tool
-         * @param arguments the complete arguments JSON
-         * @param requestFingerprint the fingerprint of the request's canonical JSON
-         * @param createdAt the creation time
-         * @param updatedAt the completion time
-         * @param raw the complete raw response
-         * @param result the agent result
-         * @throws IllegalArgumentException when a text is not well-formed Unicode
-         */
-        public Ready(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
-                Instant updatedAt, String raw, AgentResult result) {
-            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt),
-                    new Outcome.Ready(raw, result, updatedAt));
-        }
-
-        private Ready(Projecting begun, Outcome.Ready completion) {
-            super(begun, completion);
-            this.completion = completion;
+        private Ready(Projecting begun, Completion.Succeeded succeeded) {
+            super(begun, succeeded);
+            this.succeeded = succeeded;
         }
 
         /** {@return the complete raw response} */
         public String raw() {
-            return completion.raw();
+            return succeeded.raw();
         }
 
         /** {@return the agent result} */
         public AgentResult result() {
-            return completion.result();
+            return succeeded.result();
         }
 
         @Override
@@ -337,38 +297,16 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
 
         @Override
         public Option<AgentResult> agentResult() {
-            return Option.of(completion.result());
+            return Option.of(succeeded.result());
         }
     }
 
-    /**
-     * The invocation failed after its record was created: status ERROR, evidence ERROR; it is never
-     * referencable.
-     */
+    /** The invocation failed after its record was created: status and evidence ERROR; never referencable. */
     public static final class Failed extends Final {
 
-        private final Outcome.Failed failure;
+        private final Completion.Failed failure;
 
-        /**
-         * Builds the record of a call that failed after its record was created.
-         *
-         * @param key the canonical key
-         * @param tool the tool
-         * @param arguments the complete arguments JSON
-         * @param requestFingerprint the fingerprint of the request's canonical JSON
-         * @param createdAt the creation time
-         * @param updatedAt the failure time
-         * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
-         * @param code the error code
-         * @throws IllegalArgumentException when a text is not well-formed Unicode
-         */
-        public Failed(InvocationKey key, ToolName tool, String arguments, String requestFingerprint, Instant createdAt,
-                Instant updatedAt, Option<String> rawResponse, ErrorCode code) {
-            this(new Projecting(key, tool, arguments, requestFingerprint, createdAt),
-                    new Outcome.Failed(code, rawResponse, updatedAt));
-        }
-
-        private Failed(Projecting begun, Outcome.Failed failure) {
+        private Failed(Projecting begun, Completion.Failed failure) {
             super(begun, failure);
             this.failure = failure;
         }

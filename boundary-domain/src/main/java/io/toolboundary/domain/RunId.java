@@ -4,8 +4,7 @@ import io.vavr.control.Either;
 
 /**
  * The harness's identifier of one agent run.
- *
- * <p>Safe by construction: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. The value is kept
+ * Safe by construction (see {@link SafeIdentifier}): 1 to 128 characters of {@code [A-Za-z0-9_.:-]}, kept
  * exactly as given; nothing ever generates, trims or substitutes one.
  *
  * @param value the identifier, exactly as supplied
@@ -13,7 +12,7 @@ import io.vavr.control.Either;
 public record RunId(String value) {
 
     /** The longest accepted value, in characters. */
-    public static final int MAX_LENGTH = SafeId.MAX_LENGTH;
+    public static final int MAX_LENGTH = SafeIdentifier.MAX_LENGTH;
 
     /**
      * Builds a trusted value.
@@ -22,7 +21,7 @@ public record RunId(String value) {
      * @throws IllegalArgumentException when the value is not a safe identifier
      */
     public RunId {
-        SafeId.requireSafe(value, "value");
+        SafeIdentifier.require(value);
     }
 
     /**
@@ -32,12 +31,7 @@ public record RunId(String value) {
      * @return the identifier, or {@link ErrorCode#RUN_ID_INVALID} when missing or blank, {@link ErrorCode#RUN_ID_INVALID} when unsafe
      */
     public static Either<BoundaryError, RunId> of(String value) {
-        if (SafeId.isBlank(value)) {
-            return Either.left(BoundaryError.of(ErrorCode.RUN_ID_INVALID));
-        }
-        return SafeId.isSafe(value)
-                ? Either.right(new RunId(value))
-                : Either.left(BoundaryError.of(ErrorCode.RUN_ID_INVALID));
+        return SafeIdentifier.check(value, ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_ID_INVALID, RunId::new);
     }
 
     @Override

@@ -2,20 +2,17 @@ package io.toolboundary.domain;
 
 import static java.util.Objects.requireNonNull;
 
-import io.vavr.control.Either;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import io.vavr.control.Option;
 import java.time.Instant;
 
 /**
- * The decisions every store of canonical records makes, as pure functions over what it holds under one
- * key: whether a begin creates a record, returns the one a retry of the same attempt made, or is
- * refused; whether a completion, an end by token or an abandonment is applied. A store supplies a
- * snapshot ({@link Held}) taken inside its own atomic step and writes what the rule answers; the
- * in-memory store and the testkit's reference model call these functions, and the Redis store's Lua
- * scripts are their one mirror, which the contract suites run against the same cases.
- *
- * <p>Size limits, expiry and the store's bounds are not decided here: a store checks them before or
- * around these rules, as the port's Javadoc orders.
+ * The decisions every store of canonical records makes, as pure functions over a snapshot of one key
+ * taken inside the store's atomic step: a begin {@link Begin creates, retries or is refused}; a
+ * completion, an end or an abandonment {@link Change writes, finds the record final already or is
+ * refused}. A store carries out the decision; the Redis store's scripts mirror these rules, and the
+ * contract suites check both. Size limits, expiry and store bounds are the store's own checks.
  */
 public final class StoreRules {
 
@@ -42,62 +39,204 @@ public final class StoreRules {
     }
 
     /**
-     * Decides a begin, after the record's size was found within its limit. Checked in this order: the
-     * run, the key (the record held, else the run's ledger of the calls it began), the run's budget, the
-     * tool's budget.
+     * What the store holds of a run, opened with the caller's run token and no older than the caller saw it.
      *
-     * @param runOpen whether the store holds the run as the caller knows it: opened with the token the
-     *     caller's run context carries, and no older than what the caller saw of it; when it does not
-     *     (never opened here, its state lost, or an older copy of it), every call of it is refused
-     * @param held what is stored under the key, if anything
-     * @param begun the fingerprint the run's ledger holds for this call, if the run began it before:
-     *     the ledger outlives the call's record, so a call whose record expired or was lost is still
-     *     known as begun
-     * @param fingerprint the new record's request fingerprint
-     * @param runUsed records the run has created so far (live budget counter)
-     * @param runBudget records the run may create in all
-     * @param toolUsed records the run has created for this tool so far
-     * @param toolBudget records the run may create for this tool
-     * @return none: create the record, enter it in the ledger and reserve one call of each budget; the
-     *     stored record: a retry of the same attempt while it is PROJECTING, nothing to write; or the
-     *     refusal ({@code RUN_STATE_LOST}, {@code DUPLICATE_TOOL_CALL}, {@code TOOL_CALL_ID_REUSED},
-     *     {@code RUN_BUDGET_EXHAUSTED}, {@code TOOL_BUDGET_EXHAUSTED}), nothing to write
+     * @param begun the fingerprint the run's ledger holds for this call, if the run began it before (the
+     *     ledger outlives the call's record)
+     * @param runCalls records the run has created so far
+     * @param toolCalls records the run has created for this tool so far
      */
-    public static Either<BoundaryError, Option<CanonicalRecord.Projecting>> begin(boolean runOpen, Option<Held> held,
-            Option<String> begun, String fingerprint, long runUsed, int runBudget, long toolUsed, int toolBudget) {
-        requireNonNull(held, "held is null");
-        requireNonNull(begun, "begun is null");
-        requireNonNull(fingerprint, "fingerprint is null");
-        if (!runOpen) {
-            // Without the run's state the store cannot know what ran: whatever the key holds, refuse.
-            return refuse(ErrorCode.RUN_STATE_LOST);
+    public record RunLedger(Option<String> begun, long runCalls, long toolCalls) {
+        /**
+         * A snapshot of the run.
+         *
+         * @param begun the fingerprint the ledger holds for this call, if any
+         * @param runCalls records the run has created so far
+         * @param toolCalls records the run has created for this tool so far
+         */
+        public RunLedger {
+            requireNonNull(begun, "begun is null");
         }
-        if (held.isDefined()) {
-            Held stored = held.get();
-            if (stored.sameAttempt() && stored.record() instanceof CanonicalRecord.Projecting own) {
-                return Either.right(Option.some(own));
-            }
-            return refuse(stored.record().requestFingerprint().equals(fingerprint)
-                    ? ErrorCode.DUPLICATE_TOOL_CALL
-                    : ErrorCode.TOOL_CALL_ID_REUSED);
-        }
-        if (begun.isDefined()) {
-            // The record is gone (expired, or lost on its own): the call ran, and never runs again.
-            return refuse(begun.get().equals(fingerprint) ? ErrorCode.DUPLICATE_TOOL_CALL : ErrorCode.TOOL_CALL_ID_REUSED);
-        }
-        if (runUsed >= runBudget) {
-            return refuse(ErrorCode.RUN_BUDGET_EXHAUSTED);
-        }
-        if (toolUsed >= toolBudget) {
-            return refuse(ErrorCode.TOOL_BUDGET_EXHAUSTED);
-        }
-        return Either.right(Option.none());
     }
 
     /**
-     * Decides the opening of a run: the token it was opened with stays, so that opening it again (a
-     * retry, or a second process of the same run) changes nothing; a run the store does not hold is
-     * opened with the offered token.
+     * What a begin is decided on.
+     *
+     * @param run the run as the caller knows it, or none when the store does not hold it so (never
+     *     opened here, its state lost, or an older copy of it): then every call of it is refused
+     * @param held what is stored under the key, if anything
+     * @param fingerprint the new record's request fingerprint
+     * @param runBudget records the run may create in all
+     * @param toolBudget records the run may create for this tool
+     */
+    public record BeginFacts(Option<RunLedger> run, Option<Held> held, String fingerprint, int runBudget,
+            int toolBudget) {
+        /**
+         * The facts of one begin.
+         *
+         * @param run the run as the caller knows it, or none
+         * @param held what is stored under the key
+         * @param fingerprint the new record's request fingerprint
+         * @param runBudget records the run may create in all
+         * @param toolBudget records the run may create for this tool
+         */
+        public BeginFacts {
+            requireNonNull(run, "run is null");
+            requireNonNull(held, "held is null");
+            requireNonNull(fingerprint, "fingerprint is null");
+        }
+    }
+
+    /** The decision on a begin. */
+    public sealed interface Begin {
+
+        /**
+         * Carries the decision out: exactly one of the three functions is applied.
+         *
+         * @param <R> the result type
+         * @param create create the record, enter it in the run's ledger and reserve one call of each budget
+         * @param retry answer the stored PROJECTING record of the same attempt, writing nothing
+         * @param refuse answer the refusal, writing nothing
+         * @return what the applied function returns
+         */
+        <R> R fold(Supplier<R> create, Function<CanonicalRecord.Projecting, R> retry, Function<Refusal, R> refuse);
+
+        /** Create the record. */
+        record Create() implements Begin {
+            @Override
+            public <R> R fold(Supplier<R> create, Function<CanonicalRecord.Projecting, R> retry,
+                    Function<Refusal, R> refuse) {
+                return create.get();
+            }
+        }
+
+        /**
+         * A retry of the same attempt while the record is PROJECTING.
+         *
+         * @param record the stored record
+         */
+        record Retry(CanonicalRecord.Projecting record) implements Begin {
+            @Override
+            public <R> R fold(Supplier<R> create, Function<CanonicalRecord.Projecting, R> retry,
+                    Function<Refusal, R> refuse) {
+                return retry.apply(record);
+            }
+        }
+
+        /**
+         * A refused begin.
+         *
+         * @param reason why
+         */
+        record Refuse(Refusal reason) implements Begin {
+            @Override
+            public <R> R fold(Supplier<R> create, Function<CanonicalRecord.Projecting, R> retry,
+                    Function<Refusal, R> refuse) {
+                return refuse.apply(reason);
+            }
+        }
+    }
+
+    /**
+     * The decision on a completion, an end or an abandonment.
+     *
+     * @param <F> the final record's type
+     */
+    public sealed interface Change<F extends CanonicalRecord.Final> {
+
+        /**
+         * Carries the decision out: exactly one of the three functions is applied.
+         *
+         * @param <R> the result type
+         * @param write store the final record (keeping the record's remaining TTL)
+         * @param alreadyFinal answer the stored final record, writing nothing (a retry)
+         * @param refuse answer the refusal, writing nothing
+         * @return what the applied function returns
+         */
+        <R> R fold(Function<F, R> write, Function<F, R> alreadyFinal, Function<Refusal, R> refuse);
+
+        /**
+         * Store the final record.
+         *
+         * @param <F> the final record's type
+         * @param record the final record to store
+         */
+        record Write<F extends CanonicalRecord.Final>(F record) implements Change<F> {
+            @Override
+            public <R> R fold(Function<F, R> write, Function<F, R> alreadyFinal, Function<Refusal, R> refuse) {
+                return write.apply(record);
+            }
+        }
+
+        /**
+         * The record is final already as asked.
+         *
+         * @param <F> the final record's type
+         * @param record the stored final record
+         */
+        record AlreadyFinal<F extends CanonicalRecord.Final>(F record) implements Change<F> {
+            @Override
+            public <R> R fold(Function<F, R> write, Function<F, R> alreadyFinal, Function<Refusal, R> refuse) {
+                return alreadyFinal.apply(record);
+            }
+        }
+
+        /**
+         * A refused change.
+         *
+         * @param <F> the final record's type
+         * @param reason why
+         */
+        record Refuse<F extends CanonicalRecord.Final>(Refusal reason) implements Change<F> {
+            @Override
+            public <R> R fold(Function<F, R> write, Function<F, R> alreadyFinal, Function<Refusal, R> refuse) {
+                return refuse.apply(reason);
+            }
+        }
+    }
+
+    /**
+     * Decides a begin, after the record's size was found within its limit. Checked in this order: the
+     * run, the key (the record held, else the run's ledger), the run's budget, the tool's budget.
+     *
+     * @param facts what the store holds of the run and the key, and the budgets
+     * @return create; retry (the same attempt while PROJECTING); or refuse ({@link Refusal.RunStateLost},
+     *     {@link Refusal.Duplicate}, {@link Refusal.IdReused}, {@link Refusal.BudgetExhausted})
+     */
+    public static Begin begin(BeginFacts facts) {
+        requireNonNull(facts, "facts is null");
+        if (facts.run().isEmpty()) {
+            // Without the run's state the store cannot know what ran: whatever the key holds, refuse.
+            return new Begin.Refuse(new Refusal.RunStateLost());
+        }
+        RunLedger run = facts.run().get();
+        if (facts.held().isDefined()) {
+            Held stored = facts.held().get();
+            if (stored.sameAttempt() && stored.record() instanceof CanonicalRecord.Projecting own) {
+                return new Begin.Retry(own);
+            }
+            return new Begin.Refuse(sameOrReused(stored.record().requestFingerprint(), facts.fingerprint()));
+        }
+        if (run.begun().isDefined()) {
+            // The record is gone (expired, or lost on its own): the call ran, and never runs again.
+            return new Begin.Refuse(sameOrReused(run.begun().get(), facts.fingerprint()));
+        }
+        if (run.runCalls() >= facts.runBudget()) {
+            return new Begin.Refuse(new Refusal.BudgetExhausted(Refusal.Scope.RUN));
+        }
+        if (run.toolCalls() >= facts.toolBudget()) {
+            return new Begin.Refuse(new Refusal.BudgetExhausted(Refusal.Scope.TOOL));
+        }
+        return new Begin.Create();
+    }
+
+    private static Refusal sameOrReused(String stored, String fingerprint) {
+        return stored.equals(fingerprint) ? new Refusal.Duplicate() : new Refusal.IdReused();
+    }
+
+    /**
+     * Decides the opening of a run: the token it was opened with stays, so that opening it again changes
+     * nothing; a run the store does not hold is opened with the offered token.
      *
      * @param <T> the token type
      * @param held the token the store holds for the run, if it holds the run
@@ -111,23 +250,28 @@ public final class StoreRules {
     }
 
     /**
-     * Decides a completion by the attempt that began the record. The attempt's token proves that the
-     * outcome completes that record; the outcome carries only what the completion adds.
+     * Decides a completion by the attempt that began the record.
      *
      * @param held what is stored under the key, if anything
-     * @param outcome what the attempt's completion adds: raw response, agent result or error code, time
-     * @return the record to store (the held PROJECTING record completed with the outcome, see
-     *     {@link CanonicalRecord.Projecting#complete(Outcome)}) when the held record is PROJECTING; the held
-     *     record unchanged when it is already final with exactly this outcome (a retry);
-     *     {@code RECORD_EXPIRED} when nothing is held; {@code RECORD_CONFLICT} when another attempt began it
-     *     or it is final with another outcome
+     * @param completion how the call ended
+     * @return write the PROJECTING record completed with it; already final when it is final with exactly
+     *     this completion (a retry); refuse {@link Refusal.Expired} when nothing is held,
+     *     {@link Refusal.Conflict} when another attempt began it or it ended otherwise
      */
-    public static Either<BoundaryError, CanonicalRecord.Final> complete(Option<Held> held, Outcome outcome) {
+    public static Change<CanonicalRecord.Final> complete(Option<Held> held, Completion completion) {
         requireNonNull(held, "held is null");
-        requireNonNull(outcome, "outcome is null");
-        return ownRecord(held).flatMap(own -> own instanceof CanonicalRecord.Final done
-                ? done.outcome().equals(outcome) ? Either.right(done) : refuse(ErrorCode.RECORD_CONFLICT)
-                : Either.right(((CanonicalRecord.Projecting) own).complete(outcome)));
+        requireNonNull(completion, "completion is null");
+        Option<Refusal> notOwn = notOwn(held);
+        if (notOwn.isDefined()) {
+            return new Change.Refuse<>(notOwn.get());
+        }
+        CanonicalRecord own = held.get().record();
+        if (own instanceof CanonicalRecord.Final done) {
+            return done.completion().equals(completion)
+                    ? new Change.AlreadyFinal<>(done)
+                    : new Change.Refuse<>(new Refusal.Conflict());
+        }
+        return new Change.Write<>(((CanonicalRecord.Projecting) own).complete(completion));
     }
 
     /**
@@ -137,17 +281,22 @@ public final class StoreRules {
      * @param held what is stored under the key, if anything
      * @param code the error code to end the record with
      * @param now becomes the ended record's {@code updatedAt}
-     * @return the ERROR record to store (no raw response) when the held record is PROJECTING; the held
-     *     record unchanged when it is final already (the attempt's own completion landed);
-     *     {@code RECORD_EXPIRED} when nothing is held; {@code RECORD_CONFLICT} when another attempt began it
+     * @return write the ERROR record (no raw response) when PROJECTING; already final when the attempt's
+     *     own completion landed; refuse {@link Refusal.Expired} when nothing is held,
+     *     {@link Refusal.Conflict} when another attempt began it
      */
-    public static Either<BoundaryError, CanonicalRecord.Final> end(Option<Held> held, ErrorCode code, Instant now) {
+    public static Change<CanonicalRecord.Final> end(Option<Held> held, ErrorCode code, Instant now) {
         requireNonNull(held, "held is null");
         requireNonNull(code, "code is null");
         requireNonNull(now, "now is null");
-        return ownRecord(held).map(own -> own instanceof CanonicalRecord.Final done
-                ? done
-                : ((CanonicalRecord.Projecting) own).failed(code, Option.none(), now));
+        Option<Refusal> notOwn = notOwn(held);
+        if (notOwn.isDefined()) {
+            return new Change.Refuse<>(notOwn.get());
+        }
+        CanonicalRecord own = held.get().record();
+        return own instanceof CanonicalRecord.Final done
+                ? new Change.AlreadyFinal<>(done)
+                : new Change.Write<>(((CanonicalRecord.Projecting) own).failed(code, Option.none(), now));
     }
 
     /**
@@ -156,39 +305,35 @@ public final class StoreRules {
      * @param held the record stored under the key, if any
      * @param leasePassed whether the store's own clock is at or after the record's lease
      * @param now the caller's instant; becomes the abandoned record's {@code updatedAt}
-     * @return the ERROR/{@code EXECUTION_ABANDONED} record to store; the held record unchanged when it was
-     *     abandoned before (a retry); {@code RECORD_EXPIRED} when nothing is held; {@code RECORD_CONFLICT}
-     *     when it is final otherwise; {@code LEASE_NOT_EXPIRED} while the lease runs
+     * @return write the ERROR/{@code EXECUTION_ABANDONED} record; already final when it was abandoned
+     *     before (a retry); refuse {@link Refusal.Expired} when nothing is held, {@link Refusal.Conflict}
+     *     when it is final otherwise, {@link Refusal.LeaseNotExpired} while the lease runs
      */
-    public static Either<BoundaryError, CanonicalRecord.Failed> abandon(Option<CanonicalRecord> held,
-            boolean leasePassed, Instant now) {
+    public static Change<CanonicalRecord.Failed> abandon(Option<CanonicalRecord> held, boolean leasePassed,
+            Instant now) {
         requireNonNull(held, "held is null");
         requireNonNull(now, "now is null");
         if (held.isEmpty()) {
-            return refuse(ErrorCode.RECORD_EXPIRED);
+            return new Change.Refuse<>(new Refusal.Expired());
         }
         CanonicalRecord record = held.get();
         if (record instanceof CanonicalRecord.Failed failed && failed.code() == ErrorCode.EXECUTION_ABANDONED) {
-            return Either.right(failed);
+            return new Change.AlreadyFinal<>(failed);
         }
         if (!(record instanceof CanonicalRecord.Projecting projecting)) {
-            return refuse(ErrorCode.RECORD_CONFLICT);
+            return new Change.Refuse<>(new Refusal.Conflict());
         }
         if (!leasePassed) {
-            return refuse(ErrorCode.LEASE_NOT_EXPIRED);
+            return new Change.Refuse<>(new Refusal.LeaseNotExpired());
         }
-        return Either.right(projecting.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), now));
+        return new Change.Write<>(projecting.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), now));
     }
 
-    /** The held record when the caller's attempt began it; {@code RECORD_EXPIRED} or {@code RECORD_CONFLICT} otherwise. */
-    private static Either<BoundaryError, CanonicalRecord> ownRecord(Option<Held> held) {
+    /** {@link Refusal.Expired} when nothing is held, {@link Refusal.Conflict} when another attempt began it. */
+    private static Option<Refusal> notOwn(Option<Held> held) {
         if (held.isEmpty()) {
-            return refuse(ErrorCode.RECORD_EXPIRED);
+            return Option.some(new Refusal.Expired());
         }
-        return held.get().sameAttempt() ? Either.right(held.get().record()) : refuse(ErrorCode.RECORD_CONFLICT);
-    }
-
-    private static <T> Either<BoundaryError, T> refuse(ErrorCode code) {
-        return Either.left(BoundaryError.of(code));
+        return held.get().sameAttempt() ? Option.none() : Option.some(new Refusal.Conflict());
     }
 }

@@ -3,9 +3,8 @@ package io.toolboundary.domain;
 import io.vavr.control.Either;
 
 /**
- * The agent framework's identifier of one tool call (its {@code tool_call_id}), kept exactly as supplied.
- *
- * <p>Safe by construction: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. The value is kept
+ * The agent framework's identifier of one tool call (its {@code tool_call_id}).
+ * Safe by construction (see {@link SafeIdentifier}): 1 to 128 characters of {@code [A-Za-z0-9_.:-]}, kept
  * exactly as given; nothing ever generates, trims or substitutes one.
  *
  * @param value the identifier, exactly as supplied
@@ -13,7 +12,7 @@ import io.vavr.control.Either;
 public record ToolCallId(String value) {
 
     /** The longest accepted value, in characters. */
-    public static final int MAX_LENGTH = SafeId.MAX_LENGTH;
+    public static final int MAX_LENGTH = SafeIdentifier.MAX_LENGTH;
 
     /**
      * Builds a trusted value.
@@ -22,7 +21,7 @@ public record ToolCallId(String value) {
      * @throws IllegalArgumentException when the value is not a safe identifier
      */
     public ToolCallId {
-        SafeId.requireSafe(value, "value");
+        SafeIdentifier.require(value);
     }
 
     /**
@@ -32,12 +31,7 @@ public record ToolCallId(String value) {
      * @return the identifier, or {@link ErrorCode#TOOL_CALL_ID_MISSING} when missing or blank, {@link ErrorCode#TOOL_CALL_ID_UNSAFE} when unsafe
      */
     public static Either<BoundaryError, ToolCallId> of(String value) {
-        if (SafeId.isBlank(value)) {
-            return Either.left(BoundaryError.of(ErrorCode.TOOL_CALL_ID_MISSING));
-        }
-        return SafeId.isSafe(value)
-                ? Either.right(new ToolCallId(value))
-                : Either.left(BoundaryError.of(ErrorCode.TOOL_CALL_ID_UNSAFE));
+        return SafeIdentifier.check(value, ErrorCode.TOOL_CALL_ID_MISSING, ErrorCode.TOOL_CALL_ID_UNSAFE, ToolCallId::new);
     }
 
     @Override

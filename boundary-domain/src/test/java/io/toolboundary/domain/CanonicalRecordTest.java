@@ -26,6 +26,17 @@ class CanonicalRecordTest {
     static final String FINGERPRINT = "0123456789abcdef".repeat(4);
     static final Limits UNBOUNDED = new Limits(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
 
+    /** The checked raw response of a text that is well-formed Unicode. */
+    static RawResponse raw(String text) {
+        return RawResponse.of(text).get();
+    }
+
+    /** Completes {@code begun} with a raw response checked first, as the boundary does. */
+    static Either<BoundaryError, Ready> ready(Projecting begun, String raw, AgentResult result, java.time.Instant at,
+            Limits limits) {
+        return RawResponse.of(raw).flatMap(checked -> begun.ready(checked, result, at, limits));
+    }
+
     static Projecting projecting() {
         return new Projecting(KEY, TOOL, REQUEST, FINGERPRINT, CREATED);
     }
@@ -76,7 +87,7 @@ class CanonicalRecordTest {
         void withEvidenceFoundIsCitableEvidence() {
             AgentResult result = found("3 hits");
 
-            Ready ready = projecting().ready("raw body", result, LATER, UNBOUNDED).get();
+            Ready ready = ready(projecting(), "raw body", result, LATER, UNBOUNDED).get();
 
             assertThat(ready.status()).isEqualTo(InvocationStatus.READY);
             assertThat(ready.evidence()).isEqualTo(Option.of(EvidenceStatus.EVIDENCE_FOUND));
@@ -92,7 +103,7 @@ class CanonicalRecordTest {
         void withNoEvidenceIsOnlyAScopedNegativeObservation() {
             AgentResult result = nothing("no match", "service checkout, 10:00-10:15");
 
-            Ready ready = projecting().ready("[]", result, LATER, UNBOUNDED).get();
+            Ready ready = ready(projecting(), "[]", result, LATER, UNBOUNDED).get();
 
             assertThat(ready.status()).isEqualTo(InvocationStatus.READY);
             assertThat(ready.evidence()).isEqualTo(Option.of(EvidenceStatus.NO_EVIDENCE));
@@ -102,10 +113,10 @@ class CanonicalRecordTest {
 
         @Test
         void neverUpdatesBeforeItWasCreated() {
-            Ready ready = projecting().ready("raw", found("x"), CREATED.minusSeconds(30), UNBOUNDED).get();
+            Ready ready = ready(projecting(), "raw", found("x"), CREATED.minusSeconds(30), UNBOUNDED).get();
 
             assertThat(ready.updatedAt()).isEqualTo(CREATED);
-            assertThat(projecting().ready("raw", found("x"), CREATED, UNBOUNDED).get().updatedAt()).isEqualTo(CREATED);
+            assertThat(ready(projecting(), "raw", found("x"), CREATED, UNBOUNDED).get().updatedAt()).isEqualTo(CREATED);
         }
 
         @Test
@@ -113,7 +124,7 @@ class CanonicalRecordTest {
             String raw = "r\u00e9\u20ac\ud83d\ude00";
             AgentResult result = nothing("c\u00e9", "s\u20ac\ud83d\ude00");
 
-            Ready ready = projecting().ready(raw, result, LATER, UNBOUNDED).get();
+            Ready ready = ready(projecting(), raw, result, LATER, UNBOUNDED).get();
 
             assertThat(ready.byteSize())
                     .isEqualTo(fixedBytes() + bytes(raw) + bytes("c\u00e9") + bytes("s\u20ac\ud83d\ude00"))
@@ -127,7 +138,7 @@ class CanonicalRecordTest {
             String raw = "r".repeat(100) + charOfWidth(lastWidth);
             long exact = fixedBytes() + 100 + lastWidth + bytes("hit \u00e9");
 
-            Either<BoundaryError, Ready> ready = projecting().ready(raw, result, LATER, recordLimit(exact));
+            Either<BoundaryError, Ready> ready = ready(projecting(), raw, result, LATER, recordLimit(exact));
 
             assertThat(ready.isRight()).isTrue();
             assertThat(ready.get().byteSize()).isEqualTo(exact);
@@ -140,7 +151,7 @@ class CanonicalRecordTest {
             String raw = "r".repeat(101) + charOfWidth(lastWidth);
             long limit = fixedBytes() + 100 + lastWidth + bytes("hit \u00e9");
 
-            Either<BoundaryError, Ready> ready = projecting().ready(raw, result, LATER, recordLimit(limit));
+            Either<BoundaryError, Ready> ready = ready(projecting(), raw, result, LATER, recordLimit(limit));
 
             assertThat(ready.getLeft()).isEqualTo(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
@@ -151,15 +162,15 @@ class CanonicalRecordTest {
             String scope = "s".repeat(20) + charOfWidth(lastWidth);
             long exact = fixedBytes() + bytes("raw") + bytes("c") + 20 + lastWidth;
 
-            assertThat(projecting().ready("raw", nothing("c", scope), LATER, recordLimit(exact)).isRight()).isTrue();
-            assertThat(projecting().ready("raw", nothing("c", scope), LATER, recordLimit(exact - 1)).getLeft().code())
+            assertThat(ready(projecting(), "raw", nothing("c", scope), LATER, recordLimit(exact)).isRight()).isTrue();
+            assertThat(ready(projecting(), "raw", nothing("c", scope), LATER, recordLimit(exact - 1)).getLeft().code())
                     .isEqualTo(ErrorCode.RESULT_TOO_LARGE);
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"\uD83D", "\uDE00", "ok\uD83D", "\uDE00\uD83D", "\ud83d\ude00\ude00"})
         void rejectsRawResponseWithALoneSurrogate(String raw) {
-            Either<BoundaryError, Ready> ready = projecting().ready(raw, found("x"), LATER, UNBOUNDED);
+            Either<BoundaryError, Ready> ready = ready(projecting(), raw, found("x"), LATER, UNBOUNDED);
 
             assertThat(ready.getLeft()).isEqualTo(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
         }
@@ -189,7 +200,7 @@ class CanonicalRecordTest {
 
         @Test
         void keepsTheRawResponseWhenGiven() {
-            Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of("raw \u20ac"), LATER);
+            Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of(raw("raw \u20ac")), LATER);
 
             assertThat(failed.rawResponse()).isEqualTo(Option.of("raw \u20ac"));
             assertThat(failed.byteSize()).isEqualTo(fixedBytes() + 7);

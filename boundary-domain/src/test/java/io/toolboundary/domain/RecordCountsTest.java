@@ -11,6 +11,8 @@ import static io.toolboundary.domain.CanonicalRecordTest.bytes;
 import static io.toolboundary.domain.CanonicalRecordTest.found;
 import static io.toolboundary.domain.CanonicalRecordTest.nothing;
 import static io.toolboundary.domain.CanonicalRecordTest.projecting;
+import static io.toolboundary.domain.CanonicalRecordTest.raw;
+import static io.toolboundary.domain.CanonicalRecordTest.ready;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,8 +38,9 @@ class RecordCountsTest {
     @Test
     void aReadyRecordCountsWhatTheSameRecordBuiltWholeCounts() {
         AgentResult result = nothing("n\u00e9ant", "scope \ud83d\ude00");
-        Ready completed = projecting().ready(RAW, result, LATER, UNBOUNDED).get();
-        Ready whole = new Ready(KEY, TOOL, REQUEST, FINGERPRINT, CREATED, LATER, RAW, result);
+        Ready completed = ready(projecting(), RAW, result, LATER, UNBOUNDED).get();
+        Ready whole = (Ready) CanonicalRecord.restore(KEY, TOOL, REQUEST, FINGERPRINT, CREATED,
+                Option.some(new Completion.Succeeded(RAW, result, LATER)));
 
         assertThat(completed).isEqualTo(whole).hasSameHashCodeAs(whole);
         assertThat(completed.byteSize()).isEqualTo(whole.byteSize())
@@ -47,29 +50,29 @@ class RecordCountsTest {
     }
 
     @Test
-    void aRecordCompletedByItsOutcomeKeepsTheOutcomesCount() {
+    void aRecordCompletedByItsCompletionKeepsTheCompletionsCount() {
         Projecting begun = projecting();
-        Final ready = begun.ready(RAW, found("found"), LATER, UNBOUNDED).get();
-        Final failed = begun.failed(ErrorCode.PROJECTION_FAILED, Option.some(RAW), LATER);
+        Final ready = ready(begun, RAW, found("found"), LATER, UNBOUNDED).get();
+        Final failed = begun.failed(ErrorCode.PROJECTION_FAILED, Option.some(raw(RAW)), LATER);
 
         for (Final done : List.of(ready, failed)) {
-            Outcome outcome = done.outcome();
-            assertThat(begun.complete(outcome)).isEqualTo(done);
-            assertThat(begun.complete(outcome).outcome()).isSameAs(outcome);
-            assertThat(begun.complete(outcome).byteSize()).isEqualTo(done.byteSize())
-                    .isEqualTo(begun.byteSize() + outcome.byteSize());
+            Completion completion = done.completion();
+            assertThat(begun.complete(completion)).isEqualTo(done);
+            assertThat(begun.complete(completion).completion()).isSameAs(completion);
+            assertThat(begun.complete(completion).byteSize()).isEqualTo(done.byteSize())
+                    .isEqualTo(begun.byteSize() + completion.byteSize());
         }
     }
 
     @Test
-    void anOutcomeBuiltWholeCountsAsTheOneTakenFromItsRecord() {
-        Ready ready = projecting().ready(RAW, found("found \u00e9"), LATER, UNBOUNDED).get();
+    void aCompletionBuiltWholeCountsAsTheOneTakenFromItsRecord() {
+        Ready ready = ready(projecting(), RAW, found("found \u00e9"), LATER, UNBOUNDED).get();
 
-        Outcome whole = new Outcome.Ready(RAW, found("found \u00e9"), LATER);
+        Completion whole = new Completion.Succeeded(RAW, found("found \u00e9"), LATER);
 
-        assertThat(whole).isEqualTo(ready.outcome()).hasSameHashCodeAs(ready.outcome());
-        assertThat(whole.byteSize()).isEqualTo(ready.outcome().byteSize()).isEqualTo(bytes(RAW) + bytes("found \u00e9"));
-        assertThat(new Outcome.Failed(ErrorCode.EXECUTION_FAILED, Option.some(RAW), LATER).byteSize())
+        assertThat(whole).isEqualTo(ready.completion()).hasSameHashCodeAs(ready.completion());
+        assertThat(whole.byteSize()).isEqualTo(ready.completion().byteSize()).isEqualTo(bytes(RAW) + bytes("found \u00e9"));
+        assertThat(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.some(RAW), LATER).byteSize())
                 .isEqualTo(bytes(RAW));
     }
 
@@ -86,9 +89,9 @@ class RecordCountsTest {
         RawResponse raw = RawResponse.of(RAW).get();
 
         assertThat(projecting().ready(raw, found("f"), LATER, UNBOUNDED))
-                .isEqualTo(projecting().ready(RAW, found("f"), LATER, UNBOUNDED));
-        assertThat(projecting().failed(ErrorCode.PROJECTION_INVALID, raw, LATER))
-                .isEqualTo(projecting().failed(ErrorCode.PROJECTION_INVALID, Option.some(RAW), LATER));
+                .isEqualTo(ready(projecting(), RAW, found("f"), LATER, UNBOUNDED));
+        assertThat(projecting().failed(ErrorCode.PROJECTION_INVALID, Option.some(raw), LATER))
+                .isEqualTo(projecting().failed(ErrorCode.PROJECTION_INVALID, Option.some(raw(RAW)), LATER));
     }
 
     @ParameterizedTest
@@ -98,9 +101,11 @@ class RecordCountsTest {
             switch (where) {
                 case "arguments" -> new Projecting(KEY, TOOL, "{\"q\":\"" + LONE + "\"}", FINGERPRINT, CREATED);
                 case "fingerprint" -> new Projecting(KEY, TOOL, REQUEST, LONE, CREATED);
-                case "raw" -> new Ready(KEY, TOOL, REQUEST, FINGERPRINT, CREATED, LATER, LONE, found("f"));
-                case "failedRaw" -> projecting().failed(ErrorCode.EXECUTION_FAILED, Option.some(LONE), LATER);
-                case "outcomeRaw" -> new Outcome.Failed(ErrorCode.EXECUTION_FAILED, Option.some(LONE), LATER);
+                case "raw" -> CanonicalRecord.restore(KEY, TOOL, REQUEST, FINGERPRINT, CREATED,
+                        Option.some(new Completion.Succeeded(LONE, found("f"), LATER)));
+                case "failedRaw" -> CanonicalRecord.restore(KEY, TOOL, REQUEST, FINGERPRINT, CREATED,
+                        Option.some(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.some(LONE), LATER)));
+                case "outcomeRaw" -> new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.some(LONE), LATER);
                 case "content" -> found(LONE);
                 default -> nothing("n", LONE);
             }
@@ -114,18 +119,18 @@ class RecordCountsTest {
 
         assertThat(begun).isNotEqualTo(failed).isEqualTo(projecting());
         assertThat(failed).isNotEqualTo(begun.failed(ErrorCode.PROJECTION_FAILED, Option.none(), LATER))
-                .isNotEqualTo(begun.failed(ErrorCode.EXECUTION_FAILED, Option.some("r"), LATER))
+                .isNotEqualTo(begun.failed(ErrorCode.EXECUTION_FAILED, Option.some(raw("r")), LATER))
                 .isNotEqualTo(begun.failed(ErrorCode.EXECUTION_FAILED, Option.none(), LATER.plusMillis(1)));
-        assertThat(begun.ready("r", found("a"), LATER, UNBOUNDED))
-                .isNotEqualTo(begun.ready("r", found("b"), LATER, UNBOUNDED));
+        assertThat(ready(begun, "r", found("a"), LATER, UNBOUNDED))
+                .isNotEqualTo(ready(begun, "r", found("b"), LATER, UNBOUNDED));
     }
 
     @Test
     void aRecordsTextNeverReachesItsToString() {
-        Ready ready = projecting().ready(RAW, found("found"), LATER, UNBOUNDED).get();
-        Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.some(RAW), LATER);
+        Ready ready = ready(projecting(), RAW, found("found"), LATER, UNBOUNDED).get();
+        Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.some(raw(RAW)), LATER);
 
-        for (Object value : List.of(projecting(), ready, failed, ready.outcome(), failed.outcome())) {
+        for (Object value : List.of(projecting(), ready, failed, ready.completion(), failed.completion())) {
             assertThat(value.toString()).doesNotContain("caf\u00e9").doesNotContain("raw \u20ac")
                     .doesNotContain(FINGERPRINT).contains("bytes");
         }

@@ -7,17 +7,14 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What a completion adds to a PROJECTING record: the raw response, the agent result or the error code,
- * and the completion time. The key, tool, request, fingerprint and creation time stay where the record's
- * begin put them; {@link CanonicalRecord.Projecting#complete(Outcome)} joins the two into the final record,
- * and {@link CanonicalRecord.Final#outcome()} takes the outcome back out of one.
- *
- * <p>Its texts are well-formed Unicode by construction and measured once, when it is made:
- * {@link #byteSize()} is that count, so that stores check their limits without scanning the texts again.
+ * How a call ended, as a completion adds it to a PROJECTING record: the raw response, the agent result or
+ * the error code, and the time. {@link CanonicalRecord.Projecting#complete(Completion)} joins it to the
+ * begun record; {@link CanonicalRecord.Final#completion()} takes it back out. Its texts are well-formed
+ * Unicode, measured once into {@link #byteSize()}.
  */
-public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
+public sealed interface Completion permits Completion.Succeeded, Completion.Failed {
 
-    /** {@return the final status the outcome gives the record: READY or ERROR} */
+    /** {@return the final status the completion gives the record: READY or ERROR} */
     InvocationStatus status();
 
     /** {@return the raw response, when one was obtained and is kept (harness-only data)} */
@@ -26,11 +23,11 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
     /** {@return when the call was completed; becomes the final record's {@code updatedAt}} */
     Instant completedAt();
 
-    /** {@return the bytes the outcome adds to its record, in UTF-8, as {@link CanonicalRecord#byteSize()} counts them} */
+    /** {@return the bytes the completion adds to its record, in UTF-8, as {@link CanonicalRecord#byteSize()} counts them} */
     long byteSize();
 
-    /** The tool ran and its result was projected. */
-    final class Ready implements Outcome {
+    /** The tool ran and its result was projected: the record becomes READY. */
+    final class Succeeded implements Completion {
 
         private final String raw;
         private final long rawBytes;
@@ -38,7 +35,7 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
         private final Instant completedAt;
 
         /**
-         * A READY outcome.
+         * A successful completion.
          *
          * @param raw the complete raw response
          * @param result the checked agent result
@@ -46,11 +43,11 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
          * @throws NullPointerException when any is null
          * @throws IllegalArgumentException when the raw response is not well-formed Unicode
          */
-        public Ready(String raw, AgentResult result, Instant completedAt) {
+        public Succeeded(String raw, AgentResult result, Instant completedAt) {
             this(requireNonNull(raw, "raw is null"), Utf8.measure(raw, "raw"), result, completedAt);
         }
 
-        Ready(String raw, long rawBytes, AgentResult result, Instant completedAt) {
+        Succeeded(String raw, long rawBytes, AgentResult result, Instant completedAt) {
             this.raw = raw;
             this.rawBytes = rawBytes;
             this.result = requireNonNull(result, "result is null");
@@ -89,7 +86,7 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Ready that && raw.equals(that.raw) && result.equals(that.result)
+            return other instanceof Succeeded that && raw.equals(that.raw) && result.equals(that.result)
                     && completedAt.equals(that.completedAt);
         }
 
@@ -98,16 +95,16 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
             return Objects.hash(raw, result, completedAt);
         }
 
-        /** {@return the outcome without its texts: the raw response is harness-only data} */
+        /** {@return the completion without its texts: the raw response is harness-only data} */
         @Override
         public String toString() {
-            return "Outcome.Ready[evidence=" + result.evidence() + ", completedAt=" + completedAt + ", "
+            return "Completion.Succeeded[evidence=" + result.evidence() + ", completedAt=" + completedAt + ", "
                     + byteSize() + " bytes]";
         }
     }
 
-    /** The call failed after its record was created. */
-    final class Failed implements Outcome {
+    /** The call failed after its record was created: the record becomes ERROR. */
+    final class Failed implements Completion {
 
         private final ErrorCode code;
         private final Option<String> rawResponse;
@@ -115,7 +112,7 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
         private final Instant completedAt;
 
         /**
-         * An ERROR outcome.
+         * A failed completion.
          *
          * @param code the error code
          * @param rawResponse the raw response, when it was obtained and could be kept (harness-only)
@@ -171,10 +168,10 @@ public sealed interface Outcome permits Outcome.Ready, Outcome.Failed {
             return Objects.hash(code, rawResponse, completedAt);
         }
 
-        /** {@return the outcome without its raw response, which is harness-only data} */
+        /** {@return the completion without its raw response, which is harness-only data} */
         @Override
         public String toString() {
-            return "Outcome.Failed[code=" + code + ", completedAt=" + completedAt + ", " + rawBytes + " raw bytes]";
+            return "Completion.Failed[code=" + code + ", completedAt=" + completedAt + ", " + rawBytes + " raw bytes]";
         }
     }
 }

@@ -1,0 +1,52 @@
+package io.toolboundary.domain;
+
+import io.vavr.control.Either;
+import java.util.function.Function;
+
+/**
+ * The one safe-identifier rule behind {@link RunId}, {@link ToolCallId} and {@link ToolName}: 1 to 128
+ * characters of {@code [A-Za-z0-9_.:-]}, kept exactly as given.
+ */
+final class SafeIdentifier {
+
+    /** The longest safe identifier, in characters (all ASCII, so also in bytes). */
+    static final int MAX_LENGTH = 128;
+
+    private SafeIdentifier() {
+    }
+
+    /** Checks an untrusted value: {@code missing} when null or blank, {@code unsafe} when not safe. */
+    static <T> Either<BoundaryError, T> check(String value, ErrorCode missing, ErrorCode unsafe,
+            Function<String, T> make) {
+        if (value == null || value.isBlank()) {
+            return Either.left(BoundaryError.of(missing));
+        }
+        return isSafe(value) ? Either.right(make.apply(value)) : Either.left(BoundaryError.of(unsafe));
+    }
+
+    /** The value itself, for a trusted value's constructor; throws when it is not safe. */
+    static String require(String value) {
+        if (value == null) {
+            throw new NullPointerException("value is null");
+        }
+        if (!isSafe(value)) {
+            throw new IllegalArgumentException("value must be 1 to " + MAX_LENGTH + " characters of [A-Za-z0-9_.:-]");
+        }
+        return value;
+    }
+
+    static boolean isSafe(String value) {
+        if (value.isEmpty() || value.length() > MAX_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '_' || c == '.' || c == ':' || c == '-';
+            if (!safe) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
