@@ -1,10 +1,10 @@
 package io.toolboundary.application;
 
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -15,135 +15,68 @@ import java.util.OptionalLong;
 
 /**
  * Where canonical records live: one record per {@link InvocationKey}, with a time to live set once at
- * creation. Implementations must keep every promise below under concurrency; the testkit's
- * {@code CanonicalInvocationStoreContract} proves them.
+ * creation. Implementations keep every promise below under concurrency; the store TCK proves them.
  *
- * <p>No method throws for an infrastructure failure: each maps it to a safe {@link BoundaryError}
- * whose text carries no key, payload or exception message. The store codes say what may have
- * happened: {@code STORE_UNAVAILABLE} and {@code STORE_FULL} mean that nothing was written, provably
- * (no connection was had, or the server refused before running anything); {@code STORE_OUTCOME_UNKNOWN}
- * means that the operation may or may not have taken effect (it was sent and no answer came, or the
- * answer was lost); {@code STORE_DATA_INVALID} means that the store holds something that is not a
- * record of this library.
- *
- * <p>Every method takes a {@code timeout}: it returns within it (plus scheduling noise) whatever the
- * store's server does, its own retries included, and it is never cut short by the calling thread's
- * interrupt flag, which it leaves as it found it (an interrupt that arrives meanwhile is kept for the
- * caller). The forms without a timeout use {@link #DEFAULT_TIMEOUT}.
+ * <p>No method throws for an infrastructure failure: each answers a {@link StoreFailure} that says what
+ * may have happened (nothing written, outcome unknown, data invalid) or why the store refused
+ * ({@link Refusal}). Every method returns within its {@code timeout} (plus scheduling noise), whatever
+ * the server does, its own retries included; it is never cut short by the calling thread's interrupt
+ * flag, which it leaves as it found it (an interrupt that arrives meanwhile is kept for the caller).
  */
 public interface CanonicalInvocationStore {
 
-    /** The timeout of the methods that take none: 5 seconds. */
-    Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
-
     /**
-     * Opens a run: unless the store holds the run already, creates its state (the token it is opened
-     * with, and the run's and its tools' budget counters, at zero) with a TTL set once, here, and never
-     * refreshed. Opening a run the store holds changes nothing and answers the token it was opened with,
-     * so a retry, or a second process of the same run, gets the same token. Every {@link #begin} of the
-     * run requires this state with this token in the same atomic step: when it is gone (the store was
-     * restarted without persistence, flushed, evicted it, or failed over to a copy that never had it),
-     * every later begin of the run is refused with {@code RUN_STATE_LOST}, whatever is stored under its
-     * key, so no tool of the run runs again.
+     * Opens a run: unless the store holds it already, creates its state (the offered token and the
+     * budget counters at zero) with a TTL set once, here. Opening a held run changes nothing and answers
+     * the token it was opened with. Every {@link #begin} requires this state with this token in the same
+     * atomic step: once it is gone (restart without persistence, flush, eviction, failover), every begin
+     * of the run is refused with {@link Refusal.RunStateLost}, so no tool of the run runs again.
      *
-     * @param runId the run
-     * @param offered the token to open the run with when the store does not hold it
-     * @param ttl how long the run's state lives: at least the time to the run's deadline plus the
-     *     record TTL, so that it outlives every record of the run
+     * @param opening the run, the token to offer and the state's TTL
      * @param timeout the longest this call may take
      * @return the run's token: the offered one, or the one it was opened with before
      */
-    Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout);
+    Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout);
 
     /**
-     * {@link #openRun(RunId, RunToken, Duration, Duration)} with {@link #DEFAULT_TIMEOUT}.
-     *
-     * @param runId the run
-     * @param offered the token to open the run with when the store does not hold it
-     * @param ttl how long the run's state lives
-     * @return the run's token
-     */
-    default Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl) {
-        return openRun(runId, offered, ttl, DEFAULT_TIMEOUT);
-    }
-
-    /**
-     * Atomically creates a PROJECTING record and reserves one call of the run's and the tool's
-     * budget, in the run's state.
-     *
-     * <p>Refuses, reserving nothing and changing nothing: {@code RUN_STATE_LOST} when the store does not
-     * hold the run opened with {@link InvocationStart#runToken()} (see {@link #openRun}),
-     * {@code DUPLICATE_TOOL_CALL} when a record
-     * with this key exists with the same request fingerprint, {@code TOOL_CALL_ID_REUSED} when it exists
-     * with another, {@code RUN_BUDGET_EXHAUSTED} or {@code TOOL_BUDGET_EXHAUSTED} when a budget is
-     * used up, {@code RESULT_TOO_LARGE} when the record is over {@link InvocationStart#recordLimitBytes()}
-     * (or a hard cap of the store's own, see {@link #recordCapBytes()}). A begin
-     * repeated with the same token while the record is still PROJECTING (a client retry) returns the
-     * stored record and reserves nothing more; once the record is final it is a duplicate like any
-     * other. Refusals are checked in this order: record size (the record's own count,
-     * {@link CanonicalRecord#byteSize()}), run, existing key, run budget, tool budget. The record's TTL is set here and nowhere else; so is its execution lease, kept beside it.
-     * The budget counters live in the run's state, whose TTL was set when the run was opened.
+     * Atomically creates a PROJECTING record, with its TTL and execution lease, and reserves one call
+     * of the run's and the tool's budget. Refuses, changing nothing, in this order: {@link Refusal.TooLarge}
+     * (over {@link InvocationStart#recordLimitBytes()} or {@link #recordCapBytes()}), then as
+     * {@code StoreRules.begin} decides: {@link Refusal.RunStateLost}, {@link Refusal.Duplicate} or
+     * {@link Refusal.IdReused}, {@link Refusal.BudgetExhausted}. A begin repeated with the same token while
+     * the record is PROJECTING returns the stored record and reserves nothing more; once final it is a
+     * duplicate like any other. The budget counters live in the run's state, whose TTL was set at
+     * {@link #openRun}; the record's TTL and lease are set here and nowhere else.
      *
      * @param start the record, tokens, TTL, execution lease, budgets and record limit
      * @param timeout the longest this call may take
      * @return the stored PROJECTING record
      */
-    Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout);
+    Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout);
 
     /**
-     * {@link #begin(InvocationStart, Duration)} with {@link #DEFAULT_TIMEOUT}.
-     *
-     * @param start the record, token, TTL, execution lease, budgets and record limit
-     * @return the stored PROJECTING record
-     */
-    default Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start) {
-        return begin(start, DEFAULT_TIMEOUT);
-    }
-
-    /**
-     * Compare-and-set from PROJECTING to a final record, by token, keeping the remaining TTL: the record
-     * becomes its PROJECTING self completed with {@code outcome}
-     * ({@link CanonicalRecord.Projecting#complete(Outcome)}). The token proves which record the outcome
-     * completes, so only what the completion adds is passed (never the request again), and the store
-     * answers only with the stored outcome: the caller, which holds the PROJECTING record its begin
-     * returned, builds the final record from the two. {@code StoreRules.complete} decides.
-     *
-     * <p>Returns {@code RECORD_EXPIRED} when the record is gone (it is never re-created),
-     * {@code RECORD_CONFLICT} when the token is another attempt's or the record is already final with
-     * another outcome and {@code RESULT_TOO_LARGE} when the final record would be over the store's hard cap
-     * (nothing is written). The outcome's texts are Unicode and counted ({@link Outcome#byteSize()}) when
-     * it is made: a store uses that count and never scans them again. Repeating the same completion with the same token returns the stored outcome.
+     * Compare-and-set from PROJECTING to final, by token, keeping the remaining TTL: the record becomes
+     * its PROJECTING self completed with {@code completion}, as {@code StoreRules.complete} decides.
+     * Only what the completion adds is sent (the token proves which record it completes); the caller
+     * builds the final record from its PROJECTING record and the answer, and a store uses the
+     * completion's own {@link Completion#byteSize()}. Repeating it returns the stored completion. Refuses {@link Refusal.Expired} (never re-created),
+     * {@link Refusal.Conflict} (another attempt's token, or final otherwise) and {@link Refusal.TooLarge}
+     * (over the store's hard cap).
      *
      * @param key the canonical key of the record the attempt began
      * @param token the token given to {@link #begin}
-     * @param outcome what the completion adds: the raw response, agent result or error code, and time
+     * @param completion how the call ended
      * @param timeout the longest this call may take
-     * @return the stored outcome, equal to {@code outcome}
+     * @return the stored completion, equal to {@code completion}
      */
-    Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome, Duration timeout);
+    Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion completion,
+            Duration timeout);
 
     /**
-     * {@link #complete(InvocationKey, AttemptToken, Outcome, Duration)} with {@link #DEFAULT_TIMEOUT}.
-     *
-     * @param key the canonical key of the record the attempt began
-     * @param token the token given to {@link #begin}
-     * @param outcome what the completion adds
-     * @return the stored outcome
-     */
-    default Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome) {
-        return complete(key, token, outcome, DEFAULT_TIMEOUT);
-    }
-
-    /**
-     * Ends the record an attempt began, by its token alone, in ERROR with {@code code} and no raw
-     * response: a compare-and-set from PROJECTING that keeps the remaining TTL. For an attempt whose
-     * begin or complete got no definite answer, so that its record never stays PROJECTING; safe to
-     * repeat, and harmless when no record exists.
-     *
-     * <p>Returns the stored final record when the record is final already with this token (the
-     * attempt's own completion landed; it is left as it is), {@code RECORD_EXPIRED} when there is no
-     * record (it is never created), and {@code RECORD_CONFLICT} when the record belongs to another
-     * attempt.
+     * Ends the record an attempt began, by its token alone, in ERROR with {@code code} and no raw response,
+     * keeping the remaining TTL: for an attempt whose begin or complete got no definite answer. Safe to
+     * repeat. Returns the stored record unchanged when it is final already with this token; refuses
+     * {@link Refusal.Expired} (never created) and {@link Refusal.Conflict} (another attempt's).
      *
      * @param key the canonical key
      * @param token the attempt's token
@@ -152,90 +85,57 @@ public interface CanonicalInvocationStore {
      * @param timeout the longest this call may take
      * @return the stored final record
      */
-    Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+    Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
             Instant now, Duration timeout);
 
     /**
-     * Ends a record left PROJECTING past its execution lease in ERROR with
-     * {@code EXECUTION_ABANDONED}: a compare-and-set that keeps the remaining TTL and the raw response
-     * absent. Whatever the attempt that began the record does later, its completion is refused with
-     * {@code RECORD_CONFLICT}.
-     *
-     * <p>Returns {@code RECORD_EXPIRED} when the record is gone (it is never re-created),
-     * {@code LEASE_NOT_EXPIRED} when it is PROJECTING and {@code now} is before its lease (a record
-     * stored without a lease is leased for its whole life) and {@code RECORD_CONFLICT} when it is final
-     * already, except that abandoning an abandoned record again returns the stored record unchanged (a
-     * retry is safe). The lease has passed when the store's own clock (for Redis, the server's
-     * {@code TIME}) is at or after it; the caller's {@code now} only becomes the record's
-     * {@code updatedAt}, so a caller whose clock steps forward cannot end a call that is still running.
+     * Ends a record left PROJECTING past its execution lease in ERROR with {@code EXECUTION_ABANDONED},
+     * keeping the remaining TTL; a later completion by its attempt is refused. The lease has passed when
+     * the store's own clock is at or after it ({@code now} only becomes {@code updatedAt}, so a caller
+     * whose clock steps forward cannot end a running call); a record stored without a lease is leased for
+     * its whole life. Abandoning an
+     * abandoned record again returns it unchanged; refuses {@link Refusal.Expired},
+     * {@link Refusal.LeaseNotExpired} and {@link Refusal.Conflict} (final otherwise).
      *
      * @param key the canonical key
-     * @param now the caller's current instant; becomes the record's {@code updatedAt}, and is not
-     *     compared with the lease
+     * @param now the caller's instant; becomes the record's {@code updatedAt}
      * @param timeout the longest this call may take
      * @return the stored ERROR record
      */
-    Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout);
+    Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout);
 
     /**
-     * {@link #abandon(InvocationKey, Instant, Duration)} with {@link #DEFAULT_TIMEOUT}.
-     *
-     * @param key the canonical key
-     * @param now the caller's current instant; becomes the record's {@code updatedAt}
-     * @return the stored ERROR record
-     */
-    default Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now) {
-        return abandon(key, now, DEFAULT_TIMEOUT);
-    }
-
-    /**
-     * Reads a record. Never extends or otherwise changes its time to live.
+     * Reads a record. Never changes its time to live.
      *
      * @param key the canonical key
      * @param timeout the longest this call may take
      * @return the record, or none when there is none or it has expired
      */
-    Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
+    Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
 
     /**
-     * {@link #find(InvocationKey, Duration)} with {@link #DEFAULT_TIMEOUT}.
-     *
-     * @param key the canonical key
-     * @return the record, or none when there is none or it has expired
-     */
-    default Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key) {
-        return find(key, DEFAULT_TIMEOUT);
-    }
-
-    /**
-     * Lists the tool_call_ids of the records a run has in this store, a page at a time, for the harness's
-     * sweeps (such as {@code ToolBoundary.abandonExpired(RunId)}); never for the agent. Reads only: it
-     * never changes a record or its time to live.
-     *
-     * <p>The ids are ordered by their text ({@link String#compareTo}); a page holds the first {@code limit}
-     * of those strictly after {@code after} (all of them when it is none), each once, and says whether
-     * further ones exist, so that pages asked for with the last id of the previous one as {@code after}
-     * list every record of the run once. A record that exists for the whole listing is listed; one
-     * created or expiring meanwhile may or may not be. An expired record is never listed, nor is a budget
-     * counter.
+     * Lists the tool_call_ids of a run's live records, in {@link String#compareTo} order, a page at a time,
+     * for the harness's sweeps; never for the agent. A page holds the first {@code limit} ids strictly
+     * after {@code after} and says whether more exist. A record that exists for the whole listing is
+     * listed once; one created or expiring meanwhile may or may not be; an expired record or a budget
+     * counter never is. Reads only.
      *
      * @param runId the run
      * @param after the last id of the previous page, or none for the first page
      * @param limit the most ids to list, at least 1
      * @param timeout the longest this call may take
-     * @return the page, or a store error (nothing is ever written, so a failure is
-     *     {@code STORE_UNAVAILABLE} or {@code STORE_DATA_INVALID})
+     * @return the page, or a failure ({@link StoreFailure.NothingWritten} or {@link StoreFailure.DataInvalid})
      * @throws IllegalArgumentException when {@code limit} is below 1
      */
-    Either<BoundaryError, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
+    Either<StoreFailure, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
             Duration timeout);
 
     /**
      * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}
-     * counts them, if it has one. {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below
-     * the configured record limit, so that no record can be refused by size after its tool ran.
+     * counts them, if it has one; {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below
+     * the configured record limit.
      *
-     * @return the cap, or none (the default) when the store takes whatever the configured limit allows
+     * @return the cap, or none (the default)
      */
     default OptionalLong recordCapBytes() {
         return OptionalLong.empty();

@@ -96,7 +96,7 @@ final class Execution {
     }
 
     private CanonicalRecord.Failed keeping(AdmittedCall call, ErrorCode code, RawResponse rawResponse) {
-        return call.record().failed(code, rawResponse, clock.instant());
+        return call.record().failed(code, Option.some(rawResponse), clock.instant());
     }
 
     private CanonicalRecord.Failed failed(AdmittedCall call, ErrorCode code) {

@@ -19,6 +19,9 @@ import java.time.Duration;
  */
 public final class InvocationQuery {
 
+    /** How long one read waits when no timeout is given: 5 seconds. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
     private final CanonicalInvocationStore store;
     private final Duration timeout;
 
@@ -28,12 +31,12 @@ public final class InvocationQuery {
     }
 
     /**
-     * {@return a query over a store whose reads wait at most {@link CanonicalInvocationStore#DEFAULT_TIMEOUT}}
+     * {@return a query over a store whose reads wait at most {@link #DEFAULT_TIMEOUT}}
      *
      * @param store the store to read
      */
     public static InvocationQuery of(CanonicalInvocationStore store) {
-        return of(store, CanonicalInvocationStore.DEFAULT_TIMEOUT);
+        return of(store, DEFAULT_TIMEOUT);
     }
 
     /**
@@ -58,7 +61,7 @@ public final class InvocationQuery {
      * @return the record, none when there is none (or it expired), or a store error
      */
     public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
-        return store.find(InvocationKey.of(runId, toolCallId), timeout);
+        return store.find(InvocationKey.of(runId, toolCallId), timeout).mapLeft(StoreErrors::toError);
     }
 
     /**

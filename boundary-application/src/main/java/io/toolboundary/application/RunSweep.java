@@ -2,7 +2,7 @@ package io.toolboundary.application;
 
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
@@ -69,38 +69,38 @@ final class RunSweep {
 
     private Either<BoundaryError, ToolCallIdPage> list(RunId runId, Option<ToolCallId> after) {
         try {
-            return store.toolCallIds(runId, after, PAGE, timeout);
+            return store.toolCallIds(runId, after, PAGE, timeout).mapLeft(StoreErrors::toError);
         } catch (RuntimeException unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }
     }
 
-    private enum Outcome { ABANDONED, STILL_LEASED, LEFT_AS_IT_IS, FAILED }
+    private enum Swept { ABANDONED, STILL_LEASED, LEFT_AS_IT_IS, FAILED }
 
-    private Outcome sweepOne(InvocationKey key) {
+    private Swept sweepOne(InvocationKey key) {
         try {
-            Either<BoundaryError, Option<CanonicalRecord>> found = store.find(key, timeout);
+            Either<StoreFailure, Option<CanonicalRecord>> found = store.find(key, timeout);
             if (found.isLeft()) {
-                return Outcome.FAILED;
+                return Swept.FAILED;
             }
             if (!found.get().exists(CanonicalRecord.Projecting.class::isInstance)) {
-                return Outcome.LEFT_AS_IT_IS;
+                return Swept.LEFT_AS_IT_IS;
             }
-            Either<BoundaryError, CanonicalRecord.Failed> ended = store.abandon(key, clock.instant(), timeout);
+            Either<StoreFailure, CanonicalRecord.Failed> ended = store.abandon(key, clock.instant(), timeout);
             if (ended.isRight()) {
                 diagnostics.listener().onCompleted(ended.get());
-                return Outcome.ABANDONED;
+                return Swept.ABANDONED;
             }
-            ErrorCode code = ended.getLeft().code();
-            if (code == ErrorCode.LEASE_NOT_EXPIRED) {
-                return Outcome.STILL_LEASED;
+            Option<Refusal> refusal = ended.getLeft().refusal();
+            if (refusal.exists(Refusal.LeaseNotExpired.class::isInstance)) {
+                return Swept.STILL_LEASED;
             }
             // Completed or expired since it was read: nothing is left to end.
-            return code == ErrorCode.RECORD_CONFLICT || code == ErrorCode.RECORD_EXPIRED
-                    ? Outcome.LEFT_AS_IT_IS : Outcome.FAILED;
+            return refusal.exists(r -> r instanceof Refusal.Conflict || r instanceof Refusal.Expired)
+                    ? Swept.LEFT_AS_IT_IS : Swept.FAILED;
         } catch (RuntimeException unexpected) {
             diagnostics.unexpected(unexpected);
-            return Outcome.FAILED;
+            return Swept.FAILED;
         }
     }
 }

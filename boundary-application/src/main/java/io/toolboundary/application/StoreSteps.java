@@ -5,7 +5,8 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
+import io.toolboundary.domain.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
@@ -15,17 +16,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.OptionalLong;
 
 /**
- * Every store call the boundary makes, and the one place that compensates for a store that failed.
- * Step 2 begins the record; step 6 completes it; the harness's two repairs end a record by token or by
- * its expired lease.
- *
- * <p>The compensations: a begin that got no definite answer is ended by token at once; a completion
- * that got none is sent once more (the same completion by the same token is harmless); a completion
- * refused because the record was ended meanwhile answers the stored record's code; a completion refused
- * because nothing was written ({@code STORE_FULL}, {@code RESULT_TOO_LARGE}, {@code TEXT_NOT_UNICODE},
- * {@code STORE_DATA_INVALID}) ends the record small, by token; and whatever is still unconfirmed then is
- * handed over to the harness through {@link BoundaryListener#onUnfinished}. The agent is told
- * {@code STORE_OUTCOME_UNKNOWN} whenever the record may be left PROJECTING.
+ * Every store call the boundary makes, and the one place that compensates for a store that failed,
+ * by what the {@link StoreFailure} says may have happened: a begin whose outcome is unknown is ended by
+ * token at once; a completion that got no definite answer is sent once more; one refused as a conflict
+ * answers the stored record's code; one that wrote nothing otherwise ends the record small, by token;
+ * whatever is still unconfirmed is handed to the harness ({@link BoundaryListener#onUnfinished}) and the
+ * agent is told {@code STORE_OUTCOME_UNKNOWN}. Answers reach the agent through {@link StoreErrors}.
  */
 final class StoreSteps {
 
@@ -92,13 +88,13 @@ final class StoreSteps {
                 config.limits().recordBytes());
         // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
         StoreBudget beforeDeadline = budget.withinNanos(nanosUntilDeadline(clock.instant(), run.deadline()));
-        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
-        if (begun.isLeft() && begun.getLeft().code() == ErrorCode.STORE_OUTCOME_UNKNOWN) {
+        Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
+        if (begun.isLeft() && begun.getLeft() instanceof StoreFailure.OutcomeUnknown) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
             // it over at once when the deadline leaves no time for that.
             endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, beforeDeadline);
         }
-        return begun.map(call::withRecord);
+        return begun.map(call::withRecord).mapLeft(StoreErrors::toError);
     }
 
     /**
@@ -133,7 +129,8 @@ final class StoreSteps {
         }
         Duration untilDeadline = untilDeadline(now, run.deadline());
         Duration ttl = untilDeadline.compareTo(MAX_RUN_TTL) >= 0 ? MAX_RUN_TTL : untilDeadline.plus(config.recordTtl());
-        return store.openRun(run.runId(), offered, ttl, config.storeTimeout()).map(run::opened);
+        return store.openRun(new RunOpening(run.runId(), offered, ttl), config.storeTimeout()).map(run::opened)
+                .mapLeft(StoreErrors::toError);
     }
 
     /**
@@ -177,30 +174,36 @@ final class StoreSteps {
 
     private Either<BoundaryError, CanonicalRecord.Final> stored(AdmittedCall call, CanonicalRecord.Final outcome,
             StoreBudget budget) {
-        // Only what the completion adds goes to the store; the final record is the call's PROJECTING
-        // record completed with the outcome the store answers.
-        Outcome adds = outcome.outcome();
-        Either<BoundaryError, Outcome> first = store.complete(call.key(), call.token(), adds, budget.remaining());
-        Either<BoundaryError, Outcome> stored =
-                first.isLeft() && isUnconfirmed(first.getLeft().code()) && budget.hasTimeLeft()
-                        ? store.complete(call.key(), call.token(), adds, budget.remaining())
-                        : first;
+        // Only the completion goes to the store; the final record is the call's PROJECTING record
+        // completed with the completion the store answers.
+        Completion adds = outcome.completion();
+        Either<StoreFailure, Completion> first = store.complete(call.key(), call.token(), adds, budget.remaining());
+        Either<StoreFailure, Completion> stored = first.isLeft() && unconfirmed(first.getLeft()) && budget.hasTimeLeft()
+                ? store.complete(call.key(), call.token(), adds, budget.remaining())
+                : first;
         if (stored.isRight()) {
-            // The store answers the outcome it holds: the one sent (the usual case, and then the final
-            // record is the one already built), or an earlier completion's equal outcome.
+            // The store answers the completion it holds: the one sent (the usual case, and then the final
+            // record is the one already built), or an earlier completion's equal one.
             CanonicalRecord.Final done = stored.get().equals(adds) ? outcome : call.record().complete(stored.get());
             listener.onCompleted(done);
             return Either.right(done);
         }
-        BoundaryError refused = stored.getLeft();
+        StoreFailure failed = stored.getLeft();
+        BoundaryError refused = StoreErrors.toError(failed);
         listener.onStoreFailed(call.key(), refused);
-        return switch (refused.code()) {
-            case STORE_OUTCOME_UNKNOWN, STORE_UNAVAILABLE -> handOver(call);
-            case RECORD_CONFLICT -> Either.left(storedCode(call, budget).getOrElse(refused));
-            case RECORD_EXPIRED -> Either.left(refused);
-            // STORE_FULL, RESULT_TOO_LARGE, TEXT_NOT_UNICODE, STORE_DATA_INVALID: nothing was written.
-            default -> endOrHandOver(call, refused.code(), budget);
-        };
+        if (unconfirmed(failed)) {
+            return handOver(call);
+        }
+        Option<Refusal> refusal = failed.refusal();
+        if (refusal.exists(Refusal.Conflict.class::isInstance)) {
+            return Either.left(storedCode(call, budget).getOrElse(refused));
+        }
+        if (refusal.exists(Refusal.Expired.class::isInstance)) {
+            return Either.left(refused);
+        }
+        // Nothing was written (the store is full, the record too large or its text not Unicode, or the
+        // store holds something else): end the record small, by token.
+        return endOrHandOver(call, refused.code(), budget);
     }
 
     /** The error code of the record as stored, when it is an ERROR record this attempt no longer owns. */
@@ -219,17 +222,17 @@ final class StoreSteps {
      * {@code code} when the record now holds it and {@code STORE_OUTCOME_UNKNOWN} otherwise.
      */
     private <T> Either<BoundaryError, T> endOrHandOver(AdmittedCall call, ErrorCode code, StoreBudget budget) {
-        Either<BoundaryError, CanonicalRecord.Final> ended = budget.hasTimeLeft()
+        Either<StoreFailure, CanonicalRecord.Final> ended = budget.hasTimeLeft()
                 ? store.end(call.key(), call.token(), code, clock.instant(), budget.remaining())
-                : Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+                : Either.left(StoreFailure.outcomeUnknown());
         if (ended.isRight()) {
             listener.onCompleted(ended.get());
             ErrorCode told = ended.get() instanceof CanonicalRecord.Failed failed
                     ? failed.code() : ErrorCode.STORE_OUTCOME_UNKNOWN;
             return Either.left(BoundaryError.of(told));
         }
-        ErrorCode endCode = ended.getLeft().code();
-        if (endCode == ErrorCode.RECORD_EXPIRED || endCode == ErrorCode.RECORD_CONFLICT) {
+        if (ended.getLeft().refusal().exists(refusal -> refusal instanceof Refusal.Expired
+                || refusal instanceof Refusal.Conflict)) {
             // No record of this attempt exists (or it is gone): nothing is left PROJECTING by it.
             return Either.left(BoundaryError.of(code));
         }
@@ -242,15 +245,17 @@ final class StoreSteps {
         return Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
     }
 
-    private static boolean isUnconfirmed(ErrorCode code) {
-        return code == ErrorCode.STORE_OUTCOME_UNKNOWN || code == ErrorCode.STORE_UNAVAILABLE;
+    /** Whether the store may not have seen the completion: no answer came, or it could not be reached. */
+    private static boolean unconfirmed(StoreFailure failure) {
+        return failure.fold(nothing -> nothing.cause() == StoreFailure.NothingWritten.Cause.UNAVAILABLE,
+                unknown -> true, invalid -> false, refused -> false);
     }
 
     /** The harness's repair of an unfinished call: see {@link ToolBoundary#endUnfinished}. */
     Either<BoundaryError, CanonicalRecord.Final> endUnfinished(InvocationKey key, AttemptToken token) {
         try {
             return store.end(key, token, ErrorCode.STORE_OUTCOME_UNKNOWN, clock.instant(), config.storeTimeout())
-                    .peek(listener::onCompleted);
+                    .peek(listener::onCompleted).mapLeft(StoreErrors::toError);
         } catch (RuntimeException unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }
@@ -259,7 +264,8 @@ final class StoreSteps {
     /** The harness's repair of an abandoned call: see {@link ToolBoundary#abandonExpired}. */
     Either<BoundaryError, CanonicalRecord.Failed> abandonExpired(InvocationKey key) {
         try {
-            return store.abandon(key, clock.instant(), config.storeTimeout()).peek(listener::onCompleted);
+            return store.abandon(key, clock.instant(), config.storeTimeout()).peek(listener::onCompleted)
+                    .mapLeft(StoreErrors::toError);
         } catch (RuntimeException unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }

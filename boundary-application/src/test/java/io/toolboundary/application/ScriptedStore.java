@@ -6,7 +6,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -23,16 +23,16 @@ import java.util.function.Function;
 final class ScriptedStore implements CanonicalInvocationStore {
 
     /** One completion the boundary asked for. */
-    record Completion(InvocationKey key, AttemptToken token, Outcome outcome) {
+    record Completion(InvocationKey key, AttemptToken token, io.toolboundary.domain.Completion outcome) {
     }
 
     /** One end by token the boundary asked for. */
     record End(InvocationKey key, AttemptToken token, ErrorCode code, Duration timeout) {
     }
 
-    private final Function<InvocationStart, Either<BoundaryError, CanonicalRecord.Projecting>> beginAnswer;
-    private final Function<Outcome, Either<BoundaryError, Outcome>> completeAnswer;
-    private final Either<BoundaryError, CanonicalRecord.Final> endAnswer;
+    private final Function<InvocationStart, Either<StoreFailure, CanonicalRecord.Projecting>> beginAnswer;
+    private final Function<io.toolboundary.domain.Completion, Either<StoreFailure, io.toolboundary.domain.Completion>> completeAnswer;
+    private final Either<StoreFailure, CanonicalRecord.Final> endAnswer;
     final List<InvocationStart> begins = new ArrayList<>();
     final List<Duration> beginTimeouts = new ArrayList<>();
     final List<Completion> completions = new ArrayList<>();
@@ -41,9 +41,9 @@ final class ScriptedStore implements CanonicalInvocationStore {
     final List<Instant> abandons = new ArrayList<>();
     int finds;
 
-    private ScriptedStore(Function<InvocationStart, Either<BoundaryError, CanonicalRecord.Projecting>> beginAnswer,
-            Function<Outcome, Either<BoundaryError, Outcome>> completeAnswer,
-            Either<BoundaryError, CanonicalRecord.Final> endAnswer) {
+    private ScriptedStore(Function<InvocationStart, Either<StoreFailure, CanonicalRecord.Projecting>> beginAnswer,
+            Function<io.toolboundary.domain.Completion, Either<StoreFailure, io.toolboundary.domain.Completion>> completeAnswer,
+            Either<StoreFailure, CanonicalRecord.Final> endAnswer) {
         this.beginAnswer = requireNonNull(beginAnswer, "beginAnswer is null");
         this.completeAnswer = requireNonNull(completeAnswer, "completeAnswer is null");
         this.endAnswer = requireNonNull(endAnswer, "endAnswer is null");
@@ -56,24 +56,24 @@ final class ScriptedStore implements CanonicalInvocationStore {
 
     /** Refuses every begin with {@code error}; confirms every complete; an end finds no record. */
     static ScriptedStore refusingBegin(BoundaryError error) {
-        return new ScriptedStore(start -> Either.left(error), Either::right, expired());
+        return new ScriptedStore(start -> Either.left(failure(error)), Either::right, expired());
     }
 
     /** Refuses every begin with {@code beginError}, and every complete and end with {@code completeError}. */
     static ScriptedStore refusing(BoundaryError beginError, BoundaryError completeError) {
-        return new ScriptedStore(start -> Either.left(beginError), outcome -> Either.left(completeError),
-                Either.left(completeError));
+        return new ScriptedStore(start -> Either.left(failure(beginError)), outcome -> Either.left(failure(completeError)),
+                Either.left(failure(completeError)));
     }
 
     /** Confirms every begin; refuses every complete with {@code error}; an end finds no record. */
     static ScriptedStore refusingComplete(BoundaryError error) {
-        return new ScriptedStore(start -> Either.right(start.record()), outcome -> Either.left(error), expired());
+        return new ScriptedStore(start -> Either.right(start.record()), outcome -> Either.left(failure(error)), expired());
     }
 
     /** Confirms every begin; refuses every complete and every end with {@code error}. */
     static ScriptedStore refusingCompleteAndEnd(BoundaryError error) {
-        return new ScriptedStore(start -> Either.right(start.record()), outcome -> Either.left(error),
-                Either.left(error));
+        return new ScriptedStore(start -> Either.right(start.record()), outcome -> Either.left(failure(error)),
+                Either.left(failure(error)));
     }
 
     /** True when the boundary asked anything of this store. */
@@ -89,23 +89,24 @@ final class ScriptedStore implements CanonicalInvocationStore {
 
     /** Opens every run with the offered token, remembering the TTL asked for; or throws when told to. */
     @Override
-    public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout) {
+    public Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout) {
         if (openRunThrows) {
             throw new IllegalStateException("store bug");
         }
-        runOpenings.add(ttl);
-        return Either.right(offered);
+        runOpenings.add(opening.ttl());
+        return Either.right(opening.offered());
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+    public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         begins.add(start);
         beginTimeouts.add(timeout);
         return beginAnswer.apply(start);
     }
 
     @Override
-    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+    public Either<StoreFailure, io.toolboundary.domain.Completion> complete(InvocationKey key, AttemptToken token,
+            io.toolboundary.domain.Completion outcome,
             Duration timeout) {
         completions.add(new Completion(key, token, outcome));
         completeTimeouts.add(timeout);
@@ -113,7 +114,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+    public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
             Instant now, Duration timeout) {
         ends.add(new End(key, token, code, timeout));
         return endAnswer;
@@ -121,24 +122,45 @@ final class ScriptedStore implements CanonicalInvocationStore {
 
     /** Remembers the instant it was given; holds no records, so there is nothing to abandon. */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
+    public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         abandons.add(now);
-        return Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
+        return Either.left(StoreFailure.refused(new Refusal.Expired()));
     }
 
     @Override
-    public Either<BoundaryError, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
+    public Either<StoreFailure, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
             java.time.Duration timeout) {
         return Either.right(new ToolCallIdPage(java.util.List.of(), false));
     }
 
     @Override
-    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
+    public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         finds++;
         return Either.right(Option.none());
     }
 
-    private static Either<BoundaryError, CanonicalRecord.Final> expired() {
-        return Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
+    private static Either<StoreFailure, CanonicalRecord.Final> expired() {
+        return Either.left(StoreFailure.refused(new Refusal.Expired()));
+    }
+
+    /** The store failure that {@link StoreErrors} reports as {@code error}: the scripts speak in agent codes. */
+    static StoreFailure failure(BoundaryError error) {
+        switch (error.code()) {
+            case STORE_UNAVAILABLE: return StoreFailure.unavailable();
+            case STORE_FULL: return StoreFailure.full();
+            case STORE_OUTCOME_UNKNOWN: return StoreFailure.outcomeUnknown();
+            case STORE_DATA_INVALID: return StoreFailure.dataInvalid();
+            case RUN_STATE_LOST: return StoreFailure.refused(new Refusal.RunStateLost());
+            case DUPLICATE_TOOL_CALL: return StoreFailure.refused(new Refusal.Duplicate());
+            case TOOL_CALL_ID_REUSED: return StoreFailure.refused(new Refusal.IdReused());
+            case RUN_BUDGET_EXHAUSTED: return StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN));
+            case TOOL_BUDGET_EXHAUSTED: return StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL));
+            case RESULT_TOO_LARGE: return StoreFailure.refused(new Refusal.TooLarge());
+            case TEXT_NOT_UNICODE: return StoreFailure.refused(new Refusal.NotUnicode());
+            case RECORD_EXPIRED: return StoreFailure.refused(new Refusal.Expired());
+            case RECORD_CONFLICT: return StoreFailure.refused(new Refusal.Conflict());
+            case LEASE_NOT_EXPIRED: return StoreFailure.refused(new Refusal.LeaseNotExpired());
+            default: throw new IllegalArgumentException("no store answers " + error.code());
+        }
     }
 }

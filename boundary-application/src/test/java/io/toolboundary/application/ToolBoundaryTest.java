@@ -423,42 +423,41 @@ class ToolBoundaryTest {
         private static CanonicalInvocationStore throwingStore() {
             return new CanonicalInvocationStore() {
                 @Override
-                public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, java.time.Duration ttl,
-                        java.time.Duration timeout) {
+                public Either<StoreFailure, RunToken> openRun(RunOpening opening, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, java.time.Duration timeout) {
+                public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, io.toolboundary.domain.Outcome> complete(InvocationKey key, AttemptToken token,
-                io.toolboundary.domain.Outcome outcome,
+                public Either<StoreFailure, io.toolboundary.domain.Completion> complete(InvocationKey key, AttemptToken token,
+                io.toolboundary.domain.Completion outcome,
                 java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, java.time.Duration timeout) {
+                public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token,
+                public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token,
                         io.toolboundary.domain.ErrorCode code, Instant now, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
                 @Override
-                public Either<BoundaryError, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
+                public Either<StoreFailure, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
                         java.time.Duration timeout) {
                     return Either.right(new ToolCallIdPage(java.util.List.of(), false));
                 }
 
                 @Override
-                public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, java.time.Duration timeout) {
+                public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
             };
