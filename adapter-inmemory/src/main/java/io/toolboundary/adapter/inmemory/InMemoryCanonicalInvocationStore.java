@@ -5,13 +5,15 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolCallIdPage;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
@@ -40,13 +42,13 @@ import java.util.function.BiConsumer;
  * bytes of the ids, tool name, request, fingerprint, raw response and agent result). Records are counted
  * from the {@code begin} that creates them until they are dropped (expired records count until they are
  * reclaimed). A record grows when it is completed with its raw response and agent result; the difference
- * is counted then. Beyond either bound the store answers {@code STORE_FULL} and changes nothing, after
+ * is counted then. Beyond either bound the store answers that nothing was written (the store is full), after
  * first reclaiming every expired record and run: a {@code begin} that would exceed them, and a
  * {@code complete} whose final record would exceed {@link #maxBytes()} (the record stays PROJECTING as it
  * was; {@code end} then always fits, an ERROR record without raw response being no larger). Duplicates,
  * reused ids and spent budgets are answered as such before the bound is consulted. The runs opened
  * (each with its token, budget counters, one per tool called, and the ledger of the calls it began,
- * kept as long as the run) are bounded too: at most {@link #maxRecords()} of them, {@code STORE_FULL}
+ * kept as long as the run) are bounded too: at most {@link #maxRecords()} of them, the store full
  * for an {@code openRun} beyond; their bytes (ids, tokens, tool names and fingerprints, each at most
  * 128 ASCII characters, per call begun) are not counted in {@link #maxBytes()}. Counting
  * is atomic and reserved before anything is written, so threads racing for the last room never
@@ -183,137 +185,124 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     }
 
     /**
-     * {@inheritDoc} No I/O: the timeout is never reached. {@code STORE_FULL} when a new run would exceed
-     * the store's bound of runs ({@link #maxRecords()}) once expired entries are reclaimed.
+     * {@inheritDoc} No I/O: the timeout is never reached. Nothing written (the store full) when a new run
+     * would exceed the store's bound of runs ({@link #maxRecords()}) once expired entries are reclaimed.
      */
     @Override
-    public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout) {
-        requireNonNull(runId, "runId is null");
-        requireNonNull(offered, "offered is null");
-        requireNonNull(ttl, "ttl is null");
-        requireNonNull(timeout, "timeout is null");
-        if (ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
-        }
+    public Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout) {
+        RunId runId = opening.runId();
         synchronized (stripe(runId)) {
             Instant now = clock.instant();
-            return runs.open(runId, offered, now.plus(ttl), now, room, this::reclaimExpired, expiries.runs);
+            return runs.open(runId, opening.offered(), now.plus(opening.ttl()), now, room, this::reclaimExpired,
+                    expiries.runs);
         }
     }
 
     /**
-     * {@inheritDoc} No I/O: the timeout is never reached. {@code STORE_FULL} when the record would exceed
-     * the store's bound once expired entries are reclaimed; checked after the run, the existing key and
-     * the budgets.
+     * {@inheritDoc} No I/O: the timeout is never reached. Nothing written (the store full) when the record
+     * would exceed the store's bound once expired entries are reclaimed; checked after the run, the
+     * existing key and the budgets.
      */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
-        requireNonNull(start, "start is null");
-        requireNonNull(timeout, "timeout is null");
+    public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         CanonicalRecord.Projecting record = start.record();
         long bytes = record.byteSize();
         if (bytes > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
-            return refuse(ErrorCode.RESULT_TOO_LARGE);
+            return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
         }
         Instant sweptAt = clock.instant();
         expiries.sweepNowAndThen(sweptAt, dropIfExpired);
         InvocationKey key = record.key();
         synchronized (stripe(key.runId())) {
             Instant now = clock.instant();
-            RunTable.RunState run = runs.live(key.runId(), now, room);
-            boolean runOpen = run != null && run.token().equals(start.runToken());
-            RecordTable.Entry existing = records.live(key, now);
-            Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(runOpen,
-                    RecordTable.held(existing, start.token()),
-                    runOpen ? run.begun(key.toolCallId()) : Option.none(), record.requestFingerprint(),
-                    runOpen ? run.calls() : 0, start.runCallBudget(),
-                    runOpen ? run.calls(record.tool()) : 0, start.toolCallBudget());
-            if (decided.isLeft() || decided.get().isDefined()) {
-                return decided.map(Option::get);
-            }
-            if (!room.admit(bytes)) {
-                reclaimExpired();
-                if (!room.admit(bytes)) {
-                    return refuse(ErrorCode.STORE_FULL);
-                }
-            }
-            run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
-            Instant expiresAt = now.plus(start.ttl());
-            records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease())));
-            expiries.records.schedule(expiresAt, key);
-            return Either.right(record);
+            RunTable.RunState live = runs.live(key.runId(), now, room);
+            RunTable.RunState run = live != null && live.token().equals(start.runToken()) ? live : null;
+            StoreRules.BeginFacts facts = new StoreRules.BeginFacts(
+                    Option.of(run).map(held -> new StoreRules.RunLedger(held.begun(key.toolCallId()), held.calls(),
+                            held.calls(record.tool()))),
+                    RecordTable.held(records.live(key, now), start.token()), record.requestFingerprint(),
+                    start.runCallBudget(), start.toolCallBudget());
+            return StoreRules.begin(facts).fold(
+                    () -> create(start, run, now),
+                    Either::right,
+                    refusal -> Either.left(StoreFailure.refused(refusal)));
         }
+    }
+
+    /** Creates the record the rules admitted, when there is room for it; the caller holds the run's stripe. */
+    private Either<StoreFailure, CanonicalRecord.Projecting> create(InvocationStart start, RunTable.RunState run,
+            Instant now) {
+        CanonicalRecord.Projecting record = start.record();
+        if (!room.admit(record.byteSize())) {
+            reclaimExpired();
+            if (!room.admit(record.byteSize())) {
+                return Either.left(StoreFailure.full());
+            }
+        }
+        InvocationKey key = record.key();
+        run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
+        Instant expiresAt = now.plus(start.ttl());
+        records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease())));
+        expiries.records.schedule(expiresAt, key);
+        return Either.right(record);
     }
 
     /**
-     * {@inheritDoc} No I/O: the timeout is never reached. {@code STORE_FULL} when the final record would
-     * take the store over {@link #maxBytes()} once expired entries are reclaimed; the record is then
-     * left as it was.
+     * {@inheritDoc} No I/O: the timeout is never reached. Nothing written (the store full) when the final
+     * record would take the store over {@link #maxBytes()} once expired entries are reclaimed; the record
+     * is then left as it was.
      */
     @Override
-    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+    public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion completion,
             Duration timeout) {
-        requireNonNull(key, "key is null");
         requireNonNull(token, "token is null");
-        requireNonNull(outcome, "outcome is null");
-        requireNonNull(timeout, "timeout is null");
+        requireNonNull(completion, "completion is null");
         synchronized (stripe(key.runId())) {
             RecordTable.Entry current = records.live(key, clock.instant());
-            if (current != null && current.token().equals(token) && current.bytesWith(outcome) > maxRecordBytes) {
-                return refuse(ErrorCode.RESULT_TOO_LARGE);
+            if (current != null && current.token().equals(token) && current.bytesWith(completion) > maxRecordBytes) {
+                return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
             }
-            Either<BoundaryError, CanonicalRecord.Final> next = StoreRules.complete(RecordTable.held(current, token), outcome);
-            if (next.isLeft() || current.record() instanceof CanonicalRecord.Final) {
-                return next.map(CanonicalRecord.Final::outcome);
-            }
-            return records.replace(key, current, next.get(), this::reclaimExpired)
-                    .map(CanonicalRecord.Final::outcome);
+            return carryOut(key, current, StoreRules.complete(RecordTable.held(current, token), completion))
+                    .map(CanonicalRecord.Final::completion);
         }
     }
 
     /** {@inheritDoc} No I/O: the timeout is never reached. */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+    public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
             Instant now, Duration timeout) {
-        requireNonNull(key, "key is null");
         requireNonNull(token, "token is null");
-        requireNonNull(code, "code is null");
-        requireNonNull(now, "now is null");
-        requireNonNull(timeout, "timeout is null");
         synchronized (stripe(key.runId())) {
             RecordTable.Entry current = records.live(key, clock.instant());
-            Either<BoundaryError, CanonicalRecord.Final> ended = StoreRules.end(RecordTable.held(current, token), code, now);
-            if (ended.isLeft() || current.record() instanceof CanonicalRecord.Final) {
-                return ended;
-            }
-            return records.replace(key, current, ended.get(), this::reclaimExpired);
+            return carryOut(key, current, StoreRules.end(RecordTable.held(current, token), code, now));
         }
     }
 
     /** {@inheritDoc} No I/O: the timeout is never reached. */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
-        requireNonNull(key, "key is null");
+    public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         requireNonNull(now, "now is null");
-        requireNonNull(timeout, "timeout is null");
         synchronized (stripe(key.runId())) {
             Instant storeNow = clock.instant();
             RecordTable.Entry current = records.live(key, storeNow);
             boolean leasePassed = current != null && !storeNow.isBefore(current.leaseUntil());
-            Either<BoundaryError, CanonicalRecord.Failed> abandoned =
-                    StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now);
-            if (abandoned.isLeft() || !(current.record() instanceof CanonicalRecord.Projecting)) {
-                return abandoned;
-            }
-            return records.replace(key, current, abandoned.get(), this::reclaimExpired);
+            return carryOut(key, current,
+                    StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now));
         }
+    }
+
+    /** Carries out a change the rules decided on {@code current}; the caller holds the run's stripe. */
+    private <F extends CanonicalRecord.Final> Either<StoreFailure, F> carryOut(InvocationKey key,
+            RecordTable.Entry current, StoreRules.Change<F> decided) {
+        return decided.fold(
+                done -> records.replace(key, current, done, this::reclaimExpired),
+                Either::right,
+                refusal -> Either.left(StoreFailure.refused(refusal)));
     }
 
     /** {@inheritDoc} No I/O: the timeout is never reached. */
     @Override
-    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
-        requireNonNull(key, "key is null");
-        requireNonNull(timeout, "timeout is null");
+    public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         return Either.right(records.peek(key, clock.instant()).map(RecordTable.Entry::record));
     }
 
@@ -322,11 +311,9 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
      * {@link #maxRecords()}), and takes no lock.
      */
     @Override
-    public Either<BoundaryError, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
+    public Either<StoreFailure, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
             Duration timeout) {
-        requireNonNull(runId, "runId is null");
         requireNonNull(after, "after is null");
-        requireNonNull(timeout, "timeout is null");
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
         }
@@ -391,9 +378,5 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
 
     private Object stripe(RunId runId) {
         return stripes[Math.floorMod(runId.hashCode(), STRIPES)];
-    }
-
-    private static <T> Either<BoundaryError, T> refuse(ErrorCode code) {
-        return Either.left(BoundaryError.of(code));
     }
 }

@@ -1,12 +1,12 @@
 package io.toolboundary.adapter.inmemory;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolCallIdPage;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
@@ -58,21 +58,21 @@ final class RecordTable {
 
     /**
      * Replaces {@code current} by an entry holding {@code done}, counting the difference in bytes;
-     * {@code STORE_FULL} (nothing changed) when the growth does not fit even after {@code reclaim}.
+     * nothing written (the store full) when the growth does not fit even after {@code reclaim}.
      */
-    <T extends CanonicalRecord.Final> Either<BoundaryError, T> replace(InvocationKey key, Entry current, T done,
+    <T extends CanonicalRecord.Final> Either<StoreFailure, T> replace(InvocationKey key, Entry current, T done,
             Runnable reclaim) {
         long growth = done.byteSize() - current.bytes();
         if (!room.grow(growth)) {
             reclaim.run();
             if (!room.grow(growth)) {
-                return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
+                return Either.left(StoreFailure.full());
             }
         }
         if (!records.replace(key, current, current.with(done))) {
             // Reclaimed by a sweep since it was read: it expired meanwhile.
             room.ungrow(growth);
-            return Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
+            return Either.left(StoreFailure.refused(new Refusal.Expired()));
         }
         return Either.right(done);
     }
@@ -131,11 +131,11 @@ final class RecordTable {
             return !now.isBefore(expiresAt);
         }
 
-        /** The size of this entry's record completed with {@code outcome}: its PROJECTING self's, plus the outcome's. */
-        long bytesWith(Outcome outcome) {
+        /** The size of this entry's record completed with {@code completion}: its PROJECTING self's, plus the completion's. */
+        long bytesWith(Completion completion) {
             long begun = record.byteSize()
-                    - (record instanceof CanonicalRecord.Final done ? done.outcome().byteSize() : 0);
-            return begun + outcome.byteSize();
+                    - (record instanceof CanonicalRecord.Final done ? done.completion().byteSize() : 0);
+            return begun + completion.byteSize();
         }
 
         /** The same entry holding the record's final state; token, expiry and lease unchanged. */

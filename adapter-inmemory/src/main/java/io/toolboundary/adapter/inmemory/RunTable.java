@@ -1,9 +1,8 @@
 package io.toolboundary.adapter.inmemory;
 
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
@@ -43,9 +42,9 @@ final class RunTable {
     /**
      * Opens the run as {@link StoreRules#openRun} decides: a run held live keeps its token and state; a
      * new one is held with {@code offered}, when there is room for it (after {@code reclaim}), and
-     * {@code STORE_FULL} otherwise; a new run's expiry is scheduled. The caller holds the run's stripe lock.
+     * nothing written (the store full) otherwise; a new run's expiry is scheduled. The caller holds the run's stripe lock.
      */
-    Either<BoundaryError, RunToken> open(RunId runId, RunToken offered, Instant expiresAt, Instant now, Room room,
+    Either<StoreFailure, RunToken> open(RunId runId, RunToken offered, Instant expiresAt, Instant now, Room room,
             Runnable reclaim, ExpirySchedule<Object> expiries) {
         RunState held = live(runId, now, room);
         RunToken token = StoreRules.openRun(Option.of(held).map(RunState::token), offered);
@@ -55,7 +54,7 @@ final class RunTable {
         if (!room.admitRun()) {
             reclaim.run();
             if (!room.admitRun()) {
-                return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
+                return Either.left(StoreFailure.full());
             }
         }
         runs.put(runId, new RunState(token, expiresAt));
