@@ -3,6 +3,7 @@ package io.toolboundary.benchmarks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.AgentResult;
@@ -238,7 +239,7 @@ public final class RedisFloor {
     /** The library's store reads the replayed call back as the READY record the real call made. */
     private static boolean isSameReady(BenchRedis redis, String runId, String id, String raw, String request) {
         InvocationKey key = InvocationKey.of(new RunId(runId), new ToolCallId(id));
-        Either<BoundaryError, Option<CanonicalRecord>> found = redis.store().find(key);
+        Either<StoreFailure, Option<CanonicalRecord>> found = redis.store().find(key, java.time.Duration.ofSeconds(5));
         return found.isRight() && found.get().isDefined()
                 && found.get().get() instanceof CanonicalRecord.Ready ready
                 && ready.rawResponse().contains(raw)

@@ -1,8 +1,9 @@
 package io.toolboundary.cli;
 
 import io.toolboundary.adapter.redis.RedisOperatorView;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolCallIdPage;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -30,9 +31,9 @@ final class Ids {
         if (limit < 1) {
             throw new IllegalArgumentException("--limit must be at least 1");
         }
-        Either<BoundaryError, ToolCallIdPage> page = opened.store().toolCallIds(runId, after, limit, LISTING_TIMEOUT);
+        Either<StoreFailure, ToolCallIdPage> page = opened.store().toolCallIds(runId, after, limit, LISTING_TIMEOUT);
         return page.getOrElseThrow(failed -> new Connection.UnreachableException(
-                "Redis did not list the run's records (" + failed.code() + ")"));
+                "Redis did not list the run's records (" + StoreErrors.code(failed) + ")"));
     }
 
     static RedisOperatorView.KeyFacts facts(Connection.Opened opened, RunId runId, ToolCallId id) {
