@@ -55,12 +55,7 @@ final class StoreSteps {
         return InvocationQuery.of(store, config.storeTimeout());
     }
 
-    /**
-     * Refuses a store whose own record cap is below the configured record limit, so that no record can
-     * be refused by size after its tool ran.
-     *
-     * @throws IllegalArgumentException when it is
-     */
+    /** Refuses a store whose own record cap is below the configured limit: no record is refused by size after its tool ran. */
     static void requireRoomForRecords(CanonicalInvocationStore store, ToolBoundaryConfig config) {
         OptionalLong cap = store.recordCapBytes();
         if (cap.isPresent() && cap.getAsLong() < config.limits().recordBytes()) {
@@ -70,11 +65,7 @@ final class StoreSteps {
         }
     }
 
-    /**
-     * Step 2: creates the call's PROJECTING record, with its execution lease, within half the store
-     * budget (the rest is kept for ending the record); neither the begin nor its clean-up waits past the
-     * run's deadline.
-     */
+    /** Step 2: creates the call's PROJECTING record within half the store budget, never waiting past the deadline. */
     Either<BoundaryError, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
         Instant createdAt = call.record().createdAt();
         Instant leaseUntil = leaseUntil(createdAt, run.deadline());
@@ -97,12 +88,7 @@ final class StoreSteps {
         return begun.map(call::withRecord).mapLeft(StoreErrors::toError);
     }
 
-    /**
-     * Under {@link DuplicateCallPolicy#REPLAY_READY}, the READY record that a call refused at begin as a
-     * duplicate may be answered from: the one its key holds, for the same tool and the same fingerprint,
-     * read within what is left of the budget. None under {@link DuplicateCallPolicy#REFUSE}, for any other
-     * refusal, or when the record is PROJECTING, ERROR, gone or cannot be read.
-     */
+    /** Under {@link DuplicateCallPolicy#REPLAY_READY}, the READY record (same tool and fingerprint) a duplicate may be answered from. */
     Option<CanonicalRecord.Ready> replayable(AdmittedCall call, BoundaryError refused, StoreBudget budget) {
         if (config.duplicateCalls() != DuplicateCallPolicy.REPLAY_READY
                 || refused.code() != ErrorCode.DUPLICATE_TOOL_CALL || !budget.hasTimeLeft()) {
@@ -115,10 +101,7 @@ final class StoreSteps {
                         && ready.requestFingerprint().equals(call.record().requestFingerprint()));
     }
 
-    /**
-     * Opens the run in the store, for a TTL from now to the run's deadline plus the record TTL, so that
-     * its state outlives every record of the run; within the whole store timeout.
-     */
+    /** Opens the run for a TTL from now to its deadline plus the record TTL, outliving every record of the run. */
     Either<BoundaryError, RunContext> openRun(RunContext run, RunToken offered) {
         Instant now = clock.instant();
         if (!run.active()) {
@@ -133,11 +116,7 @@ final class StoreSteps {
                 .mapLeft(StoreErrors::toError);
     }
 
-    /**
-     * The time from {@code now} to the deadline, at most {@link #MAX_RUN_TTL}: a deadline centuries ahead
-     * (a run that practically never ends) would make {@code Duration.between} throw and catch an
-     * exception inside the JDK on every call.
-     */
+    /** The time to the deadline, at most {@link #MAX_RUN_TTL} (a far deadline would make the JDK throw inside). */
     private static Duration untilDeadline(Instant now, Instant deadline) {
         // Whole seconds between two instants never overflow; nanoseconds do past 292 years.
         return now.until(deadline, ChronoUnit.SECONDS) >= MAX_RUN_TTL.getSeconds()
@@ -161,11 +140,7 @@ final class StoreSteps {
         return createdAt.isBefore(deadline.minus(lease)) ? createdAt.plus(lease) : deadline;
     }
 
-    /**
-     * Step 6: completes the record as {@code outcome} and says what the agent may be told: the READY
-     * record's result or the ERROR record's code once stored, or the error that matches what the store
-     * holds. The tool has run, so a store failure is never "nothing happened".
-     */
+    /** Step 6: completes the record and says what the agent may be told, matching what the store holds. */
     Either<BoundaryError, AgentResult> complete(AdmittedCall call, CanonicalRecord.Final outcome, StoreBudget budget) {
         return stored(call, outcome, budget).flatMap(done -> outcome instanceof CanonicalRecord.Ready ready
                 ? Either.right(ready.result())
@@ -216,11 +191,7 @@ final class StoreSteps {
                 .map(record -> BoundaryError.of(((CanonicalRecord.Failed) record).code()));
     }
 
-    /**
-     * Ends the attempt's record in ERROR with {@code code}, by token, within what is left of the budget;
-     * when that gets no definite answer either, hands the record over to the harness. The agent is told
-     * {@code code} when the record now holds it and {@code STORE_OUTCOME_UNKNOWN} otherwise.
-     */
+    /** Ends the attempt's record with {@code code} by token, else hands it over; tells the agent what the record holds. */
     private <T> Either<BoundaryError, T> endOrHandOver(AdmittedCall call, ErrorCode code, StoreBudget budget) {
         Either<StoreFailure, CanonicalRecord.Final> ended = budget.hasTimeLeft()
                 ? store.end(call.key(), call.token(), code, clock.instant(), budget.remaining())

@@ -16,34 +16,12 @@ import io.vavr.control.Option;
 import java.util.function.Supplier;
 
 /**
- * The one boundary every tool call passes. {@link #invoke} takes each call through six steps:
- *
- * <ol>
- *   <li><b>Preflight</b>, without I/O: tool_call_id, run id, run match, run active, deadline, run opened
- *       ({@link #openRun}), tool name, registered, access, read-only, arguments within the request limit
- *       and one JSON object (more characters than the limit's bytes are refused at once; the exact UTF-8
- *       count is made once, with the record). A call refused here creates no record and runs nothing.
- *   <li><b>Begin</b>: the store checks it still holds the run as opened, then creates the call's
- *       PROJECTING record, or refuses a lost run, a duplicate or a call over
- *       its budget; a call the store did not confirm runs nothing.
- *   <li><b>Execute</b>: the tool runs, at most once per (run id, tool_call_id) while the store holds the run.
- *   <li><b>Check</b>: the raw response must be Unicode and fit both its own limit and the record's.
- *   <li><b>Project</b>: the projector turns it into the bounded agent result; nothing is truncated.
- *   <li><b>Complete</b>: the same record ends READY, or ERROR with a stable code after any failure.
- * </ol>
- *
- * <p>The agent receives only the bounded {@link AgentResult} or a {@link BoundaryError} from the fixed
- * catalogue; never the raw response, the request, an exception text or a store key. A successful call
- * costs exactly two store calls ({@code begin}, {@code complete}). Thread-safe; one instance serves all runs.
- *
- * <p>A call whose key already holds a record is refused before its tool runs. Under
- * {@link DuplicateCallPolicy#REPLAY_READY} (see {@link ToolBoundaryConfig#duplicateCalls()}) a call with the
- * same tool and arguments as a READY record is answered with that record's agent result instead, the tool
- * not run.
- *
- * <p>Each record gets an execution lease at begin: {@link ToolBoundaryConfig#executionLease()} from its
- * creation, cut short by the run's deadline. A record that is still PROJECTING when its lease has passed
- * (its process stopped mid-call) can be ended with {@link #abandonExpired}, so every accepted call ends.
+ * The one boundary every tool call passes. {@link #invoke} takes a call through six steps (preflight
+ * without I/O, begin, execute, check, project, complete; see the README's call flow): the tool runs at
+ * most once per (run id, tool_call_id) while the store holds the run, and the agent receives only a
+ * bounded {@link AgentResult} or a {@link BoundaryError}, never the raw response, the request, an
+ * exception text or a store key. A successful call costs two store calls. A record left PROJECTING past
+ * its execution lease can be ended with {@link #abandonExpired}. Thread-safe; one instance serves all runs.
  */
 public final class ToolBoundary {
 
@@ -95,18 +73,12 @@ public final class ToolBoundary {
     }
 
     /**
-     * Opens a run in the store, once, when it starts, and answers the run's facts with the token the
-     * store opened it with: pass that context to every call of the run. Each call's begin then checks, in
-     * the same atomic step, that the store still holds the run with that token; when the store lost it (a
-     * restart without persistence, a flush, an eviction, a failover to a replica that never had it),
-     * every later call of the run is refused with {@link ErrorCode#RUN_STATE_LOST} and runs nothing, so
-     * no tool runs twice. The harness then starts a new run. A context that was never opened is refused
-     * with {@link ErrorCode#RUN_NOT_OPENED}.
-     *
-     * <p>Opening a run the store holds changes nothing and answers the token it was opened with (a retry
-     * is safe). Do not open a run again to resume it after its state was lost: that starts it afresh, and
-     * its earlier calls could run again; open a new run id instead. A harness that resumes a run in another
-     * process keeps the opened context (or its {@link RunToken}, see {@link RunContext#opened}).
+     * Opens a run in the store, once, when it starts, and answers the run's facts with the token the store
+     * opened it with: pass that context to every call of the run. Once the store has lost the run, every
+     * call of it is refused with {@link ErrorCode#RUN_STATE_LOST} and runs nothing; start a new run id
+     * then (opening the lost one again would let its earlier calls run again). A context never opened is
+     * refused with {@link ErrorCode#RUN_NOT_OPENED}. Opening a held run again changes nothing (a retry is
+     * safe); another process of the run keeps the opened context ({@link RunContext#opened}).
      *
      * @param run the run's facts, opened or not
      * @return the same facts with the run's token; {@code RUN_INACTIVE} or {@code RUN_DEADLINE_EXCEEDED}
@@ -122,9 +94,9 @@ public final class ToolBoundary {
     }
 
     /**
-     * Ends a record that {@link BoundaryListener#onUnfinished} reported, by its attempt's token, in
-     * ERROR with {@link ErrorCode#STORE_OUTCOME_UNKNOWN} when it is still PROJECTING. Safe to repeat;
-     * harmless when the record never came to exist. For the harness, once the store answers again.
+     * Ends a record that {@link BoundaryListener#onUnfinished} reported, by its attempt's token, in ERROR
+     * with {@link ErrorCode#STORE_OUTCOME_UNKNOWN} when still PROJECTING. Safe to repeat, harmless when the
+     * record never came to exist.
      *
      * @param key the call
      * @param token the attempt the listener named
@@ -139,10 +111,8 @@ public final class ToolBoundary {
     }
 
     /**
-     * Ends the record of a call that is still PROJECTING after its execution lease has passed, by the
-     * store's own clock (never this boundary's), in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}. For
-     * the harness, after the process that ran the call stopped before it finished; the record's time to
-     * live is unchanged and a late completion by that process is refused.
+     * Ends the record of a call still PROJECTING past its execution lease, by the store's own clock, in
+     * ERROR with {@link ErrorCode#EXECUTION_ABANDONED}, its TTL unchanged; a late completion is refused.
      *
      * @param runId the run
      * @param toolCallId the exact framework tool_call_id
@@ -157,14 +127,10 @@ public final class ToolBoundary {
     }
 
     /**
-     * Ends every record of a run that is still PROJECTING after its execution lease has passed, by the
-     * store's own clock, in ERROR with {@link ErrorCode#EXECUTION_ABANDONED}: lists the run's records
-     * ({@link CanonicalInvocationStore#toolCallIds}, a page at a time), reads each, and ends each
-     * PROJECTING one by the store's compare-and-set, as {@link #abandonExpired(RunId, ToolCallId)} does.
-     * Records still within their lease, final ones and those completed meanwhile are left as they are.
-     * For the harness or an operator, after the processes of a run stopped; safe to repeat. Each store
-     * call waits at most the configured store timeout; on Redis, each page scans the keyspace of the
-     * master that holds the run.
+     * Ends every record of a run still PROJECTING past its execution lease, as
+     * {@link #abandonExpired(RunId, ToolCallId)} does for one, over a paged listing of the run's records
+     * ({@link CanonicalInvocationStore#toolCallIds}); other records are left as they are. Safe to repeat;
+     * each store call waits at most the configured store timeout.
      *
      * @param runId the run
      * @return what was looked at, abandoned, still leased and failed; a store error when the first listing

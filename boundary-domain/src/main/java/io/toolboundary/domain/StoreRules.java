@@ -47,16 +47,6 @@ public final class StoreRules {
      * @param toolCalls records the run has created for this tool so far
      */
     public record RunLedger(Option<String> begun, long runCalls, long toolCalls) {
-        /**
-         * A snapshot of the run.
-         *
-         * @param begun the fingerprint the ledger holds for this call, if any
-         * @param runCalls records the run has created so far
-         * @param toolCalls records the run has created for this tool so far
-         */
-        public RunLedger {
-            requireNonNull(begun, "begun is null");
-        }
     }
 
     /**
@@ -71,30 +61,16 @@ public final class StoreRules {
      */
     public record BeginFacts(Option<RunLedger> run, Option<Held> held, String fingerprint, int runBudget,
             int toolBudget) {
-        /**
-         * The facts of one begin.
-         *
-         * @param run the run as the caller knows it, or none
-         * @param held what is stored under the key
-         * @param fingerprint the new record's request fingerprint
-         * @param runBudget records the run may create in all
-         * @param toolBudget records the run may create for this tool
-         */
-        public BeginFacts {
-            requireNonNull(run, "run is null");
-            requireNonNull(held, "held is null");
-            requireNonNull(fingerprint, "fingerprint is null");
-        }
     }
 
     /** The decision on a begin. */
     public sealed interface Begin {
 
         /**
-         * Carries the decision out: exactly one of the three functions is applied.
+         * Carries the decision out by applying exactly one function.
          *
          * @param <R> the result type
-         * @param create create the record, enter it in the run's ledger and reserve one call of each budget
+         * @param create create the record, enter it in the run's ledger, reserve one call of each budget
          * @param retry answer the stored PROJECTING record of the same attempt, writing nothing
          * @param refuse answer the refusal, writing nothing
          * @return what the applied function returns
@@ -145,10 +121,10 @@ public final class StoreRules {
     public sealed interface Change<F extends CanonicalRecord.Final> {
 
         /**
-         * Carries the decision out: exactly one of the three functions is applied.
+         * Carries the decision out by applying exactly one function.
          *
          * @param <R> the result type
-         * @param write store the final record (keeping the record's remaining TTL)
+         * @param write store the final record, keeping the record's remaining TTL
          * @param alreadyFinal answer the stored final record, writing nothing (a retry)
          * @param refuse answer the refusal, writing nothing
          * @return what the applied function returns
@@ -199,17 +175,20 @@ public final class StoreRules {
      * Decides a begin, after the record's size was found within its limit. Checked in this order: the
      * run, the key (the record held, else the run's ledger), the run's budget, the tool's budget.
      *
-     * @param facts what the store holds of the run and the key, and the budgets
+     * @param facts what the store holds of the run and the key, and the budgets; no part of it null
      * @return create; retry (the same attempt while PROJECTING); or refuse ({@link Refusal.RunStateLost},
      *     {@link Refusal.Duplicate}, {@link Refusal.IdReused}, {@link Refusal.BudgetExhausted})
      */
     public static Begin begin(BeginFacts facts) {
         requireNonNull(facts, "facts is null");
-        if (facts.run().isEmpty()) {
+        requireNonNull(facts.held(), "held is null");
+        requireNonNull(facts.fingerprint(), "fingerprint is null");
+        if (requireNonNull(facts.run(), "run is null").isEmpty()) {
             // Without the run's state the store cannot know what ran: whatever the key holds, refuse.
             return new Begin.Refuse(new Refusal.RunStateLost());
         }
         RunLedger run = facts.run().get();
+        requireNonNull(run.begun(), "begun is null");
         if (facts.held().isDefined()) {
             Held stored = facts.held().get();
             if (stored.sameAttempt() && stored.record() instanceof CanonicalRecord.Projecting own) {

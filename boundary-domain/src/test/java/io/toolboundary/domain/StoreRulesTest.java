@@ -172,8 +172,9 @@ class StoreRulesTest {
 
     @Test
     void refusesNullArguments() {
-        assertThatNullPointerException().isThrownBy(() -> new BeginFacts(Option.none(), null, FINGERPRINT, 1, 1));
-        assertThatNullPointerException().isThrownBy(() -> new RunLedger(null, 0, 0));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(new BeginFacts(Option.none(), null, FINGERPRINT, 1, 1)));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(
+                new BeginFacts(Option.some(new RunLedger(null, 0, 0)), Option.none(), FINGERPRINT, 1, 1)));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(null));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.complete(Option.none(), null));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.end(Option.none(), null, LATER));

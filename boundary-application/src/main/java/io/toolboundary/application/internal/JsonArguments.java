@@ -14,15 +14,8 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * Checks that tool arguments are exactly one JSON object and computes their fingerprint: SHA-256 over
- * the tool's name, one NUL byte and the UTF-8 bytes of the arguments in the JSON Canonicalization
- * Scheme form (RFC 8785). Two calls have the same fingerprint exactly when they name the same tool and
- * their arguments are the same JSON value, however they are written: members are sorted by their
- * names' UTF-16 code units, insignificant whitespace is dropped, every number is read as an IEEE-754
- * double and written as ECMAScript writes it ({@code 1.0} and {@code 1} are {@code 1}, {@code 1e2} is
- * {@code 100}, {@code -0} is {@code 0}, {@code 1e21} is {@code 1e+21}), and strings are written with
- * only {@code \"}, {@code \\}, {@code \b}, {@code \f}, {@code \n}, {@code \r}, {@code \t} and
- * {@code &#92;u00xx} (for the other control characters) escaped, everything else as itself. A tool name
- * never holds a NUL, so the name and the arguments cannot run into each other.
+ * the tool's name, one NUL byte and the arguments' RFC 8785 (JCS) bytes, so two calls share it exactly
+ * when they name the same tool with the same JSON value (README, "The framework's id is the key").
  *
  * <p>Rejected: any other top-level value, trailing content, duplicate keys (after unescaping),
  * nesting deeper than the limit, number literals longer than the limit, numbers that overflow a
@@ -31,9 +24,7 @@ import java.security.NoSuchAlgorithmException;
  * is {@code TEXT_NOT_UNICODE}, before any other refusal; an escaped one (a {@code &#92;ud800} escape)
  * decodes to text that is not Unicode and is {@code ARGUMENTS_INVALID}.
  *
- * <p>The text is read once, by a parser that writes the canonical form's bytes as it reads and feeds
- * them to the digest; nothing recurses, and each thread reuses its own buffers and digest, so a call
- * allocates little more than its answer.
+ * <p>One pass, no recursion: the parser feeds the canonical bytes to a per-thread digest as it reads.
  */
 public final class JsonArguments {
 
