@@ -25,6 +25,10 @@ import java.util.OptionalLong;
  */
 final class StoreSteps {
 
+    /** Why a begin admitted no call: the agent's error, and whether the store refused the call as a duplicate. */
+    record NotBegun(BoundaryError error, boolean duplicate) {
+    }
+
     /** The longest a run's state is kept: 100 years, for deadlines that are practically never. */
     private static final Duration MAX_RUN_TTL = Duration.ofDays(36_500);
 
@@ -66,12 +70,12 @@ final class StoreSteps {
     }
 
     /** Step 2: creates the call's PROJECTING record within half the store budget, never waiting past the deadline. */
-    Either<BoundaryError, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
+    Either<NotBegun, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
         Instant createdAt = call.record().createdAt();
         Instant leaseUntil = leaseUntil(createdAt, run.deadline());
         if (!leaseUntil.isAfter(createdAt)) {
             // The deadline passed while preflight ran.
-            return Either.left(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED));
+            return Either.left(new NotBegun(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED), false));
         }
         // The store measures the lease from the record's creation by its own clock, never by this one.
         InvocationStart start = new InvocationStart(call.record(), call.token(), run.runToken().get(), config.recordTtl(),
@@ -85,13 +89,13 @@ final class StoreSteps {
             // it over at once when the deadline leaves no time for that.
             endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, beforeDeadline);
         }
-        return begun.map(call::withRecord).mapLeft(StoreErrors::toError);
+        return begun.map(call::withRecord).mapLeft(failure -> new NotBegun(StoreErrors.toError(failure),
+                failure.refusal().exists(Refusal.Duplicate.class::isInstance)));
     }
 
     /** Under {@link DuplicateCallPolicy#REPLAY_READY}, the READY record (same tool and fingerprint) a duplicate may be answered from. */
-    Option<CanonicalRecord.Ready> replayable(AdmittedCall call, BoundaryError refused, StoreBudget budget) {
-        if (config.duplicateCalls() != DuplicateCallPolicy.REPLAY_READY
-                || refused.code() != ErrorCode.DUPLICATE_TOOL_CALL || !budget.hasTimeLeft()) {
+    Option<CanonicalRecord.Ready> replayable(AdmittedCall call, NotBegun refused, StoreBudget budget) {
+        if (config.duplicateCalls() != DuplicateCallPolicy.REPLAY_READY || !refused.duplicate() || !budget.hasTimeLeft()) {
             return Option.none();
         }
         return store.find(call.key(), budget.remaining()).toOption().flatMap(found -> found)

@@ -157,7 +157,7 @@ public final class ToolBoundary {
             if (admitted.isLeft()) {
                 return rejected(envelope, admitted.getLeft());
             }
-            Either<BoundaryError, AdmittedCall> begun = storeSteps.begin(run, admitted.get(), budget);  // 2. begin
+            Either<StoreSteps.NotBegun, AdmittedCall> begun = storeSteps.begin(run, admitted.get(), budget); // 2. begin
             if (begun.isLeft()) {
                 return replayedOrRejected(envelope, admitted.get(), begun.getLeft(), budget);
             }
@@ -169,13 +169,13 @@ public final class ToolBoundary {
 
     /** A duplicate answered from its READY record under {@link DuplicateCallPolicy#REPLAY_READY}, else the refusal. */
     private Either<BoundaryError, AgentResult> replayedOrRejected(ToolCallEnvelope envelope, AdmittedCall call,
-            BoundaryError refused, StoreBudget budget) {
+            StoreSteps.NotBegun refused, StoreBudget budget) {
         Option<CanonicalRecord.Ready> replayed = storeSteps.replayable(call, refused, budget);
         if (replayed.isDefined()) {
             diagnostics.listener().onReplayed(replayed.get());
             return Either.right(replayed.get().result());
         }
-        return rejected(envelope, refused);
+        return rejected(envelope, refused.error());
     }
 
     private Either<BoundaryError, AgentResult> rejected(ToolCallEnvelope envelope, BoundaryError refused) {
