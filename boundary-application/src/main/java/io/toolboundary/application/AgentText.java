@@ -23,13 +23,9 @@ import io.vavr.control.Either;
  *
  * ERROR &lt;CODE&gt;: &lt;safe message&gt;
  * </pre>
- * The first line is the label: the evidence status with the scope of the observation when there is one
- * (always for NO_EVIDENCE), or {@code ERROR} with the stable {@link io.toolboundary.domain.ErrorCode}
- * name and its fixed catalogue message. The content follows on the next lines exactly as the projector
- * returned it; an error has no further lines. Nothing in the text comes from a raw response, an
- * exception, the request or a store key.
- *
- * <p>This is the one formatter of that text: every framework integration answers the model with it.
+ * The content follows the label exactly as the projector returned it; an error has no further lines.
+ * Nothing comes from a raw response, an exception, the request or a store key. Every framework
+ * integration answers the model with this one formatter.
  */
 public final class AgentText {
 

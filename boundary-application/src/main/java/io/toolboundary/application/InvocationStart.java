@@ -6,24 +6,20 @@ import io.toolboundary.domain.CanonicalRecord;
 import java.time.Duration;
 
 /**
- * What {@link CanonicalInvocationStore#begin} needs: the new record, the attempt's token, the run's
- * token, the record's time to live, its execution lease, the two budgets to reserve against and the
- * record limit.
+ * What {@link CanonicalInvocationStore#begin} needs, checked once here.
  *
  * @param record the PROJECTING record to create
  * @param token the attempt's token
- * @param runToken the token the run was opened with ({@link CanonicalInvocationStore#openRun}); the
- *     store refuses the begin with {@code RUN_STATE_LOST} unless it holds the run with this token
+ * @param runToken the token the run was opened with; the store refuses the begin unless it holds the run
+ *     with this token
  * @param ttl how long the record lives; set once, at creation
- * @param lease how long, from the record's creation by the store's own clock, the attempt may still
- *     be running its tool; from then on the record, if still PROJECTING, may be abandoned
- *     ({@link CanonicalInvocationStore#abandon}). The store computes the lease's end with its own clock
- *     (Redis: the server's {@code TIME}) and keeps it beside the record; it never changes.
+ * @param lease how long from the record's creation, by the store's own clock, the tool may still be
+ *     running; after it a PROJECTING record may be abandoned ({@link CanonicalInvocationStore#abandon})
  * @param runCallBudget how many records the run may create in all
  * @param toolCallBudget how many records the run may create for this tool
  * @param recordLimitBytes the largest the record may ever be, in UTF-8 bytes as
- *     {@link CanonicalRecord#byteSize()} counts them; the boundary's configured limit, which it checks
- *     again before completing, so that a record refused by size is refused before its tool runs
+ *     {@link CanonicalRecord#byteSize()} counts them (the boundary's limit, so that a record too large is
+ *     refused before its tool runs)
  */
 public record InvocationStart(CanonicalRecord.Projecting record, AttemptToken token, RunToken runToken, Duration ttl,
         Duration lease, int runCallBudget, int toolCallBudget, long recordLimitBytes) {

@@ -10,11 +10,8 @@ import java.time.Instant;
  * The harness's trusted facts about the run a tool call belongs to. Passed explicitly to every call;
  * never taken from the agent's envelope and never kept in a thread-local.
  *
- * <p>A run is opened once, when it starts, with {@link ToolBoundary#openRun}, which answers the same
- * facts with the token the store opened the run with. Only an opened context's calls run: the store
- * compares the token with the one it holds, so that a run whose stored state was lost (a restart
- * without persistence, a flush, an eviction, a failover) refuses every later call with
- * {@code RUN_STATE_LOST} instead of running its tools again.
+ * <p>Only a context opened by {@link ToolBoundary#openRun} (which adds the store's run token) runs
+ * calls; see there for a run whose stored state was lost.
  *
  * @param runId the run
  * @param active false once the harness has stopped or cancelled the run

@@ -67,7 +67,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         return argumentsBytes;
     }
 
-    /** {@return a fingerprint of the request (the tool's name and the arguments' canonical JSON), used to tell a replay from a reused id} */
+    /** {@return the fingerprint of the tool's name and the arguments' canonical JSON: a replay has the same} */
     public String requestFingerprint() {
         return requestFingerprint;
     }
@@ -140,8 +140,8 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     }
 
     /**
-     * Rebuilds a stored record from its parts, as a codec reads them: the begun request and, once the
-     * record is final, its completion (taken as it is; no limit is checked).
+     * Rebuilds a stored record from its parts, for codecs: the begun request and, once final, its
+     * completion (taken as it is; no limit is checked).
      *
      * @param key the canonical key
      * @param tool the tool

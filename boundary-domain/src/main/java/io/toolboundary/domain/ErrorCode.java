@@ -1,11 +1,9 @@
 package io.toolboundary.domain;
 
 /**
- * The closed catalogue of errors the boundary can report.
- *
- * <p>Each code carries one fixed message that is safe to show to an agent: it never contains a
- * payload, a request echo, an exception text, a credential or a store key. Codes are stable: their
- * names are part of the public contract and are never reused for another meaning.
+ * The closed catalogue of errors the boundary can report (the README's error table says when each
+ * occurs). Each code has one fixed message, safe for an agent: never a payload, request echo, exception
+ * text, credential or store key. The names are a stable contract, never reused for another meaning.
  */
 public enum ErrorCode {
     /** The envelope carried no framework {@code tool_call_id}, or a blank one. */
@@ -20,16 +18,9 @@ public enum ErrorCode {
     RUN_INACTIVE("The run is not active."),
     /** The run's deadline has passed. */
     RUN_DEADLINE_EXCEEDED("The run's deadline has passed."),
-    /**
-     * The run was never opened in the store ({@code ToolBoundary.openRun}), so its calls cannot be told
-     * apart from calls of a run whose stored state was lost; nothing ran.
-     */
+    /** The run was never opened in the store ({@code ToolBoundary.openRun}); nothing ran. */
     RUN_NOT_OPENED("The run was not opened; the tool was not run."),
-    /**
-     * The store no longer holds the run it was opened with (a restart without persistence, a flush, an
-     * eviction or a failover lost it), so it cannot tell which calls already ran; nothing ran. Every
-     * later call of the run is refused the same way: the harness starts a new run.
-     */
+    /** The store lost the run's state, so it cannot tell which calls ran; nothing ran, nor will any later call of it. */
     RUN_STATE_LOST("The run's stored state was lost; the tool was not run. Start a new run."),
     /** The tool name is missing or not a safe identifier. */
     TOOL_NAME_INVALID("The tool name is missing or not a safe identifier."),
@@ -55,10 +46,7 @@ public enum ErrorCode {
     TOOL_BUDGET_EXHAUSTED("The tool's call budget for this run is exhausted."),
     /** The tool failed while executing. */
     EXECUTION_FAILED("The tool failed."),
-    /**
-     * The record stayed PROJECTING past its execution lease (the process running the tool stopped
-     * before it finished) and was ended by the harness; a late completion of it is refused.
-     */
+    /** The record stayed PROJECTING past its execution lease and the harness ended it; a late completion is refused. */
     EXECUTION_ABANDONED("The tool call was abandoned before it finished."),
     /** A raw response, record or projected result is over its byte limit; nothing was truncated. */
     RESULT_TOO_LARGE("The tool result exceeds a size limit; nothing was truncated."),

@@ -4,8 +4,7 @@ import io.vavr.control.Either;
 
 /**
  * The registered name of a tool.
- * Safe by construction (see {@link SafeIdentifier}): 1 to 128 characters of {@code [A-Za-z0-9_.:-]}, kept
- * exactly as given; nothing ever generates, trims or substitutes one.
+ * Safe by construction: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}, kept exactly as given.
  *
  * @param value the identifier, exactly as supplied
  */
