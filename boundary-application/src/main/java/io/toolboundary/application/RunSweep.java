@@ -2,8 +2,8 @@ package io.toolboundary.application;
 
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;

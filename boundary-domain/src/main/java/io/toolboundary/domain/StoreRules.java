@@ -2,10 +2,10 @@ package io.toolboundary.domain;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.function.Function;
-import java.util.function.Supplier;
 import io.vavr.control.Option;
 import java.time.Instant;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The decisions every store of canonical records makes, as pure functions over a snapshot of one key
