@@ -9,6 +9,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
@@ -85,8 +86,8 @@ class ToolboundaryCliTest {
     /** The run {@code runId}, opened in {@code store} the first time a test asks for it. */
     private RunContext run(RedisCanonicalInvocationStore store, String runId) {
         return openedRuns.computeIfAbsent(runId, id -> Fixtures.runContext(id).opened(
-                store.openRun(new RunId(id), RunToken.random(), Duration.ofHours(1))
-                        .getOrElseThrow(error -> new AssertionError("openRun: " + error.code()))));
+                store.openRun(new RunOpening(new RunId(id), RunToken.random(), Duration.ofHours(1)), Duration.ofSeconds(5))
+                        .getOrElseThrow(error -> new AssertionError("openRun: " + error))));
     }
 
     /** Runs one call through a boundary over the store: a READY record. */
@@ -107,7 +108,7 @@ class ToolboundaryCliTest {
         CanonicalRecord.Projecting record = new CanonicalRecord.Projecting(key, new ToolName(TOOL), "{\"q\":1}",
                 "sha256:0", Instant.now());
         assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), runToken, Duration.ofMinutes(10),
-                Duration.ofMinutes(5), 100, 100, Long.MAX_VALUE)).isRight()).isTrue();
+                Duration.ofMinutes(5), 100, 100, Long.MAX_VALUE), Duration.ofSeconds(5)).isRight()).isTrue();
         return key;
     }
 
@@ -182,15 +183,15 @@ class ToolboundaryCliTest {
 
             assertThat(dry.code()).as(dry.all()).isZero();
             assertThat(dry.out()).contains("would abandon call_stuck", "still leased call_running", "dry run: 1 of 3");
-            assertThat(store.find(stuck).get().get().status().name()).isEqualTo("PROJECTING");
+            assertThat(store.find(stuck, Duration.ofSeconds(5)).get().get().status().name()).isEqualTo("PROJECTING");
 
             Outcome applied = cli("abandon", run, "--apply");
 
             assertThat(applied.code()).as(applied.all()).isZero();
             assertThat(applied.out()).contains("abandoned call_stuck", "still leased call_running",
                     "looked at 3, abandoned 1, still leased 1, errors 0");
-            assertThat(store.find(stuck).get().get().errorCode().get()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
-            assertThat(store.find(running).get().get().status().name()).isEqualTo("PROJECTING");
+            assertThat(store.find(stuck, Duration.ofSeconds(5)).get().get().errorCode().get()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
+            assertThat(store.find(running, Duration.ofSeconds(5)).get().get().status().name()).isEqualTo("PROJECTING");
 
             Outcome one = cli("abandon", run, "call_running", "--apply");
             assertThat(one.out()).contains("not abandoned call_running: LEASE_NOT_EXPIRED");

@@ -2,6 +2,9 @@ package io.toolboundary.springai.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
 import io.toolboundary.application.AccessPolicy;
@@ -15,8 +18,8 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.springai.BoundaryToolCallingManager;
-import io.toolboundary.springai.OutputCapture;
 import io.toolboundary.springai.BoundaryToolContext;
+import io.toolboundary.springai.OutputCapture;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -26,9 +29,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
-import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -227,7 +227,8 @@ class ToolBoundaryAutoConfigurationTest {
                     assertThat(onlyResponse(execute(context, run, "call_metrics", "{}", "metrics")))
                             .isEqualTo("NO_EVIDENCE (scope: cpu, last hour)\nno spikes");
                     CanonicalRecord record = context.getBean(CanonicalInvocationStore.class)
-                            .find(InvocationKey.of(run.runId(), new ToolCallId("call_logs"))).get().get();
+                            .find(InvocationKey.of(run.runId(), new ToolCallId("call_logs")), java.time.Duration.ofSeconds(5))
+                            .get().get();
                     assertThat(record.createdAt()).isEqualTo(clock.instant());
                     assertThat(record.rawResponse().get()).isEqualTo("raw logs");
                 });
