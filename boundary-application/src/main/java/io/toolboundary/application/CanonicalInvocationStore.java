@@ -5,8 +5,6 @@ import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Refusal;
-import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -116,19 +114,15 @@ public interface CanonicalInvocationStore {
     /**
      * Lists the tool_call_ids of a run's live records, in {@link String#compareTo} order, a page at a time,
      * for the harness's sweeps; never for the agent. A page holds the first {@code limit} ids strictly
-     * after {@code after} and says whether more exist. A record that exists for the whole listing is
+     * after {@code after} (see {@link ToolCallIdPage.Request}) and says whether more exist. A record that exists for the whole listing is
      * listed once; one created or expiring meanwhile may or may not be; an expired record or a budget
      * counter never is. Reads only.
      *
-     * @param runId the run
-     * @param after the last id of the previous page, or none for the first page
-     * @param limit the most ids to list, at least 1
+     * @param request the run, the last id of the previous page and the most ids to list
      * @param timeout the longest this call may take
      * @return the page, or a failure ({@link StoreFailure.NothingWritten} or {@link StoreFailure.DataInvalid})
-     * @throws IllegalArgumentException when {@code limit} is below 1
      */
-    Either<StoreFailure, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
-            Duration timeout);
+    Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout);
 
     /**
      * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}

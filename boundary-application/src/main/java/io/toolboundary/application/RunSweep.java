@@ -69,7 +69,7 @@ final class RunSweep {
 
     private Either<BoundaryError, ToolCallIdPage> list(RunId runId, Option<ToolCallId> after) {
         try {
-            return store.toolCallIds(runId, after, PAGE, timeout).mapLeft(StoreErrors::toError);
+            return store.toolCallIds(new ToolCallIdPage.Request(runId, after, PAGE), timeout).mapLeft(StoreErrors::toError);
         } catch (RuntimeException unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }

@@ -2,7 +2,9 @@ package io.toolboundary.application;
 
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.vavr.control.Option;
 import java.util.List;
 
 /**
@@ -23,5 +25,31 @@ public record ToolCallIdPage(List<ToolCallId> ids, boolean more) {
      */
     public ToolCallIdPage {
         ids = List.copyOf(requireNonNull(ids, "ids is null"));
+    }
+
+    /**
+     * Which page to list, checked once here.
+     *
+     * @param runId the run
+     * @param after the last id of the previous page, or none for the first page
+     * @param limit the most ids to list, at least 1
+     */
+    public record Request(RunId runId, Option<ToolCallId> after, int limit) {
+
+        /**
+         * Builds the request of one page.
+         *
+         * @param runId the run
+         * @param after the last id of the previous page, or none for the first page
+         * @param limit the most ids to list
+         * @throws IllegalArgumentException when {@code limit} is below 1
+         */
+        public Request {
+            requireNonNull(runId, "runId is null");
+            requireNonNull(after, "after is null");
+            if (limit < 1) {
+                throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+            }
+        }
     }
 }

@@ -114,8 +114,7 @@ class ExecutionLeaseTest {
             }
 
             @Override
-            public Either<StoreFailure, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
-                    java.time.Duration timeout) {
+            public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, java.time.Duration timeout) {
                 return Either.right(new ToolCallIdPage(java.util.List.of(), false));
             }
 

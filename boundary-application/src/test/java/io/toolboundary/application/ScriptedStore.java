@@ -7,7 +7,6 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Refusal;
-import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -128,8 +127,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     }
 
     @Override
-    public Either<StoreFailure, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
-            java.time.Duration timeout) {
+    public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, java.time.Duration timeout) {
         return Either.right(new ToolCallIdPage(java.util.List.of(), false));
     }
 

@@ -451,8 +451,7 @@ class ToolBoundaryTest {
                 }
 
                 @Override
-                public Either<StoreFailure, ToolCallIdPage> toolCallIds(io.toolboundary.domain.RunId runId, io.vavr.control.Option<io.toolboundary.domain.ToolCallId> after, int limit,
-                        java.time.Duration timeout) {
+                public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, java.time.Duration timeout) {
                     return Either.right(new ToolCallIdPage(java.util.List.of(), false));
                 }
 

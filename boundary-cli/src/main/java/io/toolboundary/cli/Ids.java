@@ -31,7 +31,8 @@ final class Ids {
         if (limit < 1) {
             throw new IllegalArgumentException("--limit must be at least 1");
         }
-        Either<StoreFailure, ToolCallIdPage> page = opened.store().toolCallIds(runId, after, limit, LISTING_TIMEOUT);
+        Either<StoreFailure, ToolCallIdPage> page =
+                opened.store().toolCallIds(new ToolCallIdPage.Request(runId, after, limit), LISTING_TIMEOUT);
         return page.getOrElseThrow(failed -> new Connection.UnreachableException(
                 "Redis did not list the run's records (" + StoreErrors.code(failed) + ")"));
     }

@@ -16,7 +16,6 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
-import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
@@ -311,13 +310,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
      * {@link #maxRecords()}), and takes no lock.
      */
     @Override
-    public Either<StoreFailure, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
-            Duration timeout) {
-        requireNonNull(after, "after is null");
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
-        }
-        return Either.right(records.toolCallIds(runId, after, limit, clock.instant()));
+    public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout) {
+        return Either.right(records.toolCallIds(request, clock.instant()));
     }
 
     /**

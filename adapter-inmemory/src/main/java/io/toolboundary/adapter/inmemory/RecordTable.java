@@ -91,7 +91,10 @@ final class RecordTable {
     }
 
     /** The first {@code limit} live tool_call_ids of the run after {@code after}, in order; looks at every entry. */
-    ToolCallIdPage toolCallIds(RunId runId, Option<ToolCallId> after, int limit, Instant now) {
+    ToolCallIdPage toolCallIds(ToolCallIdPage.Request request, Instant now) {
+        RunId runId = request.runId();
+        Option<ToolCallId> after = request.after();
+        int limit = request.limit();
         TreeMap<String, ToolCallId> ids = new TreeMap<>();
         boolean more = false;
         for (Map.Entry<InvocationKey, Entry> held : records.entrySet()) {
