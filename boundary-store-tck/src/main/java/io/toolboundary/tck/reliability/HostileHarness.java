@@ -2,10 +2,10 @@ package io.toolboundary.tck.reliability;
 
 import io.toolboundary.testkit.Fixtures;
 
-import static io.toolboundary.tck.reliability.HostileInputContract.CREDENTIAL_MARKER;
-import static io.toolboundary.tck.reliability.HostileInputContract.EXCEPTION_MARKER;
-import static io.toolboundary.tck.reliability.HostileInputContract.RAW_MARKER;
-import static io.toolboundary.tck.reliability.HostileInputContract.REQUEST_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.CREDENTIAL_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.EXCEPTION_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.RAW_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.REQUEST_MARKER;
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.CanonicalInvocationStore;

@@ -1,4 +1,4 @@
-package io.toolboundary.tck;
+package io.toolboundary.tck.store;
 
 import static java.util.Objects.requireNonNull;
 

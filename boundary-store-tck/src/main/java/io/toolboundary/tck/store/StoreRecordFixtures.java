@@ -1,4 +1,4 @@
-package io.toolboundary.tck;
+package io.toolboundary.tck.store;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -23,11 +23,11 @@ import java.util.HexFormat;
 import java.util.UUID;
 
 /**
- * The records the store suites work with, and how they are built: the constants (TTL, lease, tool,
- * instants, request) and the public helpers that make records and starts the way the tests do, for
- * any suite that needs a store filled with known records. The top of the store contract's chain.
+ * The records the store contracts work with, and how they are built: the constants (TTL, lease, tool,
+ * instants, request) and the helpers that make records and starts the way the contracts do, for any
+ * test that needs a store filled with known records.
  */
-public abstract class StoreRecordFixtures {
+public final class StoreRecordFixtures {
 
     /** The time to live every test gives at begin unless it says otherwise. */
     public static final Duration TTL = Duration.ofMinutes(10);
@@ -47,7 +47,7 @@ public abstract class StoreRecordFixtures {
     /** The execution lease every helper start gives: it ends this long after the record's creation. */
     public static final Duration LEASE = Duration.ofMinutes(5);
 
-    /** The token every helper start claims its run with, and {@link StoreContractSupport#openedRun()} opens runs with. */
+    /** The token every helper start claims its run with, and {@link StoreFixture#openedRun()} opens runs with. */
     public static final RunToken RUN_TOKEN = new RunToken("tck-run-token");
 
     /** How long runs opened by the helpers live: a year, longer than any record of theirs. */
@@ -264,7 +264,6 @@ public abstract class StoreRecordFixtures {
         return "a".repeat(Math.toIntExact(filler)) + last;
     }
 
-    /** For the store suites only. */
-    StoreRecordFixtures() {
+    private StoreRecordFixtures() {
     }
 }

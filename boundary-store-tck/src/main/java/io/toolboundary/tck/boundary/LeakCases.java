@@ -1,8 +1,9 @@
-package io.toolboundary.tck;
+package io.toolboundary.tck.boundary;
 
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.tck.store.FaultyStores;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
@@ -20,6 +21,7 @@ import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -40,12 +42,17 @@ final class LeakCases {
     static final String SAFE_CONTENT = "1 timeout in checkout";
     static final String SAFE_SCOPE = "service checkout, last 15 minutes";
 
+    /** Text that must never reach the agent, besides each case's own run id and key. */
+    static final List<String> FORBIDDEN = List.of(
+            "MARKER", "hunter2", "password=", ARGUMENTS, TOOL_CALL_ID,
+            "Exception", "at io.", "\tat ", "Caused by", "java.", "io.toolboundary", "redis");
+
     private LeakCases() {
     }
 
     /** One way to call the boundary, with the code the agent must get. */
     record Case(String name, ErrorCode expected,
-            Function<AgentNeverSeesRawDataContract.World, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> call) {
+            Function<LeakWorld, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> call) {
         @Override
         public String toString() {
             return name;
@@ -57,7 +64,7 @@ final class LeakCases {
     }
 
     static Case after(String name, ErrorCode expected,
-            Function<AgentNeverSeesRawDataContract.World, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> setUp) {
+            Function<LeakWorld, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> setUp) {
         return new Case(name, expected, setUp);
     }
 
@@ -73,7 +80,7 @@ final class LeakCases {
                         w -> l -> w.builder(l).build().invoke(w.run.deactivated(), w.envelope)),
                 after("deadline passed", ErrorCode.RUN_DEADLINE_EXCEEDED,
                         w -> l -> w.builder(l).build().invoke(
-                                RunContext.active(w.run.runId(), AgentNeverSeesRawDataContract.START, RunContext.UNLIMITED)
+                                RunContext.active(w.run.runId(), SpecValues.START, RunContext.UNLIMITED)
                                         .opened(w.run.runToken().get()), w.envelope)),
                 after("run never opened", ErrorCode.RUN_NOT_OPENED,
                         w -> l -> w.builder(l).build().invoke(Fixtures.runContext(w.runId), w.envelope)),
@@ -164,7 +171,7 @@ final class LeakCases {
      * What the harness gets from {@link ToolBoundary#abandonExpired} while the tool runs, {@code wait}
      * after the call began: the refusal, or the abandoned record's code.
      */
-    static Either<BoundaryError, AgentResult> abandonWhileRunning(AgentNeverSeesRawDataContract.World w, BoundaryListener listener,
+    static Either<BoundaryError, AgentResult> abandonWhileRunning(LeakWorld w, BoundaryListener listener,
             Duration wait) {
         AtomicReference<ToolBoundary> boundary = new AtomicReference<>();
         AtomicReference<Either<BoundaryError, CanonicalRecord.Failed>> abandoned = new AtomicReference<>();

@@ -1,4 +1,4 @@
-package io.toolboundary.tck;
+package io.toolboundary.tck.boundary;
 
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;

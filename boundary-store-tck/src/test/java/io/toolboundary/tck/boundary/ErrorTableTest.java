@@ -1,4 +1,4 @@
-package io.toolboundary.tck;
+package io.toolboundary.tck.boundary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
