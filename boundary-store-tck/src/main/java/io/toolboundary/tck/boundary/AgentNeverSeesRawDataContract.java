@@ -1,29 +1,15 @@
 package io.toolboundary.tck.boundary;
 
-import static io.toolboundary.tck.boundary.LeakCases.ARGUMENTS;
-import static io.toolboundary.tck.boundary.LeakCases.EXCEPTION_TEXT;
-import static io.toolboundary.tck.boundary.LeakCases.RAW;
-import static io.toolboundary.tck.boundary.LeakCases.SAFE_CONTENT;
-import static io.toolboundary.tck.boundary.LeakCases.SAFE_SCOPE;
-import static io.toolboundary.tck.boundary.LeakCases.TOOL_CALL_ID;
-import io.toolboundary.testkit.Fixtures;
+import static io.toolboundary.tck.boundary.LeakWorld.EXCEPTION_TEXT;
+import static io.toolboundary.tck.boundary.LeakWorld.SAFE_CONTENT;
+import static io.toolboundary.tck.boundary.LeakWorld.SAFE_SCOPE;
+import static io.toolboundary.tck.boundary.LeakWorld.TOOL_CALL_ID;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.Projector;
-import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.ToolBinding;
-import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.ToolBoundaryBuilder;
-import io.toolboundary.application.ToolBoundaryConfig;
-import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -35,14 +21,11 @@ import io.toolboundary.tck.store.StoreFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.Method;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -131,7 +114,7 @@ public interface AgentNeverSeesRawDataContract extends StoreFixture {
     }
 
     private static void assertNothingForbiddenIn(LeakWorld world, String... agentVisible) {
-        List<String> forbidden = new ArrayList<>(LeakCases.FORBIDDEN);
+        List<String> forbidden = new ArrayList<>(LeakWorld.FORBIDDEN);
         forbidden.add(world.runId);
         forbidden.add(world.runId + "/" + TOOL_CALL_ID);
         for (String text : agentVisible) {

@@ -1,16 +1,9 @@
 package io.toolboundary.tck.boundary;
 
-import static io.toolboundary.tck.boundary.LeakCases.ARGUMENTS;
-import static io.toolboundary.tck.boundary.LeakCases.EXCEPTION_TEXT;
-import static io.toolboundary.tck.boundary.LeakCases.RAW;
-import static io.toolboundary.tck.boundary.LeakCases.SAFE_CONTENT;
-import static io.toolboundary.tck.boundary.LeakCases.SAFE_SCOPE;
-import static io.toolboundary.tck.boundary.LeakCases.TOOL_CALL_ID;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.MutableClock;
-import static org.assertj.core.api.Assertions.assertThat;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
@@ -25,31 +18,30 @@ import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
-import io.vavr.control.Option;
-import java.lang.reflect.Method;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 import io.toolboundary.tck.store.StoreFixture;
 
 /** Everything a case needs: a run of its own, its envelope, the tool and projector it changes. */
 final class LeakWorld {
+
+    // The marked texts a case sends through the boundary, and the safe text a correct projector returns.
+    static final String CREDENTIAL = "password=hunter2-MARKER";
+    static final String TOOL_CALL_ID = "call_KEYMARKER-7";
+    static final String ARGUMENTS = "{\"query\":\"ARGS-MARKER\",\"auth\":\"" + CREDENTIAL + "\"}";
+    static final String RAW = "RAW-MARKER 10:00 ERROR checkout timeout; " + CREDENTIAL;
+    static final String EXCEPTION_TEXT = "EXCEPTION-MARKER failed reading " + RAW;
+    static final String SAFE_CONTENT = "1 timeout in checkout";
+    static final String SAFE_SCOPE = "service checkout, last 15 minutes";
+
+    /** Text that must never reach the agent, besides each case's own run id and key. */
+    static final List<String> FORBIDDEN = List.of(
+            "MARKER", "hunter2", "password=", ARGUMENTS, TOOL_CALL_ID,
+            "Exception", "at io.", "\tat ", "Caused by", "java.", "io.toolboundary", "redis");
+
     private final StoreFixture fixture;
     final String runId = "run-KEYMARKER-" + UUID.randomUUID();
     final RunContext run;

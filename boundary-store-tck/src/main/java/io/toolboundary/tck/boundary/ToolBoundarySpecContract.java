@@ -16,7 +16,6 @@ import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.DuplicateCallPolicy;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryBuilder;

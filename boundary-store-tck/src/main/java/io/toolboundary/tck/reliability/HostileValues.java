@@ -2,7 +2,8 @@ package io.toolboundary.tck.reliability;
 
 /**
  * The values the hostile-input and model suites share: the system properties that set their tries and
- * seed, the payload limit, and the markers that must never reach the agent.
+ * seed, the payload limit, the markers that must never reach the agent, and the harness's tools and
+ * texts.
  */
 public final class HostileValues {
 
@@ -29,6 +30,15 @@ public final class HostileValues {
 
     /** A credential fragment carried by raw responses and exception texts. */
     public static final String CREDENTIAL_MARKER = "password=";
+
+    /** The read-only tool the harness registers. */
+    static final String TOOL = "fuzz_tool";
+    /** A writable tool the harness registers, which preflight must refuse. */
+    static final String WRITER = "fuzz_writer";
+    /** The harness tool's raw response, carrying {@link #RAW_MARKER} and a credential. */
+    static final String RAW = "{\"hits\":1,\"" + RAW_MARKER + "\":\"" + CREDENTIAL_MARKER + "hunter2\"}";
+    /** The harness's valid request, carrying {@link #REQUEST_MARKER}. */
+    static final String ARGUMENTS = "{\"q\":\"" + REQUEST_MARKER + "\"}";
 
     private HostileValues() {
     }

@@ -8,8 +8,6 @@ import io.toolboundary.domain.StoreRules;
 import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.reliability.StoreModel.Counts;
 import io.toolboundary.tck.store.StoreFixture;
-import io.vavr.control.Option;
-import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -20,7 +20,6 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;

@@ -16,7 +16,6 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;
