@@ -55,7 +55,7 @@ class InMemoryStoreBoundTest {
         return projecting(run, "call_%04d".formatted(i));
     }
 
-    /** The size of every such record of a {@link io.toolboundary.tck.CanonicalInvocationStoreContract#freshRunId()}. */
+    /** The size of every such record of a {@link io.toolboundary.tck.store.StoreRecordFixtures#freshRunId()}. */
     private static final long RECORD_BYTES = record(freshRunId(), 0).byteSize();
 
     private Either<BoundaryError, ?> begin(InMemoryCanonicalInvocationStore store, CanonicalRecord.Projecting record) {

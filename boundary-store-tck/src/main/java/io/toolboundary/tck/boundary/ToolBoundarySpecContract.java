@@ -104,6 +104,8 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     }
 
     // ---------------------------------------------------------------------------------------------
+    // Steps the tests share
+    // ---------------------------------------------------------------------------------------------
 
     /** Opens this test's run in the store before the test begins. */
     @BeforeEach
@@ -254,10 +256,8 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     }
 
 /**
-    // * The requirements suite's groups on preflight and the complete record; run through {@link ToolBoundarySpecContract}.
-    // */
 
-    // ToolBoundary SHALL enforce explicit preflight before execution
+    // Requirement: ToolBoundary SHALL enforce explicit preflight before execution
 
     @Test
     default void rejectsMissingToolCallId() {
@@ -351,7 +351,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
                 ErrorCode.TOOL_NAME_INVALID);
     }
 
-    // Unauthorized or writable Tool is rejected
+    // Scenario: Unauthorized or writable Tool is rejected
 
     /** A call of this test's run whose arguments carry a text no refusal may show. */
     private ToolCallEnvelope secretEnvelope() {
@@ -498,7 +498,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(sql.executions()).isEqualTo(1);
     }
 
-    // Canonical invocation SHALL keep complete data in one record
+    // Requirement: Canonical invocation SHALL keep complete data in one record
 
     @Test
     @DisplayName("Tool begins execution")
@@ -596,10 +596,8 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     }
 
 /**
-    // * The requirements suite's groups on lifecycle, evidence and ownership of ids; run through {@link ToolBoundarySpecContract}.
-    // */
 
-    // Invocation lifecycle and evidence semantics SHALL be enforced centrally
+    // Requirement: Invocation lifecycle and evidence semantics SHALL be enforced centrally
 
     @Test
     @DisplayName("No evidence projection completes")
@@ -663,7 +661,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
                 .isEqualTo(Referencability.CITABLE_EVIDENCE);
     }
 
-    // Projection fails
+    // Scenario: Projection fails
 
     private void assertProjectionEndedInError(Projector broken, ErrorCode code) {
         ToolCallEnvelope envelope = envelope();
@@ -740,9 +738,9 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(recordOf(boundary, envelope)).isEqualTo(failed);
     }
 
-    // Tool Call ID and Run ownership SHALL be preserved
+    // Requirement: Tool Call ID and Run ownership SHALL be preserved
 
-    // Duplicate Tool Call ID is submitted
+    // Scenario: Duplicate Tool Call ID is submitted
 
     @Test
     default void refusesARepeatWithTheSameArgumentsWithoutRunningTheTool() {
@@ -870,10 +868,8 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     }
 
 /**
-    // * The requirements suite's groups on limits and failures; run through {@link ToolBoundarySpecContract}.
-    // */
 
-    // TTL and size limits SHALL fail closed
+    // Requirement: TTL and size limits SHALL fail closed
 
     @Test
     @DisplayName("Read does not renew TTL")
@@ -936,7 +932,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(remainingTtl(keyOf(envelope))).isEmpty();
     }
 
-    // Raw response is too large
+    // Scenario: Raw response is too large
 
     private static ToolBoundaryConfig rawLimited() {
         return ToolBoundaryConfig.custom().rawResponseLimitBytes(RAW_LIMIT).build();
@@ -983,7 +979,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(projector().projections()).isZero();
     }
 
-    // Agent result is too large
+    // Scenario: Agent result is too large
 
     @Test
     default void endsInResultTooLargeAndReturnsNothingOfTheResult() {
@@ -1027,7 +1023,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(boundary.invoke(run(), envelope()).get().byteSize()).isEqualTo(limit);
     }
 
-    // Tool and store failures SHALL return safe errors
+    // Requirement: Tool and store failures SHALL return safe errors
 
     @Test
     @DisplayName("Tool execution throws")
@@ -1134,12 +1130,8 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     }
 
 /**
-    // * The opt-in replay of READY records ({@link DuplicateCallPolicy#REPLAY_READY}) and the output a tool keeps
-    // * with a reported failure ({@link ToolFailure}), on the store a subclass supplies; run through
-    // * {@link ToolBoundarySpecContract}.
-    // */
 
-    // A repeated call MAY be answered from its READY record when the harness opts in
+    // Requirement: A repeated call MAY be answered from its READY record when the harness opts in
 
     private ToolBoundary replaying(ToolExecutor tool) {
         BoundaryListener listener = new BoundaryListener() {
@@ -1237,7 +1229,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(replayed()).isEmpty();
     }
 
-    // A tool that reports a failure with output SHALL end EXECUTION_FAILED, its output kept for the harness
+    // Requirement: A tool that reports a failure with output SHALL end EXECUTION_FAILED, its output kept for the harness
 
     @Test
     default void keepsTheOutputOfAReportedFailureAsTheRawResponse() {
@@ -1272,24 +1264,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     }
 
 /**
-    // * Every Requirement and Scenario of the canonical tool invocation store, run through
-    // * {@link ToolBoundary} on the store a subclass supplies. The nested classes are the Requirements and
-    // * carry their exact titles; a test or nested class named after a Scenario carries its exact title.
-    // *
-    // * <p>A store adapter runs all of it by extending this class and implementing four hooks: the store
-    // * under test, a record's remaining TTL, ending a record's life now, and whether the store's expiry
-    // * follows this suite's {@link #clock()}. Every test works in a run of its own, so a subclass may hand
-    // * all tests one shared store on one shared server.
-    // *
-    // * <p>Time: the boundary reads {@link #clock()}, a {@link MutableClock} standing at {@link #START}
-    // * that the suite owns (a new one for each test) and moves where a scenario needs time to pass; it
-    // * decides deadlines and the records' timestamps. The store's expiry is the adapter's business: an
-    // * embedded store may follow {@link #clock()}, then TTL assertions are exact; a server keeps its own
-    // * time, then they are bounds (a TTL never grows on a read or at completion, never exceeds the TTL
-    // * given at creation) and {@link #expire(InvocationKey)} stands for time running out.
-    // */
-    // Stage 3A SHALL remain reusable and independent from legacy audit
-
+    // Requirement: Stage 3A SHALL remain reusable and independent from legacy audit
 
     /** A second tool with its own executor, plugged in by registration only; a new one for each test. */
     private static CountingExecutor sqlTool() {
@@ -1384,7 +1359,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         return boundary.records().referencability(run().runId(), new ToolCallId(toolCallId)).get();
     }
 
-    // A repeated tool_call_id SHALL be compared by tool and canonical arguments (RFC 8785)
+    // Requirement: A repeated tool_call_id SHALL be compared by tool and canonical arguments (RFC 8785)
 
     private ToolBoundary twoTools(CountingExecutor sql) {
         return boundaryWith(logSearch(executor(), projector()),

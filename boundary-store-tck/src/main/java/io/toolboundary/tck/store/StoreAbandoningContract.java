@@ -53,7 +53,7 @@ public interface StoreAbandoningContract extends StoreFixture {
     /** An instant the caller passes: it becomes updatedAt and is never compared with the lease. */
     Instant CALLERS_NOW = COMPLETED_AT.plus(LEASE);
 
-    // ---- Abandoning
+    // Abandoning records past their lease
 
     @Test
     default void abandonsAProjectingRecordOnceItsLeaseHasPassed() {
@@ -243,7 +243,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         }
     }
 
-    // ---- ListingAndSweepingARun
+    // Listing and sweeping a run
 
     private List<String> listed(RunId runId) {
         Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> page =

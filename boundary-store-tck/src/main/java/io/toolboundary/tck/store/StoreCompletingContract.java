@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 public interface StoreCompletingContract extends StoreFixture {
 
-    // ---- Completing
+    // Completing records
 
     @Test
     @DisplayName("Projector succeeds")
@@ -194,7 +194,7 @@ public interface StoreCompletingContract extends StoreFixture {
         }
     }
 
-    // ---- TimeToLive
+    // Time to live
 
     @Test
     default void setsTheTtlAtBegin() {
@@ -251,7 +251,7 @@ public interface StoreCompletingContract extends StoreFixture {
         return ttl.get();
     }
 
-    // ---- Expiry
+    // Expiry
 
     @Test
     default void findsNothingAfterExpiry() {
@@ -318,7 +318,7 @@ public interface StoreCompletingContract extends StoreFixture {
         assertThat(stored(longLived.key())).isEqualTo(Option.some(longLived));
     }
 
-    // ---- SizeLimits
+    // Size limits
 
     @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
     @ValueSource(ints = {1, 2, 3, 4})

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 public interface StoreCreatingContract extends StoreFixture {
 
-    // ---- Creating
+    // Creating records
 
     @Test
     @DisplayName("Tool begins execution")
@@ -145,7 +145,7 @@ public interface StoreCreatingContract extends StoreFixture {
         assertThat(stored(without.key()).get().rawResponse()).isEqualTo(Option.none());
     }
 
-    // ---- Duplicates
+    // Duplicates
 
     @Test
     @DisplayName("Duplicate Tool Call ID is submitted")
@@ -192,7 +192,7 @@ public interface StoreCreatingContract extends StoreFixture {
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
-    // ---- Budgets
+    // Budgets
 
     @Test
     default void allowsRunBudgetRecordsAndRefusesTheNext() {

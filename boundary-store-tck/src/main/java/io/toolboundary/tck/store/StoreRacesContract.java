@@ -63,7 +63,7 @@ import org.junit.jupiter.api.Test;
  * {@link #store()}, {@link #maxRecordBytes()}, {@link #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
  */
 public interface StoreRacesContract extends StoreFixture {
-    // ---- RacesThroughTheBoundary
+    // Races through a boundary
 
     @Test
     default void runsTheToolExactlyOnceInEachRoundOf64ThreadsCallingOneKey() throws Exception {
@@ -203,7 +203,7 @@ public interface StoreRacesContract extends StoreFixture {
                 .tool(binding).build();
     }
 
-    // ---- Concurrency
+    // Races on the store
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
     default void letsExactlyOneOf32RacingBeginsCreateTheRecord() throws Exception {

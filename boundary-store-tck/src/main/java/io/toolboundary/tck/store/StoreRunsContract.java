@@ -41,8 +41,6 @@ public interface StoreRunsContract extends StoreFixture {
         return runId;
     }
 
-    // ---- Runs
-
     @Test
     default void openingARunTheStoreHoldsChangesNothingAndAnswersItsToken() {
         RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
