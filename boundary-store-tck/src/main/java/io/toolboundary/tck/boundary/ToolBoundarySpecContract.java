@@ -255,8 +255,6 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         }
     }
 
-/**
-
     // Requirement: ToolBoundary SHALL enforce explicit preflight before execution
 
     @Test
@@ -595,8 +593,6 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(record.arguments()).isEqualTo(envelope.arguments());
     }
 
-/**
-
     // Requirement: Invocation lifecycle and evidence semantics SHALL be enforced centrally
 
     @Test
@@ -867,8 +863,6 @@ public interface ToolBoundarySpecContract extends StoreFixture {
                 ErrorCode.TOOL_CALL_ID_MISSING);
     }
 
-/**
-
     // Requirement: TTL and size limits SHALL fail closed
 
     @Test
@@ -1129,8 +1123,6 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(executor().executions()).isZero();
     }
 
-/**
-
     // Requirement: A repeated call MAY be answered from its READY record when the harness opts in
 
     private ToolBoundary replaying(ToolExecutor tool) {
@@ -1263,7 +1255,6 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(record.rawResponse()).isEmpty();
     }
 
-/**
     // Requirement: Stage 3A SHALL remain reusable and independent from legacy audit
 
     /** A second tool with its own executor, plugged in by registration only; a new one for each test. */
