@@ -98,14 +98,14 @@ final class RecordCodec {
         return "|" + record.createdAt() + "|" + record.tool().value() + "|" + record.requestFingerprint();
     }
 
-    /** The fields abandonment writes over a PROJECTING record, as field, value pairs. */
-    static List<Object> abandonedFields(Instant now) {
-        return failedFields(ErrorCode.EXECUTION_ABANDONED, now);
+    /** The value of {@link #OUTCOME} abandonment writes over a PROJECTING record. */
+    static String abandoned(Instant now) {
+        return failed(ErrorCode.EXECUTION_ABANDONED, now);
     }
 
-    /** The fields that end a PROJECTING record in ERROR with {@code code} and no raw response, in pairs. */
-    static List<Object> failedFields(ErrorCode code, Instant now) {
-        return List.of(OUTCOME, outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none()));
+    /** The value of {@link #OUTCOME} that ends a PROJECTING record in ERROR with {@code code} and no raw response. */
+    static String failed(ErrorCode code, Instant now) {
+        return outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none());
     }
 
     /** An instant's whole seconds since the epoch, as {@code abandon.lua} compares them (clamped, see above). */
@@ -119,18 +119,31 @@ final class RecordCodec {
         return "000000000".substring(digits.length()) + digits;
     }
 
-    /**
-     * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
-     * then, for READY, the content in UTF-8, encoded here once. The raw response travels apart.
-     */
-    static List<Object> completion(Outcome outcome) {
+    /** The value of {@link #OUTCOME} {@code complete.lua} writes for {@code outcome}. */
+    static String outcome(Outcome outcome) {
         if (outcome instanceof Outcome.Ready ready) {
-            return List.of(outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(),
-                    true, ready.result().scope()), utf8(ready.result().content()));
+            return outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(), true,
+                    ready.result().scope());
         }
         Outcome.Failed failed = (Outcome.Failed) outcome;
-        return List.of(outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
-                failed.rawResponse().isDefined(), Option.none()));
+        return outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
+                failed.rawResponse().isDefined(), Option.none());
+    }
+
+    /** The value of {@link #CONTENT} for a READY outcome, in UTF-8, encoded here once; none for ERROR. */
+    static Option<byte[]> content(Outcome outcome) {
+        return outcome instanceof Outcome.Ready ready ? Option.some(utf8(ready.result().content())) : Option.none();
+    }
+
+    /**
+     * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
+     * then, for READY, the content in UTF-8. The raw response travels apart.
+     */
+    static List<Object> completion(Outcome outcome) {
+        List<Object> values = new ArrayList<>(2);
+        values.add(outcome(outcome));
+        content(outcome).forEach(values::add);
+        return values;
     }
 
     /** {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}: the value of {@link #OUTCOME}. */
