@@ -152,6 +152,50 @@ final class RecordCodec {
                 + scope.map(text -> SCOPE + text).getOrElse(NO_SCOPE);
     }
 
+    /**
+     * The small values of a record's packed {@link #HEAD} and {@link #OUTCOME}, each when present and not
+     * empty, by their names in the record table ({@code schema}, {@code status}, {@code tool},
+     * {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, {@code leaseUntil}), into
+     * {@code fields}; the length of the scope in bytes into {@code sizes} as {@code scope}. For operators:
+     * a value that does not unpack is left out, never an error.
+     */
+    static void facts(String head, String outcome, Map<String, String> fields, Map<String, Long> sizes) {
+        if (head != null) {
+            String[] values = head.split("\\|", 6);
+            if (values.length == 6) {
+                putNonEmpty(fields, "schema", values[0]);
+                putNonEmpty(fields, "tool", values[4]);
+                putNonEmpty(fields, "createdAt", values[3]);
+                putNonEmpty(fields, "leaseUntil", values[2]);
+            }
+            if (outcome == null) {
+                fields.put("status", InvocationStatus.PROJECTING.name());
+            }
+        }
+        String scope = "";
+        if (outcome != null) {
+            String[] values = outcome.split("\\|", 5);
+            if (values.length == 5) {
+                putNonEmpty(fields, "status", values[0]);
+                putNonEmpty(fields, "updatedAt", values[1]);
+                if (InvocationStatus.ERROR.name().equals(values[0])) {
+                    fields.put("evidence", InvocationStatus.ERROR.name());
+                    putNonEmpty(fields, "errorCode", values[2]);
+                } else {
+                    putNonEmpty(fields, "evidence", values[2]);
+                }
+                scope = values[4].isEmpty() ? "" : values[4].substring(1);
+            }
+        }
+        sizes.put("scope", (long) utf8(scope).length);
+    }
+
+    private static void putNonEmpty(Map<String, String> fields, String name, String value) {
+        if (!value.isEmpty()) {
+            fields.put(name, value);
+        }
+    }
+
     /** Text as UTF-8 bytes, for the client to send as they are. */
     static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);

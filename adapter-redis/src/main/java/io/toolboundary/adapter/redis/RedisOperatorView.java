@@ -187,14 +187,21 @@ public final class RedisOperatorView {
         List<?> items = (List<?>) reply.get();
         Map<String, String> fields = new LinkedHashMap<>();
         Map<String, Long> sizes = new LinkedHashMap<>();
+        String head = null;
+        String outcome = null;
         for (int i = 5; i + 1 < items.size(); i += 2) {
             String name = String.valueOf(items.get(i));
             String value = String.valueOf(items.get(i + 1));
             if (name.startsWith("#")) {
                 sizes.put(name.substring(1), Long.parseLong(value));
-            } else {
-                fields.put(name, value);
+            } else if (name.equals(RecordCodec.HEAD)) {
+                head = value;
+            } else if (name.equals(RecordCodec.OUTCOME)) {
+                outcome = value;
             }
+        }
+        if ("hash".equals(String.valueOf(items.get(0)))) {
+            RecordCodec.facts(head, outcome, fields, sizes);
         }
         long micros = Long.parseLong(String.valueOf(items.get(3))) * 1_000_000L
                 + Long.parseLong(String.valueOf(items.get(4)));
