@@ -286,7 +286,7 @@ final class ReportSections {
                 + " | MEMORY USAGE over payload B | one call's keys |\n|---|---:|---:|---:|---:|---:|---|\n");
         for (JsonNode layout : data.layouts()) {
             List<String> keys = new ArrayList<>();
-            layout.path("oneCall").fields().forEachRemaining(e -> keys.add("`" + e.getKey() + "` " + e.getValue().asText()));
+            layout.path("oneCall").properties().forEach(e -> keys.add("`" + e.getKey() + "` " + e.getValue().asText()));
             Spread both = Spread.of(java.util.stream.StreamSupport.stream(layout.path("repeats").spliterator(), false)
                     .map(rep -> rep.path("beginUsecPerCall").asDouble(Double.NaN)
                             + rep.path("completeUsecPerCall").asDouble(Double.NaN))

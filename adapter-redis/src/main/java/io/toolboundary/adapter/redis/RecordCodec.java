@@ -46,8 +46,10 @@ import java.util.regex.Pattern;
  * comes without it lost it (an eviction): that is invalid data, never a record without a raw response.
  *
  * <p>The field names are declared here, once. The Lua scripts name the fields of
- * {@link #NAMED_BY_SCRIPTS} as literals and parse {@code h} and {@code o} by position; a test reads the
- * scripts and checks that the field names they use are exactly those.
+ * {@link #NAMED_BY_SCRIPTS} as literals and read {@code h} and {@code o} without patterns, at fixed
+ * positions: the token from the third character of {@code h} (the schema is one character), the status
+ * from the first five of {@code o}, an ERROR record's raw flag and code from its end (its scope is
+ * {@code -}); a test reads the scripts and checks that the field names they use are exactly those.
  *
  * <p>The execution lease, {@code <epoch seconds>:<nanoseconds>}, is set by {@code begin.lua} from the
  * server's clock so that {@code abandon.lua} compares it exactly with Lua numbers (whole seconds are
@@ -69,7 +71,7 @@ final class RecordCodec {
     /** Not a field of the hash: the name under which the scripts' replies carry the raw response. */
     static final String RAW = "r";
 
-    /** The version of this layout, the first value of every record's head. */
+    /** The version of this layout, the first value of every record's head: one character, as the scripts read it. */
     static final String SCHEMA_VERSION = "4";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
