@@ -39,6 +39,8 @@ import io.toolboundary.domain.bad.MutableDomainValue;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingJUnitAndAssertJ;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingTestcontainers;
 import io.toolboundary.tck.bad.StoreSuiteUsingRedisson;
+import io.toolboundary.tck.bad.SuiteSideOfACycle;
+import io.toolboundary.tck.bad.fixture.FixtureSideOfACycle;
 import io.toolboundary.tck.bad.StoreSuiteUsingTheTestkit;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingRedisson;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingTheInMemoryStore;
@@ -196,6 +198,12 @@ class RulesCatchBadClassesTest {
         void packageRuleCatchesACycleInsideOneTopLevelPackage() {
             assertCatches(ArchitectureTest.packages_are_free_of_cycles,
                     OuterSideOfANestedCycle.class, InnerSideOfANestedCycle.class);
+        }
+
+        @Test
+        void packageRuleCatchesACycleBetweenTwoPackagesOfTheStoreTck() {
+            assertCatches(ArchitectureTest.packages_are_free_of_cycles,
+                    SuiteSideOfACycle.class, FixtureSideOfACycle.class);
         }
 
         @Test

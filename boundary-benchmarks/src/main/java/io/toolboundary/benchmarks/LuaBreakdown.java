@@ -309,7 +309,7 @@ public final class LuaBreakdown {
         return resource(STORE_SCRIPTS + name);
     }
 
-    private static String ownScript(String name) {
+    static String ownScript(String name) {
         return resource(OWN_SCRIPTS + name);
     }
 

@@ -34,6 +34,7 @@ final class ReportData {
     final JsonNode floor;
     final JsonNode memory;
     final JsonNode lua;
+    final JsonNode layouts;
 
     ReportData(Path results) throws IOException {
         this.inMemory = JmhResults.read(List.of(results.resolve("jmh-inmemory.json"),
@@ -50,6 +51,7 @@ final class ReportData {
         this.floor = readJson(mapper, results.resolve("floor.json"));
         this.memory = readJson(mapper, results.resolve("memory.json"));
         this.lua = readJson(mapper, results.resolve("lua.json"));
+        this.layouts = readJson(mapper, results.resolve("layouts.json"));
     }
 
     /** What a compact (Latin-1) string of {@code chars} characters occupies on a 64-bit JVM with compressed pointers. */
@@ -278,6 +280,22 @@ final class ReportData {
     Spread fingerprintMicros(int request) {
         return Spread.of(inMemory.forks("JsonArgumentsBenchmark", "fingerprint", "avgt", Map.of("argumentsBytes", request))
                 .stream().map(JmhResults.Fork::score).toList());
+    }
+
+    // ---------------------------------------------------------------- record layouts
+
+    /** The layouts {@code LayoutCompare} measured: layout, label, oneCall, repeats. */
+    List<JsonNode> layouts() {
+        List<JsonNode> all = new ArrayList<>();
+        layouts.path("layouts").forEach(all::add);
+        return all;
+    }
+
+    /** A figure of one layout ({@code beginUsecPerCall}, {@code usedMemoryOverPayloadBytes}, ...), over repeats. */
+    Spread layout(JsonNode layout, String field) {
+        List<Double> values = new ArrayList<>();
+        layout.path("repeats").forEach(rep -> values.add(rep.path(field).asDouble(Double.NaN)));
+        return Spread.of(values);
     }
 
     // ---------------------------------------------------------------- Lua breakdown

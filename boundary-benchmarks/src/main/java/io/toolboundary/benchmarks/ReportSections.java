@@ -263,6 +263,45 @@ final class ReportSections {
         md.append("\n");
     }
 
+    /** The record layouts side by side: server time per call of begin and complete, and memory per call. */
+    void layouts() {
+        md.append("## Record layouts side by side\n\n");
+        if (data.layouts().isEmpty()) {
+            md.append("Not run.\n\n");
+            return;
+        }
+        md.append("`LayoutCompare` runs, on one server and in one run, each record layout with its own begin and complete"
+                + " scripts (the run's part of begin, its checks, counters, ledger and lease, the same in all), as a"
+                + " successful call sends them: begin, the raw response's `SET ... XX KEEPTTL` into the pending key,"
+                + " complete; from one connection, pipelined, on new ids, " + data.layouts.path("calls").asInt()
+                + " calls per layout and repeat, the layouts interleaved (each repeat starts with another), median (min–max)"
+                + " over " + data.layouts.path("repeats").asInt() + " repeats. Arguments "
+                + Fmt.kib(data.layouts.path("argumentsBytes").asInt()) + ", raw response "
+                + Fmt.kib(data.layouts.path("rawBytes").asInt()) + ", agent result "
+                + data.layouts.path("agentResultBytes").asInt() + " B. Time: `INFO commandstats` of each script's"
+                + " `EVALSHA` per call (the raw response's `SET` is the same in every layout and left out). Memory:"
+                + " `used_memory` growth per call (less the clients' buffers) and `MEMORY USAGE` of the run's keys per"
+                + " call (run state included), each over the payload (arguments, raw response, agent result, run id and"
+                + " tool_call_id).\n\n| layout | begin µs | complete µs | begin + complete µs | used_memory over payload B"
+                + " | MEMORY USAGE over payload B | one call's keys |\n|---|---:|---:|---:|---:|---:|---|\n");
+        for (JsonNode layout : data.layouts()) {
+            List<String> keys = new ArrayList<>();
+            layout.path("oneCall").properties().forEach(e -> keys.add("`" + e.getKey() + "` " + e.getValue().asText()));
+            Spread both = Spread.of(java.util.stream.StreamSupport.stream(layout.path("repeats").spliterator(), false)
+                    .map(rep -> rep.path("beginUsecPerCall").asDouble(Double.NaN)
+                            + rep.path("completeUsecPerCall").asDouble(Double.NaN))
+                    .toList());
+            md.append("| ").append(layout.path("label").asText())
+                    .append(" | ").append(data.layout(layout, "beginUsecPerCall").format(Fmt::num))
+                    .append(" | ").append(data.layout(layout, "completeUsecPerCall").format(Fmt::num))
+                    .append(" | ").append(both.format(Fmt::num))
+                    .append(" | ").append(data.layout(layout, "usedMemoryOverPayloadBytes").format(Fmt::whole))
+                    .append(" | ").append(data.layout(layout, "memoryUsageOverPayloadBytes").format(Fmt::whole))
+                    .append(" | ").append(String.join("; ", keys)).append(" |\n");
+        }
+        md.append("\n");
+    }
+
     /** Where begin's and complete's server time goes: each script's parts against an empty script, side by side. */
     void luaBreakdown() {
         md.append("## Where the scripts' time goes\n\n");

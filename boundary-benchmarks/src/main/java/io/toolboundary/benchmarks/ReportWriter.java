@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * Writes {@code BENCHMARKS.md} and its PNG charts from one run's results folder: the JMH JSON
  * ({@code jmh-inmemory.json}, {@code jmh-redis-<run>.json}), the replay and floor ({@code floor.json}),
- * the record memory ({@code memory.json}), the scripts' parts ({@code lua.json}), and the run's
+ * the record memory ({@code memory.json}), the scripts' parts ({@code lua.json}), the record layouts
+ * ({@code layouts.json}), and the run's
  * {@code machine.txt}, {@code commands.txt} and
  * {@code profile.txt}.
  *
@@ -67,6 +68,7 @@ public final class ReportWriter {
         TargetTable.write(data, md);
         sections.server();
         sections.luaBreakdown();
+        sections.layouts();
         sections.throughput();
         sections.memory();
         sections.inMemory();
@@ -113,7 +115,8 @@ public final class ReportWriter {
         md.append("- Peer: `HandRolledToolCalls`, checked against the server before it is measured (claim refuses a"
                 + " duplicate, finish keeps the TTL).\n");
         md.append("- Memory: `RecordMemory`, see its section.\n");
-        md.append("- Scripts' parts: `LuaBreakdown`, see its section.\n\n");
+        md.append("- Scripts' parts: `LuaBreakdown`, see its section.\n");
+        md.append("- Record layouts: `LayoutCompare`, see its section.\n\n");
         md.append("Raw data: `bench/results/`.\n");
     }
 

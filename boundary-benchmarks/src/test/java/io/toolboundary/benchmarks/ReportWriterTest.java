@@ -51,6 +51,10 @@ class ReportWriterTest {
                 .contains("## Where the scripts' time goes")
                 .contains("| begin.lua | the store's begin.lua | 20.0 (19.0–21.0) | 15.0 | HMGET 1.00, HSET 3.00 |")
                 .contains("| 64 KiB | 20.0 | 0.100 | 12.0 | 2.00 | 32.1 |")
+                .contains("## Record layouts side by side")
+                // begin 20, 21, 22 µs and complete 9, 10, 11 µs in three repeats
+                .contains("| packed hash | 21.0 (20.0–22.0) | 10.0 (9.00–11.0) | 31.0 (29.0–33.0) | 1,400 (1,350–1,450)"
+                        + " | 1,300 (1,300–1,300) | `toolboundary:{<run>}:call:<id>` hash hashtable 2128 B |")
                 .contains("## What is left")
                 .contains("`EVALSHA begin.lua` 21.0 µs, 29 arguments of 1,561 B (inside: HSET 7.00, HMGET 4.00 µs)")
                 .contains("`EVALSHA begin.lua` is 68% of the 31.0 µs")
@@ -120,7 +124,22 @@ class ReportWriterTest {
         json.writeValue(results.resolve("floor.json").toFile(), floor());
         json.writeValue(results.resolve("memory.json").toFile(), memory());
         json.writeValue(results.resolve("lua.json").toFile(), lua());
+        json.writeValue(results.resolve("layouts.json").toFile(), layouts());
         return results;
+    }
+
+    /** One layout, three repeats. */
+    private ObjectNode layouts() {
+        ObjectNode layouts = json.createObjectNode().put("calls", 1000).put("repeats", 3).put("rawBytes", 1024)
+                .put("argumentsBytes", 1024).put("agentResultBytes", 256);
+        ObjectNode packed = layouts.putArray("layouts").addObject().put("layout", "PACKED").put("label", "packed hash");
+        packed.putObject("oneCall").put("toolboundary:{<run>}:call:<id>", "hash hashtable 2128 B");
+        ArrayNode repeats = packed.putArray("repeats");
+        for (int rep = 0; rep < 3; rep++) {
+            repeats.addObject().put("beginUsecPerCall", 20.0 + rep).put("completeUsecPerCall", 9.0 + rep)
+                    .put("usedMemoryOverPayloadBytes", 1350.0 + 50 * rep).put("memoryUsageOverPayloadBytes", 1300.0);
+        }
+        return layouts;
     }
 
     /** Begin: an empty script at 5 µs, the store's at 19 to 21 µs; complete: an empty one at 3 µs. */

@@ -3,25 +3,33 @@ package io.toolboundary.adapter.inmemory;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Limits;
-import io.toolboundary.tck.AgentNeverSeesRawDataContract;
+import io.toolboundary.testkit.MutableClock;
+import io.toolboundary.tck.boundary.AgentNeverSeesRawDataContract;
+import io.toolboundary.tck.boundary.SpecValues;
 
 /** What the agent sees on every path, through the boundary on the in-memory store. */
-class InMemoryAgentNeverSeesRawDataTest extends AgentNeverSeesRawDataContract {
+class InMemoryAgentNeverSeesRawDataTest implements AgentNeverSeesRawDataContract {
 
-    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock());
+    private final MutableClock clock = MutableClock.at(SpecValues.START);
+    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public MutableClock clock() {
+        return clock;
+    }
+
+    @Override
+    public CanonicalInvocationStore store() {
         return store;
     }
 
     @Override
-    protected void expire(InvocationKey key) {
+    public void expire(InvocationKey key) {
         store.remainingTtl(key).forEach(clock()::advance);
     }
 
     @Override
-    protected long maxRecordBytes() {
+    public long maxRecordBytes() {
         return Limits.DEFAULT_RECORD_BYTES;
     }
 }

@@ -1,5 +1,12 @@
 package io.toolboundary.adapter.inmemory;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
+import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
+import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
@@ -9,7 +16,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.tck.CanonicalInvocationStoreContract;
+import io.toolboundary.tck.store.CanonicalInvocationStoreContract;
 import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -19,7 +26,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContract {
+class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreContract {
 
     private static final long MAX_RECORD_BYTES = 4096;
 
@@ -27,32 +34,32 @@ class InMemoryCanonicalInvocationStoreTest extends CanonicalInvocationStoreContr
     private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock, MAX_RECORD_BYTES);
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         return store;
     }
 
     @Override
-    protected Option<Duration> remainingTtl(InvocationKey key) {
+    public Option<Duration> remainingTtl(InvocationKey key) {
         return store.remainingTtl(key);
     }
 
     @Override
-    protected void expire(InvocationKey key) {
+    public void expire(InvocationKey key) {
         store.remainingTtl(key).forEach(clock::advance);
     }
 
     @Override
-    protected void expireRun(RunId runId) {
+    public void expireRun(RunId runId) {
         store.remainingRunTtl(runId).forEach(clock::advance);
     }
 
     @Override
-    protected void passLease(InvocationKey key) {
+    public void passLease(InvocationKey key) {
         clock.advance(LEASE);
     }
 
     @Override
-    protected long maxRecordBytes() {
+    public long maxRecordBytes() {
         return MAX_RECORD_BYTES;
     }
 

@@ -1,12 +1,12 @@
 package io.toolboundary.adapter.inmemory;
 
-import static io.toolboundary.tck.CanonicalInvocationStoreContract.RUN_TOKEN;
-import static io.toolboundary.tck.CanonicalInvocationStoreContract.TTL;
-import static io.toolboundary.tck.CanonicalInvocationStoreContract.evidenceFound;
-import static io.toolboundary.tck.CanonicalInvocationStoreContract.freshRunId;
-import static io.toolboundary.tck.CanonicalInvocationStoreContract.projecting;
-import static io.toolboundary.tck.CanonicalInvocationStoreContract.readyOf;
-import static io.toolboundary.tck.CanonicalInvocationStoreContract.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
+import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,7 +55,7 @@ class InMemoryStoreBoundTest {
         return projecting(run, "call_%04d".formatted(i));
     }
 
-    /** The size of every such record of a {@link io.toolboundary.tck.CanonicalInvocationStoreContract#freshRunId()}. */
+    /** The size of every such record of a {@link io.toolboundary.tck.store.StoreRecordFixtures#freshRunId()}. */
     private static final long RECORD_BYTES = record(freshRunId(), 0).byteSize();
 
     private Either<BoundaryError, ?> begin(InMemoryCanonicalInvocationStore store, CanonicalRecord.Projecting record) {

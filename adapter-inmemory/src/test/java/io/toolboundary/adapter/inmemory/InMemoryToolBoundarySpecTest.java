@@ -14,7 +14,10 @@ import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.tck.ToolBoundarySpecContract;
+import io.toolboundary.testkit.MutableClock;
+import io.toolboundary.tck.boundary.SpecState;
+import io.toolboundary.tck.boundary.SpecValues;
+import io.toolboundary.tck.boundary.ToolBoundarySpecContract;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.List;
@@ -24,27 +27,39 @@ import org.junit.jupiter.api.Test;
  * The requirement text, scenario by scenario, through the boundary on the in-memory store, whose expiry
  * follows the suite's clock; plus what only this store can show: a refused call leaves it empty.
  */
-class InMemoryToolBoundarySpecTest extends ToolBoundarySpecContract {
+class InMemoryToolBoundarySpecTest implements ToolBoundarySpecContract {
 
-    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock());
+    private final MutableClock clock = MutableClock.at(SpecValues.START);
+    private final SpecState spec = new SpecState();
+    private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public MutableClock clock() {
+        return clock;
+    }
+
+    @Override
+    public SpecState specState() {
+        return spec;
+    }
+
+    @Override
+    public CanonicalInvocationStore store() {
         return store;
     }
 
     @Override
-    protected Option<Duration> remainingTtl(InvocationKey key) {
+    public Option<Duration> remainingTtl(InvocationKey key) {
         return store.remainingTtl(key);
     }
 
     @Override
-    protected void expire(InvocationKey key) {
+    public void expire(InvocationKey key) {
         store.remainingTtl(key).forEach(clock()::advance);
     }
 
     @Override
-    protected boolean storeExpiresOnTheSuiteClock() {
+    public boolean storeExpiresOnTheSuiteClock() {
         return true;
     }
 

@@ -16,7 +16,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.Outcome;
-import io.toolboundary.tck.ForwardingStore;
+import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;

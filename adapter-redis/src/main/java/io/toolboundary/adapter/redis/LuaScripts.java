@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.redis;
 
+import io.vavr.control.Option;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,29 +10,39 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
-/** The store's Lua scripts, read once from the resources beside this class, each with its SHA-1 for EVALSHA. */
+/**
+ * The catalogue of the store's Lua scripts: each entry is a resource beside this class, read once with
+ * its SHA-1 for {@code EVALSHA}, the record of its keys and arguments ({@link ScriptArgs}) and the enum
+ * of its replies ({@link ScriptReplies}). Every entry is loaded on the masters when the store is made.
+ */
 final class LuaScripts {
 
     /** Opens a run; see {@code open.lua}. */
-    static final Script OPEN = load("open.lua");
+    static final Script<ScriptArgs.Open, ScriptReplies.Open> OPEN =
+            load("open.lua", ScriptReplies.Open.class, true);
     /** Creates a record and reserves budget; see {@code begin.lua}. */
-    static final Script BEGIN = load("begin.lua");
+    static final Script<ScriptArgs.Begin, ScriptReplies.Begin> BEGIN =
+            load("begin.lua", ScriptReplies.Begin.class, true);
     /** Completes a record by token; see {@code complete.lua}. */
-    static final Script COMPLETE = load("complete.lua");
+    static final Script<ScriptArgs.Complete, ScriptReplies.Complete> COMPLETE =
+            load("complete.lua", ScriptReplies.Complete.class, true);
     /** Ends a record left PROJECTING past its lease; see {@code abandon.lua}. */
-    static final Script ABANDON = load("abandon.lua");
+    static final Script<ScriptArgs.Abandon, ScriptReplies.Abandon> ABANDON =
+            load("abandon.lua", ScriptReplies.Abandon.class, true);
     /** Ends an attempt's record by its token; see {@code end.lua}. */
-    static final Script END = load("end.lua");
+    static final Script<ScriptArgs.End, ScriptReplies.End> END = load("end.lua", ScriptReplies.End.class, true);
     /** Reads a record; see {@code find.lua}. */
-    static final Script FIND = load("find.lua");
-    /** One SCAN step over a run's record keys; see {@code scan.lua}. */
-    static final Script SCAN = load("scan.lua");
-    /** One SCAN step over a node's keys, for operators; see {@code scankeys.lua}. */
-    static final Script SCAN_KEYS = load("scankeys.lua");
+    static final Script<ScriptArgs.Find, ScriptReplies.Data> FIND = load("find.lua", ScriptReplies.Data.class, false);
+    /** One SCAN step over the keys a pattern matches; see {@code scan.lua}. */
+    static final Script<ScriptArgs.Scan, ScriptReplies.Data> SCAN = load("scan.lua", ScriptReplies.Data.class, false);
     /** What an operator needs to know of one key; see {@code inspect.lua}. */
-    static final Script INSPECT = load("inspect.lua");
+    static final Script<ScriptArgs.Inspect, ScriptReplies.Data> INSPECT =
+            load("inspect.lua", ScriptReplies.Data.class, false);
+    /** Rewrites a field with its own value, for a replica acknowledgement; see {@code touch.lua}. */
+    static final Script<ScriptArgs.Touch, ScriptReplies.Touch> TOUCH =
+            load("touch.lua", ScriptReplies.Touch.class, true);
     /** Every script of the store's, as loaded on the masters when the store is made. */
-    static final List<Script> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, SCAN, SCAN_KEYS, INSPECT);
+    static final List<Script<?, ?>> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, SCAN, INSPECT, TOUCH);
 
     private LuaScripts() {
     }
@@ -42,17 +53,35 @@ final class LuaScripts {
      * @param name the resource name, named in the store's log when a script fails
      * @param source the Lua text, sent with {@code SCRIPT LOAD} when a server does not have it
      * @param sha1 the SHA-1 (lowercase hex) of the source's UTF-8 bytes, as {@code EVALSHA} names it
+     * @param replies the enum of the replies the script answers by name ({@link ScriptReplies.Data} when
+     *     it answers data)
+     * @param writes whether the script may write: replicas must acknowledge it and an evicting master
+     *     refuses it
+     * @param <A> its keys and arguments
+     * @param <R> its replies
      */
-    record Script(String name, String source, String sha1) {
+    record Script<A extends ScriptArgs, R extends Enum<R> & ScriptReplies.Reply>(String name, String source,
+            String sha1, Class<R> replies, boolean writes) {
+
+        /** The reply named {@code outcome}, or none when this script answers no such reply. */
+        Option<R> reply(String outcome) {
+            for (R reply : replies.getEnumConstants()) {
+                if (reply.name().equals(outcome)) {
+                    return Option.some(reply);
+                }
+            }
+            return Option.none();
+        }
     }
 
-    static Script load(String name) {
+    private static <A extends ScriptArgs, R extends Enum<R> & ScriptReplies.Reply> Script<A, R> load(String name,
+            Class<R> replies, boolean writes) {
         try (InputStream in = LuaScripts.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + name);
             }
             byte[] bytes = in.readAllBytes();
-            return new Script(name, new String(bytes, StandardCharsets.UTF_8), sha1Hex(bytes));
+            return new Script<>(name, new String(bytes, StandardCharsets.UTF_8), sha1Hex(bytes), replies, writes);
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot read script resource " + name, failure);
         }

@@ -39,7 +39,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
      * {@code bySource}), {@code EXEC}, in one pipeline on the connection of the keys' slot. Completes with
      * the script's reply; fails with the failure of the transaction or of the script.
      */
-    CompletableFuture<Object> send(RedissonClient client, BatchOptions options, LuaScripts.Script script,
+    CompletableFuture<Object> send(RedissonClient client, BatchOptions options, LuaScripts.Script<?, ?> script,
             boolean bySource, String routingKey, List<Object> keys, Object[] values) {
         return transaction(client, options, script, bySource, routingKey, keys, values)
                 .thenApply(result -> lastReply(result.getResponses()));
@@ -50,7 +50,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
      * they ask for one); completes with the replies of both commands.
      */
     CompletableFuture<BatchResult<?>> transaction(RedissonClient client, BatchOptions options,
-            LuaScripts.Script script, boolean bySource, String routingKey, List<Object> keys, Object[] values) {
+            LuaScripts.Script<?, ?> script, boolean bySource, String routingKey, List<Object> keys, Object[] values) {
         if (!(client instanceof Redisson redisson)) {
             throw new IllegalStateException("not a Redisson client: " + client.getClass().getName());
         }
@@ -62,7 +62,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
         }
     }
 
-    private CompletableFuture<BatchResult<?>> send(Redisson redisson, BatchOptions options, LuaScripts.Script script,
+    private CompletableFuture<BatchResult<?>> send(Redisson redisson, BatchOptions options, LuaScripts.Script<?, ?> script,
             boolean bySource, String routingKey, List<Object> keys, Object[] values) {
         // Redisson's buckets send SET ... XX or SET ... KEEPTTL, never both, so the transaction is built on
         // the client's own batch service and the SET sent as it is.

@@ -46,8 +46,10 @@ import java.util.regex.Pattern;
  * comes without it lost it (an eviction): that is invalid data, never a record without a raw response.
  *
  * <p>The field names are declared here, once. The Lua scripts name the fields of
- * {@link #NAMED_BY_SCRIPTS} as literals and parse {@code h} and {@code o} by position; a test reads the
- * scripts and checks that the field names they use are exactly those.
+ * {@link #NAMED_BY_SCRIPTS} as literals and read {@code h} and {@code o} without patterns, at fixed
+ * positions: the token from the third character of {@code h} (the schema is one character), the status
+ * from the first five of {@code o}, an ERROR record's raw flag and code from its end (its scope is
+ * {@code -}); a test reads the scripts and checks that the field names they use are exactly those.
  *
  * <p>The execution lease, {@code <epoch seconds>:<nanoseconds>}, is set by {@code begin.lua} from the
  * server's clock so that {@code abandon.lua} compares it exactly with Lua numbers (whole seconds are
@@ -69,7 +71,7 @@ final class RecordCodec {
     /** Not a field of the hash: the name under which the scripts' replies carry the raw response. */
     static final String RAW = "r";
 
-    /** The version of this layout, the first value of every record's head. */
+    /** The version of this layout, the first value of every record's head: one character, as the scripts read it. */
     static final String SCHEMA_VERSION = "4";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
@@ -98,14 +100,14 @@ final class RecordCodec {
         return "|" + record.createdAt() + "|" + record.tool().value() + "|" + record.requestFingerprint();
     }
 
-    /** The fields abandonment writes over a PROJECTING record, as field, value pairs. */
-    static List<Object> abandonedFields(Instant now) {
-        return failedFields(ErrorCode.EXECUTION_ABANDONED, now);
+    /** The value of {@link #OUTCOME} abandonment writes over a PROJECTING record. */
+    static String abandoned(Instant now) {
+        return failed(ErrorCode.EXECUTION_ABANDONED, now);
     }
 
-    /** The fields that end a PROJECTING record in ERROR with {@code code} and no raw response, in pairs. */
-    static List<Object> failedFields(ErrorCode code, Instant now) {
-        return List.of(OUTCOME, outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none()));
+    /** The value of {@link #OUTCOME} that ends a PROJECTING record in ERROR with {@code code} and no raw response. */
+    static String failed(ErrorCode code, Instant now) {
+        return outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none());
     }
 
     /** An instant's whole seconds since the epoch, as {@code abandon.lua} compares them (clamped, see above). */
@@ -119,24 +121,81 @@ final class RecordCodec {
         return "000000000".substring(digits.length()) + digits;
     }
 
-    /**
-     * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
-     * then, for READY, the content in UTF-8, encoded here once. The raw response travels apart.
-     */
-    static List<Object> completion(Outcome outcome) {
+    /** The value of {@link #OUTCOME} {@code complete.lua} writes for {@code outcome}. */
+    static String outcome(Outcome outcome) {
         if (outcome instanceof Outcome.Ready ready) {
-            return List.of(outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(),
-                    true, ready.result().scope()), utf8(ready.result().content()));
+            return outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(), true,
+                    ready.result().scope());
         }
         Outcome.Failed failed = (Outcome.Failed) outcome;
-        return List.of(outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
-                failed.rawResponse().isDefined(), Option.none()));
+        return outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
+                failed.rawResponse().isDefined(), Option.none());
+    }
+
+    /** The value of {@link #CONTENT} for a READY outcome, in UTF-8, encoded here once; none for ERROR. */
+    static Option<byte[]> content(Outcome outcome) {
+        return outcome instanceof Outcome.Ready ready ? Option.some(utf8(ready.result().content())) : Option.none();
+    }
+
+    /**
+     * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
+     * then, for READY, the content in UTF-8. The raw response travels apart.
+     */
+    static List<Object> completion(Outcome outcome) {
+        List<Object> values = new ArrayList<>(2);
+        values.add(outcome(outcome));
+        content(outcome).forEach(values::add);
+        return values;
     }
 
     /** {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}: the value of {@link #OUTCOME}. */
     static String outcomeHead(InvocationStatus status, Instant at, String code, boolean raw, Option<String> scope) {
         return status.name() + "|" + at + "|" + code + "|" + (raw ? "1" : "0") + "|"
                 + scope.map(text -> SCOPE + text).getOrElse(NO_SCOPE);
+    }
+
+    /**
+     * The small values of a record's packed {@link #HEAD} and {@link #OUTCOME}, each when present and not
+     * empty, by their names in the record table ({@code schema}, {@code status}, {@code tool},
+     * {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, {@code leaseUntil}), into
+     * {@code fields}; the length of the scope in bytes into {@code sizes} as {@code scope}. For operators:
+     * a value that does not unpack is left out, never an error.
+     */
+    static void facts(String head, String outcome, Map<String, String> fields, Map<String, Long> sizes) {
+        if (head != null) {
+            String[] values = head.split("\\|", 6);
+            if (values.length == 6) {
+                putNonEmpty(fields, "schema", values[0]);
+                putNonEmpty(fields, "tool", values[4]);
+                putNonEmpty(fields, "createdAt", values[3]);
+                putNonEmpty(fields, "leaseUntil", values[2]);
+            }
+            if (outcome == null) {
+                fields.put("status", InvocationStatus.PROJECTING.name());
+            }
+        }
+        String scope = "";
+        if (outcome != null) {
+            String[] values = outcome.split("\\|", 5);
+            if (values.length == 5) {
+                putNonEmpty(fields, "status", values[0]);
+                putNonEmpty(fields, "updatedAt", values[1]);
+                if (InvocationStatus.ERROR.name().equals(values[0])) {
+                    fields.put("evidence", InvocationStatus.ERROR.name());
+                    putNonEmpty(fields, "errorCode", values[2]);
+                } else {
+                    putNonEmpty(fields, "evidence", values[2]);
+                }
+                scope = values[4].isEmpty() ? "" : values[4].substring(1);
+            }
+        }
+        sizes.put("scope", (long) utf8(scope).length);
+    }
+
+    private static void putNonEmpty(Map<String, String> fields, String name, String value) {
+        if (!value.isEmpty()) {
+            fields.put(name, value);
+        }
     }
 
     /** Text as UTF-8 bytes, for the client to send as they are. */

@@ -18,7 +18,6 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.LongSupplier;
@@ -113,8 +112,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
             throw new IllegalArgumentException("ttl must be positive, was " + ttl);
         }
         String runKey = keys.runState(runId);
-        return scripts.run(LuaScripts.OPEN, runKey, List.of(runKey),
-                List.of(offered.value(), Long.toString(ttlMillis(ttl))), timeout)
+        return scripts.run(LuaScripts.OPEN, new ScriptArgs.Open(runKey, offered.value(), ttlMillis(ttl)), timeout)
                 .flatMap(reply -> ScriptReplies.openRun(reply, offered));
     }
 
@@ -128,23 +126,14 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         }
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
-        List<Object> scriptKeys = List.of(recordKey, keys.runState(key.runId()),
-                keys.endedAttempt(key.runId(), start.token()), keys.pendingRaw(key, start.token()));
-        List<Object> args = new ArrayList<>(13);
-        args.add(start.token().value());
-        args.add(record.requestFingerprint());
-        args.add(Long.toString(ttlMillis(start.ttl())));
-        args.add(Integer.toString(start.runCallBudget()));
-        args.add(Integer.toString(start.toolCallBudget()));
-        args.add(Long.toString(leaseMillis(start.lease())));
-        args.add(start.runToken().value());
-        args.add(RedisKeys.toolCounterField(record.tool()));
-        args.add(RedisKeys.ledgerField(key.toolCallId()));
-        args.add(Long.toString(marks.seen(key.runId(), start.runToken())));
-        args.add(RecordCodec.headStart(start.token()));
-        args.add(RecordCodec.headEnd(record));
-        args.add(RecordCodec.utf8(record.arguments()));
-        return scripts.run(LuaScripts.BEGIN, recordKey, scriptKeys, args, timeout)
+        ScriptArgs.Begin args = new ScriptArgs.Begin(recordKey, keys.runState(key.runId()),
+                keys.endedAttempt(key.runId(), start.token()), keys.pendingRaw(key, start.token()),
+                start.token().value(), record.requestFingerprint(), ttlMillis(start.ttl()), start.runCallBudget(),
+                start.toolCallBudget(), leaseMillis(start.lease()), start.runToken().value(),
+                RedisKeys.toolCounterField(record.tool()), RedisKeys.ledgerField(key.toolCallId()),
+                marks.seen(key.runId(), start.runToken()), RecordCodec.headStart(start.token()),
+                RecordCodec.headEnd(record), RecordCodec.utf8(record.arguments()));
+        return scripts.run(LuaScripts.BEGIN, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token(),
                         calls -> marks.saw(key.runId(), start.runToken(), calls)));
     }
@@ -171,8 +160,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         if (cap.isPresent() && known > cap.getAsLong()) {
             return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
-        return sendCompletion(key, token, outcome, cap.isPresent() ? Long.toString(cap.getAsLong() - known) : "",
-                timeout);
+        return sendCompletion(key, token, outcome,
+                cap.isPresent() ? Option.some(cap.getAsLong() - known) : Option.none(), timeout);
     }
 
     /**
@@ -183,19 +172,15 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * ({@link RawResponseWrite}), encoded to UTF-8 once and never copied again.
      */
     private Either<BoundaryError, Outcome> sendCompletion(InvocationKey key, AttemptToken token, Outcome outcome,
-            String room, Duration timeout) {
+            Option<Long> room, Duration timeout) {
         String recordKey = keys.record(key);
         String pending = keys.pendingRaw(key, token);
         Option<RawResponseWrite> raw = outcome.rawResponse()
                 .map(text -> new RawResponseWrite(pending, RecordCodec.utf8(text)));
-        List<Object> args = new ArrayList<>(6);
-        args.add(token.value());
-        args.add(outcome.status().name());
-        args.add(room);
-        args.add(raw.isDefined() ? "1" : "0");
-        args.addAll(RecordCodec.completion(outcome));
-        return scripts.run(LuaScripts.COMPLETE, recordKey, List.of(recordKey, pending, keys.raw(key)), args, timeout,
-                        raw)
+        ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
+                outcome.status().name(), room, raw.isDefined(), RecordCodec.outcome(outcome),
+                RecordCodec.content(outcome));
+        return scripts.run(LuaScripts.COMPLETE, args, timeout, raw)
                 .flatMap(reply -> ScriptReplies.complete(reply, key, outcome, token));
     }
 
@@ -214,13 +199,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        List<Object> args = new ArrayList<>(10);
-        args.add(token.value());
-        args.add(Long.toString(ENDED_ATTEMPT_MARK_TTL.toMillis()));
-        args.addAll(RecordCodec.failedFields(code, now));
-        List<Object> scriptKeys = List.of(recordKey, keys.endedAttempt(key.runId(), token), keys.pendingRaw(key, token),
-                keys.raw(key));
-        return scripts.run(LuaScripts.END, recordKey, scriptKeys, args, timeout)
+        ScriptArgs.End args = new ScriptArgs.End(recordKey, keys.endedAttempt(key.runId(), token),
+                keys.pendingRaw(key, token), keys.raw(key), token.value(), ENDED_ATTEMPT_MARK_TTL.toMillis(),
+                RecordCodec.failed(code, now));
+        return scripts.run(LuaScripts.END, args, timeout)
                 .flatMap(reply -> ScriptReplies.end(reply, key, token));
     }
 
@@ -230,9 +212,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        List<Object> args = new ArrayList<>(8);
-        args.addAll(RecordCodec.abandonedFields(now));
-        return scripts.run(LuaScripts.ABANDON, recordKey, List.of(recordKey), args, timeout)
+        return scripts.run(LuaScripts.ABANDON, new ScriptArgs.Abandon(recordKey, RecordCodec.abandoned(now)), timeout)
                 .flatMap(reply -> ScriptReplies.abandon(reply, key));
     }
 
@@ -241,7 +221,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(key, "key is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
-        return scripts.run(LuaScripts.FIND, recordKey, List.of(recordKey, keys.raw(key)), List.of(), timeout)
+        return scripts.run(LuaScripts.FIND, new ScriptArgs.Find(recordKey, keys.raw(key)), timeout)
                 .flatMap(reply -> ScriptReplies.find(reply, key));
     }
 
@@ -266,13 +246,13 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         }
         long deadline = System.nanoTime() + Math.max(timeout.toNanos(), 0L);
         String start = keys.recordsOf(runId);
-        List<Object> args = List.of("0", keys.recordPattern(runId), Integer.toString(SCAN_COUNT));
+        String pattern = keys.recordPattern(runId);
         java.util.TreeMap<String, ToolCallId> ids = new java.util.TreeMap<>();
         String cursor = "0";
         do {
             Duration left = Duration.ofNanos(Math.max(0L, deadline - System.nanoTime()));
-            Either<BoundaryError, Object> step = scripts.run(LuaScripts.SCAN, start, List.of(start),
-                    List.of(cursor, args.get(1), args.get(2)), left);
+            Either<BoundaryError, Object> step = scripts.run(LuaScripts.SCAN,
+                    new ScriptArgs.Scan(start, cursor, pattern, SCAN_COUNT), left);
             if (step.isLeft()) {
                 // A read: nothing was written whatever happened, so an unknown outcome is only unavailable.
                 return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
@@ -323,10 +303,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return client;
     }
 
-    /** Runs one script with this store's retries, for {@link RedisOperatorView}; {@code scriptKeys} start with the routing key. */
-    Either<BoundaryError, Object> runScript(LuaScripts.Script script, String routingKey, List<Object> scriptKeys,
-            List<Object> args, Duration timeout) {
-        return scripts.run(script, routingKey, scriptKeys, args, timeout);
+    /** Runs one script with this store's retries, for {@link RedisOperatorView}. */
+    <A extends ScriptArgs> Either<BoundaryError, Object> runScript(LuaScripts.Script<A, ?> script, A args,
+            Duration timeout) {
+        return scripts.run(script, args, timeout);
     }
 
     /** The layout of every key this store writes. */

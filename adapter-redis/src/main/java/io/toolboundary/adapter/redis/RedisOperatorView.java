@@ -118,8 +118,8 @@ public final class RedisOperatorView {
         List<String> keys = new ArrayList<>();
         String next = cursor;
         do {
-            Either<BoundaryError, Object> step = store.runScript(LuaScripts.SCAN_KEYS, keyPrefix(), List.of(keyPrefix()),
-                    List.of(next, pattern, Integer.toString(SCAN_COUNT)), timeout);
+            Either<BoundaryError, Object> step = store.runScript(LuaScripts.SCAN,
+                    new ScriptArgs.Scan(keyPrefix(), next, pattern, SCAN_COUNT), timeout);
             if (step.isLeft()) {
                 return Either.left(BoundaryError.of(io.toolboundary.domain.ErrorCode.STORE_UNAVAILABLE));
             }
@@ -179,23 +179,29 @@ public final class RedisOperatorView {
     public Either<BoundaryError, KeyFacts> inspect(String key) {
         requireNonNull(key, "key is null");
         // A record's raw response is its own key; the script reads its size only through the record.
-        List<Object> scriptKeys = store.keys().rawOfRecordKey(key).<List<Object>>map(raw -> List.of(key, raw))
-                .getOrElse(List.of(key));
-        Either<BoundaryError, Object> reply = store.runScript(LuaScripts.INSPECT, key, scriptKeys, List.of(), timeout);
+        Either<BoundaryError, Object> reply = store.runScript(LuaScripts.INSPECT,
+                new ScriptArgs.Inspect(key, store.keys().rawOfRecordKey(key)), timeout);
         if (reply.isLeft()) {
             return Either.left(BoundaryError.of(io.toolboundary.domain.ErrorCode.STORE_UNAVAILABLE));
         }
         List<?> items = (List<?>) reply.get();
         Map<String, String> fields = new LinkedHashMap<>();
         Map<String, Long> sizes = new LinkedHashMap<>();
+        String head = null;
+        String outcome = null;
         for (int i = 5; i + 1 < items.size(); i += 2) {
             String name = String.valueOf(items.get(i));
             String value = String.valueOf(items.get(i + 1));
             if (name.startsWith("#")) {
                 sizes.put(name.substring(1), Long.parseLong(value));
-            } else {
-                fields.put(name, value);
+            } else if (name.equals(RecordCodec.HEAD)) {
+                head = value;
+            } else if (name.equals(RecordCodec.OUTCOME)) {
+                outcome = value;
             }
+        }
+        if ("hash".equals(String.valueOf(items.get(0)))) {
+            RecordCodec.facts(head, outcome, fields, sizes);
         }
         long micros = Long.parseLong(String.valueOf(items.get(3))) * 1_000_000L
                 + Long.parseLong(String.valueOf(items.get(4)));

@@ -1,32 +1,8 @@
 package io.toolboundary.adapter.redis;
 
-import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_ABANDONED;
-import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_APPLIED;
-import static io.toolboundary.adapter.redis.ScriptReply.ALREADY_CREATED;
-import static io.toolboundary.adapter.redis.ScriptReply.ATTEMPT_ENDED;
-import static io.toolboundary.adapter.redis.ScriptReply.RECORD_INVALID;
-import static io.toolboundary.adapter.redis.ScriptReply.CONFLICT;
-import static io.toolboundary.adapter.redis.ScriptReply.COUNTER_INVALID;
-import static io.toolboundary.adapter.redis.ScriptReply.DUPLICATE;
-import static io.toolboundary.adapter.redis.ScriptReply.FINAL;
-import static io.toolboundary.adapter.redis.ScriptReply.LEASE_ACTIVE;
-import static io.toolboundary.adapter.redis.ScriptReply.LEASE_INVALID;
-import static io.toolboundary.adapter.redis.ScriptReply.RAW_LOST;
-import static io.toolboundary.adapter.redis.ScriptReply.NOT_FOUND;
-import static io.toolboundary.adapter.redis.ScriptReply.REUSED;
-import static io.toolboundary.adapter.redis.ScriptReply.RUN_BUDGET;
-import static io.toolboundary.adapter.redis.ScriptReply.RUN_INVALID;
-import static io.toolboundary.adapter.redis.ScriptReply.RUN_LOST;
-import static io.toolboundary.adapter.redis.ScriptReply.RUN_OPEN;
-import static io.toolboundary.adapter.redis.ScriptReply.TOKEN_MISMATCH;
-import static io.toolboundary.adapter.redis.ScriptReply.TOOL_BUDGET;
-import static io.toolboundary.adapter.redis.ScriptReply.TOO_LARGE;
 
 import io.vavr.control.Option;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -64,35 +40,6 @@ import org.redisson.client.RedisNoScriptException;
  */
 final class ReplicaAcknowledger {
 
-    /** Rewrites a record's status with its own value: a write that changes nothing; see {@code touch.lua}. */
-    static final LuaScripts.Script TOUCH = LuaScripts.load("touch.lua");
-
-    /** Replies that wrote nothing, by script: they stand whatever the replicas say. */
-    private static final Map<LuaScripts.Script, Set<ScriptReply>> REFUSALS = Map.of(
-            LuaScripts.OPEN, EnumSet.of(RUN_INVALID),
-            LuaScripts.BEGIN, EnumSet.of(RUN_LOST, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
-                    ATTEMPT_ENDED, RECORD_INVALID),
-            LuaScripts.COMPLETE, EnumSet.of(NOT_FOUND, TOKEN_MISMATCH, CONFLICT, TOO_LARGE, RAW_LOST),
-            LuaScripts.END, EnumSet.of(TOKEN_MISMATCH),
-            LuaScripts.ABANDON, EnumSet.of(NOT_FOUND, FINAL, LEASE_ACTIVE, LEASE_INVALID));
-    /** The reply that confirms an earlier write of the same attempt, by script. */
-    private static final Map<LuaScripts.Script, ScriptReply> CONFIRMATIONS = Map.of(
-            LuaScripts.OPEN, RUN_OPEN,
-            LuaScripts.BEGIN, ALREADY_CREATED,
-            LuaScripts.COMPLETE, ALREADY_APPLIED,
-            LuaScripts.END, FINAL,
-            LuaScripts.ABANDON, ALREADY_ABANDONED);
-
-    /** What a script's reply says it did. */
-    enum Kind {
-        /** It wrote. */
-        WRITE,
-        /** It refused and wrote nothing. */
-        REFUSAL,
-        /** It wrote nothing, and confirms an earlier write of the same attempt. */
-        CONFIRMATION
-    }
-
     private final RedissonClient client;
     private final RedisStoreOptions.ReplicaAcknowledgement wanted;
     private final long responseTimeoutMillis;
@@ -117,14 +64,15 @@ final class ReplicaAcknowledger {
      * write, a touch with another {@code WAIT}. Completes with the script's reply, or fails with
      * {@link ReplicasNotAcknowledged} when too few replicas acknowledged, or with the batch's failure.
      */
-    CompletableFuture<Object> send(LuaScripts.Script script, String routingKey, List<Object> keys, Object[] values,
+    CompletableFuture<Object> send(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys, Object[] values,
             Option<RawResponseWrite> raw) {
-        return batch(script, routingKey, keys, values, raw).thenCompose(sent -> switch (kind(script, sent.reply())) {
+        return batch(script, routingKey, keys, values, raw).thenCompose(sent -> switch (effect(script, sent.reply())) {
             case REFUSAL -> CompletableFuture.completedFuture(sent.reply());
             case WRITE -> acknowledged(sent, sent.reply());
             case CONFIRMATION -> sent.synced() < wanted.replicas()
                     ? acknowledged(sent, sent.reply())
-                    : touch(routingKey, keys.get(0), script == LuaScripts.OPEN ? "token" : RecordCodec.HEAD)
+                    : touch(routingKey, new ScriptArgs.Touch((String) keys.get(0),
+                            script.equals(LuaScripts.OPEN) ? "token" : RecordCodec.HEAD))
                             .thenCompose(touched -> acknowledged(touched, sent.reply()));
         });
     }
@@ -134,7 +82,7 @@ final class ReplicaAcknowledger {
      * the node that runs it keeps it), without waiting for replicas: what makes the next batch's
      * {@code EVALSHA} known to the node.
      */
-    CompletableFuture<Object> loadAndRun(LuaScripts.Script script, String routingKey, List<Object> keys,
+    CompletableFuture<Object> loadAndRun(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys,
             Object[] values, Option<RawResponseWrite> raw) {
         if (raw.isDefined()) {
             return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, true, routingKey,
@@ -145,16 +93,10 @@ final class ReplicaAcknowledger {
     }
 
     /** What a reply of {@code script} says it did; a reply of no known kind counts as a write. */
-    static Kind kind(LuaScripts.Script script, Object reply) {
-        Option<ScriptReply> named = reply instanceof List<?> items && !items.isEmpty()
-                && items.get(0) instanceof String outcome ? ScriptReply.named(outcome) : Option.none();
-        if (named.isEmpty()) {
-            return Kind.WRITE;
-        }
-        if (REFUSALS.getOrDefault(script, Set.of()).contains(named.get())) {
-            return Kind.REFUSAL;
-        }
-        return named.get() == CONFIRMATIONS.get(script) ? Kind.CONFIRMATION : Kind.WRITE;
+    static ScriptReplies.Effect effect(LuaScripts.Script<?, ?> script, Object reply) {
+        return reply instanceof List<?> items && !items.isEmpty() && items.get(0) instanceof String outcome
+                ? script.reply(outcome).map(ScriptReplies.Reply::effect).getOrElse(ScriptReplies.Effect.WRITE)
+                : ScriptReplies.Effect.WRITE;
     }
 
     private CompletableFuture<Object> acknowledged(Sent sent, Object reply) {
@@ -164,18 +106,20 @@ final class ReplicaAcknowledger {
     }
 
     /** The touch and its {@code WAIT}; {@code NOSCRIPT} loads it (by running it) and sends the batch once more. */
-    private CompletableFuture<Sent> touch(String routingKey, Object key, String field) {
-        List<Object> keys = List.of(key);
-        Object[] values = {field};
-        return batch(TOUCH, routingKey, keys, values, Option.none())
+    private CompletableFuture<Sent> touch(String routingKey, ScriptArgs.Touch touch) {
+        List<Object> keys = touch.keys();
+        Object[] values = touch.argv().toArray();
+        return batch(LuaScripts.TOUCH, routingKey, keys, values, Option.none())
                 .handle((sent, failure) -> failure == null ? CompletableFuture.completedFuture(sent)
                         : unwrap(failure) instanceof RedisNoScriptException
-                                ? loadAndRun(TOUCH, routingKey, keys, values, Option.none())
-                                        .thenCompose(loaded -> batch(TOUCH, routingKey, keys, values, Option.none()))
+                                ? loadAndRun(LuaScripts.TOUCH, routingKey, keys, values, Option.none())
+                                        .thenCompose(loaded -> batch(LuaScripts.TOUCH, routingKey, keys, values,
+                                                Option.none()))
                                 : CompletableFuture.<Sent>failedFuture(unwrap(failure)))
                 .thenCompose(next -> next)
                 .thenApply(sent -> {
-                    if (!(sent.reply() instanceof List<?> items) || !List.of("TOUCHED").equals(items)) {
+                    if (!(sent.reply() instanceof List<?> items)
+                            || !List.of(ScriptReplies.Touch.TOUCHED.name()).equals(items)) {
                         // The record is gone: the earlier write cannot be proven on the replicas.
                         throw new ReplicasNotAcknowledged(0, wanted);
                     }
@@ -187,7 +131,7 @@ final class ReplicaAcknowledger {
      * {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try; with a raw response, its
      * {@code SET} and the script in {@code MULTI}/{@code EXEC}, then {@code WAIT}.
      */
-    private CompletableFuture<Sent> batch(LuaScripts.Script script, String routingKey, List<Object> keys,
+    private CompletableFuture<Sent> batch(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys,
             Object[] values, Option<RawResponseWrite> raw) {
         BatchOptions options = BatchOptions.defaults()
                 .sync(wanted.replicas(), wanted.timeout())

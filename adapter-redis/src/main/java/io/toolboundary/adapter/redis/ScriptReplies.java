@@ -15,29 +15,204 @@ import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
- * The one place where the scripts' replies become results. Each reply is a list of strings: a
- * {@link ScriptReply} by its name, then (for some replies) the record's fields and values in pairs.
- * Each script's reader names every {@link ScriptReply}: its own, each with its meaning, and the other
- * scripts', which are not answers to it. An unknown reply, a reply of another script, fields where none
- * belong, or a record that does not decode is {@link ErrorCode#STORE_DATA_INVALID}.
+ * The replies of the store's scripts, one enum per script, and the one place where they become
+ * results. A reply is a list of strings: one of its script's replies by name, then (for some replies)
+ * the record's fields and values in pairs. An unknown reply, a reply of another script, fields where
+ * none belong, or a record that does not decode is {@link ErrorCode#STORE_DATA_INVALID}.
  */
 final class ScriptReplies {
 
     private ScriptReplies() {
     }
 
+    /** What a reply says the script did, as a replica acknowledgement needs to know. */
+    enum Effect {
+        /** It wrote. */
+        WRITE,
+        /** It refused and wrote nothing. */
+        REFUSAL,
+        /** It wrote nothing, and confirms an earlier write of the same attempt. */
+        CONFIRMATION
+    }
+
+    /** A reply of one script, by name. */
+    interface Reply {
+        /** What the script did when it answered this. */
+        Effect effect();
+    }
+
+    /** The replies of {@code open.lua}. */
+    enum Open implements Reply {
+        /** The run's state was created with the offered token. */
+        OPENED(Effect.WRITE),
+        /** The run was opened before; with the token it was opened with. */
+        RUN_OPEN(Effect.CONFIRMATION),
+        /** The run's key holds a hash without a token; nothing written. */
+        RUN_INVALID(Effect.REFUSAL);
+
+        private final Effect effect;
+
+        Open(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
+    }
+
+    /** The replies of {@code begin.lua}. */
+    enum Begin implements Reply {
+        /** The run's state is missing, holds another opening's token or fewer calls than seen; nothing written. */
+        RUN_LOST(Effect.REFUSAL),
+        /** The record was created, both counters incremented; with the run's calls. */
+        CREATED(Effect.WRITE),
+        /** The record exists, PROJECTING, with this token (a retry); with all its fields. */
+        ALREADY_CREATED(Effect.CONFIRMATION),
+        /** The record, or the run's ledger, has the call with the same request fingerprint. */
+        DUPLICATE(Effect.REFUSAL),
+        /** The same, with another request fingerprint. */
+        REUSED(Effect.REFUSAL),
+        /** The run's budget is used up. */
+        RUN_BUDGET(Effect.REFUSAL),
+        /** The tool's budget is used up. */
+        TOOL_BUDGET(Effect.REFUSAL),
+        /** A budget counter holds something that is not a number. */
+        COUNTER_INVALID(Effect.REFUSAL),
+        /** This attempt was ended by token before its begin arrived; nothing written. */
+        ATTEMPT_ENDED(Effect.REFUSAL),
+        /** The record key holds a hash that is not a record of this store; nothing written. */
+        RECORD_INVALID(Effect.REFUSAL);
+
+        private final Effect effect;
+
+        Begin(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
+    }
+
+    /** The replies of {@code complete.lua}. */
+    enum Complete implements Reply {
+        /** The record is now final. */
+        APPLIED(Effect.WRITE),
+        /** The record already has this status and token (a retry); with all its fields. */
+        ALREADY_APPLIED(Effect.CONFIRMATION),
+        /** There is no record (expired, or never created). */
+        NOT_FOUND(Effect.REFUSAL),
+        /** The record belongs to another attempt. */
+        TOKEN_MISMATCH(Effect.REFUSAL),
+        /** The record is final with another status. */
+        CONFLICT(Effect.REFUSAL),
+        /** The final record would be over the store's record cap; nothing written. */
+        TOO_LARGE(Effect.REFUSAL),
+        /** The attempt's pending raw key is gone (evicted), so the raw response was not kept; nothing written. */
+        RAW_LOST(Effect.REFUSAL);
+
+        private final Effect effect;
+
+        Complete(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
+    }
+
+    /** The replies of {@code end.lua}. */
+    enum End implements Reply {
+        /** The record was PROJECTING and is now ERROR; with all its fields. */
+        ENDED(Effect.WRITE),
+        /** The record is final already, with this token; with all its fields. */
+        FINAL(Effect.CONFIRMATION),
+        /** There is no record; the attempt's end mark is left. */
+        NOT_FOUND(Effect.WRITE),
+        /** The record belongs to another attempt. */
+        TOKEN_MISMATCH(Effect.REFUSAL);
+
+        private final Effect effect;
+
+        End(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
+    }
+
+    /** The replies of {@code abandon.lua}. */
+    enum Abandon implements Reply {
+        /** The record is now ERROR/EXECUTION_ABANDONED; with all its fields. */
+        ABANDONED(Effect.WRITE),
+        /** The record already was ERROR/EXECUTION_ABANDONED; with all its fields. */
+        ALREADY_ABANDONED(Effect.CONFIRMATION),
+        /** There is no record. */
+        NOT_FOUND(Effect.REFUSAL),
+        /** The record is READY, or ERROR with another code. */
+        FINAL(Effect.REFUSAL),
+        /** The record is PROJECTING and its lease has not passed. */
+        LEASE_ACTIVE(Effect.REFUSAL),
+        /** The record's lease is missing or not one this store writes. */
+        LEASE_INVALID(Effect.REFUSAL);
+
+        private final Effect effect;
+
+        Abandon(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
+    }
+
+    /** The replies of {@code touch.lua}. */
+    enum Touch implements Reply {
+        /** The field exists and was rewritten with its own value. */
+        TOUCHED(Effect.WRITE),
+        /** The field does not exist; nothing written. */
+        NOT_FOUND(Effect.REFUSAL);
+
+        private final Effect effect;
+
+        Touch(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
+    }
+
+    /** The replies of a script that answers data ({@code find.lua}, {@code scan.lua}, {@code inspect.lua}): none by name. */
+    enum Data implements Reply {
+        ;
+
+        @Override
+        public Effect effect() {
+            return Effect.REFUSAL;
+        }
+    }
+
     /** Reads the reply of {@code open.lua}. */
     static Either<BoundaryError, RunToken> openRun(Object reply, RunToken offered) {
-        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+        return parse(reply, LuaScripts.OPEN).flatMap(parsed -> switch (parsed.reply()) {
             case OPENED -> parsed.noFields() ? Either.right(offered) : invalid();
             case RUN_OPEN -> parsed.fields().size() == 1 && parsed.fields().containsKey("token")
                     ? runToken(parsed.fields().get("token"))
                     : invalid();
             case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
-            // Replies of the other scripts.
-            case RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET, TOOL_BUDGET, COUNTER_INVALID,
-                    ATTEMPT_ENDED, RECORD_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL,
-                    ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
@@ -61,7 +236,7 @@ final class ScriptReplies {
     /** Reads the reply of {@code begin.lua}; tells {@code created} the run's calls when it created the record. */
     static Either<BoundaryError, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
             AttemptToken token, LongConsumer created) {
-        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+        return parse(reply, LuaScripts.BEGIN).flatMap(parsed -> switch (parsed.reply()) {
             case CREATED -> parsed.fields().size() == 1 && parsed.fields().containsKey("calls")
                     ? count(parsed.fields().get("calls")).map(calls -> {
                         created.accept(calls);
@@ -80,15 +255,12 @@ final class ScriptReplies {
             case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
             case ATTEMPT_ENDED -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             case RECORD_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
-            // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, NOT_FOUND, TOKEN_MISMATCH, ENDED, FINAL, ABANDONED,
-                    ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
     /** Reads the reply of {@code complete.lua}: the stored outcome of the record under {@code key}. */
     static Either<BoundaryError, Outcome> complete(Object reply, InvocationKey key, Outcome wanted, AttemptToken token) {
-        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+        return parse(reply, LuaScripts.COMPLETE).flatMap(parsed -> switch (parsed.reply()) {
             case APPLIED -> parsed.noFields() ? Either.right(wanted) : invalid();
             case ALREADY_APPLIED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored -> {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
@@ -102,16 +274,12 @@ final class ScriptReplies {
             case TOO_LARGE -> refused(parsed, ErrorCode.RESULT_TOO_LARGE);
             // The raw response the tool returned was not kept: data lost, never a record without it.
             case RAW_LOST -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
-            // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
-                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED, RECORD_INVALID,
-                    ENDED, FINAL, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID -> invalid();
         });
     }
 
     /** Reads the reply of {@code abandon.lua}. */
     static Either<BoundaryError, CanonicalRecord.Failed> abandon(Object reply, InvocationKey key) {
-        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+        return parse(reply, LuaScripts.ABANDON).flatMap(parsed -> switch (parsed.reply()) {
             case ABANDONED, ALREADY_ABANDONED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Failed failed
                             && failed.code() == ErrorCode.EXECUTION_ABANDONED
@@ -121,27 +289,18 @@ final class ScriptReplies {
             case FINAL -> refused(parsed, ErrorCode.RECORD_CONFLICT);
             case LEASE_ACTIVE -> refused(parsed, ErrorCode.LEASE_NOT_EXPIRED);
             case LEASE_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
-            // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
-                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED, RECORD_INVALID,
-                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, TOKEN_MISMATCH, ENDED -> invalid();
         });
     }
 
     /** Reads the reply of {@code end.lua}. */
     static Either<BoundaryError, CanonicalRecord.Final> end(Object reply, InvocationKey key, AttemptToken token) {
-        return parse(reply).flatMap(parsed -> switch (parsed.reply()) {
+        return parse(reply, LuaScripts.END).flatMap(parsed -> switch (parsed.reply()) {
             case ENDED, FINAL -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Final done && stored.token().equals(token)
                             ? Either.right(done)
                             : invalid());
             case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
             case TOKEN_MISMATCH -> refused(parsed, ErrorCode.RECORD_CONFLICT);
-            // Replies of the other scripts.
-            case OPENED, RUN_OPEN, RUN_INVALID, RUN_LOST, CREATED, ALREADY_CREATED, DUPLICATE, REUSED, RUN_BUDGET,
-                    TOOL_BUDGET, COUNTER_INVALID, ATTEMPT_ENDED, RECORD_INVALID,
-                    APPLIED, ALREADY_APPLIED, CONFLICT, TOO_LARGE, RAW_LOST, ABANDONED, ALREADY_ABANDONED, LEASE_ACTIVE, LEASE_INVALID
-                    -> invalid();
         });
     }
 
@@ -157,16 +316,17 @@ final class ScriptReplies {
                 .map(stored -> Option.of(stored.record()));
     }
 
-    private static Either<BoundaryError, Parsed> parse(Object reply) {
+    private static <R extends Enum<R> & Reply> Either<BoundaryError, Parsed<R>> parse(Object reply,
+            LuaScripts.Script<?, R> script) {
         if (!(reply instanceof List<?> items) || items.isEmpty() || items.size() % 2 != 1
                 || !(items.get(0) instanceof String outcome)) {
             return invalid();
         }
-        Option<ScriptReply> known = ScriptReply.named(outcome);
+        Option<R> known = script.reply(outcome);
         if (known.isEmpty()) {
             return invalid();
         }
-        return pairs(items, 1).map(fields -> new Parsed(known.get(), fields));
+        return pairs(items, 1).map(fields -> new Parsed<>(known.get(), fields));
     }
 
     private static Either<BoundaryError, Map<String, String>> pairs(List<?> items, int from) {
@@ -185,7 +345,7 @@ final class ScriptReplies {
     }
 
     /** A reply that carries no fields refuses with {@code code}; with fields it is not a reply of the scripts. */
-    private static <T> Either<BoundaryError, T> refused(Parsed parsed, ErrorCode code) {
+    private static <T> Either<BoundaryError, T> refused(Parsed<?> parsed, ErrorCode code) {
         return parsed.noFields() ? refused(code) : invalid();
     }
 
@@ -193,7 +353,7 @@ final class ScriptReplies {
         return refused(ErrorCode.STORE_DATA_INVALID);
     }
 
-    private record Parsed(ScriptReply reply, Map<String, String> fields) {
+    private record Parsed<R>(R reply, Map<String, String> fields) {
         boolean noFields() {
             return fields.isEmpty();
         }

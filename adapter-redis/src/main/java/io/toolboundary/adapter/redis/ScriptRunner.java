@@ -6,7 +6,6 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -28,15 +27,11 @@ import org.redisson.client.RedisNoScriptException;
  * {@code STORE_UNAVAILABLE} at once, but for one probe at a time. A try that can make no connection is
  * not repeated within the call: nothing was sent, and the store is down.
  *
- * <p>Two hooks apply to the scripts that write ({@link #WRITES}): the {@link MasterPolicyWatch} may
+ * <p>Two hooks apply to the scripts that write ({@link LuaScripts.Script#writes()}): the {@link MasterPolicyWatch} may
  * refuse one before it is sent, and, when the options ask for replica acknowledgement, each try goes
  * through the {@link ReplicaAcknowledger} ({@code WAIT} behind the script, on its connection).
  */
 final class ScriptRunner {
-
-    /** The scripts that write: the ones replicas must acknowledge and an evicting master refuses. */
-    static final Set<LuaScripts.Script> WRITES = Set.of(LuaScripts.OPEN, LuaScripts.BEGIN, LuaScripts.COMPLETE,
-            LuaScripts.END, LuaScripts.ABANDON);
 
     private static final System.Logger LOG = System.getLogger(RedisCanonicalInvocationStore.class.getName());
 
@@ -92,31 +87,32 @@ final class ScriptRunner {
      * outcome says whether any try may have run the script ({@code STORE_OUTCOME_UNKNOWN}) or none can
      * have ({@code STORE_UNAVAILABLE}).
      */
-    Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
-            List<Object> scriptKeys, List<Object> args, Duration timeout) {
-        return run(script, routingKey, scriptKeys, args, timeout, Option.none());
+    <A extends ScriptArgs> Either<BoundaryError, Object> run(LuaScripts.Script<A, ?> script, A args,
+            Duration timeout) {
+        return run(script, args, timeout, Option.none());
     }
 
     /**
-     * {@link #run(LuaScripts.Script, String, List, List, Duration)}, with {@code raw}, when defined, sent
-     * before the script in the same {@code MULTI}/{@code EXEC} on every try ({@link RawResponseWrite}).
+     * {@link #run(LuaScripts.Script, ScriptArgs, Duration)}, with {@code raw}, when defined, sent before
+     * the script in the same {@code MULTI}/{@code EXEC} on every try ({@link RawResponseWrite}).
      */
-    Either<BoundaryError, Object> run(LuaScripts.Script script, String routingKey,
-            List<Object> scriptKeys, List<Object> args, Duration timeout, Option<RawResponseWrite> raw) {
+    <A extends ScriptArgs> Either<BoundaryError, Object> run(LuaScripts.Script<A, ?> script, A args,
+            Duration timeout, Option<RawResponseWrite> raw) {
+        String routingKey = args.routingKey();
         OutageGate.Pass pass = gate.enter(routingKey);
         if (pass == OutageGate.Pass.SHUT) {
             return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
         }
         Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
         try {
-            if (WRITES.contains(script)) {
+            if (script.writes()) {
                 Option<BoundaryError> refused = masters.refusal(wait.deadline);
                 wait.interrupted |= Thread.interrupted();
                 if (refused.isDefined()) {
                     return Either.left(refused.get());
                 }
             }
-            return attempts(script, routingKey, scriptKeys, args.toArray(), raw, wait);
+            return new Call(script, routingKey, args.keys(), args.argv().toArray(), raw, wait).run();
         } finally {
             // A probe that learnt nothing (refused by the master policy, given up, any failure after a
             // connection) lets the next call probe; one that learnt has already moved the gate.
@@ -127,78 +123,156 @@ final class ScriptRunner {
         }
     }
 
-    private Either<BoundaryError, Object> attempts(LuaScripts.Script script, String routingKey,
-            List<Object> scriptKeys, Object[] values, Option<RawResponseWrite> raw, Wait wait) {
-        Option<ReplicaAcknowledger> acknowledged = WRITES.contains(script) ? replicas : Option.none();
-        boolean anyMayHaveRun = false;
-        // The clean-up goes by source: its tries may wait in a frozen server's socket behind the late begin
-        // they must end, and a NOSCRIPT answered after the call gave up would end nothing.
-        boolean bySource = script.equals(LuaScripts.END);
-        boolean loaded = false;
-        // A raw response goes in one transaction with the script; once Redis discarded that transaction for
-        // a reason its SET alone got past (a redirection, in a slot migration), as two commands, each
-        // following redirections: the SET, then the script.
-        Option<RawResponseWrite> together = raw;
-        Option<RawResponseWrite> before = Option.none();
-        for (int attempt = 0; ; attempt++) {
+    /** How a try names the script. */
+    private enum Via {
+        /** By SHA-1 ({@code EVALSHA}). */
+        SHA,
+        /** By source: the node did not know it, or the clean-up, whose tries may wait in a frozen socket. */
+        SOURCE,
+        /** By SHA-1 again, after a try by source made it known; a {@code NOSCRIPT} now is final. */
+        SHA_AFTER_SOURCE
+    }
+
+    /** Where a raw response goes. */
+    private enum RawPlacement {
+        /** There is none. */
+        NONE,
+        /** In one transaction with the script. */
+        IN_TRANSACTION,
+        /**
+         * As two commands, each following redirections: the {@code SET}, then the script; once Redis
+         * discarded the transaction for a reason its {@code SET} alone got past (a slot in migration).
+         */
+        BEFORE_SCRIPT
+    }
+
+    /**
+     * The state of one call between its tries.
+     *
+     * @param via how the next try names the script
+     * @param raw where the next try sends the raw response
+     * @param mayHaveRun whether an earlier try may have run the script
+     */
+    private record Plan(Via via, RawPlacement raw, boolean mayHaveRun) {
+        Plan via(Via next) {
+            return new Plan(next, raw, mayHaveRun);
+        }
+
+        Plan raw(RawPlacement next) {
+            return new Plan(via, next, mayHaveRun);
+        }
+
+        Plan mayHaveRun(boolean next) {
+            return new Plan(via, raw, next);
+        }
+    }
+
+    /** What one try leads to. */
+    private sealed interface Step {
+        /** The call's result. */
+        record Done(Either<BoundaryError, Object> result) implements Step {
+        }
+
+        /** The same try sent again another way, at once and without counting as a retry. */
+        record Resend(Plan next) implements Step {
+        }
+
+        /** A try that failed in a way another may mend: after a pause, if the deadline leaves room. */
+        record Retry(Plan next, Throwable failure, RedisFailures.Failure kind) implements Step {
+        }
+    }
+
+    /** One call of a script: its tries, each leading to a {@link Step}, until one is {@link Step.Done}. */
+    private final class Call {
+        private final LuaScripts.Script<?, ?> script;
+        private final String routingKey;
+        private final List<Object> scriptKeys;
+        private final Object[] values;
+        private final Option<RawResponseWrite> raw;
+        private final Option<ReplicaAcknowledger> acknowledged;
+        private final Wait wait;
+
+        Call(LuaScripts.Script<?, ?> script, String routingKey, List<Object> scriptKeys, Object[] values,
+                Option<RawResponseWrite> raw, Wait wait) {
+            this.script = script;
+            this.routingKey = routingKey;
+            this.scriptKeys = scriptKeys;
+            this.values = values;
+            this.raw = raw;
+            this.acknowledged = script.writes() ? replicas : Option.none();
+            this.wait = wait;
+        }
+
+        Either<BoundaryError, Object> run() {
+            Plan plan = new Plan(script.equals(LuaScripts.END) ? Via.SOURCE : Via.SHA,
+                    raw.isDefined() ? RawPlacement.IN_TRANSACTION : RawPlacement.NONE, false);
+            int retries = 0;
+            while (true) {
+                Step step = once(plan);
+                if (step instanceof Step.Done done) {
+                    return done.result();
+                }
+                if (step instanceof Step.Resend resend) {
+                    plan = resend.next();
+                } else {
+                    Step.Retry retry = (Step.Retry) step;
+                    plan = retry.next();
+                    if (!wait.pause(retries++)) {
+                        return failed(script, retry.failure(), retry.kind(), plan.mayHaveRun());
+                    }
+                }
+            }
+        }
+
+        private Step once(Plan plan) {
             Throwable failure;
             try {
-                if (before.isDefined()) {
-                    wait.await(before.get().sendAlone(client));
+                if (plan.raw() == RawPlacement.BEFORE_SCRIPT) {
+                    wait.await(raw.get().sendAlone(client));
                 }
-                CompletionStage<Object> reply = run(script, routingKey, scriptKeys, values, acknowledged, together,
-                        bySource);
-                Object answer = wait.await(reply);
-                if (acknowledged.isDefined() && bySource) {
-                    // The script ran by source, which the replicas were not asked to acknowledge, and is
-                    // now known to the node: send it again by SHA with WAIT behind it (it is safe to run twice).
-                    anyMayHaveRun = true;
-                    bySource = false;
-                    loaded = true;
-                    attempt--;
-                    continue;
+                Option<RawResponseWrite> together = plan.raw() == RawPlacement.IN_TRANSACTION ? raw : Option.none();
+                Object answer = wait.await(send(script, routingKey, scriptKeys, values, acknowledged, together,
+                        plan.via() == Via.SOURCE));
+                if (acknowledged.isDefined() && plan.via() == Via.SOURCE) {
+                    // The script ran by source, which the replicas were not asked to acknowledge, and is now
+                    // known to the node: send it again by SHA with WAIT behind it (it is safe to run twice).
+                    return new Step.Resend(plan.via(Via.SHA_AFTER_SOURCE).mayHaveRun(true));
                 }
                 gate.reached(routingKey);
-                return Either.right(answer);
+                return new Step.Done(Either.right(answer));
             } catch (TimeoutException outOfTime) {
                 // Given up while the try was in flight: it may still reach the server.
-                return failed(script, outOfTime, RedisFailures.Failure.MAY_HAVE_RUN, true);
+                return new Step.Done(failed(script, outOfTime, RedisFailures.Failure.MAY_HAVE_RUN, true));
             } catch (ExecutionException failed) {
                 failure = failed.getCause() == null ? failed : failed.getCause();
             }
-            if (failure instanceof RawResponseWrite.Discarded && together.isDefined()) {
+            if (failure instanceof RawResponseWrite.Discarded && plan.raw() == RawPlacement.IN_TRANSACTION) {
                 // Nothing of the transaction ran, and the SET alone did: from now on the two go apart.
-                before = together;
-                together = Option.none();
-                attempt--;
-                continue;
+                return new Step.Resend(plan.raw(RawPlacement.BEFORE_SCRIPT));
             }
             if (failure instanceof ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
                 gate.reached(routingKey);
-                return notAcknowledged(script, shortfall);
+                return new Step.Done(notAcknowledged(script, shortfall));
             }
-            if (isNoScript(failure) && !bySource && !loaded) {
+            if (isNoScript(failure) && plan.via() == Via.SHA) {
                 // The node that answered does not know the script: a restarted or failed-over server, or the
                 // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
                 // the slot's owner in the client's map, not necessarily to that node; the script's source,
                 // sent the way the script is, reaches the node that runs it (and leaves it cached there).
-                bySource = true;
-                attempt--;
-                continue;
+                return new Step.Resend(plan.via(Via.SOURCE));
             }
             RedisFailures.Failure kind = RedisFailures.classify(failure);
-            anyMayHaveRun |= kind.mayHaveRun();
+            Plan next = plan.mayHaveRun(plan.mayHaveRun() || kind.mayHaveRun());
             if (kind == RedisFailures.Failure.UNREACHABLE) {
                 gate.unreachable(routingKey);
             }
-            if (!kind.retryable() || !wait.pause(attempt)) {
-                return failed(script, failure, kind, anyMayHaveRun);
-            }
+            return kind.retryable() ? new Step.Retry(next, failure, kind)
+                    : new Step.Done(failed(script, failure, kind, next.mayHaveRun()));
         }
     }
 
     /** One try of the script, with {@code raw} in its transaction when defined. */
-    private CompletionStage<Object> run(LuaScripts.Script script, String routingKey, List<Object> scriptKeys,
+    private CompletionStage<Object> send(LuaScripts.Script<?, ?> script, String routingKey, List<Object> scriptKeys,
             Object[] values, Option<ReplicaAcknowledger> acknowledged, Option<RawResponseWrite> raw, boolean bySource) {
         if (acknowledged.isDefined()) {
             return bySource
@@ -230,7 +304,7 @@ final class ScriptRunner {
      * acknowledged it in time: a failover could lose it. Not tried again; the caller acts on an unknown
      * outcome.
      */
-    private static Either<BoundaryError, Object> notAcknowledged(LuaScripts.Script script,
+    private static Either<BoundaryError, Object> notAcknowledged(LuaScripts.Script<?, ?> script,
             ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
         ErrorCode code = ErrorCode.STORE_OUTCOME_UNKNOWN;
         LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}: "
@@ -239,7 +313,7 @@ final class ScriptRunner {
         return Either.left(BoundaryError.of(code));
     }
 
-    private static Either<BoundaryError, Object> failed(LuaScripts.Script script, Throwable failure,
+    private static Either<BoundaryError, Object> failed(LuaScripts.Script<?, ?> script, Throwable failure,
             RedisFailures.Failure kind, boolean anyMayHaveRun) {
         ErrorCode code = RedisFailures.finalCode(kind, anyMayHaveRun);
         LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}",

@@ -70,8 +70,15 @@ end
 -- One EXISTS for both: in the usual call neither the record nor the attempt's end mark exists.
 if redis.call('EXISTS', record, KEYS[3]) > 0 then
   local stored = redis.call('HMGET', record, 'h', 'o')
-  local token, fingerprint = string.match(stored[1] or '', '^[^|]*|([^|]*)|[^|]*|[^|]*|[^|]*|(.*)$')
-  if not token then
+  -- '<schema>|<token>|<lease>|<createdAt>|<tool>|<fingerprint>': the five separators found as plain
+  -- text, in order (no value before the fingerprint holds one), no pattern.
+  local head = stored[1] or ''
+  local schemaEnd = string.find(head, '|', 1, true)
+  local tokenEnd = schemaEnd and string.find(head, '|', schemaEnd + 1, true)
+  local at = tokenEnd and string.find(head, '|', tokenEnd + 1, true)
+  at = at and string.find(head, '|', at + 1, true)
+  at = at and string.find(head, '|', at + 1, true)
+  if not at then
     if redis.call('EXISTS', record) == 0 then
       -- No record, so the end mark exists: this attempt was ended before its begin arrived.
       return {'ATTEMPT_ENDED'}
@@ -79,12 +86,12 @@ if redis.call('EXISTS', record, KEYS[3]) > 0 then
     -- A hash without a head this store wrote: not a record of this store, and nothing to decide on.
     return {'RECORD_INVALID'}
   end
-  if token == ARGV[1] and not stored[2] then
+  if not stored[2] and string.sub(head, schemaEnd + 1, tokenEnd - 1) == ARGV[1] then
     local reply = redis.call('HGETALL', record)
     table.insert(reply, 1, 'ALREADY_CREATED')
     return reply
   end
-  if fingerprint == ARGV[2] then
+  if string.sub(head, at + 1) == ARGV[2] then
     return {'DUPLICATE'}
   end
   return {'REUSED'}

@@ -36,33 +36,42 @@
 -- PROJECTING, so it empties the placeholder instead (SET '' XX KEEPTTL), for the attempt's next completion.
 --
 -- Cost: the usual call sends three commands, HMGET, RENAME (DEL without a raw response) and HSET (with a
--- cap, one HSTRLEN besides), and reads one value of the head with one pattern. No EXISTS: every record has a head, so a reply of two nils is a missing key
--- (and a key of another type fails HMGET with WRONGTYPE). The status is the first value of 'o',
--- PROJECTING without it.
+-- cap, one HSTRLEN besides). No EXISTS: every record has a head, so a reply of two nils is a missing key
+-- (and a key of another type fails HMGET with WRONGTYPE). No pattern reads a packed value: the token is
+-- compared in place, after the one-character schema of 'h'; the status is the first five characters of
+-- 'o' (READY or ERROR), PROJECTING without it; a READY record has a raw response, and an ERROR record's
+-- flag is the third character from the end of 'o' (its scope is '-').
 local record = KEYS[1]
 local stored = redis.call('HMGET', record, 'h', 'o')
-if not (stored[1] or stored[2]) then
+local head, outcome = stored[1], stored[2]
+if not (head or outcome) then
   redis.call('DEL', KEYS[2])
   return {'NOT_FOUND'}
 end
--- Only the token is read from the head here; the tool and fingerprint only when there is a cap.
-if string.match(stored[1] or '', '^[^|]*|([^|]*)|') ~= ARGV[1] then
+local token = ARGV[1]
+if not head or string.sub(head, 3, #token + 2) ~= token or string.byte(head, #token + 3) ~= 124 then
   redis.call('DEL', KEYS[2])
   return {'TOKEN_MISMATCH'}
 end
 if #ARGV[3] > 0 then
-  local tool, fingerprint = string.match(stored[1], '^[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|(.*)$')
-  if #tool + #fingerprint + redis.call('HSTRLEN', record, 'a') > tonumber(ARGV[3]) then
+  -- The tool and the fingerprint are what follows the creation instant, one separator between them.
+  local leaseEnd = string.find(head, '|', #token + 4, true)
+  local createdEnd = leaseEnd and string.find(head, '|', leaseEnd + 1, true)
+  local written = createdEnd and #head - createdEnd - 1 or 0
+  if written + redis.call('HSTRLEN', record, 'a') > tonumber(ARGV[3]) then
     -- The record stays PROJECTING and the attempt may complete again: its placeholder stays, emptied.
     redis.call('SET', KEYS[2], '', 'XX', 'KEEPTTL')
     return {'TOO_LARGE'}
   end
 end
-local status = stored[2] and string.match(stored[2], '^([^|]*)|') or 'PROJECTING'
+local status = 'PROJECTING'
+if outcome then
+  status = string.byte(outcome, 6) == 124 and string.sub(outcome, 1, 5)
+end
 if status == ARGV[2] then
   redis.call('DEL', KEYS[2])
   local reply = redis.call('HGETALL', record)
-  if string.match(stored[2], '^[^|]*|[^|]*|[^|]*|1|') then
+  if status == 'READY' or string.sub(outcome, -3, -3) == '1' then
     local raw = redis.call('GET', KEYS[3])
     if raw then
       reply[#reply + 1] = 'r'

@@ -13,7 +13,7 @@
 --          with a raw response
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the end mark's TTL in milliseconds
--- ARGV[3..] the ERROR fields and values, in pairs ('o' and its value)
+-- ARGV[3]  the value of 'o' when the record is ended
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ENDED', field, value, ...}     the record was PROJECTING and is now ERROR: all its fields
@@ -23,10 +23,13 @@
 --   {'TOKEN_MISMATCH'}               the record belongs to another attempt
 --
 -- No EXISTS: every record has a head, so a reply of two nils is a missing key (and a key of another
--- type fails HMGET with WRONGTYPE). A record without 'o' is PROJECTING.
+-- type fails HMGET with WRONGTYPE). A record without 'o' is PROJECTING. No pattern reads a packed value:
+-- the token is compared in place, after the one-character schema of 'h'; a READY record has a raw
+-- response, and an ERROR record's flag is the third character from the end of 'o' (its scope is '-').
 local record = KEYS[1]
 local stored = redis.call('HMGET', record, 'h', 'o')
-if not (stored[1] or stored[2]) then
+local head, packed = stored[1], stored[2]
+if not (head or packed) then
   redis.call('DEL', KEYS[3])
   if redis.call('EXISTS', KEYS[2]) == 0 then
     redis.call('HSET', KEYS[2], 'token', ARGV[1])
@@ -34,17 +37,18 @@ if not (stored[1] or stored[2]) then
   end
   return {'NOT_FOUND'}
 end
-if string.match(stored[1] or '', '^[^|]*|([^|]*)|') ~= ARGV[1] then
+local token = ARGV[1]
+if not head or string.sub(head, 3, #token + 2) ~= token or string.byte(head, #token + 3) ~= 124 then
   return {'TOKEN_MISMATCH'}
 end
 local outcome = 'FINAL'
-if not stored[2] then
-  redis.call('HSET', record, unpack(ARGV, 3))
+if not packed then
+  redis.call('HSET', record, 'o', ARGV[3])
   redis.call('DEL', KEYS[3])
   outcome = 'ENDED'
 end
 local reply = redis.call('HGETALL', record)
-if stored[2] and string.match(stored[2], '^[^|]*|[^|]*|[^|]*|1|') then
+if packed and (string.sub(packed, 1, 5) == 'READY' or string.sub(packed, -3, -3) == '1') then
   local raw = redis.call('GET', KEYS[4])
   if raw then
     reply[#reply + 1] = 'r'

@@ -3,7 +3,7 @@
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- KEYS[2]  the record's raw response  <prefix>:{<runId>}:raw:<toolCallId>, read only when the record's
---          'o' says it has one (its fourth value is 1)
+--          'o' says it has one
 -- ARGV     none
 --
 -- Reply: the hash as a flat list {field, value, ...}, and 'r' with the raw response when the record has
@@ -16,7 +16,9 @@ for i = 1, #reply, 2 do
     outcome = reply[i + 1]
   end
 end
-if outcome and string.match(outcome, '^[^|]*|[^|]*|[^|]*|1|') then
+-- A READY record has a raw response; an ERROR record's flag is the third character from the end of 'o'
+-- (its scope is '-'). No pattern reads 'o'.
+if outcome and (string.sub(outcome, 1, 5) == 'READY' or string.sub(outcome, -3, -3) == '1') then
   local raw = redis.call('GET', KEYS[2])
   if raw then
     reply[#reply + 1] = 'r'

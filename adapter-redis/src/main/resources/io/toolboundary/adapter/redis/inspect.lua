@@ -5,55 +5,36 @@
 -- ARGV     none
 --
 -- Reply: {type, PTTL, MEMORY USAGE (-1 when unknown), TIME seconds, TIME microseconds, then, for a hash,
---         name, value pairs: the record's small values by their names in the record table (schema,
---         status, tool, evidence, errorCode, createdAt, updatedAt, leaseUntil; unpacked from 'h' and 'o',
---         see RecordCodec), and '#arguments', '#rawResponse', '#content', '#scope' with the length in
---         bytes of those values (0 when absent)}
+--         'h' and 'o' with their packed values when present (unpacked by the caller, see RecordCodec),
+--         and '#arguments', '#rawResponse', '#content' with the length in bytes of those values (0 when
+--         absent)}. A READY record has a raw response; an ERROR record's flag is the third character from
+--         the end of 'o' (its scope is '-'). No pattern reads a packed value.
 local key = KEYS[1]
 local kind = redis.call('TYPE', key)['ok']
 local pttl = redis.call('PTTL', key)
 local memory = redis.call('MEMORY', 'USAGE', key)
 local now = redis.call('TIME')
 local out = {kind, tostring(pttl), tostring(memory or -1), now[1], now[2]}
-local function put(name, value)
-  if value and #value > 0 then
-    out[#out + 1] = name
-    out[#out + 1] = value
-  end
-end
 if kind == 'hash' then
   local stored = redis.call('HMGET', key, 'h', 'o')
-  local scope = ''
-  if stored[1] then
-    local schema, lease, created, tool = string.match(stored[1], '^([^|]*)|[^|]*|([^|]*)|([^|]*)|([^|]*)|')
-    put('schema', schema)
-    put('tool', tool)
-    put('createdAt', created)
-    put('leaseUntil', lease)
-    if not stored[2] then
-      put('status', 'PROJECTING')
-    end
+  local head, outcome = stored[1], stored[2]
+  if head then
+    out[#out + 1] = 'h'
+    out[#out + 1] = head
   end
-  if stored[2] then
-    local status, updated, code, mark = string.match(stored[2], '^([^|]*)|([^|]*)|([^|]*)|[^|]*|(.*)$')
-    put('status', status)
-    put('updatedAt', updated)
-    if status == 'ERROR' then
-      put('evidence', 'ERROR')
-      put('errorCode', code)
-    else
-      put('evidence', code)
-    end
-    scope = string.sub(mark or '', 2)
+  if outcome then
+    out[#out + 1] = 'o'
+    out[#out + 1] = outcome
+  end
+  local raw = 0
+  if KEYS[2] and outcome and (string.sub(outcome, 1, 5) == 'READY' or string.sub(outcome, -3, -3) == '1') then
+    raw = redis.call('STRLEN', KEYS[2])
   end
   out[#out + 1] = '#arguments'
   out[#out + 1] = tostring(redis.call('HSTRLEN', key, 'a'))
   out[#out + 1] = '#rawResponse'
-  out[#out + 1] = tostring(KEYS[2] and string.match(stored[2] or '', '^[^|]*|[^|]*|[^|]*|1|')
-      and redis.call('STRLEN', KEYS[2]) or 0)
+  out[#out + 1] = tostring(raw)
   out[#out + 1] = '#content'
   out[#out + 1] = tostring(redis.call('HSTRLEN', key, 'c'))
-  out[#out + 1] = '#scope'
-  out[#out + 1] = tostring(#scope)
 end
 return out

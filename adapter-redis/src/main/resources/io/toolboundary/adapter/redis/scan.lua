@@ -1,10 +1,11 @@
--- scan.lua: one SCAN step over the keys of one run's records, changing nothing. Run as a script so that,
--- on Redis Cluster, it goes to the master that owns the run's slot (the hash tag of KEYS[1]); SCAN then
--- walks that master's keyspace, and the MATCH pattern keeps only the run's record keys. Never KEYS.
+-- scan.lua: one SCAN step over the keys of the master the script runs on, changing nothing. Run as a
+-- script so that, on Redis Cluster, it goes to the master that owns the slot of KEYS[1] (a run's hash tag
+-- for a run's records); SCAN then walks that master's keyspace, and the MATCH pattern keeps only the keys
+-- asked for. Never KEYS.
 --
--- KEYS[1]  the start of the run's record keys   <prefix>:{<runId>}:call:   (for routing only; not read)
+-- KEYS[1]  a key for routing only (not read)
 -- ARGV[1]  the SCAN cursor, "0" to start
--- ARGV[2]  the MATCH pattern, the start of the keys escaped for glob, then *
+-- ARGV[2]  the MATCH pattern
 -- ARGV[3]  the COUNT hint
 --
 -- Reply: {next cursor, key, key, ...}; the next cursor is "0" when the walk is over.

@@ -3,7 +3,7 @@ package io.toolboundary.adapter.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.toolboundary.tck.ForwardingStore;
+import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.adapter.redis.AmbiguityRig.Call;
 import io.toolboundary.adapter.redis.AmbiguityRig.Tally;
 import io.toolboundary.application.AttemptToken;

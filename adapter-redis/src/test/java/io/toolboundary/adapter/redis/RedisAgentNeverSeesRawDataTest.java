@@ -2,12 +2,15 @@ package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.tck.AgentNeverSeesRawDataContract;
+import io.toolboundary.tck.boundary.AgentNeverSeesRawDataContract;
+import io.toolboundary.tck.boundary.SpecValues;
+import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 
 /** What the agent sees on every path, through the boundary on a real Redis; the subclasses choose the deployment. */
-abstract class RedisAgentNeverSeesRawDataTest extends AgentNeverSeesRawDataContract {
+abstract class RedisAgentNeverSeesRawDataTest implements AgentNeverSeesRawDataContract {
 
+    private final MutableClock clock = MutableClock.at(SpecValues.START);
     private final RedisCanonicalInvocationStore store;
     private final RecordLife life;
 
@@ -17,22 +20,27 @@ abstract class RedisAgentNeverSeesRawDataTest extends AgentNeverSeesRawDataContr
     }
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public MutableClock clock() {
+        return clock;
+    }
+
+    @Override
+    public CanonicalInvocationStore store() {
         return store;
     }
 
     @Override
-    protected void expire(InvocationKey key) {
+    public void expire(InvocationKey key) {
         life.expire(key);
     }
 
     @Override
-    protected void passLease(InvocationKey key) {
+    public void passLease(InvocationKey key) {
         life.passLease(key);
     }
 
     @Override
-    protected long maxRecordBytes() {
+    public long maxRecordBytes() {
         return store.options().recordCapBytes().orElse(io.toolboundary.domain.Limits.DEFAULT_RECORD_BYTES);
     }
 }

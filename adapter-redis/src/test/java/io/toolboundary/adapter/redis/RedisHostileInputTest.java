@@ -5,12 +5,12 @@ import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.toolboundary.tck.reliability.HostileInputContract;
 
 /** Hostile input through the boundary on the Redis store, on one standalone server; one store for the class. */
-class RedisHostileInputTest extends HostileInputContract {
+class RedisHostileInputTest implements HostileInputContract {
 
     private static RedisCanonicalInvocationStore store;
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         synchronized (RedisHostileInputTest.class) {
             if (store == null) {
                 store = RedisCanonicalInvocationStoreFactory.create(
@@ -22,7 +22,7 @@ class RedisHostileInputTest extends HostileInputContract {
     }
 
     @Override
-    protected String storeName() {
+    public String storeName() {
         return "redis-standalone";
     }
 }

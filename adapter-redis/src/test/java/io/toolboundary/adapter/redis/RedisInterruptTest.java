@@ -8,15 +8,15 @@ import io.toolboundary.tck.reliability.InterruptContract;
  * Interrupts at every point of a call, on a standalone Redis with the default store options: Redisson
  * turns an interrupted caller into a failure of the command, which the store must never see.
  */
-class RedisInterruptTest extends InterruptContract {
+class RedisInterruptTest implements InterruptContract {
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         return SharedRedisStores.withDefaultOptions(RedisServerFixture.standalone());
     }
 
     @Override
-    protected String storeName() {
+    public String storeName() {
         return "redis-standalone";
     }
 }

@@ -3,7 +3,7 @@ package io.toolboundary.adapter.redis;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.tck.CanonicalInvocationStoreContract;
+import io.toolboundary.tck.store.CanonicalInvocationStoreContract;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -12,7 +12,7 @@ import java.time.Duration;
  * The whole store contract on a real Redis; the subclasses choose standalone or cluster. One store per
  * deployment, shared by the suite's tests (each test uses its own run id).
  */
-abstract class RedisStoreContractTest extends CanonicalInvocationStoreContract {
+abstract class RedisStoreContractTest implements CanonicalInvocationStoreContract {
 
     /** Small enough that the size-limit tests stay fast, large enough for every other record. */
     private static final long RECORD_LIMIT_BYTES = 4096;
@@ -27,38 +27,38 @@ abstract class RedisStoreContractTest extends CanonicalInvocationStoreContract {
     }
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         return store;
     }
 
     @Override
-    protected Option<Duration> remainingTtl(InvocationKey key) {
+    public Option<Duration> remainingTtl(InvocationKey key) {
         return life.remainingTtl(key);
     }
 
     @Override
-    protected void expire(InvocationKey key) {
+    public void expire(InvocationKey key) {
         life.expire(key);
     }
 
     @Override
-    protected void expireRun(RunId runId) {
+    public void expireRun(RunId runId) {
         life.expireRun(runId);
     }
 
     @Override
-    protected void passLease(InvocationKey key) {
+    public void passLease(InvocationKey key) {
         life.passLease(key);
     }
 
     @Override
-    protected long maxRecordBytes() {
+    public long maxRecordBytes() {
         return RECORD_LIMIT_BYTES;
     }
 
     /** Each call is a network round trip: 50 rounds of 128 racing calls keep the race near 10 s. */
     @Override
-    protected int budgetRaceRounds() {
+    public int budgetRaceRounds() {
         return 50;
     }
 }

@@ -13,7 +13,7 @@ import java.time.Duration;
  * The Redis store, on one standalone server, against the reference model. Redis keeps its own clock:
  * time passes through short TTLs and {@link RecordLife#expire}; the TTL is read with {@code PTTL}.
  */
-class RedisStoreModelTest extends StoreModelContract {
+class RedisStoreModelTest implements StoreModelContract {
 
     private static final RedisDeployment REDIS = RedisServerFixture.standalone();
     private static final RedisCanonicalInvocationStore STORE = RedisCanonicalInvocationStoreFactory.create(
@@ -21,37 +21,37 @@ class RedisStoreModelTest extends StoreModelContract {
     private static final RecordLife LIFE = new RecordLife(REDIS, STORE);
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         return STORE;
     }
 
     @Override
-    protected String storeName() {
+    public String storeName() {
         return "redis-standalone";
     }
 
     @Override
-    protected Option<Duration> remainingTtl(InvocationKey key) {
+    public Option<Duration> remainingTtl(InvocationKey key) {
         return LIFE.remainingTtl(key);
     }
 
     @Override
-    protected Option<MutableClock> storeClock() {
+    public Option<MutableClock> storeClock() {
         return Option.none();
     }
 
     @Override
-    protected void expire(InvocationKey key) {
+    public void expire(InvocationKey key) {
         LIFE.expire(key);
     }
 
     @Override
-    protected int sequences() {
-        return scaled(40);
+    public int sequences() {
+        return StoreModelContract.scaled(40);
     }
 
     @Override
-    protected int actionsPerSequence() {
+    public int actionsPerSequence() {
         return 50;
     }
 }

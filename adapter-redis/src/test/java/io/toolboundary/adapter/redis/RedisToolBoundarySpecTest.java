@@ -2,7 +2,10 @@ package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.tck.ToolBoundarySpecContract;
+import io.toolboundary.tck.boundary.SpecState;
+import io.toolboundary.tck.boundary.SpecValues;
+import io.toolboundary.tck.boundary.ToolBoundarySpecContract;
+import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -12,8 +15,10 @@ import java.time.Duration;
  * choose standalone or cluster. Redis keeps its own time: TTLs are read with {@code PTTL} and ended with
  * {@code PEXPIRE}, from the test's own connection.
  */
-abstract class RedisToolBoundarySpecTest extends ToolBoundarySpecContract {
+abstract class RedisToolBoundarySpecTest implements ToolBoundarySpecContract {
 
+    private final MutableClock clock = MutableClock.at(SpecValues.START);
+    private final SpecState spec = new SpecState();
     private final RedisCanonicalInvocationStore store;
     private final RecordLife life;
 
@@ -23,22 +28,32 @@ abstract class RedisToolBoundarySpecTest extends ToolBoundarySpecContract {
     }
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public MutableClock clock() {
+        return clock;
+    }
+
+    @Override
+    public SpecState specState() {
+        return spec;
+    }
+
+    @Override
+    public CanonicalInvocationStore store() {
         return store;
     }
 
     @Override
-    protected Option<Duration> remainingTtl(InvocationKey key) {
+    public Option<Duration> remainingTtl(InvocationKey key) {
         return life.remainingTtl(key);
     }
 
     @Override
-    protected void expire(InvocationKey key) {
+    public void expire(InvocationKey key) {
         life.expire(key);
     }
 
     @Override
-    protected boolean storeExpiresOnTheSuiteClock() {
+    public boolean storeExpiresOnTheSuiteClock() {
         return false;
     }
 }

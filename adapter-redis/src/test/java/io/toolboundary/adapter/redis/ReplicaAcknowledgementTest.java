@@ -227,7 +227,7 @@ class ReplicaAcknowledgementTest {
         redis.awaitInSync();
         String recordKey = store.recordKey(record.key());
         long ttlBefore = redis.master.callLong("PTTL", recordKey);
-        redis.master.call("SCRIPT", "LOAD", ReplicaAcknowledger.TOUCH.source());
+        redis.master.call("SCRIPT", "LOAD", LuaScripts.TOUCH.source());
         redis.master.call("CONFIG", "RESETSTAT");
 
         assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));

@@ -2,10 +2,14 @@ package io.toolboundary.tck.reliability;
 
 import io.toolboundary.testkit.Fixtures;
 
-import static io.toolboundary.tck.reliability.HostileInputContract.CREDENTIAL_MARKER;
-import static io.toolboundary.tck.reliability.HostileInputContract.EXCEPTION_MARKER;
-import static io.toolboundary.tck.reliability.HostileInputContract.RAW_MARKER;
-import static io.toolboundary.tck.reliability.HostileInputContract.REQUEST_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.ARGUMENTS;
+import static io.toolboundary.tck.reliability.HostileValues.CREDENTIAL_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.EXCEPTION_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.RAW_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.RAW;
+import static io.toolboundary.tck.reliability.HostileValues.REQUEST_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.TOOL;
+import static io.toolboundary.tck.reliability.HostileValues.WRITER;
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.CanonicalInvocationStore;
@@ -44,10 +48,6 @@ import java.util.function.Supplier;
 /** A boundary on the store under test, one run, a counting tool and a scripted projector. */
 final class HostileHarness {
 
-    static final String TOOL = "fuzz_tool";
-    static final String WRITER = "fuzz_writer";
-    static final String RAW = "{\"hits\":1,\"" + RAW_MARKER + "\":\"" + CREDENTIAL_MARKER + "hunter2\"}";
-    static final String ARGUMENTS = "{\"q\":\"" + REQUEST_MARKER + "\"}";
     static final Set<ErrorCode> PREFLIGHT = EnumSet.of(ErrorCode.TOOL_CALL_ID_MISSING,
             ErrorCode.TOOL_CALL_ID_UNSAFE, ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_MISMATCH, ErrorCode.RUN_INACTIVE,
             ErrorCode.RUN_DEADLINE_EXCEEDED, ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NOT_REGISTERED,

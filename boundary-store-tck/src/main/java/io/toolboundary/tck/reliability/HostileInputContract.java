@@ -1,10 +1,14 @@
 package io.toolboundary.tck.reliability;
 
-import static io.toolboundary.tck.reliability.HostileHarness.ARGUMENTS;
-import static io.toolboundary.tck.reliability.HostileHarness.TOOL;
-import static io.toolboundary.tck.reliability.HostileHarness.WRITER;
+import static io.toolboundary.tck.reliability.HostileValues.ARGUMENTS;
+import static io.toolboundary.tck.reliability.HostileValues.TOOL;
+import static io.toolboundary.tck.reliability.HostileValues.WRITER;
+import static io.toolboundary.tck.reliability.HostileValues.DEFAULT_TRIES;
+import static io.toolboundary.tck.reliability.HostileValues.PAYLOAD_LIMIT_BYTES;
+import static io.toolboundary.tck.reliability.HostileValues.REQUEST_MARKER;
+import static io.toolboundary.tck.reliability.HostileValues.SEED_PROPERTY;
+import static io.toolboundary.tck.reliability.HostileValues.TRIES_PROPERTY;
 
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -16,6 +20,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.tck.reliability.HostileInputs.Allowed;
+import io.toolboundary.tck.store.StoreFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
@@ -27,7 +32,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hostile input through {@link ToolBoundary#invoke} on a real store, as property-style runs over a
- * seeded {@link Random}. A store adapter runs it by extending this class and supplying its store.
+ * seeded {@link Random}. A store adapter's test runs it by implementing this interface,
+ * {@link #store()} and {@link #storeName()}.
  *
  * <p>Each try must end in a successful call or an error from the set its generator allows (never
  * {@code INTERNAL_ERROR}); no throwable may escape; a call refused before the store creates no
@@ -36,68 +42,30 @@ import org.junit.jupiter.api.Test;
  * the raw response, the request, an exception text, a credential or a store key. Each test prints one
  * {@code RELIABILITY} line with its counts (see {@link ReliabilityTally}) and fails on any finding.
  *
- * <p>Tries per test: {@value #DEFAULT_TRIES}, or the value of the system property
- * {@value #TRIES_PROPERTY}. The seed can be set with {@value #SEED_PROPERTY}.
+ * <p>Tries per test: {@value HostileValues#DEFAULT_TRIES}, or the value of the system property
+ * {@value HostileValues#TRIES_PROPERTY}. The seed can be set with {@value HostileValues#SEED_PROPERTY}.
  */
-public abstract class HostileInputContract {
-
-    /** The system property that sets the number of tries per test. */
-    public static final String TRIES_PROPERTY = "toolboundary.fuzz.tries";
-
-    /** The system property that sets the seed of every run (each test adds its own offset). */
-    public static final String SEED_PROPERTY = "toolboundary.fuzz.seed";
-
-    /** Tries per test when {@value #TRIES_PROPERTY} is not set. */
-    public static final int DEFAULT_TRIES = 1000;
-
-    /** The byte limit of the payload test: request, raw response and agent result. */
-    public static final int PAYLOAD_LIMIT_BYTES = 1024;
-
-    /** Carried by every raw response; must never reach the agent. */
-    public static final String RAW_MARKER = "RAW-7c1e9a";
-
-    /** Carried by every valid request; must never reach the agent in an error. */
-    public static final String REQUEST_MARKER = "REQ-4b8d2f";
-
-    /** Carried by every exception a tool or projector throws; must never reach the agent. */
-    public static final String EXCEPTION_MARKER = "EXC-93f0d1";
-
-    /** A credential fragment carried by raw responses and exception texts. */
-    public static final String CREDENTIAL_MARKER = "password=";
+public interface HostileInputContract extends StoreFixture {
 
     // ---------------------------------------------------------------------------------------------
     // Hooks
     // ---------------------------------------------------------------------------------------------
 
     /**
-     * The store under test; may be the same instance for every test (each test uses its own runs).
-     *
-     * @return the store the boundaries of the tests are built on
-     */
-    protected abstract CanonicalInvocationStore store();
-
-    /**
-     * The store's name in the printed lines, for example {@code in-memory}.
-     *
-     * @return the name that ends each scenario in the {@code RELIABILITY} lines
-     */
-    protected abstract String storeName();
-
-    /**
-     * Tries per test: {@value #TRIES_PROPERTY} when set, else {@value #DEFAULT_TRIES}.
+     * Tries per test: {@value HostileValues#TRIES_PROPERTY} when set, else {@value HostileValues#DEFAULT_TRIES}.
      *
      * @return how many hostile inputs each test sends through the boundary
      */
-    protected int tries() {
+    default int tries() {
         return Integer.getInteger(TRIES_PROPERTY, DEFAULT_TRIES);
     }
 
     /**
-     * The base seed: {@value #SEED_PROPERTY} when set, else a fixed number.
+     * The base seed: {@value HostileValues#SEED_PROPERTY} when set, else a fixed number.
      *
      * @return the seed each test offsets by its own number to seed its random inputs
      */
-    protected long seed() {
+    default long seed() {
         return Long.getLong(SEED_PROPERTY, 20_261_202L);
     }
 
@@ -106,7 +74,7 @@ public abstract class HostileInputContract {
     // ---------------------------------------------------------------------------------------------
 
     @Test
-    void rejectsEveryUnsafeIdentifierAndRunsEverySafeOneOnce() {
+    default void rejectsEveryUnsafeIdentifierAndRunsEverySafeOneOnce() {
         long seed = seed() + 1;
         Random random = new Random(seed);
         HostileHarness harness = new HostileHarness(this::store, ToolBoundaryConfig.custom().build());
@@ -160,7 +128,7 @@ public abstract class HostileInputContract {
     }
 
     @Test
-    void rejectsEveryInvalidJsonArgumentAndStoresEveryValidOneExactly() {
+    default void rejectsEveryInvalidJsonArgumentAndStoresEveryValidOneExactly() {
         long seed = seed() + 2;
         Random random = new Random(seed);
         HostileHarness harness = new HostileHarness(this::store, ToolBoundaryConfig.custom().build());
@@ -195,7 +163,7 @@ public abstract class HostileInputContract {
     }
 
     @Test
-    void enforcesEveryByteLimitExactlyWhateverTheWidthOfTheLastCharacter() {
+    default void enforcesEveryByteLimitExactlyWhateverTheWidthOfTheLastCharacter() {
         long seed = seed() + 3;
         Random random = new Random(seed);
         ToolBoundaryConfig config = ToolBoundaryConfig.custom()

@@ -3,9 +3,6 @@ package io.toolboundary.tck.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
@@ -17,15 +14,13 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.tck.ForwardingStore;
+import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,60 +31,35 @@ import org.junit.jupiter.params.provider.EnumSource;
  * replay never runs the tool again. Each point runs {@link #rounds()} calls and prints one
  * {@code RELIABILITY interrupts/<point>/<store>} line.
  *
- * <p>An adapter supplies {@link #store()} and {@link #storeName()}.
+ * <p>A store adapter's test runs it by implementing this interface, {@link #store()} and
+ * {@link #storeName()}.
  */
-public abstract class InterruptContract {
+public interface InterruptContract extends StoreFixture {
 
     /** Rounds per interrupt point; {@code -Dtoolboundary.interrupt.rounds=N} sets another number. */
-    public static final String ROUNDS_PROPERTY = "toolboundary.interrupt.rounds";
-    private static final int DEFAULT_ROUNDS = 100;
-    private static final String RAW = "10:00:02 ERROR timeout calling payments";
+    String ROUNDS_PROPERTY = "toolboundary.interrupt.rounds";
 
-    /** Where the interrupt lands. */
-    public enum Point {
-        /** The caller's flag is already set when it calls {@code invoke}. */
-        BEFORE_INVOKE,
-        /** The flag is set as the store's begin starts its I/O. */
-        DURING_BEGIN,
-        /** The tool sets the flag again (it was interrupted and restores the flag) and returns its result. */
-        DURING_TOOL,
-        /** The tool is interrupted and gives up with {@link InterruptedException}. */
-        TOOL_GIVES_UP,
-        /** The flag is set as the store's complete starts its I/O. */
-        DURING_COMPLETE
-    }
-
-    /**
-     * The store under test; shared across rounds (each round uses a fresh run id).
-     *
-     * @return the store the interrupted calls write to
-     */
-    protected abstract CanonicalInvocationStore store();
-
-    /**
-     * The name printed in the reliability line.
-     *
-     * @return the store's name, for example {@code in-memory}
-     */
-    protected abstract String storeName();
+    /** Rounds per interrupt point when {@value #ROUNDS_PROPERTY} is not set. */
+    int DEFAULT_ROUNDS = 100;
 
     /**
      * Rounds per point: {@value #ROUNDS_PROPERTY} when set, else 100.
      *
      * @return how many interrupted calls each interruption point runs
      */
-    protected int rounds() {
+    default int rounds() {
         return Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);
     }
 
+    /** Clears the test thread's interrupt flag, whatever a round left. */
     @AfterEach
-    void clearTheTestThreadsFlag() {
+    default void clearTheTestThreadsFlag() {
         Thread.interrupted();
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(Point.class)
-    void anInterruptNeverLeavesARecordBehindNorDisagreesWithIt(Point point) {
+    @EnumSource(InterruptPoint.class)
+    default void anInterruptNeverLeavesARecordBehindNorDisagreesWithIt(InterruptPoint point) {
         ReliabilityTally tally = new ReliabilityTally("interrupts/" + point.name().toLowerCase() + "/" + storeName(), 0);
         long projectingLeft = 0;
         long disagreements = 0;
@@ -99,7 +69,7 @@ public abstract class InterruptContract {
             ToolCallEnvelope call = Fixtures.envelope(unopened).build();
             InvocationKey key = InvocationKey.of(unopened.runId(), new ToolCallId(call.toolCallId()));
             CountingExecutor tool = FakeTools.counting(toolFor(point));
-            ToolBoundary boundary = ToolBoundary.builder().store(new Interrupting(store(), point))
+            ToolBoundary boundary = ToolBoundary.builder().store(new InterruptingStore(store(), point))
                     .accessPolicy(AccessPolicy.allowAll())
                     .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, tool, FakeProjectors.evidenceFound("found")))
                     .build();
@@ -107,7 +77,7 @@ public abstract class InterruptContract {
 
             Either<BoundaryError, AgentResult> answer;
             try {
-                if (point == Point.BEFORE_INVOKE) {
+                if (point == InterruptPoint.BEFORE_INVOKE) {
                     Thread.currentThread().interrupt();
                 }
                 answer = boundary.invoke(run, call);
@@ -164,44 +134,18 @@ public abstract class InterruptContract {
         return record instanceof CanonicalRecord.Failed failed && failed.code() == answer.getLeft().code();
     }
 
-    private static ToolExecutor toolFor(Point point) {
+    private static ToolExecutor toolFor(InterruptPoint point) {
+        String raw = "10:00:02 ERROR timeout calling payments";
         return switch (point) {
             case DURING_TOOL -> request -> {
                 Thread.currentThread().interrupt();
-                return RAW;
+                return raw;
             };
             case TOOL_GIVES_UP -> request -> {
                 Thread.currentThread().interrupt();
                 throw new InterruptedException("interrupted while searching");
             };
-            default -> request -> RAW;
+            default -> request -> raw;
         };
-    }
-
-    /** The real store, with the caller's flag set as begin or complete starts. */
-    private static final class Interrupting extends ForwardingStore {
-        private final Point point;
-
-        Interrupting(CanonicalInvocationStore store, Point point) {
-            super(store);
-            this.point = point;
-        }
-
-        @Override
-        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
-            if (point == Point.DURING_BEGIN) {
-                Thread.currentThread().interrupt();
-            }
-            return delegate().begin(start, timeout);
-        }
-
-        @Override
-        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
-                Duration timeout) {
-            if (point == Point.DURING_COMPLETE) {
-                Thread.currentThread().interrupt();
-            }
-            return delegate().complete(key, token, outcome, timeout);
-        }
     }
 }

@@ -14,6 +14,7 @@ import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.toolboundary.domain.Outcome;
+import io.toolboundary.tck.store.StoreFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -61,9 +62,11 @@ final class ModelSequence extends StoreModel {
     /** The run's ledger: the fingerprint of every call it began, kept as long as the run. */
     private final java.util.Map<InvocationKey, String> begun = new java.util.HashMap<>();
     private long stamp;
+    private final int actionsPerSequence;
 
-    ModelSequence(StoreModelContract contract, Random random, Counts counts, int number) {
-        super(contract, counts, number);
+    ModelSequence(StoreFixture fixture, int actionsPerSequence, Random random, Counts counts, int number) {
+        super(fixture, counts, number);
+        this.actionsPerSequence = actionsPerSequence;
         this.random = random;
         for (int i = 0; i < KEYS; i++) {
             keys.add(InvocationKey.of(run, new ToolCallId("call-" + i)));
@@ -72,7 +75,7 @@ final class ModelSequence extends StoreModel {
     }
 
     private int actionsPerSequence() {
-        return contract.actionsPerSequence();
+        return actionsPerSequence;
     }
 
     void run() {

@@ -7,6 +7,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.testkit.MutableClock;
+import io.toolboundary.tck.store.StoreFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -92,7 +93,7 @@ abstract class StoreModel {
 
     enum State { LIVE, GONE, UNSURE }
 
-    final StoreModelContract contract;
+    final StoreFixture fixture;
     final Counts counts;
     final int number;
     final Map<InvocationKey, Life> lives = new HashMap<>();
@@ -100,25 +101,25 @@ abstract class StoreModel {
     final Option<MutableClock> clock;
     int step;
 
-    StoreModel(StoreModelContract contract, Counts counts, int number) {
-        this.contract = contract;
+    StoreModel(StoreFixture fixture, Counts counts, int number) {
+        this.fixture = fixture;
         this.counts = counts;
         this.number = number;
-        this.clock = contract.storeClock();
+        this.clock = fixture.storeClock();
     }
 
-    // -- hooks of the contract ----------------------------------------------------------------------
+    // -- hooks of the fixture -----------------------------------------------------------------------
 
     CanonicalInvocationStore store() {
-        return contract.store();
+        return fixture.store();
     }
 
     Option<Duration> remainingTtl(InvocationKey key) {
-        return contract.remainingTtl(key);
+        return fixture.remainingTtl(key);
     }
 
     void expire(InvocationKey key) {
-        contract.expire(key);
+        fixture.expire(key);
     }
 
     // -- checks -------------------------------------------------------------------------------

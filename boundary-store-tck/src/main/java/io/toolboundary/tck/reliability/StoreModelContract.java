@@ -7,8 +7,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.reliability.StoreModel.Counts;
-import io.vavr.control.Option;
-import java.time.Duration;
+import io.toolboundary.tck.store.StoreFixture;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -30,66 +29,25 @@ import org.junit.jupiter.api.Test;
  * model allows for the store's clock running while a step runs: a record near its end is either
  * found or not, and before a write to such a record the suite ends its life so that the write's
  * outcome is certain.
+ *
+ * <p>A store adapter's test runs it by implementing this interface, {@link #store()},
+ * {@link #storeName()}, {@link #remainingTtl(InvocationKey)}, {@link #storeClock()} and, when that is
+ * none, {@link #expire(InvocationKey)}.
  */
-public abstract class StoreModelContract {
+public interface StoreModelContract extends StoreFixture {
 
-    /** The sequences per run when {@link HostileInputContract#TRIES_PROPERTY} is not set. */
-    public static final int DEFAULT_SEQUENCES = 200;
+    /** The sequences per run when {@link HostileValues#TRIES_PROPERTY} is not set. */
+    int DEFAULT_SEQUENCES = 200;
 
     /** Actions per sequence. */
-    public static final int DEFAULT_ACTIONS = 50;
-
-    // ---------------------------------------------------------------------------------------------
-    // Hooks
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * The store under test; may be the same instance for every run (each sequence uses its own run id).
-     *
-     * @return the store the sequences act on and compare with the model
-     */
-    protected abstract CanonicalInvocationStore store();
-
-    /**
-     * The store's name in the printed line.
-     *
-     * @return the store's name, for example {@code in-memory}
-     */
-    protected abstract String storeName();
-
-    /**
-     * The time the record under {@code key} has left, read without changing it.
-     *
-     * @param key the run and tool call whose record is read
-     * @return none when there is no live record under the key
-     */
-    protected abstract Option<Duration> remainingTtl(InvocationKey key);
-
-    /**
-     * The clock the store's expiry follows, when the suite may move it; none when the store keeps its own time.
-     *
-     * @return the store's clock, or none when records must be ended through {@link #expire(InvocationKey)}
-     */
-    protected abstract Option<MutableClock> storeClock();
-
-    /**
-     * Ends the life of the record under {@code key} now, as if its TTL had run out. Called only when
-     * {@link #storeClock()} is none.
-     *
-     * @param key the run and tool call whose record is to expire
-     * @throws UnsupportedOperationException always, unless overridden; a store that keeps its own time
-     *     must override it
-     */
-    protected void expire(InvocationKey key) {
-        throw new UnsupportedOperationException("a store that keeps its own time must end a record's life on request");
-    }
+    int DEFAULT_ACTIONS = 50;
 
     /**
      * Sequences per run; by default {@value #DEFAULT_SEQUENCES}, scaled up by the fuzz tries property.
      *
      * @return how many random sequences of actions a run checks against the model
      */
-    protected int sequences() {
+    default int sequences() {
         return scaled(DEFAULT_SEQUENCES);
     }
 
@@ -98,32 +56,32 @@ public abstract class StoreModelContract {
      *
      * @return how many random store actions each sequence performs
      */
-    protected int actionsPerSequence() {
+    default int actionsPerSequence() {
         return DEFAULT_ACTIONS;
     }
 
     /**
-     * The seed: {@link HostileInputContract#SEED_PROPERTY} when set, else a fixed number.
+     * The seed: {@link HostileValues#SEED_PROPERTY} when set, else a fixed number.
      *
      * @return the seed of the random sequences, offset from the hostile-input seed
      */
-    protected long seed() {
-        return Long.getLong(HostileInputContract.SEED_PROPERTY, 20_261_202L) + 7;
+    default long seed() {
+        return Long.getLong(HostileValues.SEED_PROPERTY, 20_261_202L) + 7;
     }
 
     /**
      * {@code base}, times the fuzz tries property over its default when the property is set.
      *
      * @param base the count for the default number of tries
-     * @return {@code base} scaled by {@link HostileInputContract#TRIES_PROPERTY} over its default, never
+     * @return {@code base} scaled by {@link HostileValues#TRIES_PROPERTY} over its default, never
      *     below {@code base} and capped at {@link Integer#MAX_VALUE}
      */
-    protected static int scaled(int base) {
-        Integer tries = Integer.getInteger(HostileInputContract.TRIES_PROPERTY);
-        if (tries == null || tries <= HostileInputContract.DEFAULT_TRIES) {
+    static int scaled(int base) {
+        Integer tries = Integer.getInteger(HostileValues.TRIES_PROPERTY);
+        if (tries == null || tries <= HostileValues.DEFAULT_TRIES) {
             return base;
         }
-        return (int) Math.min(Integer.MAX_VALUE, (long) base * tries / HostileInputContract.DEFAULT_TRIES);
+        return (int) Math.min(Integer.MAX_VALUE, (long) base * tries / HostileValues.DEFAULT_TRIES);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -131,12 +89,12 @@ public abstract class StoreModelContract {
     // ---------------------------------------------------------------------------------------------
 
     @Test
-    void agreesWithTheReferenceModelAfterEveryStep() {
+    default void agreesWithTheReferenceModelAfterEveryStep() {
         long seed = seed();
         Random random = new Random(seed);
         Counts counts = new Counts();
         for (int s = 0; s < sequences(); s++) {
-            new ModelSequence(this, random, counts, s).run();
+            new ModelSequence(this, actionsPerSequence(), random, counts, s).run();
         }
         System.out.println("RELIABILITY model/" + storeName() + " sequences=" + counts.sequences + " actions="
                 + counts.actions + " begins=" + counts.begins + " completes=" + counts.completes + " finds="

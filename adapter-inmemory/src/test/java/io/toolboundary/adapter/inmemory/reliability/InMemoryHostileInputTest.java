@@ -7,18 +7,18 @@ import io.toolboundary.tck.reliability.HostileInputContract;
 import java.time.Instant;
 
 /** Hostile input through the boundary on one in-memory store, shared by the class's tests. */
-class InMemoryHostileInputTest extends HostileInputContract {
+class InMemoryHostileInputTest implements HostileInputContract {
 
     private static final InMemoryCanonicalInvocationStore STORE =
             InMemoryCanonicalInvocationStore.create(MutableClock.at(Instant.parse("2031-01-01T00:00:00Z")));
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         return STORE;
     }
 
     @Override
-    protected String storeName() {
+    public String storeName() {
         return "in-memory";
     }
 }

@@ -5,17 +5,17 @@ import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.tck.reliability.InterruptContract;
 
 /** Interrupts at every point of a call, on the default in-memory store. */
-class InMemoryInterruptTest extends InterruptContract {
+class InMemoryInterruptTest implements InterruptContract {
 
     private static final InMemoryCanonicalInvocationStore STORE = InMemoryCanonicalInvocationStore.create();
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         return STORE;
     }
 
     @Override
-    protected String storeName() {
+    public String storeName() {
         return "in-memory";
     }
 }

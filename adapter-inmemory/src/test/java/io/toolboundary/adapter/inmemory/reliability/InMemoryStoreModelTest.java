@@ -10,28 +10,28 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** The in-memory store against the reference model, its expiry following a clock the suite moves. */
-class InMemoryStoreModelTest extends StoreModelContract {
+class InMemoryStoreModelTest implements StoreModelContract {
 
     private final MutableClock clock = MutableClock.at(Instant.parse("2031-01-01T00:00:00Z"));
     private final InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.create(clock);
 
     @Override
-    protected CanonicalInvocationStore store() {
+    public CanonicalInvocationStore store() {
         return store;
     }
 
     @Override
-    protected String storeName() {
+    public String storeName() {
         return "in-memory";
     }
 
     @Override
-    protected Option<Duration> remainingTtl(InvocationKey key) {
+    public Option<Duration> remainingTtl(InvocationKey key) {
         return store.remainingTtl(key);
     }
 
     @Override
-    protected Option<MutableClock> storeClock() {
+    public Option<MutableClock> storeClock() {
         return Option.of(clock);
     }
 }

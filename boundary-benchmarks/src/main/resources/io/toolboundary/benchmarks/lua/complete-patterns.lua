@@ -1,0 +1,92 @@
+-- complete.lua: compare-and-set one record from PROJECTING to READY or ERROR, by token. The token proves
+-- the attempt: the script checks it and the status, nothing else, and receives only the small values the
+-- completion adds. HSET on an existing hash and RENAME leave TTLs as they are; a missing record is never
+-- re-created. Safe to run twice with the same token (a client retry).
+--
+-- The raw response never passes through this script: when the completion has one, the store sends it in
+-- the same MULTI/EXEC, just before, as SET KEYS[2] <raw> XX KEEPTTL, which writes into the attempt's
+-- pending key if begin.lua made it (and creates nothing otherwise). This script then links it to the
+-- record by renaming it to KEYS[3], or deletes it when it refuses: a raw response is read only through a
+-- record whose 'o' says it has one, and only KEYS[3], which only this script's RENAME creates.
+--
+-- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
+-- KEYS[2]  the attempt's pending raw  <prefix>:{<runId>}:pending:<token>:<toolCallId>, made by begin.lua
+-- KEYS[3]  the record's raw response  <prefix>:{<runId>}:raw:<toolCallId>
+-- ARGV[1]  the attempt token
+-- ARGV[2]  the final status, READY or ERROR
+-- ARGV[3]  the bytes the store's record cap leaves for what begin wrote (tool, arguments, fingerprint),
+--          or '' when the store has no cap
+-- ARGV[4]  '1' when the SET before this script wrote the raw response into KEYS[2], '0' when the
+--          outcome has none
+-- ARGV[5]  the value of 'o', the outcome's small values (see RecordCodec)
+-- ARGV[6]  READY only: the agent's content, field 'c'
+--
+-- Reply, a list whose first element is the outcome:
+--   {'APPLIED'}                               the record is now final
+--   {'ALREADY_APPLIED', field, value, ...}    it already has this status and token: all its fields, and
+--                                             'r' with the raw response when it has one
+--   {'NOT_FOUND'}                             there is no record (expired or never created)
+--   {'TOKEN_MISMATCH'}                        the record belongs to another attempt
+--   {'TOO_LARGE'}                             the final record would be over the cap; nothing written
+--   {'CONFLICT'}                              it is final with another status
+--   {'RAW_LOST'}                              the attempt's pending key is gone (evicted): the raw response
+--                                             was not kept, so nothing is written
+-- Every reply but APPLIED and TOO_LARGE deletes KEYS[2], the attempt's own pending key (never another
+-- attempt's): a raw response a refused completion wrote there is gone with it. TOO_LARGE leaves the record
+-- PROJECTING, so it empties the placeholder instead (SET '' XX KEEPTTL), for the attempt's next completion.
+--
+-- Cost: the usual call sends three commands, HMGET, RENAME (DEL without a raw response) and HSET (with a
+-- cap, one HSTRLEN besides), and reads one value of the head with one pattern. No EXISTS: every record has a head, so a reply of two nils is a missing key
+-- (and a key of another type fails HMGET with WRONGTYPE). The status is the first value of 'o',
+-- PROJECTING without it.
+local record = KEYS[1]
+local stored = redis.call('HMGET', record, 'h', 'o')
+if not (stored[1] or stored[2]) then
+  redis.call('DEL', KEYS[2])
+  return {'NOT_FOUND'}
+end
+-- Only the token is read from the head here; the tool and fingerprint only when there is a cap.
+if string.match(stored[1] or '', '^[^|]*|([^|]*)|') ~= ARGV[1] then
+  redis.call('DEL', KEYS[2])
+  return {'TOKEN_MISMATCH'}
+end
+if #ARGV[3] > 0 then
+  local tool, fingerprint = string.match(stored[1], '^[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|(.*)$')
+  if #tool + #fingerprint + redis.call('HSTRLEN', record, 'a') > tonumber(ARGV[3]) then
+    -- The record stays PROJECTING and the attempt may complete again: its placeholder stays, emptied.
+    redis.call('SET', KEYS[2], '', 'XX', 'KEEPTTL')
+    return {'TOO_LARGE'}
+  end
+end
+local status = stored[2] and string.match(stored[2], '^([^|]*)|') or 'PROJECTING'
+if status == ARGV[2] then
+  redis.call('DEL', KEYS[2])
+  local reply = redis.call('HGETALL', record)
+  if string.match(stored[2], '^[^|]*|[^|]*|[^|]*|1|') then
+    local raw = redis.call('GET', KEYS[3])
+    if raw then
+      reply[#reply + 1] = 'r'
+      reply[#reply + 1] = raw
+    end
+  end
+  table.insert(reply, 1, 'ALREADY_APPLIED')
+  return reply
+end
+if status ~= 'PROJECTING' then
+  redis.call('DEL', KEYS[2])
+  return {'CONFLICT'}
+end
+if ARGV[4] == '1' then
+  -- RENAME fails on a missing key before it writes anything; then so does this script, writing nothing.
+  if redis.pcall('RENAME', KEYS[2], KEYS[3])['err'] then
+    return {'RAW_LOST'}
+  end
+else
+  redis.call('DEL', KEYS[2])
+end
+if ARGV[6] then
+  redis.call('HSET', record, 'o', ARGV[5], 'c', ARGV[6])
+else
+  redis.call('HSET', record, 'o', ARGV[5])
+end
+return {'APPLIED'}

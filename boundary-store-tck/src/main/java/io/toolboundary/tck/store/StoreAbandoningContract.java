@@ -1,0 +1,396 @@
+package io.toolboundary.tck.store;
+
+import static io.toolboundary.tck.store.StoreChecks.RACERS;
+import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
+import static io.toolboundary.tck.store.StoreChecks.assertAccepted;
+import static io.toolboundary.tck.store.StoreChecks.raceOn;
+import static io.toolboundary.tck.store.StoreChecks.refused;
+import static io.toolboundary.tck.store.StoreRecordFixtures.COMPLETED_AT;
+import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
+import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
+import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
+import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
+import static io.toolboundary.tck.store.StoreRecordFixtures.failedOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.start;
+import static org.assertj.core.api.Assertions.assertThat;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves how a store abandons records past their execution lease (judged by the store's clock, never
+ * by the caller's instant) and lists and sweeps a run. Calls {@link #store()},
+ * {@link #passLease(InvocationKey)}, {@link #expire(InvocationKey)} and {@link #maxRecordBytes()}.
+ */
+public interface StoreAbandoningContract extends StoreFixture {
+
+    /** An instant the caller passes: it becomes updatedAt and is never compared with the lease. */
+    Instant CALLERS_NOW = COMPLETED_AT.plus(LEASE);
+
+    // Abandoning records past their lease
+
+    @Test
+    default void abandonsAProjectingRecordOnceItsLeaseHasPassed() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        begin(record, AttemptToken.random());
+        passLease(record.key());
+        CanonicalRecord.Failed abandoned = record.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), CALLERS_NOW);
+
+        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(Either.right(abandoned));
+
+        CanonicalRecord found = stored(record.key()).get();
+        assertThat(found).isEqualTo(abandoned);
+        assertThat(found.status()).isEqualTo(InvocationStatus.ERROR);
+        assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.ERROR));
+        assertThat(found.errorCode()).isEqualTo(Option.some(ErrorCode.EXECUTION_ABANDONED));
+        assertThat(found.rawResponse()).isEmpty();
+        assertThat(found.updatedAt()).isEqualTo(CALLERS_NOW);
+    }
+
+    @Test
+    default void refusesAbandonWhileTheLeaseRunsAndLetsTheAttemptFinish() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+
+        assertThat(store().abandon(record.key(), record.createdAt())).isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+    }
+
+    @Test
+    default void judgesTheLeaseByTheStoresClockNeverByTheCallersInstant() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+
+        // A caller whose clock stepped far ahead cannot end a call that is still running.
+        for (Instant stepped : List.of(record.createdAt().plus(LEASE), record.createdAt().plus(Duration.ofDays(365)),
+                Instant.parse("9999-12-31T23:59:59.999999999Z"))) {
+            assertThat(store().abandon(record.key(), stepped)).as("abandon at %s", stepped)
+                    .isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+        }
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+
+        passLease(record.key());
+        // Once the store's own clock has passed the lease, the caller's instant, however early, will do.
+        Instant soonAfterCreation = record.createdAt().plusNanos(7);
+        assertThat(store().abandon(record.key(), soonAfterCreation).map(CanonicalRecord::updatedAt))
+                .isEqualTo(Either.right(soonAfterCreation));
+    }
+
+    @Test
+    default void keepsTheLeaseOfTheFirstBeginWhenBeginIsRetried() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+
+        assertThat(store().begin(new InvocationStart(record, token, RUN_TOKEN, TTL, LEASE.multipliedBy(1_000), GENEROUS_BUDGET,
+                GENEROUS_BUDGET, maxRecordBytes()))).isEqualTo(Either.right(record));
+
+        passLease(record.key());
+        assertThat(store().abandon(record.key(), CALLERS_NOW).isRight()).isTrue();
+    }
+
+    @Test
+    default void refusesAbandonOfAMissingRecordAndCreatesNone() {
+        InvocationKey key = InvocationKey.of(openedRun(), new ToolCallId("call_1"));
+
+        assertThat(store().abandon(key, CREATED_AT.plus(Duration.ofDays(1)))).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+        assertThat(stored(key)).isEmpty();
+        assertThat(remainingTtl(key)).isEmpty();
+    }
+
+    @Test
+    default void refusesAbandonOfAnExpiredRecordAndDoesNotRecreateIt() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        begin(record, AttemptToken.random());
+        expire(record.key());
+
+        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+        assertThat(stored(record.key())).isEmpty();
+        assertThat(remainingTtl(record.key())).isEmpty();
+    }
+
+    @Test
+    default void refusesAbandonOfAReadyRecordAndKeepsIt() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        store().complete(ready.key(), token, ready.outcome());
+        passLease(record.key());
+
+        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+    }
+
+    @Test
+    default void refusesAbandonOfAnErrorRecordAndKeepsIt() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
+        store().complete(failed.key(), token, failed.outcome());
+        passLease(record.key());
+
+        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+    }
+
+    @Test
+    default void returnsTheStoredRecordUnchangedWhenAbandonIsRepeated() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        begin(record, AttemptToken.random());
+        passLease(record.key());
+        CanonicalRecord.Failed first = store().abandon(record.key(), CALLERS_NOW).get();
+
+        assertThat(store().abandon(record.key(), CALLERS_NOW.plusSeconds(30))).isEqualTo(Either.right(first));
+        assertThat(stored(record.key())).isEqualTo(Option.some(first));
+    }
+
+    @Test
+    default void refusesALateCompletionOfTheAbandonedAttempt() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        passLease(record.key());
+        CanonicalRecord.Failed abandoned = store().abandon(record.key(), CALLERS_NOW).get();
+
+        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome()))
+                .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).outcome()))
+                .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(store().begin(start(record, token))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(stored(record.key())).isEqualTo(Option.some(abandoned));
+    }
+
+    @Test
+    default void keepsTheTtlWhenAbandoned() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        begin(record, AttemptToken.random());
+        passLease(record.key());
+        Option<Duration> before = remainingTtl(record.key());
+        assertThat(before).isNotEmpty();
+
+        assertThat(store().abandon(record.key(), CALLERS_NOW).isRight()).isTrue();
+
+        assertThat(remainingTtl(record.key())).isNotEmpty();
+        assertThat(remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(before.get());
+    }
+
+    @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
+    default void endsTheRecordOnceWhenAbandonsRaceCompletions() throws Exception {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        passLease(record.key());
+        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
+        List<Either<BoundaryError, CanonicalRecord.Final>> results;
+        try {
+            results = raceOn(pool, RACERS, i -> i % 2 == 0
+                    ? store().abandon(record.key(), CALLERS_NOW.plusNanos(i)).map(CanonicalRecord.Final.class::cast)
+                    : store().complete(record.key(), token,
+                            (readyOf(record, "raw " + i, evidenceFound("found " + i))).outcome()).map(record::complete));
+        } finally {
+            pool.shutdownNow();
+        }
+
+        CanonicalRecord stored = stored(record.key()).get();
+        assertThat(stored.status().isFinal()).isTrue();
+        boolean abandoned = stored.errorCode().contains(ErrorCode.EXECUTION_ABANDONED);
+        for (int i = 0; i < RACERS; i++) {
+            boolean abandoner = i % 2 == 0;
+            if (abandoner == abandoned) {
+                assertThat(results.get(i)).as("racer %d", i).isIn(Either.right(stored), refused(ErrorCode.RECORD_CONFLICT));
+            } else {
+                assertThat(results.get(i)).as("racer %d", i).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            }
+        }
+        long winners = results.stream().filter(Either::isRight).count();
+        if (abandoned) {
+            assertThat(winners).isEqualTo(RACERS / 2);
+        } else {
+            assertThat(winners).isEqualTo(1);
+        }
+    }
+
+    // Listing and sweeping a run
+
+    private List<String> listed(RunId runId) {
+        Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> page =
+                store().toolCallIds(runId, Option.none(), 1000, CanonicalInvocationStore.DEFAULT_TIMEOUT);
+        assertThat(page.isRight()).as("listing answered %s", page).isTrue();
+        assertThat(page.get().more()).as("more").isFalse();
+        return page.get().ids().stream().map(ToolCallId::value).toList();
+    }
+
+    @Test
+    default void listsEveryRecordOfTheRunOnceInOrderAndNoCounterNorAnotherRunsRecord() {
+        RunId runId = openedRun();
+        // Runs whose ids start like this one's, or differ only where a pattern could be loose.
+        RunId longer = opened(new RunId(runId.value() + "0"));
+        RunId shorter = opened(new RunId(runId.value().substring(0, runId.value().length() - 1)));
+        for (String id : List.of("call_b", "call_a", "call:c.d", "call_c")) {
+            begin(projecting(runId, id), AttemptToken.random());
+        }
+        begin(projecting(longer, "call_z"), AttemptToken.random());
+        begin(projecting(shorter, "call_y"), AttemptToken.random());
+        CanonicalRecord.Projecting completed = projecting(runId, "done");
+        AttemptToken token = AttemptToken.random();
+        begin(completed, token);
+        assertAccepted(store().complete(completed.key(), token, (readyOf(completed, "raw", evidenceFound("found"))).outcome()));
+
+        assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
+        assertThat(listed(longer)).containsExactly("call_z");
+        assertThat(listed(openedRun())).isEmpty();
+    }
+
+    @Test
+    default void listsRunIdsWithDotsAndColonsLiterally() {
+        String base = openedRun().value();
+        RunId dotted = opened(new RunId(base + ".a:b"));
+        RunId lookalike = opened(new RunId(base + "xa-b"));
+        begin(projecting(dotted, "call_1"), AttemptToken.random());
+        begin(projecting(lookalike, "call_2"), AttemptToken.random());
+
+        assertThat(listed(dotted)).containsExactly("call_1");
+        assertThat(listed(lookalike)).containsExactly("call_2");
+    }
+
+    @Test
+    default void pagesAfterTheLastIdUntilEveryRecordIsListedOnce() {
+        RunId runId = openedRun();
+        List<String> all = IntStream.range(0, 7).mapToObj(i -> "call_" + i).toList();
+        all.forEach(id -> begin(projecting(runId, id), AttemptToken.random()));
+
+        List<String> seen = new ArrayList<>();
+        List<Boolean> mores = new ArrayList<>();
+        Option<ToolCallId> after = Option.none();
+        for (int page = 0; page < 3; page++) {
+            var listed = store().toolCallIds(runId, after, 3, CanonicalInvocationStore.DEFAULT_TIMEOUT).get();
+            listed.ids().forEach(id -> seen.add(id.value()));
+            mores.add(listed.more());
+            after = Option.of(listed.ids().get(listed.ids().size() - 1));
+        }
+
+        assertThat(seen).containsExactlyElementsOf(all);
+        assertThat(mores).containsExactly(true, true, false);
+    }
+
+    @Test
+    default void doesNotListAnExpiredRecord() {
+        RunId runId = openedRun();
+        CanonicalRecord.Projecting gone = projecting(runId, "call_gone");
+        begin(gone, AttemptToken.random());
+        // Lets time pass where the store's clock can move (expire may end every record as old).
+        passLease(gone.key());
+        begin(projecting(runId, "call_kept"), AttemptToken.random());
+        expire(gone.key());
+
+        assertThat(listed(runId)).containsExactly("call_kept");
+    }
+
+    @Test
+    default void refusesALimitBelowOne() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().toolCallIds(openedRun(), Option.none(), 0,
+                CanonicalInvocationStore.DEFAULT_TIMEOUT)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    default void theBoundarySweepEndsOnlyTheRecordsPastTheirLeaseAndIsSafeToRepeat() {
+        RunId runId = openedRun();
+        CanonicalRecord.Projecting expired = projecting(runId, "call_expired");
+        CanonicalRecord.Projecting leased = projecting(runId, "call_leased");
+        CanonicalRecord.Projecting done = projecting(runId, "call_done");
+        // passLease may pass every lease begun so far (a store's clock moved on), so the leased
+        // record is begun after it.
+        begin(expired, AttemptToken.random());
+        AttemptToken token = AttemptToken.random();
+        begin(done, token);
+        CanonicalRecord.Ready ready = readyOf(done, "raw", evidenceFound("found"));
+        assertAccepted(store().complete(ready.key(), token, ready.outcome()));
+        passLease(expired.key());
+        begin(leased, AttemptToken.random());
+        ToolBoundary boundary = sweeper();
+
+        var first = boundary.abandonExpired(runId);
+
+        assertThat(first.isRight()).as("sweep answered %s", first).isTrue();
+        assertThat(first.get().lookedAt()).isEqualTo(3);
+        assertThat(first.get().abandoned()).containsExactly(expired.key().toolCallId());
+        assertThat(first.get().stillLeased()).containsExactly(leased.key().toolCallId());
+        assertThat(first.get().errors()).isZero();
+        assertThat(stored(expired.key()).get().errorCode()).isEqualTo(Option.some(ErrorCode.EXECUTION_ABANDONED));
+        assertThat(stored(leased.key())).isEqualTo(Option.some(leased));
+        assertThat(stored(done.key())).isEqualTo(Option.some(ready));
+
+        var again = boundary.abandonExpired(runId);
+        assertThat(again.get().lookedAt()).isEqualTo(3);
+        assertThat(again.get().abandoned()).isEmpty();
+        assertThat(again.get().stillLeased()).containsExactly(leased.key().toolCallId());
+    }
+
+    @Test
+    default void theBoundarySweepReachesRecordsBeyondTheFirstPage() {
+        RunId runId = openedRun();
+        int records = 503;
+        List<CanonicalRecord.Projecting> begun = IntStream.range(0, records)
+                .mapToObj(i -> projecting(runId, String.format("call_%04d", i))).toList();
+        CanonicalRecord.Projecting last = begun.get(records - 1);
+        // Begun first: passLease may pass every lease begun so far.
+        begin(last, AttemptToken.random());
+        passLease(last.key());
+        begun.subList(0, records - 1).forEach(record -> begin(record, AttemptToken.random()));
+
+        var swept = sweeper().abandonExpired(runId);
+
+        assertThat(swept.get().lookedAt()).isEqualTo(records);
+        assertThat(swept.get().abandoned()).containsExactly(last.key().toolCallId());
+        assertThat(swept.get().stillLeased()).hasSize(records - 1);
+    }
+
+    @Test
+    default void theBoundarySweepOfAnEmptyRunLooksAtNothing() {
+        var swept = sweeper().abandonExpired(openedRun());
+
+        assertThat(swept.get().lookedAt()).isZero();
+        assertThat(swept.get().abandoned()).isEmpty();
+    }
+
+    private ToolBoundary sweeper() {
+        long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
+        ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
+                .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
+                .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
+        return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting).build();
+    }
+}

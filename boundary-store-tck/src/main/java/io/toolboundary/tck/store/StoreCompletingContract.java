@@ -1,0 +1,391 @@
+package io.toolboundary.tck.store;
+
+import static io.toolboundary.tck.store.StoreChecks.refused;
+import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
+import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
+import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
+import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TOOL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.characterOfUtf8Bytes;
+import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
+import static io.toolboundary.tck.store.StoreRecordFixtures.failedOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.noEvidence;
+import static io.toolboundary.tck.store.StoreRecordFixtures.padding;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projectingOfSize;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOfSize;
+import static io.toolboundary.tck.store.StoreRecordFixtures.start;
+import static org.assertj.core.api.Assertions.assertThat;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.InvocationStart;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Proves how a store completes records: one final outcome per record, by its attempt's token only; a
+ * TTL set at begin that neither reads, completions nor refusals extend; nothing found or recreated after
+ * expiry; and the record limit to the byte. Calls {@link #store()}, {@link #remainingTtl(InvocationKey)},
+ * {@link #expire(InvocationKey)} and {@link #maxRecordBytes()}.
+ */
+public interface StoreCompletingContract extends StoreFixture {
+
+    // Completing records
+
+    @Test
+    @DisplayName("Projector succeeds")
+    default void movesProjectingToReadyWithEvidence() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+    }
+
+    @Test
+    @DisplayName("No evidence projection completes")
+    default void movesProjectingToReadyWithNoEvidenceAndKeepsItsScope() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        CanonicalRecord found = stored(record.key()).get();
+        assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
+        assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
+    }
+
+    @Test
+    default void movesProjectingToErrorWithRawResponse() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
+
+        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+    }
+
+    @Test
+    default void movesProjectingToErrorWithoutRawResponse() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
+
+        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+    }
+
+    @Test
+    default void refusesEveryChangeToAReadyRecord() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        store().complete(ready.key(), token, ready.outcome());
+
+        assertRefusesEveryOtherOutcome(record, token, ready);
+    }
+
+    @Test
+    default void refusesEveryChangeToAnErrorRecord() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
+        store().complete(failed.key(), token, failed.outcome());
+
+        assertRefusesEveryOtherOutcome(record, token, failed);
+    }
+
+    @Test
+    default void returnsTheStoredRecordWhenTheSameCompletionIsRepeated() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        store().complete(ready.key(), token, ready.outcome());
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+    }
+
+    @Test
+    default void returnsTheStoredRecordWhenTheSameFailureIsRepeated() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
+        store().complete(failed.key(), token, failed.outcome());
+
+        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+    }
+
+    @Test
+    default void refusesCompletionWithAnotherToken() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+
+        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.outcome())).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+    }
+
+    @Test
+    default void refusesRepeatedCompletionWithAnotherToken() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        store().complete(ready.key(), token, ready.outcome());
+
+        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.outcome())).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+    }
+
+    @Test
+    default void refusesACompletionByTheTokenOfAnotherAttemptUnderTheSameKey() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting record = projecting(run, "call_1");
+        begin(record, AttemptToken.random());
+        CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
+
+        // Only the attempt's token proves an outcome to be of its record; another token never does.
+        assertThat(store().complete(impostor.key(), AttemptToken.random(), (readyOf(impostor, "raw", evidenceFound("found"))).outcome()))
+                .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+    }
+
+    private void assertRefusesEveryOtherOutcome(CanonicalRecord.Projecting record, AttemptToken token,
+            CanonicalRecord.Final stored) {
+        List<CanonicalRecord.Final> others = List.of(
+                readyOf(record, "raw", evidenceFound("found")),
+                readyOf(record, "other raw", evidenceFound("found")),
+                readyOf(record, "raw", noEvidence("nothing", "checkout")),
+                failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()),
+                failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("raw")));
+        for (CanonicalRecord.Final other : others) {
+            if (other.equals(stored)) {
+                continue;
+            }
+            assertThat(store().complete(other.key(), token, other.outcome())).as("complete %s after %s", other, stored)
+                    .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(stored(record.key())).isEqualTo(Option.some(stored));
+        }
+    }
+
+    // Time to live
+
+    @Test
+    default void setsTheTtlAtBegin() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+
+        begin(record, AttemptToken.random());
+
+        assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(TTL);
+    }
+
+    @Test
+    @DisplayName("Read does not renew TTL")
+    default void readsDoNotExtendTheTtl() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        begin(record, AttemptToken.random());
+        Duration before = liveTtl(record.key());
+
+        for (int i = 0; i < 100; i++) {
+            assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        }
+
+        assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+    }
+
+    @Test
+    default void keepsTheTtlWhenCompleted() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        Duration before = liveTtl(record.key());
+
+        store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome());
+
+        assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+    }
+
+    @Test
+    default void refusedBeginsDoNotExtendTheTtl() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        Duration before = liveTtl(record.key());
+        Duration longer = TTL.multipliedBy(10);
+
+        store().begin(new InvocationStart(record, token, RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+        store().begin(new InvocationStart(record, AttemptToken.random(), RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+
+        assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+    }
+
+    private Duration liveTtl(InvocationKey key) {
+        Option<Duration> ttl = remainingTtl(key);
+        assertThat(ttl).as("remaining TTL of a live record").isNotEmpty();
+        return ttl.get();
+    }
+
+    // Expiry
+
+    @Test
+    default void findsNothingAfterExpiry() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        begin(record, AttemptToken.random());
+
+        expire(record.key());
+
+        assertThat(stored(record.key())).isEmpty();
+        assertThat(remainingTtl(record.key())).isEmpty();
+    }
+
+    @Test
+    default void refusesCompletionOfAnExpiredRecordAndDoesNotRecreateIt() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        expire(record.key());
+
+        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome()))
+                .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).outcome()))
+                .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+
+        assertThat(stored(record.key())).isEmpty();
+        assertThat(remainingTtl(record.key())).isEmpty();
+    }
+
+    @Test
+    @DisplayName("A call whose record expired never runs again in its run")
+    default void aBeginAfterExpiryIsRefusedByTheRunsLedgerAndCreatesNothing() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting old = projecting(run, "call_1");
+        AttemptToken oldToken = AttemptToken.random();
+        begin(old, oldToken);
+        expire(old.key());
+        CanonicalRecord.Projecting replay = projecting(run, "call_1", old.tool().value(), old.arguments(),
+                CREATED_AT.plusSeconds(1));
+        CanonicalRecord.Projecting reuse = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
+
+        assertThat(store().begin(start(replay, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(store().begin(start(reuse, AttemptToken.random()))).isEqualTo(refused(ErrorCode.TOOL_CALL_ID_REUSED));
+        assertThat(store().begin(start(old, oldToken))).as("a late retry of the first attempt")
+                .isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+
+        assertThat(stored(old.key())).isEmpty();
+        assertThat(remainingTtl(old.key())).isEmpty();
+        assertThat(store().complete(old.key(), oldToken, (readyOf(old, "raw", evidenceFound("found"))).outcome()))
+                .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+    }
+
+    @Test
+    default void expiringOneRecordLeavesALongerLivedOneAlone() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting shortLived = projecting(run, "call_1");
+        CanonicalRecord.Projecting longLived = projecting(run, "call_2");
+        begin(shortLived, AttemptToken.random());
+        store().begin(new InvocationStart(longLived, AttemptToken.random(), RUN_TOKEN, TTL.multipliedBy(3), LEASE, GENEROUS_BUDGET,
+                GENEROUS_BUDGET, maxRecordBytes()));
+
+        expire(shortLived.key());
+
+        assertThat(stored(shortLived.key())).isEmpty();
+        assertThat(stored(longLived.key())).isEqualTo(Option.some(longLived));
+    }
+
+    // Size limits
+
+    @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+    @ValueSource(ints = {1, 2, 3, 4})
+    default void acceptsBeginOfExactlyTheRecordLimit(int lastCharacterBytes) {
+        CanonicalRecord.Projecting record = projectingOfSize(openedRun(), "call_1", maxRecordBytes(),
+                characterOfUtf8Bytes(lastCharacterBytes));
+        assertThat(record.byteSize()).isEqualTo(maxRecordBytes());
+
+        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+    }
+
+    @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+    @ValueSource(ints = {1, 2, 3, 4})
+    default void refusesBeginOfOneByteOverTheRecordLimit(int lastCharacterBytes) {
+        CanonicalRecord.Projecting record = projectingOfSize(openedRun(), "call_1", maxRecordBytes() + 1,
+                characterOfUtf8Bytes(lastCharacterBytes));
+        assertThat(record.byteSize()).isEqualTo(maxRecordBytes() + 1);
+
+        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+        assertThat(stored(record.key())).isEmpty();
+    }
+
+    @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+    @ValueSource(ints = {1, 2, 3, 4})
+    default void acceptsCompletionOfExactlyTheRecordLimit(int lastCharacterBytes) {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
+        assertThat(ready.byteSize()).isEqualTo(maxRecordBytes());
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+    }
+
+    @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
+    @ValueSource(ints = {1, 2, 3, 4})
+    default void refusesCompletionOfOneByteOverTheRecordLimitAndKeepsTheProjectingRecord(int lastCharacterBytes) {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes() + 1,
+                characterOfUtf8Bytes(lastCharacterBytes));
+        assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+
+        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.RESULT_TOO_LARGE, Option.none());
+        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+    }
+
+    @Test
+    default void refusesAnErrorRecordWhoseRawResponseIsOneByteOverTheRecordLimit() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        long fixed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("")).byteSize();
+        CanonicalRecord.Failed atLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
+                Option.some(padding(maxRecordBytes() - fixed, characterOfUtf8Bytes(4))));
+        CanonicalRecord.Failed overLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
+                Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
+
+        assertThat(store().complete(overLimit.key(), token, overLimit.outcome())).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        assertThat(store().complete(atLimit.key(), token, atLimit.outcome())).isEqualTo(Either.right(atLimit.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(atLimit));
+    }
+}

@@ -1,0 +1,312 @@
+package io.toolboundary.tck.store;
+
+import static io.toolboundary.tck.store.StoreChecks.assertAccepted;
+import static io.toolboundary.tck.store.StoreChecks.refused;
+import static io.toolboundary.tck.store.StoreRecordFixtures.COMPLETED_AT;
+import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
+import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
+import static io.toolboundary.tck.store.StoreRecordFixtures.REQUEST;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TOOL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
+import static io.toolboundary.tck.store.StoreRecordFixtures.failedOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.noEvidence;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projectingOfSize;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.start;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Instant;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves how a store creates records: it keeps them byte for byte, refuses duplicates and reused tool
+ * call ids keeping the first record, and keeps each run within its run and tool budgets, rejections
+ * reserving nothing. Calls {@link #store()} and {@link #maxRecordBytes()}.
+ */
+public interface StoreCreatingContract extends StoreFixture {
+
+    // Creating records
+
+    @Test
+    @DisplayName("Tool begins execution")
+    default void beginReturnsTheStoredProjectingRecord() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+
+        Either<BoundaryError, CanonicalRecord.Projecting> begun = store().begin(start(record, AttemptToken.random()));
+
+        assertThat(begun).isEqualTo(Either.right(record));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        assertThat(stored(record.key()).get().status()).isEqualTo(InvocationStatus.PROJECTING);
+        assertThat(stored(record.key()).get().agentResult()).isEmpty();
+    }
+
+    @Test
+    default void findReturnsTheRecordExactlyByteForByte() {
+        String request = "{ \"q\" : \"Gr\u00fc\u00dfe \ud83d\ude00 \ud834\udd1e \u20ac\\u00e9\\n\",\n\t\"n\":[1, 2.50, -0e0] }";
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_A-z.0:9", "fetch.v2:logs-1", request,
+                Instant.parse("2031-01-01T00:00:00.000000001Z"));
+
+        begin(record, AttemptToken.random());
+        CanonicalRecord found = stored(record.key()).get();
+
+        assertThat(found).isEqualTo(record);
+        assertThat(found.arguments().getBytes(UTF_8)).isEqualTo(request.getBytes(UTF_8));
+        assertThat(found.createdAt()).isEqualTo(record.createdAt());
+    }
+
+    @Test
+    @DisplayName("Framework ID is preserved")
+    default void keepsTheExactToolCallId() {
+        RunId run = openedRun();
+        String longest = "Call_" + "x".repeat(ToolCallId.MAX_LENGTH - 7) + ":9";
+        CanonicalRecord.Projecting record = projecting(run, longest);
+
+        begin(record, AttemptToken.random());
+
+        assertThat(stored(record.key()).get().key().toolCallId().value()).isEqualTo(longest);
+        assertThat(stored(InvocationKey.of(run, new ToolCallId(longest.toLowerCase())))).isEmpty();
+    }
+
+    @Test
+    default void keepsTheSameToolCallIdInTwoRunsApart() {
+        CanonicalRecord.Projecting first = projecting(openedRun(), "call_1", TOOL.value(), "{\"n\":1}");
+        CanonicalRecord.Projecting second = projecting(openedRun(), "call_1", TOOL.value(), "{\"n\":2}");
+
+        begin(first, AttemptToken.random());
+        begin(second, AttemptToken.random());
+
+        assertThat(stored(first.key())).isEqualTo(Option.some(first));
+        assertThat(stored(second.key())).isEqualTo(Option.some(second));
+    }
+
+    @Test
+    default void findsNothingUnderAnUnknownKey() {
+        assertThat(store().find(InvocationKey.of(openedRun(), new ToolCallId("call_1"))))
+                .isEqualTo(Either.right(Option.none()));
+    }
+
+    @Test
+    default void keepsReadyRecordExactly() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        String raw = "line 1\r\nline \"2\"\t\\ \u0000 \ud83d\ude00\ud834\udd1e \u00e9\u20ac\n";
+        CanonicalRecord.Ready ready = readyOf(record, raw,
+                noEvidence("nothing for \ud83d\ude00", "service checkout, logs 10:00-10:15 UTC \u20ac"));
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+
+        CanonicalRecord found = stored(record.key()).get();
+        assertThat(found).isEqualTo(ready);
+        assertThat(found.rawResponse().get().getBytes(UTF_8)).isEqualTo(raw.getBytes(UTF_8));
+        assertThat(found.updatedAt()).isEqualTo(COMPLETED_AT);
+    }
+
+    @Test
+    default void keepsEmptyRawResponseAndEmptyResult() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "", evidenceFound(""));
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+    }
+
+    @Test
+    default void keepsAnEmptyRawResponseApartFromNoRawResponse() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting withEmpty = projecting(run, "call_1");
+        CanonicalRecord.Projecting without = projecting(run, "call_2");
+        AttemptToken token = AttemptToken.random();
+        begin(withEmpty, token);
+        begin(without, token);
+        CanonicalRecord.Failed emptyRaw = failedOf(withEmpty, ErrorCode.PROJECTION_FAILED, Option.some(""));
+        CanonicalRecord.Failed noRaw = failedOf(without, ErrorCode.EXECUTION_FAILED, Option.none());
+
+        store().complete(emptyRaw.key(), token, emptyRaw.outcome());
+        store().complete(noRaw.key(), token, noRaw.outcome());
+
+        assertThat(stored(withEmpty.key())).isEqualTo(Option.some(emptyRaw));
+        assertThat(stored(withEmpty.key()).get().rawResponse()).isEqualTo(Option.some(""));
+        assertThat(stored(without.key())).isEqualTo(Option.some(noRaw));
+        assertThat(stored(without.key()).get().rawResponse()).isEqualTo(Option.none());
+    }
+
+    // Duplicates
+
+    @Test
+    @DisplayName("Duplicate Tool Call ID is submitted")
+    default void refusesSecondBeginWithTheSameFingerprintAndKeepsTheFirstRecord() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting first = projecting(run, "call_1");
+        CanonicalRecord.Projecting again = projecting(run, "call_1", TOOL.value(), REQUEST, CREATED_AT.plusSeconds(5));
+        begin(first, AttemptToken.random());
+
+        assertThat(store().begin(start(again, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(stored(first.key())).isEqualTo(Option.some(first));
+    }
+
+    @Test
+    default void refusesSecondBeginWithAnotherFingerprintAsReusedId() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting first = projecting(run, "call_1");
+        CanonicalRecord.Projecting other = projecting(run, "call_1", "other_tool", "{\"service\":\"billing\"}");
+        begin(first, AttemptToken.random());
+
+        assertThat(store().begin(start(other, AttemptToken.random()))).isEqualTo(refused(ErrorCode.TOOL_CALL_ID_REUSED));
+        assertThat(stored(first.key())).isEqualTo(Option.some(first));
+    }
+
+    @Test
+    default void returnsTheStoredRecordWhenBeginIsRetriedWithTheSameToken() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+
+        assertThat(store().begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+    }
+
+    @Test
+    default void refusesBeginOnAFinishedKeyAndKeepsTheFinalRecord() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        store().complete(ready.key(), token, ready.outcome());
+
+        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+    }
+
+    // Budgets
+
+    @Test
+    default void allowsRunBudgetRecordsAndRefusesTheNext() {
+        RunId run = openedRun();
+        for (int i = 1; i <= 3; i++) {
+            assertAccepted(beginWithBudgets(projecting(run, "call_" + i), 3, GENEROUS_BUDGET));
+        }
+
+        assertThat(beginWithBudgets(projecting(run, "call_4"), 3, GENEROUS_BUDGET))
+                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+        assertThat(stored(InvocationKey.of(run, new ToolCallId("call_4")))).isEmpty();
+    }
+
+    @Test
+    default void refusesEveryRecordWhenTheRunBudgetIsZero() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+
+        assertThat(beginWithBudgets(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+        assertThat(stored(record.key())).isEmpty();
+    }
+
+    @Test
+    default void rejectionsReserveNoRunBudget() {
+        RunId run = openedRun();
+        int runBudget = 2;
+        int toolBudget = 1;
+        CanonicalRecord.Projecting first = projecting(run, "call_1", "tool_a", "{\"n\":1}");
+        assertAccepted(beginWithBudgets(first, runBudget, toolBudget));
+
+        assertThat(beginWithBudgets(projecting(run, "call_1", "tool_a", "{\"n\":1}"), runBudget, toolBudget))
+                .isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(beginWithBudgets(projecting(run, "call_1", "tool_b", "{\"n\":2}"), runBudget, toolBudget))
+                .isEqualTo(refused(ErrorCode.TOOL_CALL_ID_REUSED));
+        assertThat(beginWithBudgets(projecting(run, "call_2", "tool_a", "{\"n\":3}"), runBudget, toolBudget))
+                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+        assertThat(beginWithBudgets(projectingOfSize(run, "call_3", maxRecordBytes() + 1, "a"), runBudget, GENEROUS_BUDGET))
+                .isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+
+        assertAccepted(beginWithBudgets(projecting(run, "call_4", "tool_b", "{\"n\":4}"), runBudget, toolBudget));
+        assertThat(beginWithBudgets(projecting(run, "call_5", "tool_c", "{\"n\":5}"), runBudget, toolBudget))
+                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+    }
+
+    @Test
+    default void retriedBeginReservesNoBudget() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting first = projecting(run, "call_1");
+        AttemptToken token = AttemptToken.random();
+        assertThat(store().begin(start(first, token, 2, 2))).isEqualTo(Either.right(first));
+
+        assertThat(store().begin(start(first, token, 2, 2))).isEqualTo(Either.right(first));
+
+        assertAccepted(beginWithBudgets(projecting(run, "call_2"), 2, 2));
+        assertThat(beginWithBudgets(projecting(run, "call_3"), 2, 2)).isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+    }
+
+    @Test
+    default void runBudgetIsPerRun() {
+        RunId exhausted = openedRun();
+        assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), 1, GENEROUS_BUDGET));
+        assertThat(beginWithBudgets(projecting(exhausted, "call_2"), 1, GENEROUS_BUDGET))
+                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+
+        assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), 1, GENEROUS_BUDGET));
+    }
+
+    @Test
+    default void allowsToolBudgetRecordsAndRefusesTheNext() {
+        RunId run = openedRun();
+        for (int i = 1; i <= 2; i++) {
+            assertAccepted(beginWithBudgets(projecting(run, "call_" + i), GENEROUS_BUDGET, 2));
+        }
+
+        assertThat(beginWithBudgets(projecting(run, "call_3"), GENEROUS_BUDGET, 2))
+                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+        assertThat(stored(InvocationKey.of(run, new ToolCallId("call_3")))).isEmpty();
+    }
+
+    @Test
+    default void rejectionsReserveNoToolBudget() {
+        RunId run = openedRun();
+        CanonicalRecord.Projecting first = projecting(run, "call_1");
+        assertAccepted(beginWithBudgets(first, 1, 2));
+
+        assertThat(beginWithBudgets(projecting(run, "call_1"), 1, 2)).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(beginWithBudgets(projecting(run, "call_2"), 1, 2)).isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+
+        assertAccepted(beginWithBudgets(projecting(run, "call_3"), GENEROUS_BUDGET, 2));
+        assertThat(beginWithBudgets(projecting(run, "call_4"), GENEROUS_BUDGET, 2))
+                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+    }
+
+    @Test
+    default void toolBudgetIsPerTool() {
+        RunId run = openedRun();
+        assertAccepted(beginWithBudgets(projecting(run, "call_1", "tool_a", REQUEST), GENEROUS_BUDGET, 1));
+        assertThat(beginWithBudgets(projecting(run, "call_2", "tool_a", REQUEST), GENEROUS_BUDGET, 1))
+                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+
+        assertAccepted(beginWithBudgets(projecting(run, "call_3", "tool_b", REQUEST), GENEROUS_BUDGET, 1));
+    }
+
+    @Test
+    default void toolBudgetIsPerRun() {
+        RunId exhausted = openedRun();
+        assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), GENEROUS_BUDGET, 1));
+        assertThat(beginWithBudgets(projecting(exhausted, "call_2"), GENEROUS_BUDGET, 1))
+                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+
+        assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), GENEROUS_BUDGET, 1));
+    }
+
+    private Either<BoundaryError, CanonicalRecord.Projecting> beginWithBudgets(CanonicalRecord.Projecting record,
+            int runCallBudget, int toolCallBudget) {
+        return store().begin(start(record, AttemptToken.random(), runCallBudget, toolCallBudget));
+    }
+}

@@ -1,0 +1,260 @@
+package io.toolboundary.tck.store;
+
+import static io.toolboundary.tck.store.StoreChecks.BOUNDARY_RACERS;
+import static io.toolboundary.tck.store.StoreChecks.RACERS;
+import static io.toolboundary.tck.store.StoreChecks.RACE_TOOL;
+import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
+import static io.toolboundary.tck.store.StoreChecks.raceOn;
+import static io.toolboundary.tck.store.StoreChecks.refused;
+import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
+import static io.toolboundary.tck.store.StoreRecordFixtures.failedOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.start;
+import io.toolboundary.testkit.Fixtures;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.CountingExecutor;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.Outcome;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves a store atomic under races: exactly one of 32 racing begins creates a record and exactly one
+ * of 32 racing completions is stored, and through a {@link ToolBoundary} over the store (on the system
+ * clock) 64 threads calling one key run the tool once while many runs racing their calls keep their
+ * budgets. No test sleeps: threads are released together and each race is run many times. Calls
+ * {@link #store()}, {@link #maxRecordBytes()}, {@link #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
+ */
+public interface StoreRacesContract extends StoreFixture {
+    // Races through a boundary
+
+    @Test
+    default void runsTheToolExactlyOnceInEachRoundOf64ThreadsCallingOneKey() throws Exception {
+        int rounds = sameKeyRaceRounds();
+        assertThat(rounds).as("rounds").isPositive();
+        List<CountingExecutor> tools = new ArrayList<>();
+        List<ToolBoundary> boundaries = new ArrayList<>();
+        List<RunContext> runs = new ArrayList<>();
+        List<ToolCallEnvelope> calls = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw " + round));
+            tools.add(tool);
+            boundaries.add(boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
+            RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, RunContext.UNLIMITED).opened(RUN_TOKEN);
+            runs.add(run);
+            calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).build());
+        }
+        List<List<Either<BoundaryError, AgentResult>>> results = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            results.add(Collections.synchronizedList(new ArrayList<>()));
+        }
+        // Each racer plays every round; a barrier releases the 64 calls of a round together.
+        CyclicBarrier roundStart = new CyclicBarrier(BOUNDARY_RACERS);
+        ExecutorService pool = Executors.newFixedThreadPool(BOUNDARY_RACERS);
+        try {
+            List<Future<?>> racers = new ArrayList<>();
+            for (int racer = 0; racer < BOUNDARY_RACERS; racer++) {
+                racers.add(pool.submit(() -> {
+                    for (int round = 0; round < rounds; round++) {
+                        roundStart.await(60, SECONDS);
+                        results.get(round).add(boundaries.get(round).invoke(runs.get(round), calls.get(round)));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> racer : racers) {
+                racer.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        for (int round = 0; round < rounds; round++) {
+            List<Either<BoundaryError, AgentResult>> outcomes = results.get(round);
+            assertThat(tools.get(round).executions()).as("executions in round %d", round).isEqualTo(1);
+            assertThat(outcomes.stream().filter(Either::isRight).toList()).as("results in round %d", round)
+                    .containsExactly(Either.right(evidenceFound("found")));
+            assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
+                    .hasSize(BOUNDARY_RACERS - 1)
+                    .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL)));
+            InvocationKey key = InvocationKey.of(runs.get(round).runId(), new ToolCallId(calls.get(round).toolCallId()));
+            assertThat(stored(key).map(CanonicalRecord::status)).as("record of round %d", round)
+                    .isEqualTo(Option.some(InvocationStatus.READY));
+        }
+        long executions = tools.stream().mapToLong(CountingExecutor::executions).sum();
+        System.out.printf("RELIABILITY race-one-key/%s rounds=%d threads=%d calls=%d executions=%d duplicateExecutions=%d%n",
+                getClass().getSimpleName(), rounds, BOUNDARY_RACERS,
+                (long) rounds * BOUNDARY_RACERS, executions, executions - rounds);
+    }
+
+    @Test
+    default void keepsEveryRunWithinItsBudgetsWhenManyRunsRaceTheirCalls() throws Exception {
+        int rounds = budgetRaceRounds();
+        assertThat(rounds).as("rounds").isPositive();
+        int runs = 16;
+        int attemptsPerRun = 8;
+        int toolBudget = 5;
+        ExecutorService pool = Executors.newFixedThreadPool(BOUNDARY_RACERS);
+        try {
+            for (int round = 0; round < rounds; round++) {
+                Map<RunId, AtomicInteger> executions = new ConcurrentHashMap<>();
+                ToolExecutor tool = request -> {
+                    executions.computeIfAbsent(request.key().runId(), run -> new AtomicInteger()).incrementAndGet();
+                    return "raw";
+                };
+                ToolBoundary boundary = boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool,
+                        FakeProjectors.evidenceFound("found")).withCallBudgetPerRun(toolBudget));
+                List<RunContext> contexts = new ArrayList<>();
+                List<ToolCallEnvelope> calls = new ArrayList<>();
+                for (int r = 0; r < runs; r++) {
+                    RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, (r + round) % 9).opened(RUN_TOKEN);
+                    contexts.add(run);
+                    for (int a = 0; a < attemptsPerRun; a++) {
+                        calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).withToolCallId("call_" + a)
+                                .withArguments("{\"attempt\":" + a + "}").build());
+                    }
+                }
+                Collections.shuffle(calls, new Random(round));
+                Map<String, RunContext> byRun = contexts.stream()
+                        .collect(Collectors.toMap(run -> run.runId().value(), run -> run));
+                AtomicInteger next = new AtomicInteger();
+                Map<RunId, List<Either<BoundaryError, AgentResult>>> results = new ConcurrentHashMap<>();
+
+                raceOn(pool, BOUNDARY_RACERS, i -> {
+                    for (int c = next.getAndIncrement(); c < calls.size(); c = next.getAndIncrement()) {
+                        ToolCallEnvelope call = calls.get(c);
+                        RunContext run = byRun.get(call.runId());
+                        Either<BoundaryError, AgentResult> result = boundary.invoke(run, call);
+                        results.computeIfAbsent(run.runId(), id -> Collections.synchronizedList(new ArrayList<>()))
+                                .add(result);
+                    }
+                    return null;
+                });
+
+                for (RunContext run : contexts) {
+                    int expected = Math.min(attemptsPerRun, Math.min(toolBudget, run.callBudget()));
+                    ErrorCode refusal = run.callBudget() <= toolBudget
+                            ? ErrorCode.RUN_BUDGET_EXHAUSTED
+                            : ErrorCode.TOOL_BUDGET_EXHAUSTED;
+                    List<Either<BoundaryError, AgentResult>> outcomes = results.get(run.runId());
+                    long created = IntStream.range(0, attemptsPerRun)
+                            .filter(a -> stored(InvocationKey.of(run.runId(), new ToolCallId("call_" + a))).isDefined())
+                            .count();
+                    String what = "run with budgets " + run.callBudget() + "/" + toolBudget + " in round " + round;
+                    assertThat(created).as("records of %s", what).isEqualTo(expected);
+                    assertThat(executions.getOrDefault(run.runId(), new AtomicInteger()).get())
+                            .as("executions of %s", what).isEqualTo(expected);
+                    assertThat(outcomes).as("outcomes of %s", what).hasSize(attemptsPerRun);
+                    assertThat(outcomes.stream().filter(Either::isRight).count()).as("successes of %s", what)
+                            .isEqualTo(expected);
+                    assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals of %s", what)
+                            .allSatisfy(result -> assertThat(result).isEqualTo(refused(refusal)));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private ToolBoundary boundaryOver(ToolBinding binding) {
+        // The record limit the store's cap allows: a boundary refuses a store that holds less.
+        long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
+        ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
+                .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
+                .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
+        return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting)
+                .tool(binding).build();
+    }
+
+    // Races on the store
+
+    @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
+    default void letsExactlyOneOf32RacingBeginsCreateTheRecord() throws Exception {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        List<AttemptToken> tokens = IntStream.range(0, RACERS).mapToObj(i -> AttemptToken.random()).toList();
+
+        List<Either<BoundaryError, CanonicalRecord.Projecting>> results =
+                race(i -> store().begin(start(record, tokens.get(i))));
+
+        assertThat(results.stream().filter(Either::isRight).toList()).containsExactly(Either.right(record));
+        assertThat(results.stream().filter(Either::isLeft).toList())
+                .hasSize(RACERS - 1)
+                .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL)));
+        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+
+        AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        assertThat(store().complete(ready.key(), winner, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+    }
+
+    @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
+    default void storesExactlyOneOf32RacingCompletions() throws Exception {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        List<CanonicalRecord.Final> outcomes = IntStream.range(0, RACERS)
+                .mapToObj(i -> i % 2 == 0
+                        ? (CanonicalRecord.Final) readyOf(record, "raw " + i, evidenceFound("found " + i))
+                        : failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
+                .toList();
+
+        List<Either<BoundaryError, Outcome>> results =
+                race(i -> store().complete(record.key(), token, outcomes.get(i).outcome()));
+
+        CanonicalRecord stored = stored(record.key()).get();
+        assertThat(outcomes).contains((CanonicalRecord.Final) stored);
+        Outcome won = ((CanonicalRecord.Final) stored).outcome();
+        assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(won));
+        assertThat(results.stream().filter(Either::isRight).map(Either::get).collect(Collectors.toSet()))
+                .containsExactly(won);
+        assertThat(results.stream().filter(Either::isLeft).toList())
+                .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.RECORD_CONFLICT)));
+    }
+
+    /** Runs {@code task} on {@link #RACERS} threads released together; returns the results in thread order. */
+    private <T> List<T> race(IntFunction<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
+        try {
+            return raceOn(pool, RACERS, task);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.toolboundary.tck.store;
+
+import static io.toolboundary.tck.store.StoreChecks.refused;
+import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
+import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
+import static io.toolboundary.tck.store.StoreRecordFixtures.start;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunToken;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.RunId;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves how a store keeps runs: opening one, and refusing every begin of a run the store does not hold
+ * with the caller's token ({@code RUN_STATE_LOST}), while records begun before stay. Calls
+ * {@link #store()}, {@link #expire(InvocationKey)} and {@link #expireRun(RunId)}; the run is opened
+ * for {@link #SHORT_RUN_TTL}, shorter than its records' TTL.
+ */
+public interface StoreRunsContract extends StoreFixture {
+    /** A run's state shorter-lived than the records begun in it, so that it can end while they live. */
+    Duration SHORT_RUN_TTL = TTL.dividedBy(4);
+
+    private RunId openedFor(Duration ttl, RunToken token) {
+        RunId runId = freshRunId();
+        assertThat(store().openRun(runId, token, ttl)).isEqualTo(Either.right(token));
+        return runId;
+    }
+
+    @Test
+    default void openingARunTheStoreHoldsChangesNothingAndAnswersItsToken() {
+        RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
+
+        assertThat(store().openRun(runId, new RunToken("another-opening"), RUN_TTL)).isEqualTo(Either.right(RUN_TOKEN));
+        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random())).isRight()).isTrue();
+    }
+
+    @Test
+    @DisplayName("A run never opened runs nothing")
+    default void aBeginInARunNeverOpenedIsRefusedAndStoresNothing() {
+        CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+
+        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+
+        assertThat(stored(record.key())).isEmpty();
+    }
+
+    @Test
+    default void aBeginWithAnotherOpeningsTokenIsRefusedAndStoresNothing() {
+        RunId runId = openedFor(RUN_TTL, new RunToken("the-first-opening"));
+        CanonicalRecord.Projecting record = projecting(runId, "call_1");
+
+        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+
+        assertThat(stored(record.key())).isEmpty();
+    }
+
+    @Test
+    @DisplayName("A run whose state was lost runs nothing again")
+    default void aRunWhoseStateEndedRefusesEveryBeginEvenOfAKeyItHolds() {
+        RunId runId = openedFor(SHORT_RUN_TTL, RUN_TOKEN);
+        CanonicalRecord.Projecting ran = projecting(runId, "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(ran, token);
+
+        expireRun(runId);
+
+        assertThat(store().begin(start(ran, token))).as("a retry of the same attempt")
+                .isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(store().begin(start(ran, AttemptToken.random()))).as("a replay of the same call")
+                .isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        CanonicalRecord.Projecting next = projecting(runId, "call_2");
+        assertThat(store().begin(start(next, AttemptToken.random()))).as("a new call")
+                .isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(stored(next.key())).isEmpty();
+        assertThat(stored(ran.key())).contains(ran);
+    }
+
+    @Test
+    default void aCallBegunBeforeItsRunsStateEndedStillCompletes() {
+        RunId runId = openedFor(SHORT_RUN_TTL, RUN_TOKEN);
+        CanonicalRecord.Projecting record = projecting(runId, "call_1");
+        AttemptToken token = AttemptToken.random();
+        begin(record, token);
+        expireRun(runId);
+        CanonicalRecord.Ready ready = readyOf(record, "raw", new AgentResult("hit", io.toolboundary.domain.EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+
+        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+    }
+
+    @Test
+    default void aRunOpenedAgainAfterItsStateEndedRefusesTheOldTokenAndCountsFromZero() {
+        RunId runId = openedFor(SHORT_RUN_TTL, RUN_TOKEN);
+        begin(projecting(runId, "call_1"), AttemptToken.random());
+        expireRun(runId);
+        RunToken reopened = new RunToken("opened-again");
+
+        assertThat(store().openRun(runId, reopened, RUN_TTL)).isEqualTo(Either.right(reopened));
+
+        CanonicalRecord.Projecting next = projecting(runId, "call_2");
+        assertThat(store().begin(start(next, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(store().begin(new io.toolboundary.application.InvocationStart(next, AttemptToken.random(),
+                reopened, TTL, LEASE, 1, 1, Long.MAX_VALUE))).isEqualTo(Either.right(next));
+    }
+
+    @Test
+    default void theRunsBudgetOutlivesItsRecords() {
+        RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
+        CanonicalRecord.Projecting first = projecting(runId, "call_1");
+        assertThat(store().begin(start(first, AttemptToken.random(), 1, 5)).isRight()).isTrue();
+
+        expire(first.key());
+
+        assertThat(store().begin(start(projecting(runId, "call_2"), AttemptToken.random(), 1, 5)))
+                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+    }
+
+    @Test
+    default void refusesAnOpeningWithoutATimeToLive() {
+        RunId runId = freshRunId();
+
+        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(runId, RUN_TOKEN, Duration.ZERO));
+        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(runId, RUN_TOKEN, Duration.ofSeconds(-1)));
+        assertThatNullPointerException().isThrownBy(() -> store().openRun(null, RUN_TOKEN, RUN_TTL));
+        assertThatNullPointerException().isThrownBy(() -> store().openRun(runId, null, RUN_TTL));
+        assertThatNullPointerException().isThrownBy(() -> store().openRun(runId, RUN_TOKEN, null));
+        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random())))
+                .as("no refused opening opened the run").isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+    }
+}
