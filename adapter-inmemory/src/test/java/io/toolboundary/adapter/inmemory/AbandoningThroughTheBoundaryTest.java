@@ -1,5 +1,7 @@
 package io.toolboundary.adapter.inmemory;
 
+import io.toolboundary.application.StoreFailure;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -129,7 +131,7 @@ class AbandoningThroughTheBoundaryTest {
         assertThat(abandonedMeanwhile.get().isRight()).isTrue();
         assertThat(boundary.records().find(run.runId(), toolCallId))
                 .isEqualTo(Either.right(Option.some(abandonedMeanwhile.get().get())));
-        assertThat(store.find(key).get().get().rawResponse()).isEmpty();
+        assertThat(store.find(key, TIMEOUT).get().get().rawResponse()).isEmpty();
     }
 
     @Test
@@ -147,7 +149,7 @@ class AbandoningThroughTheBoundaryTest {
         ToolBoundary boundary = boundary(FakeTools.returning("raw"), FakeProjectors.evidenceFound("found"));
 
         assertThat(boundary.abandonExpired(run.runId(), toolCallId)).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
-        assertThat(store.find(key)).isEqualTo(Either.right(Option.none()));
+        assertThat(store.find(key, TIMEOUT)).isEqualTo(Either.right(Option.none()));
     }
 
     private ToolBoundary boundary(ToolExecutor tool, Projector projector) {

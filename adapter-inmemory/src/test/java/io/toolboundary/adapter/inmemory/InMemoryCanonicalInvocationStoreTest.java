@@ -1,5 +1,7 @@
 package io.toolboundary.adapter.inmemory;
 
+import io.toolboundary.application.RunOpening;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
@@ -69,7 +71,7 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
         /** A run opened for {@code ttl}, as long as the records begun in it here, so that both expire. */
         private RunId runFor(Duration ttl) {
             RunId runId = freshRunId();
-            assertThat(store.openRun(runId, RUN_TOKEN, ttl).isRight()).isTrue();
+            assertThat(store.openRun(new RunOpening(runId, RUN_TOKEN, ttl), TIMEOUT).isRight()).isTrue();
             return runId;
         }
 
@@ -80,7 +82,7 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
 
             clock.advance(TTL);
 
-            assertThat(store.find(InvocationKey.of(run, callId(0))).get()).isEmpty();
+            assertThat(store.find(InvocationKey.of(run, callId(0)), TIMEOUT).get()).isEmpty();
             assertThat(store.size()).as("3 records and their run").isEqualTo(3 + 1);
         }
 
@@ -106,7 +108,7 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
             store.purgeExpired();
 
             assertThat(store.size()).as("the living run and its 2 records").isEqualTo(2 + 1);
-            assertThat(store.find(InvocationKey.of(living, callId(1))).get()).isNotEmpty();
+            assertThat(store.find(InvocationKey.of(living, callId(1)), TIMEOUT).get()).isNotEmpty();
         }
 
         @Test
@@ -118,7 +120,7 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
             int begins = 0;
             boolean swept = false;
             while (!swept && begins < 10_000) {
-                store.begin(start(projecting(later, "call_" + begins), AttemptToken.random()));
+                store.begin(start(projecting(later, "call_" + begins), AttemptToken.random()), TIMEOUT);
                 begins++;
                 swept = store.size() == begins + 1;
             }
@@ -134,11 +136,11 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
             beginAll(shortLived, 3, TTL);
             clock.advance(TTL);
 
-            store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()));
+            store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()), TIMEOUT);
 
             assertThat(store.size()).as("the long-lived run and its 2 records, the new call's run and record")
                     .isEqualTo(1 + 2 + 1 + 1);
-            assertThat(store.find(InvocationKey.of(longLived, callId(1))).get()).isNotEmpty();
+            assertThat(store.find(InvocationKey.of(longLived, callId(1)), TIMEOUT).get()).isNotEmpty();
         }
 
         @Test
@@ -150,12 +152,12 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
             beginAll(second, 2, TTL);
             clock.advance(TTL);
 
-            store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()));
+            store.begin(start(projecting(openedRun(), "call_0"), AttemptToken.random()), TIMEOUT);
 
             assertThat(store.size()).as("the first run and its 2 records, the new call's run and record")
                     .isEqualTo(1 + 2 + 1 + 1);
-            assertThat(store.find(InvocationKey.of(first, callId(0))).get()).isNotEmpty();
-            assertThat(store.find(InvocationKey.of(second, callId(0))).get()).isEmpty();
+            assertThat(store.find(InvocationKey.of(first, callId(0)), TIMEOUT).get()).isNotEmpty();
+            assertThat(store.find(InvocationKey.of(second, callId(0)), TIMEOUT).get()).isEmpty();
         }
 
         @Test
@@ -163,9 +165,9 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
             Set<Thread> before = Thread.getAllStackTraces().keySet();
             InMemoryCanonicalInvocationStore fresh = InMemoryCanonicalInvocationStore.create(clock, MAX_RECORD_BYTES);
             RunId run = freshRunId();
-            assertThat(fresh.openRun(run, RUN_TOKEN, TTL).isRight()).isTrue();
+            assertThat(fresh.openRun(new RunOpening(run, RUN_TOKEN, TTL), TIMEOUT).isRight()).isTrue();
             for (int i = 0; i < 2_000; i++) {
-                fresh.begin(start(projecting(run, "call_" + i), AttemptToken.random()));
+                fresh.begin(start(projecting(run, "call_" + i), AttemptToken.random()), TIMEOUT);
             }
             clock.advance(TTL);
             fresh.purgeExpired();
@@ -180,7 +182,7 @@ class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreCo
             for (int i = 0; i < count; i++) {
                 CanonicalRecord.Projecting record = projecting(run, callId(i).value());
                 assertThat(store.begin(new InvocationStart(record, AttemptToken.random(), RUN_TOKEN, ttl, LEASE, GENEROUS_BUDGET,
-                        GENEROUS_BUDGET, Long.MAX_VALUE))).containsExactly(record);
+                        GENEROUS_BUDGET, Long.MAX_VALUE), TIMEOUT)).containsExactly(record);
             }
         }
 

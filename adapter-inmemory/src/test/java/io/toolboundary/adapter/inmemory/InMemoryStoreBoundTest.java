@@ -1,5 +1,9 @@
 package io.toolboundary.adapter.inmemory;
 
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.RunOpening;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
@@ -46,7 +50,7 @@ import org.junit.jupiter.api.Test;
 /** The in-memory store's bound: {@code maxRecords} and {@code maxBytes}, {@code STORE_FULL} beyond, nothing written. */
 class InMemoryStoreBoundTest {
 
-    private static final Either<BoundaryError, Object> STORE_FULL = Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
+    private static final Either<StoreFailure, Object> STORE_FULL = Either.left(StoreFailure.full());
 
     private final MutableClock clock = MutableClock.at(Instant.parse("2030-01-01T00:00:00Z"));
 
@@ -58,14 +62,14 @@ class InMemoryStoreBoundTest {
     /** The size of every such record of a {@link io.toolboundary.tck.store.StoreRecordFixtures#freshRunId()}. */
     private static final long RECORD_BYTES = record(freshRunId(), 0).byteSize();
 
-    private Either<BoundaryError, ?> begin(InMemoryCanonicalInvocationStore store, CanonicalRecord.Projecting record) {
+    private Either<StoreFailure, ?> begin(InMemoryCanonicalInvocationStore store, CanonicalRecord.Projecting record) {
         return begin(store, start(record, AttemptToken.random()));
     }
 
     /** Opens the record's run, for as long as a record lives, when it is not open already; then begins. */
-    private Either<BoundaryError, ?> begin(InMemoryCanonicalInvocationStore store, InvocationStart start) {
-        Either<BoundaryError, ?> opened = store.openRun(start.record().key().runId(), RUN_TOKEN, TTL);
-        return opened.isLeft() ? opened : store.begin(start);
+    private Either<StoreFailure, ?> begin(InMemoryCanonicalInvocationStore store, InvocationStart start) {
+        Either<StoreFailure, ?> opened = store.openRun(new RunOpening(start.record().key().runId(), RUN_TOKEN, TTL), TIMEOUT);
+        return opened.isLeft() ? opened : store.begin(start, TIMEOUT);
     }
 
     @Nested
@@ -83,7 +87,7 @@ class InMemoryStoreBoundTest {
             assertThat(begin(store, record(run, 5))).isEqualTo(STORE_FULL);
             assertThat(begin(store, record(freshRunId(), 5))).isEqualTo(STORE_FULL);
 
-            assertThat(store.find(record(run, 5).key()).get()).isEmpty();
+            assertThat(store.find(record(run, 5).key(), TIMEOUT).get()).isEmpty();
             assertThat(store.heldBytes()).isEqualTo(bytes);
             assertThat(store.size()).as("5 records, 2 counters").isEqualTo(5 + 2);
         }
@@ -94,7 +98,7 @@ class InMemoryStoreBoundTest {
             CanonicalRecord.Projecting first = record(freshRunId(), 0);
             begin(store, first);
 
-            assertThat(begin(store, first)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
+            assertThat(begin(store, first)).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Duplicate())));
         }
 
         @Test
@@ -143,16 +147,16 @@ class InMemoryStoreBoundTest {
         @Test
         void holdsAtMostMaxRecordsRunsAndReclaimsExpiredOnesBeforeRefusing() {
             InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.custom().clock(clock).maxRecords(2).build();
-            store.openRun(freshRunId(), RUN_TOKEN, TTL);
-            store.openRun(freshRunId(), RUN_TOKEN, TTL.multipliedBy(2));
+            store.openRun(new RunOpening(freshRunId(), RUN_TOKEN, TTL), TIMEOUT);
+            store.openRun(new RunOpening(freshRunId(), RUN_TOKEN, TTL.multipliedBy(2)), TIMEOUT);
             RunId third = freshRunId();
 
-            assertThat(store.openRun(third, RUN_TOKEN, TTL)).isEqualTo(STORE_FULL);
+            assertThat(store.openRun(new RunOpening(third, RUN_TOKEN, TTL), TIMEOUT)).isEqualTo(STORE_FULL);
             assertThat(store.size()).isEqualTo(2);
 
             clock.advance(TTL);
 
-            assertThat(store.openRun(third, RUN_TOKEN, TTL)).isEqualTo(Either.right(RUN_TOKEN));
+            assertThat(store.openRun(new RunOpening(third, RUN_TOKEN, TTL), TIMEOUT)).isEqualTo(Either.right(RUN_TOKEN));
             assertThat(store.size()).as("the longer-lived run and the new one").isEqualTo(2);
         }
 
@@ -206,7 +210,7 @@ class InMemoryStoreBoundTest {
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
 
-            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
             assertThat(store.heldBytes()).isEqualTo(ready.byteSize());
         }
 
@@ -219,13 +223,13 @@ class InMemoryStoreBoundTest {
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
 
-            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(STORE_FULL);
+            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(STORE_FULL);
 
-            assertThat(store.find(record.key()).get()).isEqualTo(Option.some(record));
+            assertThat(store.find(record.key(), TIMEOUT).get()).isEqualTo(Option.some(record));
             assertThat(store.heldBytes()).isEqualTo(record.byteSize());
             // What the boundary does next: end the record small, by token. It always fits.
-            Either<BoundaryError, CanonicalRecord.Final> ended =
-                    store.end(record.key(), token, ErrorCode.STORE_FULL, clock.instant(), CanonicalInvocationStore.DEFAULT_TIMEOUT);
+            Either<StoreFailure, CanonicalRecord.Final> ended =
+                    store.end(record.key(), token, ErrorCode.STORE_FULL, clock.instant(), TIMEOUT);
             assertThat(ended.map(CanonicalRecord::errorCode)).isEqualTo(Either.right(Option.some(ErrorCode.STORE_FULL)));
             assertThat(store.heldBytes()).isEqualTo(ended.get().byteSize()).isLessThanOrEqualTo(record.byteSize());
         }
@@ -241,11 +245,11 @@ class InMemoryStoreBoundTest {
                     Duration.ofSeconds(1), 10, 10, Long.MAX_VALUE));
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
-            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(STORE_FULL);
+            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(STORE_FULL);
 
             clock.advance(TTL.dividedBy(2));
 
-            assertThat(store.complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
             assertThat(store.heldBytes()).isEqualTo(ready.byteSize());
         }
 
@@ -257,9 +261,9 @@ class InMemoryStoreBoundTest {
                 AttemptToken token = AttemptToken.random();
                 begin(store, start(record, token));
                 if (i % 3 == 0) {
-                    store.complete(record.key(), token, (readyOf(record, "raw " + i, evidenceFound("found"))).outcome());
+                    store.complete(record.key(), token, (readyOf(record, "raw " + i, evidenceFound("found"))).completion(), TIMEOUT);
                 } else if (i % 3 == 1) {
-                    store.end(record.key(), token, ErrorCode.STORE_FULL, clock.instant(), CanonicalInvocationStore.DEFAULT_TIMEOUT);
+                    store.end(record.key(), token, ErrorCode.STORE_FULL, clock.instant(), TIMEOUT);
                 }
             }
             assertThat(store.heldBytes()).isPositive();
@@ -306,7 +310,7 @@ class InMemoryStoreBoundTest {
                             for (int i = 0; i < 2 * bound / THREADS; i++) {
                                 // Fresh runs (all stripes), ids of one length: every record has the same size.
                                 CanonicalRecord.Projecting record = record(freshRunId(), i);
-                                Either<BoundaryError, ?> begun = begin(store, record);
+                                Either<StoreFailure, ?> begun = begin(store, record);
                                 if (begun.isRight()) {
                                     mine.add(record.key());
                                 } else {
@@ -322,7 +326,7 @@ class InMemoryStoreBoundTest {
                     for (Future<List<InvocationKey>> racer : racers) {
                         for (InvocationKey key : racer.get(30, TimeUnit.SECONDS)) {
                             told++;
-                            live += store.find(key).get().isDefined() ? 1 : 0;
+                            live += store.find(key, TIMEOUT).get().isDefined() ? 1 : 0;
                         }
                     }
                     assertThat(live).isEqualTo(told);
@@ -392,9 +396,9 @@ class InMemoryStoreBoundTest {
             ToolBoundary boundary = boundary(store, tool);
             ToolCallEnvelope call = Fixtures.envelope(run).build();
 
-            assertThat(boundary.invoke(run, call)).isEqualTo(STORE_FULL);
+            assertThat(boundary.invoke(run, call)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
 
-            CanonicalRecord record = store.find(InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()))).get().get();
+            CanonicalRecord record = store.find(InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId())), TIMEOUT).get().get();
             assertThat(record).isInstanceOf(CanonicalRecord.Failed.class);
             assertThat(record.errorCode()).isEqualTo(Option.some(ErrorCode.STORE_FULL));
             assertThat(record.rawResponse()).isEmpty();
@@ -412,10 +416,10 @@ class InMemoryStoreBoundTest {
             assertThat(boundary.invoke(run, Fixtures.envelope(run).build()).isRight()).isTrue();
             ToolCallEnvelope refused = Fixtures.envelope(run).build();
 
-            assertThat(boundary.invoke(run, refused)).isEqualTo(STORE_FULL);
+            assertThat(boundary.invoke(run, refused)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
 
             assertThat(tool.executions()).isEqualTo(1);
-            assertThat(store.find(InvocationKey.of(run.runId(), new ToolCallId(refused.toolCallId()))).get()).isEmpty();
+            assertThat(store.find(InvocationKey.of(run.runId(), new ToolCallId(refused.toolCallId())), TIMEOUT).get()).isEmpty();
         }
 
         private ToolBoundary boundary(InMemoryCanonicalInvocationStore store, CountingExecutor tool) {

@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.inmemory;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
@@ -87,6 +88,6 @@ class InMemoryToolBoundarySpecTest implements ToolBoundarySpecContract {
         assertThat(executor.executions()).isZero();
         assertThat(store.size()).as("records and runs in the store").isEqualTo(held);
         assertThat(store.find(InvocationKey.of(run.runId(), new io.toolboundary.domain.ToolCallId(
-                refused.get(4).toolCallId()))).get()).isEmpty();
+                refused.get(4).toolCallId())), TIMEOUT).get()).isEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.inmemory;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -60,7 +61,7 @@ class OneRecordLimitTest {
         Either<BoundaryError, ?> answer = boundary(store, config).invoke(run, call);
 
         assertThat(answer).isEqualTo(Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE)));
-        CanonicalRecord record = store.find(key).get().get();
+        CanonicalRecord record = store.find(key, TIMEOUT).get().get();
         assertThat(record).isInstanceOf(CanonicalRecord.Failed.class);
         assertThat(record.errorCode()).isEqualTo(Option.some(ErrorCode.RESULT_TOO_LARGE));
         assertThat(tool.executions()).isEqualTo(1);
@@ -80,7 +81,7 @@ class OneRecordLimitTest {
                 .invoke(run, call);
 
         assertThat(answer.isRight()).as("a raw response over the old store limit, within the config's").isTrue();
-        assertThat(store.find(key).get().get()).isInstanceOf(CanonicalRecord.Ready.class);
+        assertThat(store.find(key, TIMEOUT).get().get()).isInstanceOf(CanonicalRecord.Ready.class);
     }
 
     private ToolBoundary boundary(InMemoryCanonicalInvocationStore store, ToolBoundaryConfig config) {

@@ -1,5 +1,7 @@
 package io.toolboundary.adapter.inmemory;
 
+import io.toolboundary.application.RunOpening;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.CanonicalInvocationStore;
@@ -20,7 +22,7 @@ final class OpenRuns {
      */
     static RunContext openIn(CanonicalInvocationStore store, RunContext run) {
         RunToken token = run.runToken().getOrElse(RunToken::random);
-        assertThat(store.openRun(run.runId(), token, Duration.ofDays(365))).as("open %s", run.runId())
+        assertThat(store.openRun(new RunOpening(run.runId(), token, Duration.ofDays(365)), TIMEOUT)).as("open %s", run.runId())
                 .isEqualTo(Either.right(token));
         return run.opened(token);
     }

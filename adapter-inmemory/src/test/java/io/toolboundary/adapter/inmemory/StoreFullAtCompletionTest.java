@@ -1,5 +1,7 @@
 package io.toolboundary.adapter.inmemory;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
+import io.toolboundary.application.StoreFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
@@ -15,7 +17,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
@@ -48,7 +50,7 @@ class StoreFullAtCompletionTest {
         Either<?, ?> outcome = boundary.invoke(run, call);
 
         assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
-        CanonicalRecord record = memory.find(InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId()))).get().get();
+        CanonicalRecord record = memory.find(InvocationKey.of(run.runId(), new ToolCallId(call.toolCallId())), TIMEOUT).get().get();
         assertThat(record).isInstanceOf(CanonicalRecord.Failed.class);
         assertThat(record.errorCode()).isEqualTo(Option.some(ErrorCode.STORE_FULL));
         assertThat(record.rawResponse()).isEmpty();
@@ -71,7 +73,7 @@ class StoreFullAtCompletionTest {
 
         assertThat(boundary.invoke(run, call))
                 .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
-        assertThat(memory.find(key).get().get()).isInstanceOf(CanonicalRecord.Projecting.class);
+        assertThat(memory.find(key, TIMEOUT).get().get()).isInstanceOf(CanonicalRecord.Projecting.class);
         assertThat(unfinished).hasSize(1);
 
         // Once the store has room again, the harness ends the record by the token it was given.
@@ -99,10 +101,10 @@ class StoreFullAtCompletionTest {
         }
 
         @Override
-        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+        public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
                 Duration timeout) {
             return outcome.rawResponse().isDefined()
-                    ? Either.left(BoundaryError.of(ErrorCode.STORE_FULL))
+                    ? Either.left(StoreFailure.full())
                     : delegate().complete(key, token, outcome, timeout);
         }
     }
@@ -114,15 +116,15 @@ class StoreFullAtCompletionTest {
         }
 
         @Override
-        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+        public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
                 Duration timeout) {
-            return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
+            return Either.left(StoreFailure.full());
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+        public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
                 Instant now, Duration timeout) {
-            return Either.left(BoundaryError.of(ErrorCode.STORE_FULL));
+            return Either.left(StoreFailure.full());
         }
     }
 }

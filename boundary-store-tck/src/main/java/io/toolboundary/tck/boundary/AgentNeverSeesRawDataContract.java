@@ -1,5 +1,6 @@
 package io.toolboundary.tck.boundary;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.boundary.LeakWorld.EXCEPTION_TEXT;
 import static io.toolboundary.tck.boundary.LeakWorld.SAFE_CONTENT;
 import static io.toolboundary.tck.boundary.LeakWorld.SAFE_SCOPE;
@@ -59,7 +60,7 @@ public interface AgentNeverSeesRawDataContract extends StoreFixture {
         assertNothingForbiddenIn(world, error.toString(), error.message(), error.code().name());
         assertThat(error.message()).isEqualTo(path.expected().safeMessage());
         listener.errors.forEach(seen -> assertNothingForbiddenIn(world, seen.toString()));
-        Option<CanonicalRecord> record = store().find(world.key()).getOrElseThrow(e -> new AssertionError("find: " + e));
+        Option<CanonicalRecord> record = store().find(world.key(), TIMEOUT).getOrElseThrow(e -> new AssertionError("find: " + e));
         assertThat(ErrorRecords.agrees(error.code(), record))
                 .as("the record after %s is one of %s, was %s", error.code(), ErrorRecords.allowed(error.code()), record)
                 .isTrue();

@@ -1,5 +1,7 @@
 package io.toolboundary.tck.boundary;
 
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.StoreFailure;
 import static io.toolboundary.tck.boundary.LeakWorld.CREDENTIAL;
 import static io.toolboundary.tck.boundary.LeakWorld.TOOL_CALL_ID;
 import static io.toolboundary.tck.boundary.LeakWorld.ARGUMENTS;
@@ -135,13 +137,13 @@ final class LeakCases {
                     return w::invoke;
                 }),
                 after("store unavailable", ErrorCode.STORE_UNAVAILABLE, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_UNAVAILABLE))),
+                        FaultyStores.refusingBegin(w.store(), StoreFailure.unavailable()))),
                 after("store outcome unknown", ErrorCode.STORE_OUTCOME_UNKNOWN, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_OUTCOME_UNKNOWN))),
+                        FaultyStores.refusingBegin(w.store(), StoreFailure.outcomeUnknown()))),
                 after("store full", ErrorCode.STORE_FULL, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_FULL))),
+                        FaultyStores.refusingBegin(w.store(), StoreFailure.full()))),
                 after("store data invalid", ErrorCode.STORE_DATA_INVALID, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingBegin(w.store(), ErrorCode.STORE_DATA_INVALID))),
+                        FaultyStores.refusingBegin(w.store(), StoreFailure.dataInvalid()))),
                 after("record expired while the tool ran", ErrorCode.RECORD_EXPIRED, w -> {
                     w.executor = request -> {
                         w.expire(request.key());
@@ -150,7 +152,7 @@ final class LeakCases {
                     return w::invoke;
                 }),
                 after("store refuses the completion", ErrorCode.RECORD_CONFLICT, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingComplete(w.store(), ErrorCode.RECORD_CONFLICT))),
+                        FaultyStores.refusingComplete(w.store(), StoreFailure.refused(new Refusal.Conflict())))),
                 after("store crashes", ErrorCode.INTERNAL_ERROR,
                         w -> l -> w.invokeOn(l, FaultyStores.crashingOnBegin(w.store(), EXCEPTION_TEXT))),
                 after("harness abandons a call within its lease", ErrorCode.LEASE_NOT_EXPIRED,

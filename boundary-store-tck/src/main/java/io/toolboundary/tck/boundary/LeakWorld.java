@@ -1,5 +1,7 @@
 package io.toolboundary.tck.boundary;
 
+import io.toolboundary.application.RunOpening;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.FakeProjectors;
@@ -53,8 +55,8 @@ final class LeakWorld {
     LeakWorld(StoreFixture fixture) {
         this.fixture = fixture;
         this.clock = fixture.clock();
-        this.run = Fixtures.runContext(runId).opened(fixture.store().openRun(new io.toolboundary.domain.RunId(runId),
-                RunToken.random(), Duration.ofDays(365)).getOrElseThrow(e -> new AssertionError("open run: " + e)));
+        this.run = Fixtures.runContext(runId).opened(fixture.store().openRun(new RunOpening(new io.toolboundary.domain.RunId(runId),
+                RunToken.random(), Duration.ofDays(365)), TIMEOUT).getOrElseThrow(e -> new AssertionError("open run: " + e)));
     }
 
     ToolBoundaryBuilder builder(BoundaryListener listener) {

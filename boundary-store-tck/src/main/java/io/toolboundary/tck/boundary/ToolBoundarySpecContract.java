@@ -1,5 +1,9 @@
 package io.toolboundary.tck.boundary;
 
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.RunOpening;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.boundary.SpecValues.RAW;
 import static io.toolboundary.tck.boundary.SpecValues.RAW_LIMIT;
 import static io.toolboundary.tck.boundary.SpecValues.SQL_RAW_LIMIT;
@@ -31,7 +35,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
@@ -110,7 +114,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     /** Opens this test's run in the store before the test begins. */
     @BeforeEach
     default void openTheTestsRun() {
-        assertThat(store().openRun(run().runId(), run().runToken().get(), Duration.ofDays(365)))
+        assertThat(store().openRun(new RunOpening(run().runId(), run().runToken().get(), Duration.ofDays(365)), TIMEOUT))
                 .as("open this test's run").isEqualTo(Either.right(run().runToken().get()));
     }
 
@@ -189,10 +193,10 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         assertThat(executor().executions()).as("executions").isZero();
         assertThat(projector().projections()).as("projections").isZero();
         ToolCallId.of(envelope.toolCallId()).forEach(toolCallId -> {
-            assertThat(store().find(InvocationKey.of(run().runId(), toolCallId)).get())
+            assertThat(store().find(InvocationKey.of(run().runId(), toolCallId), TIMEOUT).get())
                     .as("record under the run's key").isEmpty();
             RunId.of(envelope.runId()).forEach(claimed -> assertThat(
-                    store().find(InvocationKey.of(claimed, toolCallId)).get())
+                    store().find(InvocationKey.of(claimed, toolCallId), TIMEOUT).get())
                     .as("record under the claimed run's key").isEmpty());
         });
         assertNoBudgetReserved();
@@ -506,7 +510,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
                 .build();
         AtomicReference<Option<CanonicalRecord>> seenByTool = new AtomicReference<>();
         ToolBoundary boundary = boundaryWith(logSearch(request -> {
-            seenByTool.set(store().find(request.key()).get());
+            seenByTool.set(store().find(request.key(), TIMEOUT).get());
             return RAW;
         }, projector()));
 
@@ -706,13 +710,13 @@ public interface ToolBoundarySpecContract extends StoreFixture {
                 .tokens(() -> token).build();
         boundary.invoke(run(), envelope);
         CanonicalRecord ready = recordOf(boundary, envelope);
-        CanonicalRecord.Failed overwrite = new CanonicalRecord.Failed(ready.key(), ready.tool(), ready.arguments(),
-                ready.requestFingerprint(), ready.createdAt(), START.plusSeconds(1), Option.none(),
-                ErrorCode.EXECUTION_FAILED);
+        CanonicalRecord.Final overwrite = (CanonicalRecord.Final) CanonicalRecord.restore(ready.key(), ready.tool(),
+                ready.arguments(), ready.requestFingerprint(), ready.createdAt(),
+                Option.some(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.none(), START.plusSeconds(1))));
 
-        Either<BoundaryError, Outcome> refused = store().complete(overwrite.key(), token, overwrite.outcome());
+        Either<StoreFailure, Completion> refused = store().complete(overwrite.key(), token, overwrite.completion(), TIMEOUT);
 
-        assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
         assertThat(recordOf(boundary, envelope)).isEqualTo(ready);
     }
 
@@ -724,13 +728,13 @@ public interface ToolBoundarySpecContract extends StoreFixture {
                 logSearch(FakeTools.throwing("down"), projector())).tokens(() -> token).build();
         boundary.invoke(run(), envelope);
         CanonicalRecord failed = recordOf(boundary, envelope);
-        CanonicalRecord.Ready upgrade = new CanonicalRecord.Ready(failed.key(), failed.tool(), failed.arguments(),
-                failed.requestFingerprint(), failed.createdAt(), START.plusSeconds(1), RAW,
-                new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+        CanonicalRecord.Final upgrade = (CanonicalRecord.Final) CanonicalRecord.restore(failed.key(), failed.tool(),
+                failed.arguments(), failed.requestFingerprint(), failed.createdAt(), Option.some(new Completion.Succeeded(
+                        RAW, new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()), START.plusSeconds(1))));
 
-        Either<BoundaryError, Outcome> refused = store().complete(upgrade.key(), token, upgrade.outcome());
+        Either<StoreFailure, Completion> refused = store().complete(upgrade.key(), token, upgrade.completion(), TIMEOUT);
 
-        assertThat(refused.getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
         assertThat(recordOf(boundary, envelope)).isEqualTo(failed);
     }
 
@@ -879,7 +883,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
         for (int i = 0; i < 3; i++) {
             boundary.records().find(run().runId(), key.toolCallId());
             boundary.records().referencability(run().runId(), key.toolCallId());
-            store().find(key);
+            store().find(key, TIMEOUT);
         }
 
         assertThat(remainingTtl(key)).as("still live").isNotEmpty();
@@ -1071,7 +1075,10 @@ public interface ToolBoundarySpecContract extends StoreFixture {
     @ParameterizedTest
     @ValueSource(strings = {"STORE_UNAVAILABLE", "STORE_OUTCOME_UNKNOWN", "STORE_FULL", "STORE_DATA_INVALID"})
     default void runsNothingWhenTheStoreRefusesToBegin(ErrorCode code) {
-        ToolBoundary boundary = builderOn(FaultyStores.refusingBegin(store(), code),
+        StoreFailure failure = java.util.Map.of(ErrorCode.STORE_UNAVAILABLE, StoreFailure.unavailable(),
+                ErrorCode.STORE_OUTCOME_UNKNOWN, StoreFailure.outcomeUnknown(), ErrorCode.STORE_FULL, StoreFailure.full(),
+                ErrorCode.STORE_DATA_INVALID, StoreFailure.dataInvalid()).get(code);
+        ToolBoundary boundary = builderOn(FaultyStores.refusingBegin(store(), failure),
                 ToolBoundaryConfig.ofDefaults(), logSearch(executor(), projector())).build();
         ToolCallEnvelope envelope = envelope();
 
@@ -1093,7 +1100,7 @@ public interface ToolBoundarySpecContract extends StoreFixture {
                 tokens.add(token);
             }
         };
-        ToolBoundary boundary = builderOn(FaultyStores.refusingComplete(store(), ErrorCode.STORE_UNAVAILABLE),
+        ToolBoundary boundary = builderOn(FaultyStores.refusingComplete(store(), StoreFailure.unavailable()),
                 ToolBoundaryConfig.ofDefaults(), logSearch(executor(), projector())).listener(harness).build();
 
         ToolCallEnvelope call = envelope();

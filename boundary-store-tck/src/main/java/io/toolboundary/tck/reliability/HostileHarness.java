@@ -1,5 +1,8 @@
 package io.toolboundary.tck.reliability;
 
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import io.toolboundary.testkit.Fixtures;
 
 import static io.toolboundary.tck.reliability.HostileValues.ARGUMENTS;
@@ -119,7 +122,7 @@ final class HostileHarness {
                 InvocationKey key = InvocationKey.of(target.runId(), new ToolCallId(id));
                 seeded.add(key);
                 if (target == run) {
-                    accepted.put(id, store.get().find(key).get().get());
+                    accepted.put(id, store.get().find(key, TIMEOUT).get().get());
                 }
             }
         }
@@ -128,13 +131,13 @@ final class HostileHarness {
     Map<InvocationKey, CanonicalRecord> snapshot() {
         Map<InvocationKey, CanonicalRecord> records = new LinkedHashMap<>();
         for (InvocationKey key : seeded) {
-            records.put(key, store.get().find(key).get().get());
+            records.put(key, store.get().find(key, TIMEOUT).get().get());
         }
         return records;
     }
 
     void checkUnchanged(ReliabilityTally tally, Map<InvocationKey, CanonicalRecord> before) {
-        before.forEach((key, record) -> tally.check(store.get().find(key).equals(Either.right(Option.of(record))), -1,
+        before.forEach((key, record) -> tally.check(store.get().find(key, TIMEOUT).equals(Either.right(Option.of(record))), -1,
                 "a record stored before the run changed: " + key.toolCallId()));
     }
 
@@ -177,10 +180,10 @@ final class HostileHarness {
 
     Option<CanonicalRecord> find(RunId run, String toolCallId, ReliabilityTally tally, int attempt) {
         try {
-            Either<BoundaryError, Option<CanonicalRecord>> found =
-                    store.get().find(InvocationKey.of(run, new ToolCallId(toolCallId)));
+            Either<StoreFailure, Option<CanonicalRecord>> found =
+                    store.get().find(InvocationKey.of(run, new ToolCallId(toolCallId)), TIMEOUT);
             if (found.isLeft()) {
-                tally.violation(attempt, "find failed: " + found.getLeft().code());
+                tally.violation(attempt, "find failed: " + StoreErrors.code(found.getLeft()));
                 return Option.none();
             }
             return found.get();

@@ -1,5 +1,6 @@
 package io.toolboundary.tck.reliability;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
@@ -93,7 +94,7 @@ public interface InterruptContract extends StoreFixture {
             }
             tally.call(answer.isLeft());
 
-            Option<CanonicalRecord> stored = store().find(key).getOrElseThrow(
+            Option<CanonicalRecord> stored = store().find(key, TIMEOUT).getOrElseThrow(
                     error -> new AssertionError("find failed: " + error));
             if (stored.isDefined() && stored.get() instanceof CanonicalRecord.Projecting) {
                 projectingLeft++;

@@ -1,12 +1,13 @@
 package io.toolboundary.tck.reliability;
 
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.tck.store.ForwardingStore;
 import io.vavr.control.Either;
 import java.time.Duration;
@@ -21,7 +22,7 @@ final class InterruptingStore extends ForwardingStore {
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+    public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         if (point == InterruptPoint.DURING_BEGIN) {
             Thread.currentThread().interrupt();
         }
@@ -29,7 +30,7 @@ final class InterruptingStore extends ForwardingStore {
     }
 
     @Override
-    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+    public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
             Duration timeout) {
         if (point == InterruptPoint.DURING_COMPLETE) {
             Thread.currentThread().interrupt();

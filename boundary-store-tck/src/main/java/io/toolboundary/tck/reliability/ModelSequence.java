@@ -1,5 +1,10 @@
 package io.toolboundary.tck.reliability;
 
+import io.toolboundary.domain.RawResponse;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.RunOpening;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunToken;
@@ -13,7 +18,7 @@ import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.tck.store.StoreFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -82,7 +87,7 @@ final class ModelSequence extends StoreModel {
         counts.sequences++;
         // The run outlives every record of the sequence: the model's runs are never lost.
         Instant openedBefore = now();
-        Either<BoundaryError, RunToken> opened = store().openRun(run, RUN_TOKEN, RUN_TTL);
+        Either<StoreFailure, RunToken> opened = store().openRun(new RunOpening(run, RUN_TOKEN, RUN_TTL), TIMEOUT);
         runExpiry = expiryOf(openedBefore, now(), RUN_TTL);
         if (!opened.equals(Either.right(RUN_TOKEN))) {
             counts.unexpected++;
@@ -127,16 +132,16 @@ final class ModelSequence extends StoreModel {
 
         Instant before = settleBeforeWrite(key);
         Life life = lives.get(key);
-        Either<BoundaryError, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(true, held(life, attempt.token),
-                Option.of(begun.get(key)),
-                attempt.record.requestFingerprint(), used("run", before), budget,
-                used("tool:" + attempt.record.tool().value(), before), toolBudget);
-        boolean creates = decided.isRight() && decided.get().isEmpty();
-        Either<BoundaryError, CanonicalRecord.Projecting> expected =
-                decided.map(stored -> stored.getOrElse(attempt.record));
+        StoreRules.Begin decided = StoreRules.begin(new StoreRules.BeginFacts(
+                Option.some(new StoreRules.RunLedger(Option.of(begun.get(key)), used("run", before),
+                        used("tool:" + attempt.record.tool().value(), before))),
+                held(life, attempt.token), attempt.record.requestFingerprint(), budget, toolBudget));
+        boolean creates = decided instanceof StoreRules.Begin.Create;
+        Either<StoreFailure, CanonicalRecord.Projecting> expected = decided.fold(
+                () -> Either.right(attempt.record), Either::right, refusal -> Either.left(StoreFailure.refused(refusal)));
 
-        counts.outcome("begin:" + (creates ? "created" : expected.isRight() ? "retried" : expected.getLeft().code()));
-        Either<BoundaryError, CanonicalRecord.Projecting> actual = store().begin(start);
+        counts.outcome("begin:" + (creates ? "created" : expected.isRight() ? "retried" : StoreErrors.code(expected.getLeft())));
+        Either<StoreFailure, CanonicalRecord.Projecting> actual = store().begin(start, TIMEOUT);
         Instant after = now();
         checkWriteInTime(key, life, after);
         compare("begin " + key.toolCallId() + " token#" + attempts.indexOf(attempt), expected, actual);
@@ -178,12 +183,13 @@ final class ModelSequence extends StoreModel {
 
         settleBeforeWrite(key);
         Life life = lives.get(key);
-        Either<BoundaryError, CanonicalRecord.Final> decided = StoreRules.complete(held(life, token), outcome.outcome());
-        Either<BoundaryError, Outcome> expected = decided.map(CanonicalRecord.Final::outcome);
+        Either<StoreFailure, CanonicalRecord.Final> decided = StoreRules.complete(held(life, token), outcome.completion())
+                .fold(Either::right, Either::right, refusal -> Either.left(StoreFailure.refused(refusal)));
+        Either<StoreFailure, Completion> expected = decided.map(CanonicalRecord.Final::completion);
 
-        counts.outcome("complete:" + (expected.isLeft() ? expected.getLeft().code().name()
+        counts.outcome("complete:" + (expected.isLeft() ? StoreErrors.code(expected.getLeft()).name()
                 : life.record instanceof CanonicalRecord.Final ? "repeated" : "applied-" + outcome.status()));
-        Either<BoundaryError, Outcome> actual = store().complete(key, token, outcome.outcome());
+        Either<StoreFailure, Completion> actual = store().complete(key, token, outcome.completion(), TIMEOUT);
         checkWriteInTime(key, life, now());
         compare("complete " + key.toolCallId() + " as " + outcome.status(), expected, actual);
         if (expected.isRight() && actual.isRight()) {
@@ -197,12 +203,12 @@ final class ModelSequence extends StoreModel {
     private void find(InvocationKey key) {
         counts.finds++;
         Instant before = now();
-        Either<BoundaryError, Option<CanonicalRecord>> actual = store().find(key);
+        Either<StoreFailure, Option<CanonicalRecord>> actual = store().find(key, TIMEOUT);
         Instant after = now();
         Life life = lives.get(key);
         State state = life == null ? State.GONE : state(life.expiry, before, after);
         if (actual.isLeft()) {
-            mismatch("find " + key.toolCallId() + ": " + actual.getLeft().code());
+            mismatch("find " + key.toolCallId() + ": " + StoreErrors.code(actual.getLeft()));
             return;
         }
         Option<CanonicalRecord> found = actual.get();
@@ -316,13 +322,13 @@ final class ModelSequence extends StoreModel {
             AgentResult result = random.nextBoolean()
                     ? new AgentResult("found " + random.nextInt(100), EvidenceStatus.EVIDENCE_FOUND, Option.none())
                     : new AgentResult("nothing", EvidenceStatus.NO_EVIDENCE, Option.of("scope " + random.nextInt(9)));
-            return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(),
-                    record.requestFingerprint(), record.createdAt(), at.isBefore(record.createdAt()) ? record.createdAt() : at,
-                    raw, result);
+            return record.complete(new Completion.Succeeded(raw, result,
+                    at.isBefore(record.createdAt()) ? record.createdAt() : at));
         }
         ErrorCode[] codes = {ErrorCode.EXECUTION_FAILED, ErrorCode.PROJECTION_FAILED, ErrorCode.PROJECTION_INVALID,
             ErrorCode.RESULT_TOO_LARGE, ErrorCode.STORE_OUTCOME_UNKNOWN};
-        return record.failed(codes[random.nextInt(codes.length)], random.nextBoolean() ? Option.of(raw) : Option.none(), at);
+        return record.failed(codes[random.nextInt(codes.length)],
+                random.nextBoolean() ? Option.of(RawResponse.of(raw).get()) : Option.none(), at);
     }
 
     /** A timestamp for records: the store's clock when the suite moves it, else a strictly growing instant. */

@@ -1,5 +1,7 @@
 package io.toolboundary.tck.reliability;
 
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.BoundaryError;
@@ -180,7 +182,7 @@ abstract class StoreModel {
         counts.finding(where() + "illegal transition of " + key.toolCallId() + ": " + what);
     }
 
-    <T> void compare(String what, Either<BoundaryError, T> expected, Either<BoundaryError, T> actual) {
+    <T> void compare(String what, Either<StoreFailure, T> expected, Either<StoreFailure, T> actual) {
         if (!expected.equals(actual)) {
             mismatch(what + ": expected " + show(expected) + ", got " + show(actual));
         }
@@ -270,9 +272,9 @@ abstract class StoreModel {
         return life == null ? Option.none() : Option.some(new StoreRules.Held(life.record, life.token.equals(token)));
     }
 
-    private static String show(Either<BoundaryError, ?> result) {
+    private static String show(Either<StoreFailure, ?> result) {
         if (result.isLeft()) {
-            return result.getLeft().code().name();
+            return StoreErrors.code(result.getLeft()).name();
         }
         return result.get() instanceof CanonicalRecord record
                 ? record.status() + "(" + record.key().toolCallId() + ", " + record.requestFingerprint() + ")"

@@ -5,10 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -25,29 +24,29 @@ public final class FaultyStores {
     }
 
     /**
-     * {@code begin} answers {@code code} and touches nothing; the rest is {@code store}.
+     * {@code begin} answers {@code failure} and touches nothing; the rest is {@code store}.
      *
      * @param store the real store every other operation goes to
-     * @param code the safe error code every {@code begin} answers with
-     * @return a store whose {@code begin} always refuses with {@code code}
-     * @throws NullPointerException if {@code code} is null
+     * @param failure what every {@code begin} answers
+     * @return a store whose {@code begin} always fails with {@code failure}
+     * @throws NullPointerException if {@code failure} is null
      */
-    public static CanonicalInvocationStore refusingBegin(CanonicalInvocationStore store, ErrorCode code) {
-        requireNonNull(code, "code is null");
-        return new Faulty(store, Option.of(code), Option.none(), Option.none());
+    public static CanonicalInvocationStore refusingBegin(CanonicalInvocationStore store, StoreFailure failure) {
+        requireNonNull(failure, "failure is null");
+        return new Faulty(store, Option.of(failure), Option.none(), Option.none());
     }
 
     /**
-     * {@code complete} answers {@code code} and touches nothing; the rest is {@code store}.
+     * {@code complete} answers {@code failure} and touches nothing; the rest is {@code store}.
      *
      * @param store the real store every other operation goes to
-     * @param code the safe error code every {@code complete} answers with
-     * @return a store whose {@code complete} always refuses with {@code code}
-     * @throws NullPointerException if {@code code} is null
+     * @param failure what every {@code complete} answers
+     * @return a store whose {@code complete} always fails with {@code failure}
+     * @throws NullPointerException if {@code failure} is null
      */
-    public static CanonicalInvocationStore refusingComplete(CanonicalInvocationStore store, ErrorCode code) {
-        requireNonNull(code, "code is null");
-        return new Faulty(store, Option.none(), Option.of(code), Option.none());
+    public static CanonicalInvocationStore refusingComplete(CanonicalInvocationStore store, StoreFailure failure) {
+        requireNonNull(failure, "failure is null");
+        return new Faulty(store, Option.none(), Option.of(failure), Option.none());
     }
 
     /**
@@ -66,12 +65,12 @@ public final class FaultyStores {
 
     private static final class Faulty extends ForwardingStore {
 
-        private final Option<ErrorCode> beginRefusal;
-        private final Option<ErrorCode> completeRefusal;
+        private final Option<StoreFailure> beginRefusal;
+        private final Option<StoreFailure> completeRefusal;
         private final Option<String> beginCrash;
 
-        private Faulty(CanonicalInvocationStore store, Option<ErrorCode> beginRefusal,
-                Option<ErrorCode> completeRefusal, Option<String> beginCrash) {
+        private Faulty(CanonicalInvocationStore store, Option<StoreFailure> beginRefusal,
+                Option<StoreFailure> completeRefusal, Option<String> beginCrash) {
             super(store);
             this.beginRefusal = beginRefusal;
             this.completeRefusal = completeRefusal;
@@ -79,20 +78,20 @@ public final class FaultyStores {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+        public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
             if (beginCrash.isDefined()) {
                 throw new IllegalStateException(beginCrash.get());
             }
             return beginRefusal.isDefined()
-                    ? Either.left(BoundaryError.of(beginRefusal.get()))
+                    ? Either.left(beginRefusal.get())
                     : delegate().begin(start, timeout);
         }
 
         @Override
-        public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+        public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
                 Duration timeout) {
             return completeRefusal.isDefined()
-                    ? Either.left(BoundaryError.of(completeRefusal.get()))
+                    ? Either.left(completeRefusal.get())
                     : delegate().complete(key, token, outcome, timeout);
         }
     }

@@ -5,15 +5,14 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolCallIdPage;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Outcome;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -48,40 +47,39 @@ public abstract class ForwardingStore implements CanonicalInvocationStore {
     }
 
     @Override
-    public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout) {
-        return store.openRun(runId, offered, ttl, timeout);
+    public Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout) {
+        return store.openRun(opening, timeout);
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+    public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         return store.begin(start, timeout);
     }
 
     @Override
-    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+    public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
                 Duration timeout) {
         return store.complete(key, token, outcome, timeout);
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+    public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
             Instant now, Duration timeout) {
         return store.end(key, token, code, now, timeout);
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
+    public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         return store.abandon(key, now, timeout);
     }
 
     @Override
-    public Either<BoundaryError, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
-            Duration timeout) {
-        return store.toolCallIds(runId, after, limit, timeout);
+    public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout) {
+        return store.toolCallIds(request, timeout);
     }
 
     @Override
-    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
+    public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         return store.find(key, timeout);
     }
 

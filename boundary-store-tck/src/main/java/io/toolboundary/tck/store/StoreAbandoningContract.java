@@ -1,5 +1,9 @@
 package io.toolboundary.tck.store;
 
+import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.StoreFailure;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.RACERS;
 import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
 import static io.toolboundary.tck.store.StoreChecks.assertAccepted;
@@ -62,7 +66,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         passLease(record.key());
         CanonicalRecord.Failed abandoned = record.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), CALLERS_NOW);
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(Either.right(abandoned));
+        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(Either.right(abandoned));
 
         CanonicalRecord found = stored(record.key()).get();
         assertThat(found).isEqualTo(abandoned);
@@ -79,11 +83,11 @@ public interface StoreAbandoningContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
 
-        assertThat(store().abandon(record.key(), record.createdAt())).isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+        assertThat(store().abandon(record.key(), record.createdAt(), TIMEOUT)).isEqualTo(refused(new Refusal.LeaseNotExpired()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
     }
 
     @Test
@@ -95,15 +99,15 @@ public interface StoreAbandoningContract extends StoreFixture {
         // A caller whose clock stepped far ahead cannot end a call that is still running.
         for (Instant stepped : List.of(record.createdAt().plus(LEASE), record.createdAt().plus(Duration.ofDays(365)),
                 Instant.parse("9999-12-31T23:59:59.999999999Z"))) {
-            assertThat(store().abandon(record.key(), stepped)).as("abandon at %s", stepped)
-                    .isEqualTo(refused(ErrorCode.LEASE_NOT_EXPIRED));
+            assertThat(store().abandon(record.key(), stepped, TIMEOUT)).as("abandon at %s", stepped)
+                    .isEqualTo(refused(new Refusal.LeaseNotExpired()));
         }
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         passLease(record.key());
         // Once the store's own clock has passed the lease, the caller's instant, however early, will do.
         Instant soonAfterCreation = record.createdAt().plusNanos(7);
-        assertThat(store().abandon(record.key(), soonAfterCreation).map(CanonicalRecord::updatedAt))
+        assertThat(store().abandon(record.key(), soonAfterCreation, TIMEOUT).map(CanonicalRecord::updatedAt))
                 .isEqualTo(Either.right(soonAfterCreation));
     }
 
@@ -114,17 +118,17 @@ public interface StoreAbandoningContract extends StoreFixture {
         begin(record, token);
 
         assertThat(store().begin(new InvocationStart(record, token, RUN_TOKEN, TTL, LEASE.multipliedBy(1_000), GENEROUS_BUDGET,
-                GENEROUS_BUDGET, maxRecordBytes()))).isEqualTo(Either.right(record));
+                GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT)).isEqualTo(Either.right(record));
 
         passLease(record.key());
-        assertThat(store().abandon(record.key(), CALLERS_NOW).isRight()).isTrue();
+        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT).isRight()).isTrue();
     }
 
     @Test
     default void refusesAbandonOfAMissingRecordAndCreatesNone() {
         InvocationKey key = InvocationKey.of(openedRun(), new ToolCallId("call_1"));
 
-        assertThat(store().abandon(key, CREATED_AT.plus(Duration.ofDays(1)))).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+        assertThat(store().abandon(key, CREATED_AT.plus(Duration.ofDays(1)), TIMEOUT)).isEqualTo(refused(new Refusal.Expired()));
         assertThat(stored(key)).isEmpty();
         assertThat(remainingTtl(key)).isEmpty();
     }
@@ -135,7 +139,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         begin(record, AttemptToken.random());
         expire(record.key());
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Expired()));
         assertThat(stored(record.key())).isEmpty();
         assertThat(remainingTtl(record.key())).isEmpty();
     }
@@ -146,10 +150,10 @@ public interface StoreAbandoningContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.outcome());
+        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
         passLease(record.key());
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -159,10 +163,10 @@ public interface StoreAbandoningContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-        store().complete(failed.key(), token, failed.outcome());
+        store().complete(failed.key(), token, failed.completion(), TIMEOUT);
         passLease(record.key());
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW)).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(failed));
     }
 
@@ -171,9 +175,9 @@ public interface StoreAbandoningContract extends StoreFixture {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
         begin(record, AttemptToken.random());
         passLease(record.key());
-        CanonicalRecord.Failed first = store().abandon(record.key(), CALLERS_NOW).get();
+        CanonicalRecord.Failed first = store().abandon(record.key(), CALLERS_NOW, TIMEOUT).get();
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW.plusSeconds(30))).isEqualTo(Either.right(first));
+        assertThat(store().abandon(record.key(), CALLERS_NOW.plusSeconds(30), TIMEOUT)).isEqualTo(Either.right(first));
         assertThat(stored(record.key())).isEqualTo(Option.some(first));
     }
 
@@ -183,13 +187,13 @@ public interface StoreAbandoningContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         passLease(record.key());
-        CanonicalRecord.Failed abandoned = store().abandon(record.key(), CALLERS_NOW).get();
+        CanonicalRecord.Failed abandoned = store().abandon(record.key(), CALLERS_NOW, TIMEOUT).get();
 
-        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome()))
-                .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
-        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).outcome()))
-                .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
-        assertThat(store().begin(start(record, token))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+                .isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).completion(), TIMEOUT))
+                .isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(store().begin(start(record, token), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
         assertThat(stored(record.key())).isEqualTo(Option.some(abandoned));
     }
 
@@ -201,7 +205,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         Option<Duration> before = remainingTtl(record.key());
         assertThat(before).isNotEmpty();
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW).isRight()).isTrue();
+        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT).isRight()).isTrue();
 
         assertThat(remainingTtl(record.key())).isNotEmpty();
         assertThat(remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(before.get());
@@ -214,12 +218,12 @@ public interface StoreAbandoningContract extends StoreFixture {
         begin(record, token);
         passLease(record.key());
         ExecutorService pool = Executors.newFixedThreadPool(RACERS);
-        List<Either<BoundaryError, CanonicalRecord.Final>> results;
+        List<Either<StoreFailure, CanonicalRecord.Final>> results;
         try {
             results = raceOn(pool, RACERS, i -> i % 2 == 0
-                    ? store().abandon(record.key(), CALLERS_NOW.plusNanos(i)).map(CanonicalRecord.Final.class::cast)
+                    ? store().abandon(record.key(), CALLERS_NOW.plusNanos(i), TIMEOUT).map(CanonicalRecord.Final.class::cast)
                     : store().complete(record.key(), token,
-                            (readyOf(record, "raw " + i, evidenceFound("found " + i))).outcome()).map(record::complete));
+                            (readyOf(record, "raw " + i, evidenceFound("found " + i))).completion(), TIMEOUT).map(record::complete));
         } finally {
             pool.shutdownNow();
         }
@@ -230,9 +234,9 @@ public interface StoreAbandoningContract extends StoreFixture {
         for (int i = 0; i < RACERS; i++) {
             boolean abandoner = i % 2 == 0;
             if (abandoner == abandoned) {
-                assertThat(results.get(i)).as("racer %d", i).isIn(Either.right(stored), refused(ErrorCode.RECORD_CONFLICT));
+                assertThat(results.get(i)).as("racer %d", i).isIn(Either.right(stored), refused(new Refusal.Conflict()));
             } else {
-                assertThat(results.get(i)).as("racer %d", i).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+                assertThat(results.get(i)).as("racer %d", i).isEqualTo(refused(new Refusal.Conflict()));
             }
         }
         long winners = results.stream().filter(Either::isRight).count();
@@ -246,8 +250,8 @@ public interface StoreAbandoningContract extends StoreFixture {
     // Listing and sweeping a run
 
     private List<String> listed(RunId runId) {
-        Either<BoundaryError, io.toolboundary.application.ToolCallIdPage> page =
-                store().toolCallIds(runId, Option.none(), 1000, CanonicalInvocationStore.DEFAULT_TIMEOUT);
+        Either<StoreFailure, io.toolboundary.application.ToolCallIdPage> page =
+                store().toolCallIds(new ToolCallIdPage.Request(runId, Option.none(), 1000), TIMEOUT);
         assertThat(page.isRight()).as("listing answered %s", page).isTrue();
         assertThat(page.get().more()).as("more").isFalse();
         return page.get().ids().stream().map(ToolCallId::value).toList();
@@ -267,7 +271,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         CanonicalRecord.Projecting completed = projecting(runId, "done");
         AttemptToken token = AttemptToken.random();
         begin(completed, token);
-        assertAccepted(store().complete(completed.key(), token, (readyOf(completed, "raw", evidenceFound("found"))).outcome()));
+        assertAccepted(store().complete(completed.key(), token, (readyOf(completed, "raw", evidenceFound("found"))).completion(), TIMEOUT));
 
         assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
         assertThat(listed(longer)).containsExactly("call_z");
@@ -296,7 +300,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         List<Boolean> mores = new ArrayList<>();
         Option<ToolCallId> after = Option.none();
         for (int page = 0; page < 3; page++) {
-            var listed = store().toolCallIds(runId, after, 3, CanonicalInvocationStore.DEFAULT_TIMEOUT).get();
+            var listed = store().toolCallIds(new ToolCallIdPage.Request(runId, after, 3), TIMEOUT).get();
             listed.ids().forEach(id -> seen.add(id.value()));
             mores.add(listed.more());
             after = Option.of(listed.ids().get(listed.ids().size() - 1));
@@ -321,8 +325,8 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void refusesALimitBelowOne() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().toolCallIds(openedRun(), Option.none(), 0,
-                CanonicalInvocationStore.DEFAULT_TIMEOUT)).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().toolCallIds(
+                new ToolCallIdPage.Request(openedRun(), Option.none(), 0), TIMEOUT)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -337,7 +341,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(done, token);
         CanonicalRecord.Ready ready = readyOf(done, "raw", evidenceFound("found"));
-        assertAccepted(store().complete(ready.key(), token, ready.outcome()));
+        assertAccepted(store().complete(ready.key(), token, ready.completion(), TIMEOUT));
         passLease(expired.key());
         begin(leased, AttemptToken.random());
         ToolBoundary boundary = sweeper();

@@ -1,5 +1,7 @@
 package io.toolboundary.tck.store;
 
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.StoreFailure;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.toolboundary.application.ToolBoundary;
@@ -59,11 +61,17 @@ final class StoreChecks {
     }
 
     /** Asserts that the store accepted the operation. */
-    static void assertAccepted(Either<BoundaryError, ?> result) {
+    static void assertAccepted(Either<StoreFailure, ?> result) {
         assertThat(result.isRight()).as("expected acceptance, got %s", result).isTrue();
     }
 
-    static <T> Either<BoundaryError, T> refused(ErrorCode code) {
-        return Either.left(BoundaryError.of(code));
+    /** The store's refusal, as a store answers it. */
+    static <T> Either<StoreFailure, T> refused(Refusal reason) {
+        return Either.left(StoreFailure.refused(reason));
+    }
+
+    /** A store failure, as a store answers it. */
+    static <T> Either<StoreFailure, T> failed(StoreFailure failure) {
+        return Either.left(failure);
     }
 }

@@ -1,5 +1,7 @@
 package io.toolboundary.tck.store;
 
+import io.toolboundary.domain.Refusal;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
@@ -53,7 +55,7 @@ public interface StoreCompletingContract extends StoreFixture {
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -65,7 +67,7 @@ public interface StoreCompletingContract extends StoreFixture {
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
         CanonicalRecord found = stored(record.key()).get();
         assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
         assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
@@ -78,7 +80,7 @@ public interface StoreCompletingContract extends StoreFixture {
         begin(record, token);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
 
-        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(failed));
     }
 
@@ -89,7 +91,7 @@ public interface StoreCompletingContract extends StoreFixture {
         begin(record, token);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
 
-        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(failed));
     }
 
@@ -99,7 +101,7 @@ public interface StoreCompletingContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.outcome());
+        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
 
         assertRefusesEveryOtherOutcome(record, token, ready);
     }
@@ -110,7 +112,7 @@ public interface StoreCompletingContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
-        store().complete(failed.key(), token, failed.outcome());
+        store().complete(failed.key(), token, failed.completion(), TIMEOUT);
 
         assertRefusesEveryOtherOutcome(record, token, failed);
     }
@@ -121,9 +123,9 @@ public interface StoreCompletingContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.outcome());
+        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -133,9 +135,9 @@ public interface StoreCompletingContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
-        store().complete(failed.key(), token, failed.outcome());
+        store().complete(failed.key(), token, failed.completion(), TIMEOUT);
 
-        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(failed));
     }
 
@@ -146,9 +148,9 @@ public interface StoreCompletingContract extends StoreFixture {
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
 
-        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.outcome())).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
     }
 
     @Test
@@ -157,9 +159,9 @@ public interface StoreCompletingContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.outcome());
+        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
 
-        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.outcome())).isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -171,8 +173,8 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
 
         // Only the attempt's token proves an outcome to be of its record; another token never does.
-        assertThat(store().complete(impostor.key(), AttemptToken.random(), (readyOf(impostor, "raw", evidenceFound("found"))).outcome()))
-                .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+        assertThat(store().complete(impostor.key(), AttemptToken.random(), (readyOf(impostor, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+                .isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
     }
 
@@ -188,8 +190,8 @@ public interface StoreCompletingContract extends StoreFixture {
             if (other.equals(stored)) {
                 continue;
             }
-            assertThat(store().complete(other.key(), token, other.outcome())).as("complete %s after %s", other, stored)
-                    .isEqualTo(refused(ErrorCode.RECORD_CONFLICT));
+            assertThat(store().complete(other.key(), token, other.completion(), TIMEOUT)).as("complete %s after %s", other, stored)
+                    .isEqualTo(refused(new Refusal.Conflict()));
             assertThat(stored(record.key())).isEqualTo(Option.some(stored));
         }
     }
@@ -226,7 +228,7 @@ public interface StoreCompletingContract extends StoreFixture {
         begin(record, token);
         Duration before = liveTtl(record.key());
 
-        store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome());
+        store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).completion(), TIMEOUT);
 
         assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
     }
@@ -239,8 +241,8 @@ public interface StoreCompletingContract extends StoreFixture {
         Duration before = liveTtl(record.key());
         Duration longer = TTL.multipliedBy(10);
 
-        store().begin(new InvocationStart(record, token, RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
-        store().begin(new InvocationStart(record, AttemptToken.random(), RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()));
+        store().begin(new InvocationStart(record, token, RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT);
+        store().begin(new InvocationStart(record, AttemptToken.random(), RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT);
 
         assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
     }
@@ -271,10 +273,10 @@ public interface StoreCompletingContract extends StoreFixture {
         begin(record, token);
         expire(record.key());
 
-        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).outcome()))
-                .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
-        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).outcome()))
-                .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+                .isEqualTo(refused(new Refusal.Expired()));
+        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).completion(), TIMEOUT))
+                .isEqualTo(refused(new Refusal.Expired()));
 
         assertThat(stored(record.key())).isEmpty();
         assertThat(remainingTtl(record.key())).isEmpty();
@@ -292,15 +294,15 @@ public interface StoreCompletingContract extends StoreFixture {
                 CREATED_AT.plusSeconds(1));
         CanonicalRecord.Projecting reuse = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
 
-        assertThat(store().begin(start(replay, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
-        assertThat(store().begin(start(reuse, AttemptToken.random()))).isEqualTo(refused(ErrorCode.TOOL_CALL_ID_REUSED));
-        assertThat(store().begin(start(old, oldToken))).as("a late retry of the first attempt")
-                .isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(store().begin(start(replay, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(store().begin(start(reuse, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.IdReused()));
+        assertThat(store().begin(start(old, oldToken), TIMEOUT)).as("a late retry of the first attempt")
+                .isEqualTo(refused(new Refusal.Duplicate()));
 
         assertThat(stored(old.key())).isEmpty();
         assertThat(remainingTtl(old.key())).isEmpty();
-        assertThat(store().complete(old.key(), oldToken, (readyOf(old, "raw", evidenceFound("found"))).outcome()))
-                .isEqualTo(refused(ErrorCode.RECORD_EXPIRED));
+        assertThat(store().complete(old.key(), oldToken, (readyOf(old, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+                .isEqualTo(refused(new Refusal.Expired()));
     }
 
     @Test
@@ -310,7 +312,7 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Projecting longLived = projecting(run, "call_2");
         begin(shortLived, AttemptToken.random());
         store().begin(new InvocationStart(longLived, AttemptToken.random(), RUN_TOKEN, TTL.multipliedBy(3), LEASE, GENEROUS_BUDGET,
-                GENEROUS_BUDGET, maxRecordBytes()));
+                GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT);
 
         expire(shortLived.key());
 
@@ -327,7 +329,7 @@ public interface StoreCompletingContract extends StoreFixture {
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(record.byteSize()).isEqualTo(maxRecordBytes());
 
-        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
+        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(record));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
     }
 
@@ -338,7 +340,7 @@ public interface StoreCompletingContract extends StoreFixture {
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(record.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.TooLarge()));
         assertThat(stored(record.key())).isEmpty();
     }
 
@@ -351,7 +353,7 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(ready.byteSize()).isEqualTo(maxRecordBytes());
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -365,11 +367,11 @@ public interface StoreCompletingContract extends StoreFixture {
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.TooLarge()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.RESULT_TOO_LARGE, Option.none());
-        assertThat(store().complete(failed.key(), token, failed.outcome())).isEqualTo(Either.right(failed.outcome()));
+        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
     }
 
     @Test
@@ -383,9 +385,9 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Failed overLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
                 Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
 
-        assertThat(store().complete(overLimit.key(), token, overLimit.outcome())).isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+        assertThat(store().complete(overLimit.key(), token, overLimit.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.TooLarge()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
-        assertThat(store().complete(atLimit.key(), token, atLimit.outcome())).isEqualTo(Either.right(atLimit.outcome()));
+        assertThat(store().complete(atLimit.key(), token, atLimit.completion(), TIMEOUT)).isEqualTo(Either.right(atLimit.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(atLimit));
     }
 }

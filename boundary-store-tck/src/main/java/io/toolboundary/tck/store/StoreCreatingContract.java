@@ -1,5 +1,8 @@
 package io.toolboundary.tck.store;
 
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.StoreFailure;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.assertAccepted;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.COMPLETED_AT;
@@ -44,7 +47,7 @@ public interface StoreCreatingContract extends StoreFixture {
     default void beginReturnsTheStoredProjectingRecord() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
-        Either<BoundaryError, CanonicalRecord.Projecting> begun = store().begin(start(record, AttemptToken.random()));
+        Either<StoreFailure, CanonicalRecord.Projecting> begun = store().begin(start(record, AttemptToken.random()), TIMEOUT);
 
         assertThat(begun).isEqualTo(Either.right(record));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
@@ -93,7 +96,7 @@ public interface StoreCreatingContract extends StoreFixture {
 
     @Test
     default void findsNothingUnderAnUnknownKey() {
-        assertThat(store().find(InvocationKey.of(openedRun(), new ToolCallId("call_1"))))
+        assertThat(store().find(InvocationKey.of(openedRun(), new ToolCallId("call_1")), TIMEOUT))
                 .isEqualTo(Either.right(Option.none()));
     }
 
@@ -106,7 +109,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Ready ready = readyOf(record, raw,
                 noEvidence("nothing for \ud83d\ude00", "service checkout, logs 10:00-10:15 UTC \u20ac"));
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
 
         CanonicalRecord found = stored(record.key()).get();
         assertThat(found).isEqualTo(ready);
@@ -121,7 +124,7 @@ public interface StoreCreatingContract extends StoreFixture {
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "", evidenceFound(""));
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -136,8 +139,8 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Failed emptyRaw = failedOf(withEmpty, ErrorCode.PROJECTION_FAILED, Option.some(""));
         CanonicalRecord.Failed noRaw = failedOf(without, ErrorCode.EXECUTION_FAILED, Option.none());
 
-        store().complete(emptyRaw.key(), token, emptyRaw.outcome());
-        store().complete(noRaw.key(), token, noRaw.outcome());
+        store().complete(emptyRaw.key(), token, emptyRaw.completion(), TIMEOUT);
+        store().complete(noRaw.key(), token, noRaw.completion(), TIMEOUT);
 
         assertThat(stored(withEmpty.key())).isEqualTo(Option.some(emptyRaw));
         assertThat(stored(withEmpty.key()).get().rawResponse()).isEqualTo(Option.some(""));
@@ -155,7 +158,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting again = projecting(run, "call_1", TOOL.value(), REQUEST, CREATED_AT.plusSeconds(5));
         begin(first, AttemptToken.random());
 
-        assertThat(store().begin(start(again, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(store().begin(start(again, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
         assertThat(stored(first.key())).isEqualTo(Option.some(first));
     }
 
@@ -166,7 +169,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting other = projecting(run, "call_1", "other_tool", "{\"service\":\"billing\"}");
         begin(first, AttemptToken.random());
 
-        assertThat(store().begin(start(other, AttemptToken.random()))).isEqualTo(refused(ErrorCode.TOOL_CALL_ID_REUSED));
+        assertThat(store().begin(start(other, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.IdReused()));
         assertThat(stored(first.key())).isEqualTo(Option.some(first));
     }
 
@@ -176,7 +179,7 @@ public interface StoreCreatingContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
 
-        assertThat(store().begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(store().begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
     }
 
@@ -186,9 +189,9 @@ public interface StoreCreatingContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(record, token);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.outcome());
+        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
 
-        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -202,7 +205,7 @@ public interface StoreCreatingContract extends StoreFixture {
         }
 
         assertThat(beginWithBudgets(projecting(run, "call_4"), 3, GENEROUS_BUDGET))
-                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
         assertThat(stored(InvocationKey.of(run, new ToolCallId("call_4")))).isEmpty();
     }
 
@@ -210,7 +213,7 @@ public interface StoreCreatingContract extends StoreFixture {
     default void refusesEveryRecordWhenTheRunBudgetIsZero() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
-        assertThat(beginWithBudgets(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+        assertThat(beginWithBudgets(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
         assertThat(stored(record.key())).isEmpty();
     }
 
@@ -223,17 +226,17 @@ public interface StoreCreatingContract extends StoreFixture {
         assertAccepted(beginWithBudgets(first, runBudget, toolBudget));
 
         assertThat(beginWithBudgets(projecting(run, "call_1", "tool_a", "{\"n\":1}"), runBudget, toolBudget))
-                .isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
+                .isEqualTo(refused(new Refusal.Duplicate()));
         assertThat(beginWithBudgets(projecting(run, "call_1", "tool_b", "{\"n\":2}"), runBudget, toolBudget))
-                .isEqualTo(refused(ErrorCode.TOOL_CALL_ID_REUSED));
+                .isEqualTo(refused(new Refusal.IdReused()));
         assertThat(beginWithBudgets(projecting(run, "call_2", "tool_a", "{\"n\":3}"), runBudget, toolBudget))
-                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
         assertThat(beginWithBudgets(projectingOfSize(run, "call_3", maxRecordBytes() + 1, "a"), runBudget, GENEROUS_BUDGET))
-                .isEqualTo(refused(ErrorCode.RESULT_TOO_LARGE));
+                .isEqualTo(refused(new Refusal.TooLarge()));
 
         assertAccepted(beginWithBudgets(projecting(run, "call_4", "tool_b", "{\"n\":4}"), runBudget, toolBudget));
         assertThat(beginWithBudgets(projecting(run, "call_5", "tool_c", "{\"n\":5}"), runBudget, toolBudget))
-                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
     }
 
     @Test
@@ -241,12 +244,12 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId run = openedRun();
         CanonicalRecord.Projecting first = projecting(run, "call_1");
         AttemptToken token = AttemptToken.random();
-        assertThat(store().begin(start(first, token, 2, 2))).isEqualTo(Either.right(first));
+        assertThat(store().begin(start(first, token, 2, 2), TIMEOUT)).isEqualTo(Either.right(first));
 
-        assertThat(store().begin(start(first, token, 2, 2))).isEqualTo(Either.right(first));
+        assertThat(store().begin(start(first, token, 2, 2), TIMEOUT)).isEqualTo(Either.right(first));
 
         assertAccepted(beginWithBudgets(projecting(run, "call_2"), 2, 2));
-        assertThat(beginWithBudgets(projecting(run, "call_3"), 2, 2)).isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+        assertThat(beginWithBudgets(projecting(run, "call_3"), 2, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
     }
 
     @Test
@@ -254,7 +257,7 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId exhausted = openedRun();
         assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), 1, GENEROUS_BUDGET));
         assertThat(beginWithBudgets(projecting(exhausted, "call_2"), 1, GENEROUS_BUDGET))
-                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
 
         assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), 1, GENEROUS_BUDGET));
     }
@@ -267,7 +270,7 @@ public interface StoreCreatingContract extends StoreFixture {
         }
 
         assertThat(beginWithBudgets(projecting(run, "call_3"), GENEROUS_BUDGET, 2))
-                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
         assertThat(stored(InvocationKey.of(run, new ToolCallId("call_3")))).isEmpty();
     }
 
@@ -277,12 +280,12 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting first = projecting(run, "call_1");
         assertAccepted(beginWithBudgets(first, 1, 2));
 
-        assertThat(beginWithBudgets(projecting(run, "call_1"), 1, 2)).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
-        assertThat(beginWithBudgets(projecting(run, "call_2"), 1, 2)).isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+        assertThat(beginWithBudgets(projecting(run, "call_1"), 1, 2)).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(beginWithBudgets(projecting(run, "call_2"), 1, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
 
         assertAccepted(beginWithBudgets(projecting(run, "call_3"), GENEROUS_BUDGET, 2));
         assertThat(beginWithBudgets(projecting(run, "call_4"), GENEROUS_BUDGET, 2))
-                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
     }
 
     @Test
@@ -290,7 +293,7 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId run = openedRun();
         assertAccepted(beginWithBudgets(projecting(run, "call_1", "tool_a", REQUEST), GENEROUS_BUDGET, 1));
         assertThat(beginWithBudgets(projecting(run, "call_2", "tool_a", REQUEST), GENEROUS_BUDGET, 1))
-                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
 
         assertAccepted(beginWithBudgets(projecting(run, "call_3", "tool_b", REQUEST), GENEROUS_BUDGET, 1));
     }
@@ -300,13 +303,13 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId exhausted = openedRun();
         assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), GENEROUS_BUDGET, 1));
         assertThat(beginWithBudgets(projecting(exhausted, "call_2"), GENEROUS_BUDGET, 1))
-                .isEqualTo(refused(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
 
         assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), GENEROUS_BUDGET, 1));
     }
 
-    private Either<BoundaryError, CanonicalRecord.Projecting> beginWithBudgets(CanonicalRecord.Projecting record,
+    private Either<StoreFailure, CanonicalRecord.Projecting> beginWithBudgets(CanonicalRecord.Projecting record,
             int runCallBudget, int toolCallBudget) {
-        return store().begin(start(record, AttemptToken.random(), runCallBudget, toolCallBudget));
+        return store().begin(start(record, AttemptToken.random(), runCallBudget, toolCallBudget), TIMEOUT);
     }
 }

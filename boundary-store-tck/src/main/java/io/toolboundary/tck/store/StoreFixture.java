@@ -1,5 +1,8 @@
 package io.toolboundary.tck.store;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
+import io.toolboundary.application.RunOpening;
+import io.toolboundary.application.StoreFailure;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
@@ -168,7 +171,8 @@ public interface StoreFixture {
      * @return the same run id, opened
      */
     default RunId opened(RunId runId) {
-        assertThat(store().openRun(runId, RUN_TOKEN, RUN_TTL)).as("open %s", runId).isEqualTo(Either.right(RUN_TOKEN));
+        assertThat(store().openRun(new RunOpening(runId, RUN_TOKEN, RUN_TTL), TIMEOUT)).as("open %s", runId)
+                .isEqualTo(Either.right(RUN_TOKEN));
         return runId;
     }
 
@@ -180,7 +184,7 @@ public interface StoreFixture {
      * @param token the attempt token to claim it with
      */
     default void begin(CanonicalRecord.Projecting record, AttemptToken token) {
-        assertThat(store().begin(start(record, token))).as("begin %s", record.key()).isEqualTo(Either.right(record));
+        assertThat(store().begin(start(record, token), TIMEOUT)).as("begin %s", record.key()).isEqualTo(Either.right(record));
     }
 
     /**
@@ -190,7 +194,7 @@ public interface StoreFixture {
      * @return the record found, none when there is none
      */
     default Option<CanonicalRecord> stored(InvocationKey key) {
-        Either<BoundaryError, Option<CanonicalRecord>> found = store().find(key);
+        Either<StoreFailure, Option<CanonicalRecord>> found = store().find(key, TIMEOUT);
         assertThat(found.isRight()).as("find %s answered %s", key, found).isTrue();
         return found.get();
     }

@@ -1,5 +1,8 @@
 package io.toolboundary.tck.store;
 
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.StoreFailure;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.BOUNDARY_RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACE_TOOL;
@@ -34,7 +37,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Completion;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
@@ -113,7 +116,7 @@ public interface StoreRacesContract extends StoreFixture {
                     .containsExactly(Either.right(evidenceFound("found")));
             assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
                     .hasSize(BOUNDARY_RACERS - 1)
-                    .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL)));
+                    .allSatisfy(result -> assertThat(result).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL))));
             InvocationKey key = InvocationKey.of(runs.get(round).runId(), new ToolCallId(calls.get(round).toolCallId()));
             assertThat(stored(key).map(CanonicalRecord::status)).as("record of round %d", round)
                     .isEqualTo(Option.some(InvocationStatus.READY));
@@ -185,7 +188,7 @@ public interface StoreRacesContract extends StoreFixture {
                     assertThat(outcomes.stream().filter(Either::isRight).count()).as("successes of %s", what)
                             .isEqualTo(expected);
                     assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals of %s", what)
-                            .allSatisfy(result -> assertThat(result).isEqualTo(refused(refusal)));
+                            .allSatisfy(result -> assertThat(result).isEqualTo(Either.left(BoundaryError.of(refusal))));
                 }
             }
         } finally {
@@ -210,18 +213,18 @@ public interface StoreRacesContract extends StoreFixture {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
         List<AttemptToken> tokens = IntStream.range(0, RACERS).mapToObj(i -> AttemptToken.random()).toList();
 
-        List<Either<BoundaryError, CanonicalRecord.Projecting>> results =
-                race(i -> store().begin(start(record, tokens.get(i))));
+        List<Either<StoreFailure, CanonicalRecord.Projecting>> results =
+                race(i -> store().begin(start(record, tokens.get(i)), TIMEOUT));
 
         assertThat(results.stream().filter(Either::isRight).toList()).containsExactly(Either.right(record));
         assertThat(results.stream().filter(Either::isLeft).toList())
                 .hasSize(RACERS - 1)
-                .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL)));
+                .allSatisfy(result -> assertThat(result).isEqualTo(refused(new Refusal.Duplicate())));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        assertThat(store().complete(ready.key(), winner, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), winner, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
     }
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
@@ -235,17 +238,17 @@ public interface StoreRacesContract extends StoreFixture {
                         : failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
                 .toList();
 
-        List<Either<BoundaryError, Outcome>> results =
-                race(i -> store().complete(record.key(), token, outcomes.get(i).outcome()));
+        List<Either<StoreFailure, Completion>> results =
+                race(i -> store().complete(record.key(), token, outcomes.get(i).completion(), TIMEOUT));
 
         CanonicalRecord stored = stored(record.key()).get();
         assertThat(outcomes).contains((CanonicalRecord.Final) stored);
-        Outcome won = ((CanonicalRecord.Final) stored).outcome();
+        Completion won = ((CanonicalRecord.Final) stored).completion();
         assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(won));
         assertThat(results.stream().filter(Either::isRight).map(Either::get).collect(Collectors.toSet()))
                 .containsExactly(won);
         assertThat(results.stream().filter(Either::isLeft).toList())
-                .allSatisfy(result -> assertThat(result).isEqualTo(refused(ErrorCode.RECORD_CONFLICT)));
+                .allSatisfy(result -> assertThat(result).isEqualTo(refused(new Refusal.Conflict())));
     }
 
     /** Runs {@code task} on {@link #RACERS} threads released together; returns the results in thread order. */

@@ -1,5 +1,6 @@
 package io.toolboundary.tck.store;
 
+import io.toolboundary.domain.Completion;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
@@ -28,6 +29,9 @@ import java.util.UUID;
  * test that needs a store filled with known records.
  */
 public final class StoreRecordFixtures {
+
+    /** The timeout every store call of the suites is given: 5 seconds. */
+    public static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     /** The time to live every test gives at begin unless it says otherwise. */
     public static final Duration TTL = Duration.ofMinutes(10);
@@ -163,8 +167,7 @@ public final class StoreRecordFixtures {
      * @return the READY record
      */
     public static CanonicalRecord.Ready readyOf(CanonicalRecord.Projecting record, String raw, AgentResult result) {
-        return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(), record.requestFingerprint(),
-                record.createdAt(), COMPLETED_AT, raw, result);
+        return (CanonicalRecord.Ready) record.complete(new Completion.Succeeded(raw, result, COMPLETED_AT));
     }
 
     /**
@@ -177,7 +180,7 @@ public final class StoreRecordFixtures {
      */
     public static CanonicalRecord.Failed failedOf(CanonicalRecord.Projecting record, ErrorCode code,
             Option<String> raw) {
-        return record.failed(code, raw, COMPLETED_AT);
+        return (CanonicalRecord.Failed) record.complete(new Completion.Failed(code, raw, COMPLETED_AT));
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.toolboundary.tck.store;
 
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.RunOpening;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
@@ -37,7 +40,7 @@ public interface StoreRunsContract extends StoreFixture {
 
     private RunId openedFor(Duration ttl, RunToken token) {
         RunId runId = freshRunId();
-        assertThat(store().openRun(runId, token, ttl)).isEqualTo(Either.right(token));
+        assertThat(store().openRun(new RunOpening(runId, token, ttl), TIMEOUT)).isEqualTo(Either.right(token));
         return runId;
     }
 
@@ -45,8 +48,8 @@ public interface StoreRunsContract extends StoreFixture {
     default void openingARunTheStoreHoldsChangesNothingAndAnswersItsToken() {
         RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
 
-        assertThat(store().openRun(runId, new RunToken("another-opening"), RUN_TTL)).isEqualTo(Either.right(RUN_TOKEN));
-        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random())).isRight()).isTrue();
+        assertThat(store().openRun(new RunOpening(runId, new RunToken("another-opening"), RUN_TTL), TIMEOUT)).isEqualTo(Either.right(RUN_TOKEN));
+        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random()), TIMEOUT).isRight()).isTrue();
     }
 
     @Test
@@ -54,7 +57,7 @@ public interface StoreRunsContract extends StoreFixture {
     default void aBeginInARunNeverOpenedIsRefusedAndStoresNothing() {
         CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
 
-        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.RunStateLost()));
 
         assertThat(stored(record.key())).isEmpty();
     }
@@ -64,7 +67,7 @@ public interface StoreRunsContract extends StoreFixture {
         RunId runId = openedFor(RUN_TTL, new RunToken("the-first-opening"));
         CanonicalRecord.Projecting record = projecting(runId, "call_1");
 
-        assertThat(store().begin(start(record, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.RunStateLost()));
 
         assertThat(stored(record.key())).isEmpty();
     }
@@ -79,13 +82,13 @@ public interface StoreRunsContract extends StoreFixture {
 
         expireRun(runId);
 
-        assertThat(store().begin(start(ran, token))).as("a retry of the same attempt")
-                .isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
-        assertThat(store().begin(start(ran, AttemptToken.random()))).as("a replay of the same call")
-                .isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(store().begin(start(ran, token), TIMEOUT)).as("a retry of the same attempt")
+                .isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(store().begin(start(ran, AttemptToken.random()), TIMEOUT)).as("a replay of the same call")
+                .isEqualTo(refused(new Refusal.RunStateLost()));
         CanonicalRecord.Projecting next = projecting(runId, "call_2");
-        assertThat(store().begin(start(next, AttemptToken.random()))).as("a new call")
-                .isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(store().begin(start(next, AttemptToken.random()), TIMEOUT)).as("a new call")
+                .isEqualTo(refused(new Refusal.RunStateLost()));
         assertThat(stored(next.key())).isEmpty();
         assertThat(stored(ran.key())).contains(ran);
     }
@@ -99,7 +102,7 @@ public interface StoreRunsContract extends StoreFixture {
         expireRun(runId);
         CanonicalRecord.Ready ready = readyOf(record, "raw", new AgentResult("hit", io.toolboundary.domain.EvidenceStatus.EVIDENCE_FOUND, Option.none()));
 
-        assertThat(store().complete(ready.key(), token, ready.outcome())).isEqualTo(Either.right(ready.outcome()));
+        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
     }
 
     @Test
@@ -109,36 +112,36 @@ public interface StoreRunsContract extends StoreFixture {
         expireRun(runId);
         RunToken reopened = new RunToken("opened-again");
 
-        assertThat(store().openRun(runId, reopened, RUN_TTL)).isEqualTo(Either.right(reopened));
+        assertThat(store().openRun(new RunOpening(runId, reopened, RUN_TTL), TIMEOUT)).isEqualTo(Either.right(reopened));
 
         CanonicalRecord.Projecting next = projecting(runId, "call_2");
-        assertThat(store().begin(start(next, AttemptToken.random()))).isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThat(store().begin(start(next, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.RunStateLost()));
         assertThat(store().begin(new io.toolboundary.application.InvocationStart(next, AttemptToken.random(),
-                reopened, TTL, LEASE, 1, 1, Long.MAX_VALUE))).isEqualTo(Either.right(next));
+                reopened, TTL, LEASE, 1, 1, Long.MAX_VALUE), TIMEOUT)).isEqualTo(Either.right(next));
     }
 
     @Test
     default void theRunsBudgetOutlivesItsRecords() {
         RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
         CanonicalRecord.Projecting first = projecting(runId, "call_1");
-        assertThat(store().begin(start(first, AttemptToken.random(), 1, 5)).isRight()).isTrue();
+        assertThat(store().begin(start(first, AttemptToken.random(), 1, 5), TIMEOUT).isRight()).isTrue();
 
         expire(first.key());
 
-        assertThat(store().begin(start(projecting(runId, "call_2"), AttemptToken.random(), 1, 5)))
-                .isEqualTo(refused(ErrorCode.RUN_BUDGET_EXHAUSTED));
+        assertThat(store().begin(start(projecting(runId, "call_2"), AttemptToken.random(), 1, 5), TIMEOUT))
+                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
     }
 
     @Test
     default void refusesAnOpeningWithoutATimeToLive() {
         RunId runId = freshRunId();
 
-        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(runId, RUN_TOKEN, Duration.ZERO));
-        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(runId, RUN_TOKEN, Duration.ofSeconds(-1)));
-        assertThatNullPointerException().isThrownBy(() -> store().openRun(null, RUN_TOKEN, RUN_TTL));
-        assertThatNullPointerException().isThrownBy(() -> store().openRun(runId, null, RUN_TTL));
-        assertThatNullPointerException().isThrownBy(() -> store().openRun(runId, RUN_TOKEN, null));
-        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random())))
-                .as("no refused opening opened the run").isEqualTo(refused(ErrorCode.RUN_STATE_LOST));
+        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, Duration.ZERO), TIMEOUT));
+        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, Duration.ofSeconds(-1)), TIMEOUT));
+        assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(null, RUN_TOKEN, RUN_TTL), TIMEOUT));
+        assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, null, RUN_TTL), TIMEOUT));
+        assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, null), TIMEOUT));
+        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random()), TIMEOUT))
+                .as("no refused opening opened the run").isEqualTo(refused(new Refusal.RunStateLost()));
     }
 }

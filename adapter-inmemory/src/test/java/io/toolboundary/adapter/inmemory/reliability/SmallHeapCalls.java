@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.inmemory.reliability;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.RunContext;
@@ -88,7 +89,7 @@ public final class SmallHeapCalls {
         }
         int projecting = 0;
         for (InvocationKey key : keys) {
-            if (store.find(key).get().exists(CanonicalRecord.Projecting.class::isInstance)) {
+            if (store.find(key, TIMEOUT).get().exists(CanonicalRecord.Projecting.class::isInstance)) {
                 projecting++;
             }
         }
