@@ -259,7 +259,7 @@ class MicrometerBoundaryListenerTest {
     @Test
     void countsACompletionTheStoreRefusedAsStoreFailed() {
         InMemoryCanonicalInvocationStore memory = InMemoryCanonicalInvocationStore.create();
-        CanonicalInvocationStore refusingCompletion = FaultyStores.refusingComplete(memory, ErrorCode.STORE_UNAVAILABLE);
+        CanonicalInvocationStore refusingCompletion = FaultyStores.refusingComplete(memory, io.toolboundary.application.StoreFailure.unavailable());
 
         call(boundary(MicrometerBoundaryListener.of(registry), refusingCompletion), "log-search", "call_1");
 

@@ -1,7 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.application.StoreFailure;
 import io.vavr.control.Option;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -148,7 +147,7 @@ final class MasterPolicyWatch {
      * {@code deadline}, through interrupts (the thread's interrupt flag is set again afterwards). Never
      * throws.
      */
-    Option<BoundaryError> refusal(long deadline) {
+    Option<StoreFailure> refusal(long deadline) {
         try {
             if (clear && ticker.getAsLong() - clearUntil < 0) {
                 return Option.none();
@@ -163,10 +162,10 @@ final class MasterPolicyWatch {
                     logOnce("late:" + check.getKey(), System.Logger.Level.WARNING, "Tool Boundary Redis store: the "
                             + EvictionPolicyGuard.POLICY + " of the new master " + check.getKey()
                             + " could not be read in time; writes answer STORE_UNAVAILABLE until it is.");
-                    return Option.some(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+                    return Option.some(StoreFailure.unavailable());
                 }
                 if (verdict.get().status() == Status.EVICTS) {
-                    return Option.some(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+                    return Option.some(StoreFailure.unavailable());
                 }
             }
             return Option.none();

@@ -1,14 +1,14 @@
 package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Outcome;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -122,26 +122,26 @@ final class RecordCodec {
     }
 
     /** The value of {@link #OUTCOME} {@code complete.lua} writes for {@code outcome}. */
-    static String outcome(Outcome outcome) {
-        if (outcome instanceof Outcome.Ready ready) {
+    static String outcome(Completion outcome) {
+        if (outcome instanceof Completion.Succeeded ready) {
             return outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(), true,
                     ready.result().scope());
         }
-        Outcome.Failed failed = (Outcome.Failed) outcome;
+        Completion.Failed failed = (Completion.Failed) outcome;
         return outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
                 failed.rawResponse().isDefined(), Option.none());
     }
 
     /** The value of {@link #CONTENT} for a READY outcome, in UTF-8, encoded here once; none for ERROR. */
-    static Option<byte[]> content(Outcome outcome) {
-        return outcome instanceof Outcome.Ready ready ? Option.some(utf8(ready.result().content())) : Option.none();
+    static Option<byte[]> content(Completion outcome) {
+        return outcome instanceof Completion.Succeeded ready ? Option.some(utf8(ready.result().content())) : Option.none();
     }
 
     /**
      * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
      * then, for READY, the content in UTF-8. The raw response travels apart.
      */
-    static List<Object> completion(Outcome outcome) {
+    static List<Object> completion(Completion outcome) {
         List<Object> values = new ArrayList<>(2);
         values.add(outcome(outcome));
         content(outcome).forEach(values::add);
@@ -208,15 +208,15 @@ final class RecordCodec {
      *
      * @param expected the key the hash was read under: the record's run and tool call
      * @param hash the hash's fields
-     * @return the record and token, or {@link ErrorCode#STORE_DATA_INVALID} when the hash is not a record
+     * @return the record and token, or {@link StoreFailure.DataInvalid} when the hash is not a record
      *     this store wrote (another schema, missing or unknown field, unknown status, bad instant or lease,
      *     broken rule)
      */
-    static Either<BoundaryError, Stored> decode(InvocationKey expected, Map<String, String> hash) {
+    static Either<StoreFailure, Stored> decode(InvocationKey expected, Map<String, String> hash) {
         try {
             return Either.right(decodeOrThrow(expected, hash));
         } catch (RuntimeException invalid) {
-            return Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID));
+            return Either.left(StoreFailure.dataInvalid());
         }
     }
 
@@ -232,7 +232,8 @@ final class RecordCodec {
         String packed = hash.get(OUTCOME);
         if (packed == null) {
             check(!hash.containsKey(CONTENT) && !hash.containsKey(RAW));
-            return new Stored(new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint, createdAt), token);
+            return new Stored(CanonicalRecord.restore(expected, tool, arguments, fingerprint, createdAt, Option.none()),
+                    token);
         }
         String[] outcome = packed.split("\\|", 5);
         check(outcome.length == 5);
@@ -243,23 +244,22 @@ final class RecordCodec {
         // has none lost it (an eviction), which is damage, never a record without one.
         Option<String> raw = hasRaw ? Option.of(required(hash, RAW)) : Option.none();
         check(hasRaw || !hash.containsKey(RAW));
-        CanonicalRecord record = switch (InvocationStatus.valueOf(outcome[0])) {
+        Completion completion = switch (InvocationStatus.valueOf(outcome[0])) {
             case READY -> {
                 check(hasRaw);
                 Option<String> scope = outcome[4].equals(NO_SCOPE) ? Option.none()
                         : Option.some(scoped(outcome[4]));
                 AgentResult result = new AgentResult(required(hash, CONTENT), EvidenceStatus.valueOf(outcome[2]), scope);
-                yield new CanonicalRecord.Ready(expected, tool, arguments, fingerprint, createdAt, updatedAt, raw.get(),
-                        result);
+                yield new Completion.Succeeded(raw.get(), result, updatedAt);
             }
             case ERROR -> {
                 check(!hash.containsKey(CONTENT) && NO_SCOPE.equals(outcome[4]));
-                yield new CanonicalRecord.Failed(expected, tool, arguments, fingerprint, createdAt, updatedAt, raw,
-                        ErrorCode.valueOf(outcome[2]));
+                yield new Completion.Failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
             }
             case PROJECTING -> throw new IllegalArgumentException("not a record");
         };
-        return new Stored(record, token);
+        return new Stored(CanonicalRecord.restore(expected, tool, arguments, fingerprint, createdAt,
+                Option.some(completion)), token);
     }
 
     private static String scoped(String mark) {

@@ -5,13 +5,15 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolCallIdPage;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -103,26 +105,22 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * {@code <prefix>:{<runId>}:run}, in the run's slot, with its TTL set here, once.
      */
     @Override
-    public Either<BoundaryError, RunToken> openRun(RunId runId, RunToken offered, Duration ttl, Duration timeout) {
-        requireNonNull(runId, "runId is null");
-        requireNonNull(offered, "offered is null");
-        requireNonNull(ttl, "ttl is null");
+    public Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout) {
         requireNonNull(timeout, "timeout is null");
-        if (ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
-        }
-        String runKey = keys.runState(runId);
-        return scripts.run(LuaScripts.OPEN, new ScriptArgs.Open(runKey, offered.value(), ttlMillis(ttl)), timeout)
+        RunToken offered = opening.offered();
+        String runKey = keys.runState(opening.runId());
+        return scripts.run(LuaScripts.OPEN, new ScriptArgs.Open(runKey, offered.value(), ttlMillis(opening.ttl())),
+                        timeout)
                 .flatMap(reply -> ScriptReplies.openRun(reply, offered));
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+    public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
         requireNonNull(start, "start is null");
         requireNonNull(timeout, "timeout is null");
         CanonicalRecord.Projecting record = start.record();
         if (record.byteSize() > Math.min(start.recordLimitBytes(), options.recordCapBytes().orElse(Long.MAX_VALUE))) {
-            return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
+            return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
         }
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
@@ -147,7 +145,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * {@code HSTRLEN} before writing.
      */
     @Override
-    public Either<BoundaryError, Outcome> complete(InvocationKey key, AttemptToken token, Outcome outcome,
+    public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
             Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(token, "token is null");
@@ -158,7 +156,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         long known = key.runId().value().length() + key.toolCallId().value().length() + outcome.byteSize();
         OptionalLong cap = options.recordCapBytes();
         if (cap.isPresent() && known > cap.getAsLong()) {
-            return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
+            return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
         }
         return sendCompletion(key, token, outcome,
                 cap.isPresent() ? Option.some(cap.getAsLong() - known) : Option.none(), timeout);
@@ -171,7 +169,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * {@code MULTI}/{@code EXEC}, as a plain {@code SET} into the attempt's pending key
      * ({@link RawResponseWrite}), encoded to UTF-8 once and never copied again.
      */
-    private Either<BoundaryError, Outcome> sendCompletion(InvocationKey key, AttemptToken token, Outcome outcome,
+    private Either<StoreFailure, Completion> sendCompletion(InvocationKey key, AttemptToken token, Completion outcome,
             Option<Long> room, Duration timeout) {
         String recordKey = keys.record(key);
         String pending = keys.pendingRaw(key, token);
@@ -191,7 +189,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * {@code begin} set it by, to the microsecond; {@code now} only becomes {@code updatedAt}.
      */
     @Override
-    public Either<BoundaryError, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+    public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
             Instant now, Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(token, "token is null");
@@ -207,7 +205,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     }
 
     @Override
-    public Either<BoundaryError, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
+    public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
@@ -217,7 +215,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     }
 
     @Override
-    public Either<BoundaryError, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
+    public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(timeout, "timeout is null");
         String recordKey = keys.record(key);
@@ -236,14 +234,11 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * the master's whole keyspace. A key whose end is not a valid tool_call_id is not listed.
      */
     @Override
-    public Either<BoundaryError, ToolCallIdPage> toolCallIds(RunId runId, Option<ToolCallId> after, int limit,
-            Duration timeout) {
-        requireNonNull(runId, "runId is null");
-        requireNonNull(after, "after is null");
+    public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout) {
         requireNonNull(timeout, "timeout is null");
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
-        }
+        RunId runId = request.runId();
+        Option<ToolCallId> after = request.after();
+        int limit = request.limit();
         long deadline = System.nanoTime() + Math.max(timeout.toNanos(), 0L);
         String start = keys.recordsOf(runId);
         String pattern = keys.recordPattern(runId);
@@ -251,14 +246,14 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         String cursor = "0";
         do {
             Duration left = Duration.ofNanos(Math.max(0L, deadline - System.nanoTime()));
-            Either<BoundaryError, Object> step = scripts.run(LuaScripts.SCAN,
+            Either<StoreFailure, Object> step = scripts.run(LuaScripts.SCAN,
                     new ScriptArgs.Scan(start, cursor, pattern, SCAN_COUNT), left);
             if (step.isLeft()) {
                 // A read: nothing was written whatever happened, so an unknown outcome is only unavailable.
-                return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+                return Either.left(StoreFailure.unavailable());
             }
             if (!(step.get() instanceof List<?> reply) || reply.isEmpty()) {
-                return Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID));
+                return Either.left(StoreFailure.dataInvalid());
             }
             cursor = String.valueOf(reply.get(0));
             for (Object key : reply.subList(1, reply.size())) {
@@ -304,7 +299,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     }
 
     /** Runs one script with this store's retries, for {@link RedisOperatorView}. */
-    <A extends ScriptArgs> Either<BoundaryError, Object> runScript(LuaScripts.Script<A, ?> script, A args,
+    <A extends ScriptArgs> Either<StoreFailure, Object> runScript(LuaScripts.Script<A, ?> script, A args,
             Duration timeout) {
         return scripts.run(script, args, timeout);
     }

@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.application.StoreFailure;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -118,14 +118,14 @@ final class RedisFailures {
         return false;
     }
 
-    /** The code an operation ends with when its last try failed definitely with {@code failure}. */
-    static ErrorCode finalCode(Failure failure, boolean anyTryMayHaveRun) {
+    /** What an operation answers when its last try failed definitely with {@code failure}. */
+    static StoreFailure finalFailure(Failure failure, boolean anyTryMayHaveRun) {
         return switch (failure) {
-            case FULL -> ErrorCode.STORE_FULL;
-            case DATA_INVALID -> ErrorCode.STORE_DATA_INVALID;
+            case FULL -> StoreFailure.full();
+            case DATA_INVALID -> StoreFailure.dataInvalid();
             case NOT_SENT, REFUSED, UNREACHABLE, MAY_HAVE_RUN -> anyTryMayHaveRun || failure.mayHaveRun()
-                    ? ErrorCode.STORE_OUTCOME_UNKNOWN
-                    : ErrorCode.STORE_UNAVAILABLE;
+                    ? StoreFailure.outcomeUnknown()
+                    : StoreFailure.unavailable();
         };
     }
 

@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.BoundaryError;
 import io.vavr.control.Either;
 import java.time.Duration;
@@ -118,7 +119,7 @@ public final class RedisOperatorView {
         List<String> keys = new ArrayList<>();
         String next = cursor;
         do {
-            Either<BoundaryError, Object> step = store.runScript(LuaScripts.SCAN,
+            Either<StoreFailure, Object> step = store.runScript(LuaScripts.SCAN,
                     new ScriptArgs.Scan(keyPrefix(), next, pattern, SCAN_COUNT), timeout);
             if (step.isLeft()) {
                 return Either.left(BoundaryError.of(io.toolboundary.domain.ErrorCode.STORE_UNAVAILABLE));
@@ -179,7 +180,7 @@ public final class RedisOperatorView {
     public Either<BoundaryError, KeyFacts> inspect(String key) {
         requireNonNull(key, "key is null");
         // A record's raw response is its own key; the script reads its size only through the record.
-        Either<BoundaryError, Object> reply = store.runScript(LuaScripts.INSPECT,
+        Either<StoreFailure, Object> reply = store.runScript(LuaScripts.INSPECT,
                 new ScriptArgs.Inspect(key, store.keys().rawOfRecordKey(key)), timeout);
         if (reply.isLeft()) {
             return Either.left(BoundaryError.of(io.toolboundary.domain.ErrorCode.STORE_UNAVAILABLE));

@@ -2,11 +2,12 @@ package io.toolboundary.adapter.redis;
 
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.RunToken;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.domain.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.HashMap;
@@ -18,7 +19,7 @@ import java.util.function.LongConsumer;
  * The replies of the store's scripts, one enum per script, and the one place where they become
  * results. A reply is a list of strings: one of its script's replies by name, then (for some replies)
  * the record's fields and values in pairs. An unknown reply, a reply of another script, fields where
- * none belong, or a record that does not decode is {@link ErrorCode#STORE_DATA_INVALID}.
+ * none belong, or a record that does not decode is {@link StoreFailure.DataInvalid}.
  */
 final class ScriptReplies {
 
@@ -206,17 +207,17 @@ final class ScriptReplies {
     }
 
     /** Reads the reply of {@code open.lua}. */
-    static Either<BoundaryError, RunToken> openRun(Object reply, RunToken offered) {
+    static Either<StoreFailure, RunToken> openRun(Object reply, RunToken offered) {
         return parse(reply, LuaScripts.OPEN).flatMap(parsed -> switch (parsed.reply()) {
             case OPENED -> parsed.noFields() ? Either.right(offered) : invalid();
             case RUN_OPEN -> parsed.fields().size() == 1 && parsed.fields().containsKey("token")
                     ? runToken(parsed.fields().get("token"))
                     : invalid();
-            case RUN_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            case RUN_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
 
-    private static Either<BoundaryError, Long> count(String value) {
+    private static Either<StoreFailure, Long> count(String value) {
         try {
             long count = Long.parseLong(value);
             return count > 0 ? Either.right(count) : invalid();
@@ -225,7 +226,7 @@ final class ScriptReplies {
         }
     }
 
-    private static Either<BoundaryError, RunToken> runToken(String value) {
+    private static Either<StoreFailure, RunToken> runToken(String value) {
         try {
             return Either.right(new RunToken(value));
         } catch (IllegalArgumentException notAToken) {
@@ -234,7 +235,7 @@ final class ScriptReplies {
     }
 
     /** Reads the reply of {@code begin.lua}; tells {@code created} the run's calls when it created the record. */
-    static Either<BoundaryError, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
+    static Either<StoreFailure, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
             AttemptToken token, LongConsumer created) {
         return parse(reply, LuaScripts.BEGIN).flatMap(parsed -> switch (parsed.reply()) {
             case CREATED -> parsed.fields().size() == 1 && parsed.fields().containsKey("calls")
@@ -247,65 +248,65 @@ final class ScriptReplies {
                     stored.record() instanceof CanonicalRecord.Projecting projecting && stored.token().equals(token)
                             ? Either.right(projecting)
                             : invalid());
-            case RUN_LOST -> refused(parsed, ErrorCode.RUN_STATE_LOST);
-            case DUPLICATE -> refused(parsed, ErrorCode.DUPLICATE_TOOL_CALL);
-            case REUSED -> refused(parsed, ErrorCode.TOOL_CALL_ID_REUSED);
-            case RUN_BUDGET -> refused(parsed, ErrorCode.RUN_BUDGET_EXHAUSTED);
-            case TOOL_BUDGET -> refused(parsed, ErrorCode.TOOL_BUDGET_EXHAUSTED);
-            case COUNTER_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
-            case ATTEMPT_ENDED -> refused(parsed, ErrorCode.RECORD_CONFLICT);
-            case RECORD_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            case RUN_LOST -> refused(parsed, new Refusal.RunStateLost());
+            case DUPLICATE -> refused(parsed, new Refusal.Duplicate());
+            case REUSED -> refused(parsed, new Refusal.IdReused());
+            case RUN_BUDGET -> refused(parsed, new Refusal.BudgetExhausted(Refusal.Scope.RUN));
+            case TOOL_BUDGET -> refused(parsed, new Refusal.BudgetExhausted(Refusal.Scope.TOOL));
+            case COUNTER_INVALID -> failed(parsed, StoreFailure.dataInvalid());
+            case ATTEMPT_ENDED -> refused(parsed, new Refusal.Conflict());
+            case RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
 
-    /** Reads the reply of {@code complete.lua}: the stored outcome of the record under {@code key}. */
-    static Either<BoundaryError, Outcome> complete(Object reply, InvocationKey key, Outcome wanted, AttemptToken token) {
+    /** Reads the reply of {@code complete.lua}: the stored completion of the record under {@code key}. */
+    static Either<StoreFailure, Completion> complete(Object reply, InvocationKey key, Completion wanted, AttemptToken token) {
         return parse(reply, LuaScripts.COMPLETE).flatMap(parsed -> switch (parsed.reply()) {
             case APPLIED -> parsed.noFields() ? Either.right(wanted) : invalid();
             case ALREADY_APPLIED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored -> {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
                     return invalid();
                 }
-                Outcome held = done.outcome();
-                return held.equals(wanted) ? Either.right(held) : refused(ErrorCode.RECORD_CONFLICT);
+                Completion held = done.completion();
+                return held.equals(wanted) ? Either.right(held) : Either.left(StoreFailure.refused(new Refusal.Conflict()));
             });
-            case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
-            case TOKEN_MISMATCH, CONFLICT -> refused(parsed, ErrorCode.RECORD_CONFLICT);
-            case TOO_LARGE -> refused(parsed, ErrorCode.RESULT_TOO_LARGE);
+            case NOT_FOUND -> refused(parsed, new Refusal.Expired());
+            case TOKEN_MISMATCH, CONFLICT -> refused(parsed, new Refusal.Conflict());
+            case TOO_LARGE -> refused(parsed, new Refusal.TooLarge());
             // The raw response the tool returned was not kept: data lost, never a record without it.
-            case RAW_LOST -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            case RAW_LOST -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
 
     /** Reads the reply of {@code abandon.lua}. */
-    static Either<BoundaryError, CanonicalRecord.Failed> abandon(Object reply, InvocationKey key) {
+    static Either<StoreFailure, CanonicalRecord.Failed> abandon(Object reply, InvocationKey key) {
         return parse(reply, LuaScripts.ABANDON).flatMap(parsed -> switch (parsed.reply()) {
             case ABANDONED, ALREADY_ABANDONED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Failed failed
                             && failed.code() == ErrorCode.EXECUTION_ABANDONED
                             ? Either.right(failed)
                             : invalid());
-            case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
-            case FINAL -> refused(parsed, ErrorCode.RECORD_CONFLICT);
-            case LEASE_ACTIVE -> refused(parsed, ErrorCode.LEASE_NOT_EXPIRED);
-            case LEASE_INVALID -> refused(parsed, ErrorCode.STORE_DATA_INVALID);
+            case NOT_FOUND -> refused(parsed, new Refusal.Expired());
+            case FINAL -> refused(parsed, new Refusal.Conflict());
+            case LEASE_ACTIVE -> refused(parsed, new Refusal.LeaseNotExpired());
+            case LEASE_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
 
     /** Reads the reply of {@code end.lua}. */
-    static Either<BoundaryError, CanonicalRecord.Final> end(Object reply, InvocationKey key, AttemptToken token) {
+    static Either<StoreFailure, CanonicalRecord.Final> end(Object reply, InvocationKey key, AttemptToken token) {
         return parse(reply, LuaScripts.END).flatMap(parsed -> switch (parsed.reply()) {
             case ENDED, FINAL -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Final done && stored.token().equals(token)
                             ? Either.right(done)
                             : invalid());
-            case NOT_FOUND -> refused(parsed, ErrorCode.RECORD_EXPIRED);
-            case TOKEN_MISMATCH -> refused(parsed, ErrorCode.RECORD_CONFLICT);
+            case NOT_FOUND -> refused(parsed, new Refusal.Expired());
+            case TOKEN_MISMATCH -> refused(parsed, new Refusal.Conflict());
         });
     }
 
     /** Reads the reply of {@code find.lua}: a hash, empty when there is no record. */
-    static Either<BoundaryError, Option<CanonicalRecord>> find(Object reply, InvocationKey key) {
+    static Either<StoreFailure, Option<CanonicalRecord>> find(Object reply, InvocationKey key) {
         if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {
             return invalid();
         }
@@ -316,7 +317,7 @@ final class ScriptReplies {
                 .map(stored -> Option.of(stored.record()));
     }
 
-    private static <R extends Enum<R> & Reply> Either<BoundaryError, Parsed<R>> parse(Object reply,
+    private static <R extends Enum<R> & Reply> Either<StoreFailure, Parsed<R>> parse(Object reply,
             LuaScripts.Script<?, R> script) {
         if (!(reply instanceof List<?> items) || items.isEmpty() || items.size() % 2 != 1
                 || !(items.get(0) instanceof String outcome)) {
@@ -329,7 +330,7 @@ final class ScriptReplies {
         return pairs(items, 1).map(fields -> new Parsed<>(known.get(), fields));
     }
 
-    private static Either<BoundaryError, Map<String, String>> pairs(List<?> items, int from) {
+    private static Either<StoreFailure, Map<String, String>> pairs(List<?> items, int from) {
         Map<String, String> fields = new HashMap<>();
         for (int i = from; i < items.size(); i += 2) {
             if (!(items.get(i) instanceof String field) || !(items.get(i + 1) instanceof String value)
@@ -340,17 +341,18 @@ final class ScriptReplies {
         return Either.right(fields);
     }
 
-    private static <T> Either<BoundaryError, T> refused(ErrorCode code) {
-        return Either.left(BoundaryError.of(code));
+    /** A reply that carries no fields refuses with {@code reason}; with fields it is not a reply of the scripts. */
+    private static <T> Either<StoreFailure, T> refused(Parsed<?> parsed, Refusal reason) {
+        return failed(parsed, StoreFailure.refused(reason));
     }
 
-    /** A reply that carries no fields refuses with {@code code}; with fields it is not a reply of the scripts. */
-    private static <T> Either<BoundaryError, T> refused(Parsed<?> parsed, ErrorCode code) {
-        return parsed.noFields() ? refused(code) : invalid();
+    /** A reply that carries no fields answers {@code failure}; with fields it is not a reply of the scripts. */
+    private static <T> Either<StoreFailure, T> failed(Parsed<?> parsed, StoreFailure failure) {
+        return parsed.noFields() ? Either.left(failure) : invalid();
     }
 
-    private static <T> Either<BoundaryError, T> invalid() {
-        return refused(ErrorCode.STORE_DATA_INVALID);
+    private static <T> Either<StoreFailure, T> invalid() {
+        return Either.left(StoreFailure.dataInvalid());
     }
 
     private record Parsed<R>(R reply, Map<String, String> fields) {

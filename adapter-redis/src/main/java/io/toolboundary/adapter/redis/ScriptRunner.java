@@ -1,7 +1,7 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -87,7 +87,7 @@ final class ScriptRunner {
      * outcome says whether any try may have run the script ({@code STORE_OUTCOME_UNKNOWN}) or none can
      * have ({@code STORE_UNAVAILABLE}).
      */
-    <A extends ScriptArgs> Either<BoundaryError, Object> run(LuaScripts.Script<A, ?> script, A args,
+    <A extends ScriptArgs> Either<StoreFailure, Object> run(LuaScripts.Script<A, ?> script, A args,
             Duration timeout) {
         return run(script, args, timeout, Option.none());
     }
@@ -96,17 +96,17 @@ final class ScriptRunner {
      * {@link #run(LuaScripts.Script, ScriptArgs, Duration)}, with {@code raw}, when defined, sent before
      * the script in the same {@code MULTI}/{@code EXEC} on every try ({@link RawResponseWrite}).
      */
-    <A extends ScriptArgs> Either<BoundaryError, Object> run(LuaScripts.Script<A, ?> script, A args,
+    <A extends ScriptArgs> Either<StoreFailure, Object> run(LuaScripts.Script<A, ?> script, A args,
             Duration timeout, Option<RawResponseWrite> raw) {
         String routingKey = args.routingKey();
         OutageGate.Pass pass = gate.enter(routingKey);
         if (pass == OutageGate.Pass.SHUT) {
-            return Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+            return Either.left(StoreFailure.unavailable());
         }
         Wait wait = new Wait(System.nanoTime() + Math.max(timeout.toNanos(), 0L), Thread.interrupted());
         try {
             if (script.writes()) {
-                Option<BoundaryError> refused = masters.refusal(wait.deadline);
+                Option<StoreFailure> refused = masters.refusal(wait.deadline);
                 wait.interrupted |= Thread.interrupted();
                 if (refused.isDefined()) {
                     return Either.left(refused.get());
@@ -170,7 +170,7 @@ final class ScriptRunner {
     /** What one try leads to. */
     private sealed interface Step {
         /** The call's result. */
-        record Done(Either<BoundaryError, Object> result) implements Step {
+        record Done(Either<StoreFailure, Object> result) implements Step {
         }
 
         /** The same try sent again another way, at once and without counting as a retry. */
@@ -203,7 +203,7 @@ final class ScriptRunner {
             this.wait = wait;
         }
 
-        Either<BoundaryError, Object> run() {
+        Either<StoreFailure, Object> run() {
             Plan plan = new Plan(script.equals(LuaScripts.END) ? Via.SOURCE : Via.SHA,
                     raw.isDefined() ? RawPlacement.IN_TRANSACTION : RawPlacement.NONE, false);
             int retries = 0;
@@ -304,21 +304,22 @@ final class ScriptRunner {
      * acknowledged it in time: a failover could lose it. Not tried again; the caller acts on an unknown
      * outcome.
      */
-    private static Either<BoundaryError, Object> notAcknowledged(LuaScripts.Script<?, ?> script,
+    private static Either<StoreFailure, Object> notAcknowledged(LuaScripts.Script<?, ?> script,
             ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
-        ErrorCode code = ErrorCode.STORE_OUTCOME_UNKNOWN;
+        StoreFailure unknown = StoreFailure.outcomeUnknown();
         LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}: "
                 + shortfall.acknowledged() + " of " + shortfall.wanted().replicas() + " replicas acknowledged within "
-                + shortfall.wanted().timeout().toMillis() + " ms", script.name(), "ReplicasNotAcknowledged", code);
-        return Either.left(BoundaryError.of(code));
+                + shortfall.wanted().timeout().toMillis() + " ms", script.name(), "ReplicasNotAcknowledged",
+                StoreErrors.code(unknown));
+        return Either.left(unknown);
     }
 
-    private static Either<BoundaryError, Object> failed(LuaScripts.Script<?, ?> script, Throwable failure,
+    private static Either<StoreFailure, Object> failed(LuaScripts.Script<?, ?> script, Throwable failure,
             RedisFailures.Failure kind, boolean anyMayHaveRun) {
-        ErrorCode code = RedisFailures.finalCode(kind, anyMayHaveRun);
+        StoreFailure answer = RedisFailures.finalFailure(kind, anyMayHaveRun);
         LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}",
-                script.name(), failure.getClass().getSimpleName(), code);
-        return Either.left(BoundaryError.of(code));
+                script.name(), failure.getClass().getSimpleName(), StoreErrors.code(answer));
+        return Either.left(answer);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.redis;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,13 +35,13 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
@@ -240,7 +241,7 @@ final class FaultRig implements AutoCloseable {
     void awaitStoreAnswers() {
         InvocationKey probe = key("probe");
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(25))
-                .until(() -> store.find(probe).isRight() && store.find(probe).isRight());
+                .until(() -> store.find(probe, TIMEOUT).isRight() && store.find(probe, TIMEOUT).isRight());
     }
 
     /**

@@ -3,18 +3,18 @@ package io.toolboundary.adapter.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.adapter.redis.AmbiguityRig.Call;
 import io.toolboundary.adapter.redis.AmbiguityRig.Tally;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.tck.store.ForwardingStore;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -229,7 +229,7 @@ class FrozenServerDefaultsTest {
         }
 
         @Override
-        public Either<BoundaryError, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+        public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
             long started = System.nanoTime();
             try {
                 return delegate().begin(start, timeout);

@@ -2,8 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.application.StoreFailure;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class MasterPolicyWatchTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
-    private static final Option<BoundaryError> UNAVAILABLE = Option.some(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+    private static final Option<StoreFailure> UNAVAILABLE = Option.some(StoreFailure.unavailable());
 
     private final AtomicLong ticker = new AtomicLong(1_000);
     private final Masters masters = new Masters();
@@ -142,7 +141,7 @@ class MasterPolicyWatchTest {
 
         Thread.currentThread().interrupt();
         long started = System.nanoTime();
-        Option<BoundaryError> refused = watch.refusal(System.nanoTime() + Duration.ofMillis(50).toNanos());
+        Option<StoreFailure> refused = watch.refusal(System.nanoTime() + Duration.ofMillis(50).toNanos());
 
         assertThat(Thread.interrupted()).isTrue();
         assertThat(refused).isEqualTo(UNAVAILABLE);

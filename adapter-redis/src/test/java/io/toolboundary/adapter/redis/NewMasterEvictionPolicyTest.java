@@ -4,11 +4,13 @@ import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;
@@ -54,7 +56,7 @@ class NewMasterEvictionPolicyTest {
             RunId run = Records.openedRun(rig.store);
             CanonicalRecord.Projecting before = projecting(key(run, "before"), "{}");
             AttemptToken beforeToken = AttemptToken.random();
-            assertThat(rig.store.begin(start(before, beforeToken)).isRight()).isTrue();
+            assertThat(rig.store.begin(start(before, beforeToken), TIMEOUT).isRight()).isTrue();
             await("the replica to hold the record").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
                     .until(() -> "PROJECTING".equals(StoredRecord.status(redis.replica.call("HMGET", rig.store.recordKey(before.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))));
 
@@ -62,16 +64,16 @@ class NewMasterEvictionPolicyTest {
             rig.ticker.addAndGet(INTERVAL.toNanos());
 
             CanonicalRecord.Projecting refused = projecting(key(run, "refused"), "{}");
-            assertThat(rig.store.begin(start(refused, AttemptToken.random())))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").outcome()))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(rig.store.begin(start(refused, AttemptToken.random())))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+            assertThat(rig.store.begin(start(refused, AttemptToken.random()), TIMEOUT))
+                    .isEqualTo(Either.left(StoreFailure.unavailable()));
+            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").completion(), TIMEOUT))
+                    .isEqualTo(Either.left(StoreFailure.unavailable()));
+            assertThat(rig.store.begin(start(refused, AttemptToken.random()), TIMEOUT))
+                    .isEqualTo(Either.left(StoreFailure.unavailable()));
             // Nothing was written; reads go on.
             assertThat(redis.replica.keys(PREFIX + ":*" + "refused")).isEmpty();
-            assertThat(rig.store.find(refused.key())).isEqualTo(Either.right(Option.none()));
-            assertThat(rig.store.find(before.key()).get().get().status().name()).isEqualTo("PROJECTING");
+            assertThat(rig.store.find(refused.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
+            assertThat(rig.store.find(before.key(), TIMEOUT).get().get().status().name()).isEqualTo("PROJECTING");
             // Logged once, with the master, the policy and the fix.
             assertThat(log.warnings()).singleElement().satisfies(message -> assertThat(message)
                     .contains(redis.replica.endpoint().hostAndPort()).contains("'allkeys-lru'")
@@ -79,13 +81,13 @@ class NewMasterEvictionPolicyTest {
 
             redis.replica.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
             // Still refused until the next look.
-            assertThat(rig.store.begin(start(refused, AttemptToken.random())).getLeft().code())
+            assertThat(rig.store.begin(start(refused, AttemptToken.random()), TIMEOUT).mapLeft(StoreErrors::code).getLeft())
                     .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
             rig.ticker.addAndGet(INTERVAL.toNanos());
 
             AttemptToken token = AttemptToken.random();
-            assertThat(rig.store.begin(start(refused, token))).isEqualTo(Either.right(refused));
-            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").outcome()).isRight()).isTrue();
+            assertThat(rig.store.begin(start(refused, token), TIMEOUT)).isEqualTo(Either.right(refused));
+            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
             assertThat(StoredRecord.status(redis.replica.call("HMGET", rig.store.recordKey(refused.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");
             assertThat(log.warnings()).hasSize(1);
         }
@@ -102,8 +104,8 @@ class NewMasterEvictionPolicyTest {
             for (int call = 0; call < 3; call++) {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + call), "{}");
                 AttemptToken token = AttemptToken.random();
-                assertThat(rig.store.begin(start(record, token)).isRight()).isTrue();
-                assertThat(rig.store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
+                assertThat(rig.store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
+                assertThat(rig.store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
                 rig.ticker.addAndGet(INTERVAL.toNanos());
             }
 
@@ -120,18 +122,18 @@ class NewMasterEvictionPolicyTest {
                 RedisStoreOptions.EvictionPolicyCheck.REFUSE); LogCapture log = new LogCapture()) {
             RunId run = Records.openedRun(rig.store);
             // begin.lua loaded, then statistics from zero
-            assertThat(rig.store.begin(start(projecting(key(run, "warm-up"), "{}"), AttemptToken.random()))
+            assertThat(rig.store.begin(start(projecting(key(run, "warm-up"), "{}"), AttemptToken.random()), TIMEOUT)
                     .isRight()).isTrue();
             redis.master.call("CONFIG", "RESETSTAT");
             for (int call = 0; call < 3; call++) {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + call), "{}");
-                assertThat(rig.store.begin(start(record, AttemptToken.random())).isRight()).isTrue();
+                assertThat(rig.store.begin(start(record, AttemptToken.random()), TIMEOUT).isRight()).isTrue();
                 rig.ticker.addAndGet(INTERVAL.toNanos());
             }
             // A policy changed on a master already checked is not seen: the check is at first sight.
             redis.master.call("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
             rig.ticker.addAndGet(INTERVAL.toNanos());
-            assertThat(rig.store.begin(start(projecting(key(run, "after"), "{}"), AttemptToken.random()))
+            assertThat(rig.store.begin(start(projecting(key(run, "after"), "{}"), AttemptToken.random()), TIMEOUT)
                     .isRight()).isTrue();
 
             assertThat(redis.masterCommandCalls()).containsEntry("evalsha", 4L);

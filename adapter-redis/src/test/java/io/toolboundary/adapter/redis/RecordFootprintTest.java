@@ -5,6 +5,7 @@ import static io.toolboundary.adapter.redis.Records.openedRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
@@ -46,8 +47,8 @@ class RecordFootprintTest {
             for (int i = 0; i < RECORDS; i++) {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + i), arguments);
                 AttemptToken token = AttemptToken.random();
-                assertThat(store.begin(start(record, token)).isRight()).isTrue();
-                assertThat(store.complete(record.key(), token, ready(record, raw, result).outcome()).isRight()).isTrue();
+                assertThat(store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
+                assertThat(store.complete(record.key(), token, ready(record, raw, result).completion(), TIMEOUT).isRight()).isTrue();
             }
 
             long usedGrowth = (usedMemory(redis) - usedBefore) / RECORDS;

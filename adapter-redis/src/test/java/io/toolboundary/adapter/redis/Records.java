@@ -1,13 +1,16 @@
 package io.toolboundary.adapter.redis;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
@@ -53,7 +56,7 @@ final class Records {
 
     /** Opens {@code run} in {@code store} with {@link #RUN_TOKEN} for {@link #RUN_TTL}, asserting it was not held before. */
     static void open(CanonicalInvocationStore store, RunId run) {
-        assertThat(store.openRun(run, RUN_TOKEN, RUN_TTL)).as("open %s", run).isEqualTo(Either.right(RUN_TOKEN));
+        assertThat(store.openRun(new RunOpening(run, RUN_TOKEN, RUN_TTL), TIMEOUT)).as("open %s", run).isEqualTo(Either.right(RUN_TOKEN));
     }
 
     static InvocationKey key(RunId run, String toolCallId) {
@@ -77,16 +80,14 @@ final class Records {
     }
 
     static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, String content) {
-        return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(), record.requestFingerprint(),
-                record.createdAt(), UPDATED, raw, new AgentResult(content, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+        return ready(record, raw, new AgentResult(content, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
     }
 
     static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, AgentResult result) {
-        return new CanonicalRecord.Ready(record.key(), record.tool(), record.arguments(), record.requestFingerprint(),
-                record.createdAt(), UPDATED, raw, result);
+        return (CanonicalRecord.Ready) record.complete(new Completion.Succeeded(raw, result, UPDATED));
     }
 
     static CanonicalRecord.Failed failed(CanonicalRecord.Projecting record, ErrorCode code, Option<String> raw) {
-        return record.failed(code, raw, UPDATED);
+        return (CanonicalRecord.Failed) record.complete(new Completion.Failed(code, raw, UPDATED));
     }
 }

@@ -7,10 +7,13 @@ import static io.toolboundary.adapter.redis.Records.openedRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreErrors;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
@@ -80,13 +83,13 @@ class RedisCommandEvidenceTest {
                 RedisStoreOptions.custom().keyPrefix(PREFIX).build());
         CanonicalRecord.Projecting warmUp = projecting(key(openedRun(store), "warm-up"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(warmUp, token));
-        store.find(warmUp.key());
-        store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").outcome());
+        store.begin(start(warmUp, token), TIMEOUT);
+        store.find(warmUp.key(), TIMEOUT);
+        store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").completion(), TIMEOUT);
         CanonicalRecord.Projecting abandonedWarmUp = projecting(key(openedRun(store), "warm-up-abandoned"), "{}");
-        store.begin(start(abandonedWarmUp, AttemptToken.random()));
+        store.begin(start(abandonedWarmUp, AttemptToken.random()), TIMEOUT);
         new RecordLife(redis, store).passLease(abandonedWarmUp.key());
-        store.abandon(abandonedWarmUp.key(), abandonedWarmUp.createdAt());
+        store.abandon(abandonedWarmUp.key(), abandonedWarmUp.createdAt(), TIMEOUT);
     }
 
     @AfterAll
@@ -107,23 +110,23 @@ class RedisCommandEvidenceTest {
         for (int i = 0; i < 6; i++) {
             CanonicalRecord.Projecting record = projecting(key(run, "call-" + i), i % 2 == 0 ? "tool_a" : "tool_b", "{\"i\":" + i + "}");
             AttemptToken token = AttemptToken.random();
-            assertThat(store.begin(start(record, token)).isRight()).isTrue();
+            assertThat(store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
             records.add(record);
             tokens.add(token);
         }
-        assertThat(store.begin(start(records.get(0), AttemptToken.random())).getLeft().code())
+        assertThat(store.begin(start(records.get(0), AttemptToken.random()), TIMEOUT).mapLeft(StoreErrors::code).getLeft())
                 .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(store.begin(start(projecting(key(run, "over-budget"), "{}"), AttemptToken.random(), 6, 100))
-                .getLeft().code()).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
+        assertThat(store.begin(start(projecting(key(run, "over-budget"), "{}"), AttemptToken.random(), 6, 100), TIMEOUT)
+                .mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
 
         String watched = store.recordKey(records.get(0).key());
         long beforeReads = pttl(watched);
         for (int read = 0; read < 100; read++) {
-            assertThat(store.find(records.get(0).key()).get()).isEqualTo(Option.of(records.get(0)));
+            assertThat(store.find(records.get(0).key(), TIMEOUT).get()).isEqualTo(Option.of(records.get(0)));
         }
         long afterReads = pttl(watched);
         for (int i = 0; i < records.size(); i++) {
-            assertThat(store.complete(records.get(i).key(), tokens.get(i), (ready(records.get(i), "raw " + i, "result " + i)).outcome()).isRight()).isTrue();
+            assertThat(store.complete(records.get(i).key(), tokens.get(i), (ready(records.get(i), "raw " + i, "result " + i)).completion(), TIMEOUT).isRight()).isTrue();
         }
         long afterCompletion = pttl(watched);
         long runAfterAll = pttl(store.runKey(run));
@@ -148,7 +151,7 @@ class RedisCommandEvidenceTest {
                 .noneMatch(key -> key.contains(":pending:"));
         assertThat(keysMatching(PREFIX + ":*")).isNotEmpty()
                 .allSatisfy(key -> assertThat(pttl(key)).as("PTTL of %s", key).isPositive());
-        assertThat(store.find(records.get(0).key()).get()).isEqualTo(Option.of(ready(records.get(0), "raw 0", "result 0")));
+        assertThat(store.find(records.get(0).key(), TIMEOUT).get()).isEqualTo(Option.of(ready(records.get(0), "raw 0", "result 0")));
     }
 
     @Test
@@ -168,36 +171,36 @@ class RedisCommandEvidenceTest {
         for (int i = 0; i < 5; i++) {
             records.add(projecting(key(run, "call-" + i), "{}"));
             tokens.add(AttemptToken.random());
-            assertThat(store.begin(start(records.get(i), tokens.get(i))).isRight()).isTrue();
+            assertThat(store.begin(start(records.get(i), tokens.get(i)), TIMEOUT).isRight()).isTrue();
             everyKeyHasATtl.run();
         }
         CanonicalRecord.Ready done = ready(records.get(0), "raw 0", "result 0");
-        assertThat(store.complete(done.key(), tokens.get(0), done.outcome()).isRight()).isTrue();
+        assertThat(store.complete(done.key(), tokens.get(0), done.completion(), TIMEOUT).isRight()).isTrue();
         everyKeyHasATtl.run();
         // a refused completion, by another attempt, with a raw response: its transaction's SET finds no key
         assertThat(store.complete(records.get(1).key(), AttemptToken.random(),
-                (ready(records.get(1), "stale", "r")).outcome()).getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+                (ready(records.get(1), "stale", "r")).completion(), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_CONFLICT);
         everyKeyHasATtl.run();
         assertThat(store.complete(records.get(2).key(), tokens.get(2), (io.toolboundary.adapter.redis.Records
-                .failed(records.get(2), ErrorCode.EXECUTION_FAILED, Option.none())).outcome()).isRight()).isTrue();
+                .failed(records.get(2), ErrorCode.EXECUTION_FAILED, Option.none())).completion(), TIMEOUT).isRight()).isTrue();
         everyKeyHasATtl.run();
         assertThat(store.end(records.get(3).key(), tokens.get(3), ErrorCode.STORE_OUTCOME_UNKNOWN, Records.UPDATED,
                 timeout).isRight()).isTrue();
         everyKeyHasATtl.run();
         new RecordLife(redis, store).passLease(records.get(4).key());
-        assertThat(store.abandon(records.get(4).key(), Records.UPDATED).isRight()).isTrue();
+        assertThat(store.abandon(records.get(4).key(), Records.UPDATED, TIMEOUT).isRight()).isTrue();
         everyKeyHasATtl.run();
         // a late completion of the abandoned attempt fills its placeholder, and is refused
-        assertThat(store.complete(records.get(4).key(), tokens.get(4), (ready(records.get(4), "late", "r")).outcome())
-                .getLeft().code()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+        assertThat(store.complete(records.get(4).key(), tokens.get(4), (ready(records.get(4), "late", "r")).completion(), TIMEOUT)
+                .mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_CONFLICT);
         everyKeyHasATtl.run();
         // an attempt ended before its record existed: its end mark
         assertThat(store.end(key(run, "never-begun"), AttemptToken.random(), ErrorCode.STORE_OUTCOME_UNKNOWN,
-                Records.UPDATED, timeout).getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+                Records.UPDATED, timeout).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_EXPIRED);
         everyKeyHasATtl.run();
-        assertThat(store.complete(done.key(), tokens.get(0), done.outcome()).isRight()).isTrue();
+        assertThat(store.complete(done.key(), tokens.get(0), done.completion(), TIMEOUT).isRight()).isTrue();
         for (CanonicalRecord.Projecting record : records) {
-            assertThat(store.find(record.key()).isRight()).isTrue();
+            assertThat(store.find(record.key(), TIMEOUT).isRight()).isTrue();
         }
         everyKeyHasATtl.run();
 
@@ -236,8 +239,8 @@ class RedisCommandEvidenceTest {
         AttemptToken token = AttemptToken.random();
         resetStats();
 
-        assertThat(store.begin(start(first, token)).isRight()).isTrue();
-        assertThat(store.complete(first.key(), token, ready(first, "raw", "result").outcome()).isRight()).isTrue();
+        assertThat(store.begin(start(first, token), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(first.key(), token, ready(first, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -249,8 +252,8 @@ class RedisCommandEvidenceTest {
         AttemptToken secondToken = AttemptToken.random();
         resetStats();
 
-        assertThat(store.begin(start(second, secondToken)).isRight()).isTrue();
-        assertThat(store.complete(second.key(), secondToken, (ready(second, "r".repeat(1024), "result")).outcome()).isRight()).isTrue();
+        assertThat(store.begin(start(second, secondToken), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(second.key(), secondToken, (ready(second, "r".repeat(1024), "result")).completion(), TIMEOUT).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -268,11 +271,11 @@ class RedisCommandEvidenceTest {
         CanonicalRecord.Projecting unheld = projecting(key(newRun(), "call-1"), "{}");
         resetStats();
 
-        assertThat(store.openRun(run, new RunToken("another-opening"), Records.RUN_TTL))
+        assertThat(store.openRun(new RunOpening(run, new RunToken("another-opening"), Records.RUN_TTL), TIMEOUT))
                 .isEqualTo(Either.right(Records.RUN_TOKEN));
         Map<String, Long> reopening = commandCalls();
         resetStats();
-        assertThat(store.begin(start(unheld, AttemptToken.random())).getLeft().code()).isEqualTo(ErrorCode.RUN_STATE_LOST);
+        assertThat(store.begin(start(unheld, AttemptToken.random()), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RUN_STATE_LOST);
         Map<String, Long> refusedBegin = commandCalls();
 
         // opening a held run: HGET finds its token, nothing more
@@ -292,8 +295,8 @@ class RedisCommandEvidenceTest {
         redis.callOnEveryNode("SCRIPT", "FLUSH");
         resetStats();
 
-        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
+        assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
         Map<String, Long> calls = commandCalls();
         // begin: EVALSHA refused with NOSCRIPT, then the script by its source, which Redisson with its script
@@ -301,7 +304,7 @@ class RedisCommandEvidenceTest {
         // transaction (SET, EVALSHA refused with NOSCRIPT), then the transaction again with SCRIPT LOAD first
         assertThat(calls).containsEntry("evalsha", 5L).containsEntry("script", 2L).containsEntry("multi", 2L)
                 .doesNotContainKey("eval");
-        assertThat(store.find(record.key()).get().get().status()).isEqualTo(InvocationStatus.READY);
+        assertThat(store.find(record.key(), TIMEOUT).get().get().status()).isEqualTo(InvocationStatus.READY);
     }
 
     @Test
@@ -314,14 +317,14 @@ class RedisCommandEvidenceTest {
             redis.callOnEveryNode("SCRIPT", "FLUSH");
             resetStats();
 
-            assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
+            assertThat(uncached.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
+            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
             // begin: EVALSHA refused with NOSCRIPT, EVAL; complete: its transaction (SET, EVALSHA refused with
             // NOSCRIPT), then the transaction again with SCRIPT LOAD before the EVALSHA
             assertThat(commandCalls()).containsEntry("evalsha", 3L).containsEntry("eval", 1L).containsEntry("script", 1L)
                     .containsEntry("multi", 2L);
-            assertThat(uncached.find(record.key()).get().get().status()).isEqualTo(InvocationStatus.READY);
+            assertThat(uncached.find(record.key(), TIMEOUT).get().get().status()).isEqualTo(InvocationStatus.READY);
         }
     }
 
@@ -334,8 +337,8 @@ class RedisCommandEvidenceTest {
             AttemptToken token = AttemptToken.random();
             resetStats();
 
-            assertThat(uncached.begin(start(record, token))).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
+            assertThat(uncached.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
+            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
             assertThat(commandCalls()).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         }
@@ -344,20 +347,20 @@ class RedisCommandEvidenceTest {
     @Test
     void abandoningSendsOneScriptAndNoTtlCommand() {
         CanonicalRecord.Projecting running = projecting(key(openedRun(store), "call-0"), "{}");
-        store.begin(start(running, AttemptToken.random()));
+        store.begin(start(running, AttemptToken.random()), TIMEOUT);
         CanonicalRecord.Projecting record = projecting(key(openedRun(store), "call-1"), "{}");
-        store.begin(start(record, AttemptToken.random()));
+        store.begin(start(record, AttemptToken.random()), TIMEOUT);
         new RecordLife(redis, store).passLease(record.key());
         String recordKey = store.recordKey(record.key());
         long before = pttl(recordKey);
         resetStats();
 
         Instant now = record.createdAt();
-        assertThat(store.abandon(running.key(), now).getLeft().code()).isEqualTo(ErrorCode.LEASE_NOT_EXPIRED);
-        assertThat(store.abandon(record.key(), now).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
-        assertThat(store.abandon(record.key(), now).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
+        assertThat(store.abandon(running.key(), now, TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.LEASE_NOT_EXPIRED);
+        assertThat(store.abandon(record.key(), now, TIMEOUT).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
+        assertThat(store.abandon(record.key(), now, TIMEOUT).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
         InvocationKey missing = key(newRun(), "missing");
-        assertThat(store.abandon(missing, now).getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+        assertThat(store.abandon(missing, now, TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_EXPIRED);
 
         Map<String, Long> calls = commandCalls();
         assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)).isEqualTo(4);

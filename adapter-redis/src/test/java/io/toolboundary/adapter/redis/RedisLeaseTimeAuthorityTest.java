@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.redis;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
@@ -40,7 +41,7 @@ class RedisLeaseTimeAuthorityTest {
 
         assertThat(outcome.abandonedMeanwhile()).isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
         assertThat(outcome.answer().isRight()).isTrue();
-        assertThat(store.find(outcome.key()).get().get()).isInstanceOf(CanonicalRecord.Ready.class);
+        assertThat(store.find(outcome.key(), TIMEOUT).get().get()).isInstanceOf(CanonicalRecord.Ready.class);
     }
 
     @Test
@@ -50,7 +51,7 @@ class RedisLeaseTimeAuthorityTest {
         assertThat(outcome.abandonedMeanwhile().map(CanonicalRecord.Failed::code))
                 .isEqualTo(Either.right(ErrorCode.EXECUTION_ABANDONED));
         assertThat(outcome.answer()).isEqualTo(Either.left(BoundaryError.of(ErrorCode.EXECUTION_ABANDONED)));
-        assertThat(store.find(outcome.key()).get().get().errorCode()).contains(ErrorCode.EXECUTION_ABANDONED);
+        assertThat(store.find(outcome.key(), TIMEOUT).get().get().errorCode()).contains(ErrorCode.EXECUTION_ABANDONED);
     }
 
     private record Outcome(InvocationKey key, Either<BoundaryError, ?> answer,

@@ -5,6 +5,7 @@ import static io.toolboundary.adapter.redis.Records.openedRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
@@ -31,7 +32,7 @@ class RedisOperatorViewInspectTest {
     void inspectsAProjectingAReadyAndAFailedRecord() {
         RunId run = openedRun(store);
         CanonicalRecord.Projecting projecting = projecting(key(run, "open"), "{\"q\":1}");
-        store.begin(start(projecting, AttemptToken.random()));
+        store.begin(start(projecting, AttemptToken.random()), TIMEOUT);
 
         RedisOperatorView.KeyFacts open = view.inspect(store.recordKey(projecting.key())).get();
 
@@ -44,10 +45,10 @@ class RedisOperatorViewInspectTest {
 
         CanonicalRecord.Projecting scoped = projecting(key(run, "ready"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(scoped, token));
+        store.begin(start(scoped, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(scoped, "raw ü", new AgentResult("result", EvidenceStatus.EVIDENCE_FOUND,
                 Option.some("scope|x")));
-        store.complete(done.key(), token, done.outcome());
+        store.complete(done.key(), token, done.completion(), TIMEOUT);
 
         RedisOperatorView.KeyFacts ready = view.inspect(store.recordKey(done.key())).get();
 
@@ -57,9 +58,9 @@ class RedisOperatorViewInspectTest {
 
         CanonicalRecord.Projecting failing = projecting(key(run, "failed"), "{}");
         AttemptToken failingToken = AttemptToken.random();
-        store.begin(start(failing, failingToken));
+        store.begin(start(failing, failingToken), TIMEOUT);
         CanonicalRecord.Failed failed = Records.failed(failing, ErrorCode.EXECUTION_FAILED, Option.some("boom"));
-        store.complete(failed.key(), failingToken, failed.outcome());
+        store.complete(failed.key(), failingToken, failed.completion(), TIMEOUT);
 
         RedisOperatorView.KeyFacts error = view.inspect(store.recordKey(failed.key())).get();
 

@@ -11,16 +11,20 @@ import static io.toolboundary.adapter.redis.Records.open;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolName;
 import io.toolboundary.testsupport.redis.RedisDeployment;
@@ -91,10 +95,10 @@ abstract class RedisStoreBehaviourTest {
             CanonicalRecord.Projecting begun = new CanonicalRecord.Projecting(outcome.key(), outcome.tool(),
                     outcome.arguments(), outcome.requestFingerprint(), outcome.createdAt());
             AttemptToken token = AttemptToken.random();
-            assertThat(store.begin(start(begun, token))).isEqualTo(Either.right(begun));
-            assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
-            assertThat(store.complete(outcome.key(), token, outcome.outcome())).isEqualTo(Either.right(outcome.outcome()));
-            assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(outcome)));
+            assertThat(store.begin(start(begun, token), TIMEOUT)).isEqualTo(Either.right(begun));
+            assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(begun)));
+            assertThat(store.complete(outcome.key(), token, outcome.completion(), TIMEOUT)).isEqualTo(Either.right(outcome.completion()));
+            assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(outcome)));
         }
         assertThat(deployment.call("HGET", store.recordKey(withScope.key()), RecordCodec.ARGUMENTS)).isEqualTo(request);
         assertThat((String) deployment.call("HGET", store.recordKey(withEmptyRaw.key()), RecordCodec.OUTCOME)).endsWith("|+");
@@ -107,7 +111,7 @@ abstract class RedisStoreBehaviourTest {
     void createsOneProjectingRecordWithTheTtlOfTheStart() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "call_1.a:b-c"), "{\"a\":1}");
 
-        assertThat(store.begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
+        assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(record));
 
         String recordKey = store.recordKey(record.key());
         assertThat(recordKey).isEqualTo("tbtest:{" + record.key().runId().value() + "}:call:call_1.a:b-c");
@@ -121,33 +125,33 @@ abstract class RedisStoreBehaviourTest {
     @Test
     void refusesADuplicateToolCallWithoutTouchingTheRecordOrTheBudget() {
         CanonicalRecord.Projecting first = projecting(key(openedRun(), "call-1"), "{\"a\":1}");
-        store.begin(start(first, AttemptToken.random()));
+        store.begin(start(first, AttemptToken.random()), TIMEOUT);
         CanonicalRecord.Projecting again = new CanonicalRecord.Projecting(first.key(), first.tool(), "{ \"a\" : 1 }",
                 first.requestFingerprint(), Records.UPDATED);
 
-        assertThat(store.begin(start(again, AttemptToken.random())))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
-        assertThat(store.find(first.key())).isEqualTo(Either.right(Option.of(first)));
+        assertThat(store.begin(start(again, AttemptToken.random()), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Duplicate())));
+        assertThat(store.find(first.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(first)));
         assertThat(runField(first.key().runId(), "calls")).isEqualTo("1");
     }
 
     @Test
     void refusesAReusedToolCallIdWithOtherArguments() {
         CanonicalRecord.Projecting first = projecting(key(openedRun(), "call-1"), "{\"a\":1}");
-        store.begin(start(first, AttemptToken.random()));
+        store.begin(start(first, AttemptToken.random()), TIMEOUT);
 
-        assertThat(store.begin(start(projecting(first.key(), "{\"a\":2}"), AttemptToken.random())))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.TOOL_CALL_ID_REUSED)));
-        assertThat(store.find(first.key())).isEqualTo(Either.right(Option.of(first)));
+        assertThat(store.begin(start(projecting(first.key(), "{\"a\":2}"), AttemptToken.random()), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.IdReused())));
+        assertThat(store.find(first.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(first)));
     }
 
     @Test
     void answersARetriedBeginWithTheStoredRecordAndReservesNothingMore() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token));
+        store.begin(start(record, token), TIMEOUT);
 
-        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
         assertThat(runField(record.key().runId(), "calls")).isEqualTo("1");
         assertThat(runField(record.key().runId(), RedisKeys.toolCounterField(record.tool()))).isEqualTo("1");
     }
@@ -155,13 +159,13 @@ abstract class RedisStoreBehaviourTest {
     @Test
     void refusesABeginOnceTheRunBudgetIsUsedUp() {
         RunId run = openedRun();
-        assertThat(store.begin(start(projecting(key(run, "c1"), "tool_a", "{}"), AttemptToken.random(), 2, 10)).isRight()).isTrue();
-        assertThat(store.begin(start(projecting(key(run, "c2"), "tool_b", "{}"), AttemptToken.random(), 2, 10)).isRight()).isTrue();
+        assertThat(store.begin(start(projecting(key(run, "c1"), "tool_a", "{}"), AttemptToken.random(), 2, 10), TIMEOUT).isRight()).isTrue();
+        assertThat(store.begin(start(projecting(key(run, "c2"), "tool_b", "{}"), AttemptToken.random(), 2, 10), TIMEOUT).isRight()).isTrue();
 
         CanonicalRecord.Projecting third = projecting(key(run, "c3"), "tool_c", "{}");
-        assertThat(store.begin(start(third, AttemptToken.random(), 2, 10)))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_BUDGET_EXHAUSTED)));
-        assertThat(store.find(third.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(store.begin(start(third, AttemptToken.random(), 2, 10), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN))));
+        assertThat(store.find(third.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
         assertThat(runField(run, "calls")).isEqualTo("2");
         assertThat(runField(run, RedisKeys.toolCounterField(third.tool()))).as("tool_c's counter, never created").isEqualTo("");
     }
@@ -169,15 +173,15 @@ abstract class RedisStoreBehaviourTest {
     @Test
     void refusesABeginOnceTheToolBudgetIsUsedUp() {
         RunId run = openedRun();
-        assertThat(store.begin(start(projecting(key(run, "c1"), "{}"), AttemptToken.random(), 10, 1)).isRight()).isTrue();
+        assertThat(store.begin(start(projecting(key(run, "c1"), "{}"), AttemptToken.random(), 10, 1), TIMEOUT).isRight()).isTrue();
 
         CanonicalRecord.Projecting second = projecting(key(run, "c2"), "{}");
-        assertThat(store.begin(start(second, AttemptToken.random(), 10, 1)))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.TOOL_BUDGET_EXHAUSTED)));
-        assertThat(store.find(second.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(store.begin(start(second, AttemptToken.random(), 10, 1), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL))));
+        assertThat(store.find(second.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
         assertThat(runField(run, "calls")).isEqualTo("1");
         assertThat(runField(run, RedisKeys.toolCounterField(second.tool()))).isEqualTo("1");
-        assertThat(store.begin(start(projecting(key(run, "c3"), "other_tool", "{}"), AttemptToken.random(), 10, 1))
+        assertThat(store.begin(start(projecting(key(run, "c3"), "other_tool", "{}"), AttemptToken.random(), 10, 1), TIMEOUT)
                 .isRight()).isTrue();
     }
 
@@ -193,7 +197,7 @@ abstract class RedisStoreBehaviourTest {
         long opened = pttl(runKey);
         assertThat(opened).isPositive().isLessThanOrEqualTo(RUN_TTL.toMillis());
         for (String[] call : new String[][] {{"c1", "tool_a"}, {"c2", "tool_b"}, {"c3", "tool_a"}}) {
-            assertThat(store.begin(start(projecting(key(run, call[0]), call[1], "{}"), AttemptToken.random())).isRight())
+            assertThat(store.begin(start(projecting(key(run, call[0]), call[1], "{}"), AttemptToken.random()), TIMEOUT).isRight())
                     .isTrue();
         }
         Map<String, String> ledger = Map.of("call:c1", projecting(key(run, "c1"), "tool_a", "{}").requestFingerprint(),
@@ -206,7 +210,7 @@ abstract class RedisStoreBehaviourTest {
         assertThat(pttl(store.recordKey(key(run, "c1")))).isPositive().isLessThanOrEqualTo(TTL.toMillis());
 
         // Opening the run again, even for longer and with another token, changes nothing.
-        assertThat(store.openRun(run, new RunToken("another-opening"), RUN_TTL.multipliedBy(2)))
+        assertThat(store.openRun(new RunOpening(run, new RunToken("another-opening"), RUN_TTL.multipliedBy(2)), TIMEOUT))
                 .isEqualTo(Either.right(RUN_TOKEN));
         assertThat(hash(runKey)).containsEntry("token", RUN_TOKEN.value()).containsEntry("calls", "3");
         assertThat(pttl(runKey)).isPositive().isLessThanOrEqualTo(opened);
@@ -227,8 +231,8 @@ abstract class RedisStoreBehaviourTest {
                 long ttlBefore = pttl(runKey);
                 String as = withTtl ? "a hash with a TTL" : "a hash without a TTL";
 
-                assertThat(store.openRun(run, RUN_TOKEN, RUN_TTL)).as(as)
-                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+                assertThat(store.openRun(new RunOpening(run, RUN_TOKEN, RUN_TTL), TIMEOUT)).as(as)
+                        .isEqualTo(Either.left(StoreFailure.dataInvalid()));
 
                 assertThat(hash(runKey)).as(as).isEqualTo(before);
                 if (withTtl) {
@@ -238,8 +242,8 @@ abstract class RedisStoreBehaviourTest {
                 }
                 // Nothing runs in a run whose state holds no token.
                 CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
-                assertThat(store.begin(start(record, AttemptToken.random()))).as(as)
-                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_STATE_LOST)));
+                assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT)).as(as)
+                        .isEqualTo(Either.left(StoreFailure.refused(new Refusal.RunStateLost())));
                 assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).as(as).isZero();
                 assertThat(hash(runKey)).as(as).isEqualTo(before);
             } finally {
@@ -263,14 +267,14 @@ abstract class RedisStoreBehaviourTest {
             CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
 
             long started = System.nanoTime();
-            Either<BoundaryError, RunToken> opened = store.openRun(run, RUN_TOKEN, RUN_TTL, patience);
-            Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start(record, AttemptToken.random()),
+            Either<StoreFailure, RunToken> opened = store.openRun(new RunOpening(run, RUN_TOKEN, RUN_TTL), patience);
+            Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start(record, AttemptToken.random()),
                     patience);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
 
             // WRONGTYPE is a definite failure: one try each, no retries until the timeout, no write.
-            assertThat(opened).as(type).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
-            assertThat(begun).as(type).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(opened).as(type).isEqualTo(Either.left(StoreFailure.dataInvalid()));
+            assertThat(begun).as(type).isEqualTo(Either.left(StoreFailure.dataInvalid()));
             assertThat(took).as(type + ": both calls, against a patience of " + patience).isLessThan(Duration.ofSeconds(2));
             assertThat(deployment.call("TYPE", runKey)).as(type).isEqualTo(type);
             assertThat(pttl(runKey)).as(type).isPositive().isLessThanOrEqualTo(60_000L);
@@ -285,9 +289,9 @@ abstract class RedisStoreBehaviourTest {
                 RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX).recordCapBytes(200).build());
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{\"q\":\"" + "\uD83D\uDE00".repeat(40) + "\"}");
 
-        assertThat(small.begin(start(record, AttemptToken.random())))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE)));
-        assertThat(small.find(record.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(small.begin(start(record, AttemptToken.random()), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.TooLarge())));
+        assertThat(small.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
         assertThat(runField(record.key().runId(), "calls")).isEqualTo("0");
     }
 
@@ -295,58 +299,58 @@ abstract class RedisStoreBehaviourTest {
     void completesToReadyAndKeepsTheRemainingTtl() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token));
+        store.begin(start(record, token), TIMEOUT);
         String recordKey = store.recordKey(record.key());
         long before = pttl(recordKey);
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
+        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
 
         assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(before);
-        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 
     @Test
     void answersARepeatedCompletionWithTheStoredRecord() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token));
+        store.begin(start(record, token), TIMEOUT);
         CanonicalRecord.Failed done = failed(record, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(done.key(), token, done.outcome());
+        store.complete(done.key(), token, done.completion(), TIMEOUT);
 
-        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
+        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
     }
 
     @Test
     void refusesACompletionWithAnotherAttemptsToken() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
-        store.begin(start(record, AttemptToken.random()));
+        store.begin(start(record, AttemptToken.random()), TIMEOUT);
 
-        assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(record)));
+        assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
     }
 
     @Test
     void refusesToChangeAFinalRecord() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token));
+        store.begin(start(record, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(done.key(), token, done.outcome());
+        store.complete(done.key(), token, done.completion(), TIMEOUT);
 
-        assertThat(store.complete(record.key(), token, (failed(record, ErrorCode.PROJECTION_FAILED, Option.none())).outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.complete(record.key(), token, ready(record, "other raw", "result").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
+        assertThat(store.complete(record.key(), token, (failed(record, ErrorCode.PROJECTION_FAILED, Option.none())).completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(record.key(), token, ready(record, "other raw", "result").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 
     @Test
     void aCompletionWritesOnlyTheFinalFieldsAndLeavesWhatBeginWrote() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{\"q\":\"" + FOUR_BYTE_TEXT + "\"}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token));
+        store.begin(start(record, token), TIMEOUT);
         String recordKey = store.recordKey(record.key());
         List<String> begun = List.of(RecordCodec.HEAD, RecordCodec.ARGUMENTS);
         List<Object> before = new ArrayList<>();
@@ -355,33 +359,33 @@ abstract class RedisStoreBehaviourTest {
         }
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
+        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
 
         for (int i = 0; i < begun.size(); i++) {
             assertThat(deployment.call("HGET", recordKey, begun.get(i))).as(begun.get(i)).isEqualTo(before.get(i));
         }
-        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 
     @Test
     void reportsAnExpiredRecordAndNeverRecreatesIt() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token));
+        store.begin(start(record, token), TIMEOUT);
         String recordKey = store.recordKey(record.key());
         life.expire(record.key());
 
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
         assertThat(deployment.callLong("EXISTS", recordKey)).isZero();
-        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
     }
 
     @Test
     void reportsAHashItDidNotWriteAsInvalidData() {
         RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
-        store.begin(start(record, AttemptToken.random()));
+        store.begin(start(record, AttemptToken.random()), TIMEOUT);
         String good = store.recordKey(record.key());
 
         String[] head = ((String) deployment.call("HGET", good, RecordCodec.HEAD)).split("\\|", 6);
@@ -414,12 +418,12 @@ abstract class RedisStoreBehaviourTest {
             command.addAll(corruption.subList(1, corruption.size()));
             deployment.call(command.toArray(String[]::new));
 
-            assertThat(store.find(corruptKey)).as(corruption.toString())
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(store.find(corruptKey, TIMEOUT)).as(corruption.toString())
+                    .isEqualTo(Either.left(StoreFailure.dataInvalid()));
         }
         InvocationKey stringKey = key(run, "a-string");
         deployment.call("SET", store.recordKey(stringKey), "not a hash", "PX", "60000");
-        assertThat(store.find(stringKey)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+        assertThat(store.find(stringKey, TIMEOUT)).isEqualTo(Either.left(StoreFailure.dataInvalid()));
     }
 
     @Test
@@ -442,8 +446,8 @@ abstract class RedisStoreBehaviourTest {
             List<?> before = (List<?>) deployment.call("HGETALL", recordKey);
 
             AttemptToken token = AttemptToken.random();
-            assertThat(store.begin(start(record, token))).as(fields.toString())
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(store.begin(start(record, token), TIMEOUT)).as(fields.toString())
+                    .isEqualTo(Either.left(StoreFailure.dataInvalid()));
             assertThat((List<?>) deployment.call("HGETALL", recordKey)).as("the hash as it was").isEqualTo(before);
             assertThat(deployment.callLong("EXISTS", store.keys().pendingRaw(record.key(), token)))
                     .as("no pending raw key").isZero();
@@ -458,28 +462,28 @@ abstract class RedisStoreBehaviourTest {
 
         // The boundary gave up on this begin and ended the attempt by token before the begin arrived.
         assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(),
-                Duration.ofSeconds(5))).isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+                Duration.ofSeconds(5))).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
         String mark = store.keys().endedAttempt(record.key().runId(), token);
         long markTtl = deployment.callLong("PTTL", mark);
         assertThat(markTtl).isPositive().isLessThanOrEqualTo(RedisCanonicalInvocationStore.ENDED_ATTEMPT_MARK_TTL.toMillis());
 
         // The late begin creates nothing and reserves nothing; a second end leaves the mark's TTL alone.
-        assertThat(store.begin(start(record, token)))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.begin(start(record, token), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
         assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).isZero();
         assertThat(runField(record.key().runId(), "calls")).as("no budget reserved").isEqualTo("0");
         store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(), Duration.ofSeconds(5));
         assertThat(deployment.callLong("PTTL", mark)).isPositive().isLessThanOrEqualTo(markTtl);
 
         // Another attempt at the same call is not affected.
-        assertThat(store.begin(start(record, AttemptToken.random()))).isEqualTo(Either.right(record));
+        assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(record));
     }
 
     @Test
     void storesTheLeaseBesideTheRecordByTheServersClock() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         Instant before = serverTime(store.recordKey(record.key()));
-        store.begin(start(record, AttemptToken.random()));
+        store.begin(start(record, AttemptToken.random()), TIMEOUT);
         Instant after = serverTime(store.recordKey(record.key()));
 
         String stored = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|")[2];
@@ -503,7 +507,7 @@ abstract class RedisStoreBehaviourTest {
     void reportsAMissingOrMalformedLeaseAsInvalidData() {
         RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
-        store.begin(start(record, AttemptToken.random()));
+        store.begin(start(record, AttemptToken.random()), TIMEOUT);
         Instant late = record.createdAt().plus(Records.LEASE);
         String[] head = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|", 6);
         List<List<String>> corruptions = List.of(
@@ -520,10 +524,10 @@ abstract class RedisStoreBehaviourTest {
             command.addAll(corruption.subList(1, corruption.size()));
             deployment.call(command.toArray(String[]::new));
 
-            assertThat(store.find(corruptKey)).as(corruption.toString())
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
-            assertThat(store.abandon(corruptKey, late)).as(corruption.toString())
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+            assertThat(store.find(corruptKey, TIMEOUT)).as(corruption.toString())
+                    .isEqualTo(Either.left(StoreFailure.dataInvalid()));
+            assertThat(store.abandon(corruptKey, late, TIMEOUT)).as(corruption.toString())
+                    .isEqualTo(Either.left(StoreFailure.dataInvalid()));
             assertThat(StoredRecord.status(deployment.call("HMGET", target, RecordCodec.HEAD, RecordCodec.OUTCOME)))
                     .as(corruption.toString()).isEqualTo("PROJECTING");
         }
@@ -539,22 +543,22 @@ abstract class RedisStoreBehaviourTest {
             for (int round = 0; round < rounds; round++) {
                 CanonicalRecord.Projecting record = projecting(key(run, "race-" + round), "{}");
                 CountDownLatch go = new CountDownLatch(1);
-                List<Future<Either<BoundaryError, CanonicalRecord.Projecting>>> results = new ArrayList<>();
+                List<Future<Either<StoreFailure, CanonicalRecord.Projecting>>> results = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     AttemptToken token = AttemptToken.random();
                     results.add(pool.submit(() -> {
                         go.await();
-                        return store.begin(start(record, token, 100_000, 100_000));
+                        return store.begin(start(record, token, 100_000, 100_000), TIMEOUT);
                     }));
                 }
                 go.countDown();
                 int wins = 0;
-                for (Future<Either<BoundaryError, CanonicalRecord.Projecting>> result : results) {
-                    Either<BoundaryError, CanonicalRecord.Projecting> outcome = result.get(30, TimeUnit.SECONDS);
+                for (Future<Either<StoreFailure, CanonicalRecord.Projecting>> result : results) {
+                    Either<StoreFailure, CanonicalRecord.Projecting> outcome = result.get(30, TimeUnit.SECONDS);
                     if (outcome.isRight()) {
                         wins++;
                     } else {
-                        assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+                        assertThat(outcome.mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
                     }
                 }
                 assertThat(wins).as("winners of round %d", round).isEqualTo(1);
@@ -593,8 +597,8 @@ abstract class RedisStoreBehaviourTest {
             String as = corruption.toString();
 
             for (int budget : List.of(1000, 0)) {
-                assertThat(store.begin(start(record, AttemptToken.random(), budget, budget))).as(as)
-                        .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID)));
+                assertThat(store.begin(start(record, AttemptToken.random(), budget, budget), TIMEOUT)).as(as)
+                        .isEqualTo(Either.left(StoreFailure.dataInvalid()));
             }
             assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).as(as).isZero();
             assertThat(hash(runKey)).as(as).isEqualTo(before);
@@ -619,55 +623,55 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting contested = projecting(key(run, "contested"), "{}");
         AttemptToken owner = AttemptToken.random();
         AttemptToken stale = AttemptToken.random();
-        store.begin(start(contested, owner));
-        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        store.begin(start(contested, owner), TIMEOUT);
+        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
         CanonicalRecord.Ready won = ready(contested, "winning raw", "r");
-        assertThat(store.complete(contested.key(), owner, won.outcome())).isEqualTo(Either.right(won.outcome()));
-        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
+        assertThat(store.complete(contested.key(), owner, won.completion(), TIMEOUT)).isEqualTo(Either.right(won.completion()));
+        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
         // the same attempt once more with another raw response: refused, the linked one unchanged
-        assertThat(store.complete(contested.key(), owner, ready(contested, "second raw", "r").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.find(contested.key())).isEqualTo(Either.right(Option.of(won)));
+        assertThat(store.complete(contested.key(), owner, ready(contested, "second raw", "r").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.find(contested.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(won)));
 
         // ended by token, then its completion arrives
         CanonicalRecord.Projecting ended = projecting(key(run, "ended"), "{}");
         AttemptToken endedToken = AttemptToken.random();
-        store.begin(start(ended, endedToken));
+        store.begin(start(ended, endedToken), TIMEOUT);
         assertThat(store.end(ended.key(), endedToken, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, timeout).isRight())
                 .isTrue();
-        assertThat(store.complete(ended.key(), endedToken, ready(ended, "late raw", "r").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.find(ended.key()).get().get().rawResponse()).isEqualTo(Option.none());
+        assertThat(store.complete(ended.key(), endedToken, ready(ended, "late raw", "r").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.find(ended.key(), TIMEOUT).get().get().rawResponse()).isEqualTo(Option.none());
 
         // abandoned past its lease, then its completion arrives (an ERROR with a raw response)
         CanonicalRecord.Projecting abandoned = projecting(key(run, "abandoned"), "{}");
         AttemptToken abandonedToken = AttemptToken.random();
-        store.begin(start(abandoned, abandonedToken));
+        store.begin(start(abandoned, abandonedToken), TIMEOUT);
         life.passLease(abandoned.key());
-        assertThat(store.abandon(abandoned.key(), UPDATED).isRight()).isTrue();
+        assertThat(store.abandon(abandoned.key(), UPDATED, TIMEOUT).isRight()).isTrue();
         assertThat(store.complete(abandoned.key(), abandonedToken,
-                (failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw"))).outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_CONFLICT)));
-        assertThat(store.find(abandoned.key()).get().get().rawResponse()).isEqualTo(Option.none());
+                (failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw"))).completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.find(abandoned.key(), TIMEOUT).get().get().rawResponse()).isEqualTo(Option.none());
 
         // the record expired before its completion: nothing is re-created, the attempt's key is gone too
         CanonicalRecord.Projecting expired = projecting(key(run, "expired"), "{}");
         AttemptToken expiredToken = AttemptToken.random();
-        store.begin(start(expired, expiredToken));
+        store.begin(start(expired, expiredToken), TIMEOUT);
         life.expire(expired.key());
-        assertThat(store.complete(expired.key(), expiredToken, ready(expired, "late raw", "r").outcome()))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RECORD_EXPIRED)));
+        assertThat(store.complete(expired.key(), expiredToken, ready(expired, "late raw", "r").completion(), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
 
         // a raw key planted beside a record whose completion had none is not read: only the link is
         CanonicalRecord.Projecting unlinked = projecting(key(run, "unlinked"), "{}");
         AttemptToken unlinkedToken = AttemptToken.random();
-        store.begin(start(unlinked, unlinkedToken));
+        store.begin(start(unlinked, unlinkedToken), TIMEOUT);
         CanonicalRecord.Failed withoutRaw = failed(unlinked, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(unlinked.key(), unlinkedToken, withoutRaw.outcome());
+        store.complete(unlinked.key(), unlinkedToken, withoutRaw.completion(), TIMEOUT);
         deployment.call("SET", store.keys().raw(unlinked.key()), "planted raw", "PX", "60000");
-        assertThat(store.find(unlinked.key())).isEqualTo(Either.right(Option.of(withoutRaw)));
+        assertThat(store.find(unlinked.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(withoutRaw)));
 
         // no attempt's key is left, and no refused raw response is stored anywhere
         List<String> keys = runKeys(run);
@@ -687,27 +691,27 @@ abstract class RedisStoreBehaviourTest {
         RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "evicted"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token));
+        store.begin(start(record, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(record.key(), token, done.outcome());
+        store.complete(record.key(), token, done.completion(), TIMEOUT);
 
         // as an eviction under a volatile-* policy would: the raw response alone is gone
         deployment.call("DEL", store.keys().raw(record.key()));
 
-        BoundaryError invalid = BoundaryError.of(ErrorCode.STORE_DATA_INVALID);
-        assertThat(store.find(record.key())).isEqualTo(Either.left(invalid));
-        assertThat(store.complete(record.key(), token, done.outcome())).isEqualTo(Either.left(invalid));
+        StoreFailure invalid = StoreFailure.dataInvalid();
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.left(invalid));
+        assertThat(store.complete(record.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.left(invalid));
         assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, Duration.ofSeconds(5)))
                 .isEqualTo(Either.left(invalid));
 
         // the attempt's pending key gone before its completion: the raw response was not kept, nothing is linked
         CanonicalRecord.Projecting pending = projecting(key(run, "pending-evicted"), "{}");
         AttemptToken pendingToken = AttemptToken.random();
-        store.begin(start(pending, pendingToken));
+        store.begin(start(pending, pendingToken), TIMEOUT);
         deployment.call("DEL", store.keys().pendingRaw(pending.key(), pendingToken));
-        assertThat(store.complete(pending.key(), pendingToken, ready(pending, "raw", "result").outcome()))
+        assertThat(store.complete(pending.key(), pendingToken, ready(pending, "raw", "result").completion(), TIMEOUT))
                 .isEqualTo(Either.left(invalid));
-        assertThat(store.find(pending.key())).isEqualTo(Either.right(Option.of(pending)));
+        assertThat(store.find(pending.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(pending)));
         assertThat(deployment.callLong("EXISTS", store.keys().raw(pending.key()),
                 store.keys().pendingRaw(pending.key(), pendingToken))).isZero();
     }

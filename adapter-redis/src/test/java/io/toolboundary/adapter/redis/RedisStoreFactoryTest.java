@@ -6,13 +6,13 @@ import static io.toolboundary.adapter.redis.Records.open;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -48,7 +48,7 @@ class RedisStoreFactoryTest {
             store.close();
         }
 
-        assertThat(store.find(record.key())).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.left(StoreFailure.unavailable()));
         assertThat(StoredRecord.status(redis.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
     }
 
@@ -160,10 +160,10 @@ class RedisStoreFactoryTest {
     private static void playOneCall(RedisCanonicalInvocationStore store, CanonicalRecord.Projecting record) {
         open(store, record.key().runId());
         AttemptToken token = AttemptToken.random();
-        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
+        assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
-        assertThat(store.find(record.key())).isEqualTo(Either.right(Option.of(done)));
+        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 
     /** The master that holds a key: the one node that answers for it instead of redirecting. */

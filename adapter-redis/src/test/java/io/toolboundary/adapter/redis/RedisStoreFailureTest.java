@@ -8,17 +8,20 @@ import static io.toolboundary.adapter.redis.Records.openedRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.Outcome;
+import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -38,13 +41,13 @@ import org.junit.jupiter.api.Test;
 import org.redisson.client.RedisClusterDownException;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
-import org.redisson.client.RedisTryAgainException;
-import org.redisson.client.RedisReconnectedException;
-import org.redisson.client.RedisTimeoutException;
-import org.redisson.client.WriteRedisConnectionException;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.RedisOutOfMemoryException;
+import org.redisson.client.RedisReconnectedException;
 import org.redisson.client.RedisResponseTimeoutException;
+import org.redisson.client.RedisTimeoutException;
+import org.redisson.client.RedisTryAgainException;
+import org.redisson.client.WriteRedisConnectionException;
 import org.redisson.config.Config;
 
 /** Redis failures become safe codes, nothing escapes as an exception, and an evicting server is refused. */
@@ -67,13 +70,13 @@ class RedisStoreFailureTest {
             // Every try is refused at once; the store keeps trying until the timeout and still knows
             // that none can have reached a server.
 
-            assertThat(store.openRun(record.key().runId(), RUN_TOKEN, RUN_TTL, SHORT))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+            assertThat(store.openRun(new RunOpening(record.key().runId(), RUN_TOKEN, RUN_TTL), SHORT))
+                    .isEqualTo(Either.left(StoreFailure.unavailable()));
             assertThat(store.begin(start(record, AttemptToken.random()), SHORT))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(store.find(record.key(), SHORT)).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
-            assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").outcome(), SHORT))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+                    .isEqualTo(Either.left(StoreFailure.unavailable()));
+            assertThat(store.find(record.key(), SHORT)).isEqualTo(Either.left(StoreFailure.unavailable()));
+            assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").completion(), SHORT))
+                    .isEqualTo(Either.left(StoreFailure.unavailable()));
         }
     }
 
@@ -87,7 +90,7 @@ class RedisStoreFailureTest {
 
             // The script was written and no reply came within the response timeout (1 s) nor the call's.
             assertThat(store.begin(start(record, AttemptToken.random()), Duration.ofMillis(1_500)))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+                    .isEqualTo(Either.left(StoreFailure.outcomeUnknown()));
         }
     }
 
@@ -98,29 +101,29 @@ class RedisStoreFailureTest {
                 RedisTestServers.standaloneClient(), OPTIONS);
         CanonicalRecord.Projecting begun = projecting(key(openedRun(store), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
-        store.begin(start(begun, token));
+        store.begin(start(begun, token), TIMEOUT);
         CanonicalRecord.Projecting refused = projecting(key(openedRun(store), "c2"), "{}");
         RunId unopened = newRun();
-        Either<BoundaryError, RunToken> open;
-        Either<BoundaryError, CanonicalRecord.Projecting> begin;
-        Either<BoundaryError, Outcome> complete;
+        Either<StoreFailure, RunToken> open;
+        Either<StoreFailure, CanonicalRecord.Projecting> begin;
+        Either<StoreFailure, Completion> complete;
         redis.call("CONFIG", "SET", "maxmemory", "1");
         try {
-            open = store.openRun(unopened, RUN_TOKEN, RUN_TTL);
-            begin = store.begin(start(refused, AttemptToken.random()));
-            complete = store.complete(begun.key(), token, ready(begun, "raw", "result").outcome());
+            open = store.openRun(new RunOpening(unopened, RUN_TOKEN, RUN_TTL), TIMEOUT);
+            begin = store.begin(start(refused, AttemptToken.random()), TIMEOUT);
+            complete = store.complete(begun.key(), token, ready(begun, "raw", "result").completion(), TIMEOUT);
         } finally {
             redis.call("CONFIG", "SET", "maxmemory", "0");
         }
 
-        assertThat(open).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
-        assertThat(begin).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
-        assertThat(complete).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_FULL)));
+        assertThat(open).isEqualTo(Either.left(StoreFailure.full()));
+        assertThat(begin).isEqualTo(Either.left(StoreFailure.full()));
+        assertThat(complete).isEqualTo(Either.left(StoreFailure.full()));
         assertThat(redis.call("EXISTS", store.runKey(unopened))).as("the refused opening wrote nothing").isEqualTo(0L);
-        assertThat(store.find(refused.key())).isEqualTo(Either.right(Option.none()));
+        assertThat(store.find(refused.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
         assertThat(redis.call("HGET", store.runKey(refused.key().runId()), "calls")).as("no budget reserved")
                 .isEqualTo("0");
-        assertThat(store.find(begun.key())).isEqualTo(Either.right(Option.of(begun)));
+        assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(begun)));
     }
 
     @Test
@@ -183,9 +186,9 @@ class RedisStoreFailureTest {
                 .isEqualTo(RedisFailures.Failure.UNREACHABLE);
         assertThat(RedisFailures.classify(new RedisException("wrapped", new java.net.UnknownHostException("redis.invalid"))))
                 .isEqualTo(RedisFailures.Failure.UNREACHABLE);
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.UNREACHABLE, false))
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.UNREACHABLE, false)))
                 .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.UNREACHABLE, true))
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.UNREACHABLE, true)))
                 .as("an earlier try may have run").isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         assertThat(RedisFailures.classify(new RedisException("interrupted", new InterruptedException())))
                 .as("an interrupt is never 'unavailable'").isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
@@ -211,14 +214,14 @@ class RedisStoreFailureTest {
 
     @Test
     void answersUnavailableOnlyWhenNoTryCanHaveRun() {
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.NOT_SENT, false)).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.REFUSED, false)).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.NOT_SENT, true))
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.NOT_SENT, false))).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.REFUSED, false))).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.NOT_SENT, true)))
                 .as("an earlier try may have run").isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.MAY_HAVE_RUN, false))
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.MAY_HAVE_RUN, false)))
                 .isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.FULL, true)).isEqualTo(ErrorCode.STORE_FULL);
-        assertThat(RedisFailures.finalCode(RedisFailures.Failure.DATA_INVALID, false))
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.FULL, true))).isEqualTo(ErrorCode.STORE_FULL);
+        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.DATA_INVALID, false)))
                 .isEqualTo(ErrorCode.STORE_DATA_INVALID);
     }
 

@@ -4,13 +4,17 @@ import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -21,6 +25,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeTools;
@@ -66,15 +71,15 @@ class ReplicaAcknowledgementTest {
         RunId warmUpRun = newRunOpenedWithin(Duration.ofSeconds(20));
         CanonicalRecord.Projecting warmUp = projecting(key(warmUpRun, "warm-up"), "{}");
         AttemptToken token = AttemptToken.random();
-        assertThat(store.begin(start(warmUp, token)).isRight()).isTrue();
-        assertThat(store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").outcome()).isRight()).isTrue();
+        assertThat(store.begin(start(warmUp, token), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
     }
 
     private RunId newRunOpenedWithin(Duration patience) {
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
             RunId run = Records.newRun();
-            Either<BoundaryError, RunToken> opened = store.openRun(run, Records.RUN_TOKEN, Records.RUN_TTL);
+            Either<StoreFailure, RunToken> opened = store.openRun(new RunOpening(run, Records.RUN_TOKEN, Records.RUN_TTL), TIMEOUT);
             if (opened.isRight() || System.nanoTime() - deadline > 0) {
                 assertThat(opened).as("a warm-up run opened within %s", patience).isEqualTo(Either.right(Records.RUN_TOKEN));
                 return run;
@@ -101,8 +106,8 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{\"q\":1}");
         AttemptToken token = AttemptToken.random();
 
-        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
+        assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
         // WAIT answered only once the replica had the writes: it holds the READY record, with its TTL.
         String recordKey = store.recordKey(record.key());
@@ -116,8 +121,8 @@ class ReplicaAcknowledgementTest {
         AttemptToken token = AttemptToken.random();
         redis.master.call("CONFIG", "RESETSTAT");
 
-        assertThat(store.begin(start(record, token)).isRight()).isTrue();
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
+        assertThat(store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
         Map<String, Long> calls = redis.masterCommandCalls();
         // the completion's raw response and script in one MULTI/EXEC, with its WAIT behind
@@ -130,8 +135,8 @@ class ReplicaAcknowledgementTest {
             AttemptToken otherToken = AttemptToken.random();
             redis.master.call("CONFIG", "RESETSTAT");
 
-            assertThat(plain.begin(start(other, otherToken)).isRight()).isTrue();
-            assertThat(plain.complete(other.key(), otherToken, ready(other, "raw", "result").outcome()).isRight()).isTrue();
+            assertThat(plain.begin(start(other, otherToken), TIMEOUT).isRight()).isTrue();
+            assertThat(plain.complete(other.key(), otherToken, ready(other, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
             assertThat(redis.masterCommandCalls()).containsEntry("evalsha", 2L).doesNotContainKey("wait");
         }
@@ -143,10 +148,10 @@ class ReplicaAcknowledgementTest {
         redis.replica.freeze();
 
         long started = System.nanoTime();
-        Either<BoundaryError, CanonicalRecord.Projecting> begun = store.begin(start(record, AttemptToken.random()));
+        Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start(record, AttemptToken.random()), TIMEOUT);
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
 
-        assertThat(begun).isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN)));
+        assertThat(begun).isEqualTo(Either.left(StoreFailure.outcomeUnknown()));
         assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(ACK_MILLIS)).isLessThan(ABOUT_THE_ACK_TIMEOUT);
         // The write is on the master, not known to be anywhere else.
         assertThat(StoredRecord.status(redis.master.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");
@@ -156,11 +161,11 @@ class ReplicaAcknowledgementTest {
     @Test
     void aRefusalThatWroteNothingKeepsItsAnswerWhenTheReplicaIsFrozen() {
         CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
-        assertThat(store.begin(start(record, AttemptToken.random())).isRight()).isTrue();
+        assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT).isRight()).isTrue();
         redis.replica.freeze();
 
-        assertThat(store.begin(start(record, AttemptToken.random())))
-                .isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
+        assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Duplicate())));
     }
 
     @Test
@@ -218,11 +223,11 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Projecting record = projecting(key(newRunOpenedWithin(Duration.ofSeconds(20)), "call-1"), "{}");
         AttemptToken token = AttemptToken.random();
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.begin(start(record, token)).isRight()).isTrue();
+        assertThat(store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
         redis.replica.freeze();
-        assertThat(store.complete(done.key(), token, done.outcome()).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         // The retry finds the completion applied (no write of its own) and still cannot prove it.
-        assertThat(store.complete(done.key(), token, done.outcome()).getLeft().code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         redis.replica.thaw();
         redis.awaitInSync();
         String recordKey = store.recordKey(record.key());
@@ -230,7 +235,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("SCRIPT", "LOAD", LuaScripts.TOUCH.source());
         redis.master.call("CONFIG", "RESETSTAT");
 
-        assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
+        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
 
         // complete.lua (HMGET, HGETALL: ALREADY_APPLIED), WAIT; touch.lua (HGET, HSET of the same status), WAIT
         Map<String, Long> calls = redis.masterCommandCalls();
@@ -246,8 +251,8 @@ class ReplicaAcknowledgementTest {
         AttemptToken token = AttemptToken.random();
         redis.master.call("SCRIPT", "FLUSH");
 
-        assertThat(store.begin(start(record, token))).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").outcome()).isRight()).isTrue();
+        assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
+        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
 
         assertThat(StoredRecord.status(redis.replica.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
     }
@@ -258,7 +263,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("CONFIG", "SET", "min-replicas-to-write", "2");
         try {
             assertThat(store.begin(start(record, AttemptToken.random()), Duration.ofMillis(300)))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE)));
+                    .isEqualTo(Either.left(StoreFailure.unavailable()));
         } finally {
             redis.master.call("CONFIG", "SET", "min-replicas-to-write", "0");
         }

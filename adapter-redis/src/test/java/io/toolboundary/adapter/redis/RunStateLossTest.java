@@ -1,5 +1,6 @@
 package io.toolboundary.adapter.redis;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -182,7 +183,7 @@ class RunStateLossTest {
             for (ToolCallEnvelope call : before) {
                 assertThat(loss.invoke(run, call)).as("replay of acknowledged %s", call.toolCallId())
                         .isEqualTo(refused(ErrorCode.DUPLICATE_TOOL_CALL));
-                assertThat(store.find(keyOf(run, call)).get().map(r -> r.status().name()))
+                assertThat(store.find(keyOf(run, call), TIMEOUT).get().map(r -> r.status().name()))
                         .as("the acknowledged record of %s on the promoted replica", call.toolCallId())
                         .contains("READY");
             }
@@ -255,7 +256,7 @@ class RunStateLossTest {
     /** Waits (bounded) until the store reads {@code replicated}'s READY record from the promoted replica. */
     private static void awaitTheStoreOnThePromotedReplica(RedisCanonicalInvocationStore store, InvocationKey replicated) {
         await("the store to read from the promoted replica").atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
-                .until(() -> store.find(replicated).map(found -> found.exists(r -> r.status().name().equals("READY")))
+                .until(() -> store.find(replicated, TIMEOUT).map(found -> found.exists(r -> r.status().name().equals("READY")))
                         .getOrElse(false));
     }
 

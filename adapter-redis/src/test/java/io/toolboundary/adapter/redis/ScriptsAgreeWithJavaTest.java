@@ -7,15 +7,18 @@ import static io.toolboundary.adapter.redis.Records.newRun;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolName;
@@ -80,44 +83,44 @@ class ScriptsAgreeWithJavaTest {
             LuaScripts.OPEN, Map.of(
                     ScriptReplies.Open.OPENED, Answer.of(List.of(), Either.right(OFFERED)),
                     ScriptReplies.Open.RUN_OPEN, Answer.of(List.of("token", HELD.value()), Either.right(HELD)),
-                    ScriptReplies.Open.RUN_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID)),
+                    ScriptReplies.Open.RUN_INVALID, Answer.refused(StoreFailure.dataInvalid())),
             LuaScripts.BEGIN, Map.ofEntries(
-                    Map.entry(ScriptReplies.Begin.RUN_LOST, Answer.refused(ErrorCode.RUN_STATE_LOST)),
+                    Map.entry(ScriptReplies.Begin.RUN_LOST, Answer.refused(StoreFailure.refused(new Refusal.RunStateLost()))),
                     Map.entry(ScriptReplies.Begin.CREATED, Answer.of(List.of("calls", "1"), Either.right(RECORD))),
                     Map.entry(ScriptReplies.Begin.ALREADY_CREATED, Answer.of(hash(RECORD), Either.right(RECORD))),
-                    Map.entry(ScriptReplies.Begin.DUPLICATE, Answer.refused(ErrorCode.DUPLICATE_TOOL_CALL)),
-                    Map.entry(ScriptReplies.Begin.REUSED, Answer.refused(ErrorCode.TOOL_CALL_ID_REUSED)),
-                    Map.entry(ScriptReplies.Begin.RUN_BUDGET, Answer.refused(ErrorCode.RUN_BUDGET_EXHAUSTED)),
-                    Map.entry(ScriptReplies.Begin.TOOL_BUDGET, Answer.refused(ErrorCode.TOOL_BUDGET_EXHAUSTED)),
-                    Map.entry(ScriptReplies.Begin.COUNTER_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID)),
-                    Map.entry(ScriptReplies.Begin.ATTEMPT_ENDED, Answer.refused(ErrorCode.RECORD_CONFLICT)),
-                    Map.entry(ScriptReplies.Begin.RECORD_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID))),
+                    Map.entry(ScriptReplies.Begin.DUPLICATE, Answer.refused(StoreFailure.refused(new Refusal.Duplicate()))),
+                    Map.entry(ScriptReplies.Begin.REUSED, Answer.refused(StoreFailure.refused(new Refusal.IdReused()))),
+                    Map.entry(ScriptReplies.Begin.RUN_BUDGET, Answer.refused(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)))),
+                    Map.entry(ScriptReplies.Begin.TOOL_BUDGET, Answer.refused(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)))),
+                    Map.entry(ScriptReplies.Begin.COUNTER_INVALID, Answer.refused(StoreFailure.dataInvalid())),
+                    Map.entry(ScriptReplies.Begin.ATTEMPT_ENDED, Answer.refused(StoreFailure.refused(new Refusal.Conflict()))),
+                    Map.entry(ScriptReplies.Begin.RECORD_INVALID, Answer.refused(StoreFailure.dataInvalid()))),
             LuaScripts.COMPLETE, Map.of(
-                    ScriptReplies.Complete.APPLIED, Answer.of(List.of(), Either.right(READY.outcome())),
-                    ScriptReplies.Complete.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY.outcome())),
-                    ScriptReplies.Complete.TOO_LARGE, Answer.refused(ErrorCode.RESULT_TOO_LARGE),
-                    ScriptReplies.Complete.NOT_FOUND, Answer.refused(ErrorCode.RECORD_EXPIRED),
-                    ScriptReplies.Complete.TOKEN_MISMATCH, Answer.refused(ErrorCode.RECORD_CONFLICT),
-                    ScriptReplies.Complete.CONFLICT, Answer.refused(ErrorCode.RECORD_CONFLICT),
-                    ScriptReplies.Complete.RAW_LOST, Answer.refused(ErrorCode.STORE_DATA_INVALID)),
+                    ScriptReplies.Complete.APPLIED, Answer.of(List.of(), Either.right(READY.completion())),
+                    ScriptReplies.Complete.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY.completion())),
+                    ScriptReplies.Complete.TOO_LARGE, Answer.refused(StoreFailure.refused(new Refusal.TooLarge())),
+                    ScriptReplies.Complete.NOT_FOUND, Answer.refused(StoreFailure.refused(new Refusal.Expired())),
+                    ScriptReplies.Complete.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
+                    ScriptReplies.Complete.CONFLICT, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
+                    ScriptReplies.Complete.RAW_LOST, Answer.refused(StoreFailure.dataInvalid())),
             LuaScripts.END, Map.of(
                     ScriptReplies.End.ENDED, Answer.of(hash(ENDED), Either.right(ENDED)),
                     ScriptReplies.End.FINAL, Answer.of(hash(READY), Either.right(READY)),
-                    ScriptReplies.End.NOT_FOUND, Answer.refused(ErrorCode.RECORD_EXPIRED),
-                    ScriptReplies.End.TOKEN_MISMATCH, Answer.refused(ErrorCode.RECORD_CONFLICT)),
+                    ScriptReplies.End.NOT_FOUND, Answer.refused(StoreFailure.refused(new Refusal.Expired())),
+                    ScriptReplies.End.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(new Refusal.Conflict()))),
             LuaScripts.ABANDON, Map.of(
                     ScriptReplies.Abandon.ABANDONED, Answer.of(hash(ABANDONED), Either.right(ABANDONED)),
                     ScriptReplies.Abandon.ALREADY_ABANDONED, Answer.of(hash(ABANDONED), Either.right(ABANDONED)),
-                    ScriptReplies.Abandon.NOT_FOUND, Answer.refused(ErrorCode.RECORD_EXPIRED),
-                    ScriptReplies.Abandon.FINAL, Answer.refused(ErrorCode.RECORD_CONFLICT),
-                    ScriptReplies.Abandon.LEASE_ACTIVE, Answer.refused(ErrorCode.LEASE_NOT_EXPIRED),
-                    ScriptReplies.Abandon.LEASE_INVALID, Answer.refused(ErrorCode.STORE_DATA_INVALID)));
+                    ScriptReplies.Abandon.NOT_FOUND, Answer.refused(StoreFailure.refused(new Refusal.Expired())),
+                    ScriptReplies.Abandon.FINAL, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
+                    ScriptReplies.Abandon.LEASE_ACTIVE, Answer.refused(StoreFailure.refused(new Refusal.LeaseNotExpired())),
+                    ScriptReplies.Abandon.LEASE_INVALID, Answer.refused(StoreFailure.dataInvalid())));
 
     /** Each script's reader, as the store calls it for {@link #RECORD} and {@link #TOKEN}. */
-    private static final Map<LuaScripts.Script<?, ?>, Function<Object, Either<BoundaryError, ?>>> READERS = Map.of(
+    private static final Map<LuaScripts.Script<?, ?>, Function<Object, Either<StoreFailure, ?>>> READERS = Map.of(
             LuaScripts.OPEN, reply -> ScriptReplies.openRun(reply, OFFERED),
             LuaScripts.BEGIN, reply -> ScriptReplies.begin(reply, RECORD, TOKEN, calls -> { }),
-            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, RECORD.key(), READY.outcome(), TOKEN),
+            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, RECORD.key(), READY.completion(), TOKEN),
             LuaScripts.END, reply -> ScriptReplies.end(reply, RECORD.key(), TOKEN),
             LuaScripts.ABANDON, reply -> ScriptReplies.abandon(reply, RECORD.key()));
 
@@ -225,7 +228,7 @@ class ScriptsAgreeWithJavaTest {
 
     @Test
     void anUnknownReplyAnotherScriptsReplyOrFieldsWhereNoneBelongAreInvalidData() {
-        Either<BoundaryError, ?> invalid = Either.left(BoundaryError.of(ErrorCode.STORE_DATA_INVALID));
+        Either<StoreFailure, ?> invalid = Either.left(StoreFailure.dataInvalid());
         READERS.forEach((script, reader) -> {
             for (String unknown : List.of("created", "OK", "", "CREATED ")) {
                 assertThat(reader.apply(List.of(unknown))).as("%s '%s'", script.name(), unknown).isEqualTo(invalid);
@@ -247,7 +250,7 @@ class ScriptsAgreeWithJavaTest {
             assertThat(reader.apply(List.of())).as(script.name()).isEqualTo(invalid);
             assertThat(reader.apply("CREATED")).as(script.name()).isEqualTo(invalid);
         });
-        Function<Object, Either<BoundaryError, ?>> open = READERS.get(LuaScripts.OPEN);
+        Function<Object, Either<StoreFailure, ?>> open = READERS.get(LuaScripts.OPEN);
         for (List<String> odd : List.of(List.of("RUN_OPEN"), List.of("RUN_OPEN", HELD.value()),
                 List.of("RUN_OPEN", "calls", HELD.value()), List.of("RUN_OPEN", "token", "not a token!"),
                 List.of("RUN_OPEN", "token", ""), List.of("RUN_OPEN", "token", HELD.value(), "calls", "0"))) {
@@ -289,13 +292,13 @@ class ScriptsAgreeWithJavaTest {
                 RunId run = newRun();
                 String runKey = store.runKey(run);
                 Option<RunToken> held = heldBefore ? Option.some(RunToken.random()) : Option.none();
-                held.forEach(token -> assertThat(store.openRun(run, token, RUN_TTL)).isEqualTo(Either.right(token)));
+                held.forEach(token -> assertThat(store.openRun(new RunOpening(run, token, RUN_TTL), TIMEOUT)).isEqualTo(Either.right(token)));
                 Map<String, String> before = hash(runKey);
                 long ttlBefore = redis.callLong("PTTL", runKey);
                 RunToken offered = RunToken.random();
                 RunToken decided = StoreRules.openRun(held, offered);
 
-                assertThat(store.openRun(run, offered, RUN_TTL.multipliedBy(2))).as("held %s", held)
+                assertThat(store.openRun(new RunOpening(run, offered, RUN_TTL.multipliedBy(2)), TIMEOUT)).as("held %s", held)
                         .isEqualTo(Either.right(decided));
 
                 if (heldBefore) {
@@ -323,12 +326,12 @@ class ScriptsAgreeWithJavaTest {
             CanonicalRecord.Projecting wanted = first;
             Option<StoreRules.Held> heldForTheRules = Option.none();
             if (held != HeldState.NONE) {
-                assertThat(store.begin(start(first, firstToken))).as(as).isEqualTo(Either.right(first));
+                assertThat(store.begin(start(first, firstToken), TIMEOUT)).as(as).isEqualTo(Either.right(first));
                 CanonicalRecord stored = first;
                 if (held == HeldState.OWN_READY || held == HeldState.OTHERS_FAILED) {
                     CanonicalRecord.Final done = held == HeldState.OWN_READY ? ready(first, "raw", "result")
                             : failed(first, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-                    assertThat(store.complete(done.key(), firstToken, done.outcome())).as(as).isEqualTo(Either.right(done.outcome()));
+                    assertThat(store.complete(done.key(), firstToken, done.completion(), TIMEOUT)).as(as).isEqualTo(Either.right(done.completion()));
                     stored = done;
                 }
                 boolean own = held == HeldState.OWN_PROJECTING || held == HeldState.OWN_READY;
@@ -353,22 +356,26 @@ class ScriptsAgreeWithJavaTest {
             }
             Map<String, String> runBefore = hash(runKey);
             Map<String, String> recordBefore = hash(recordKey);
-            Either<BoundaryError, Option<CanonicalRecord.Projecting>> rule = StoreRules.begin(
-                    runState == RunState.OPEN && runUsed >= seen, heldForTheRules,
-                    held == HeldState.NONE ? Option.none() : Option.some(first.requestFingerprint()),
-                    wanted.requestFingerprint(), runUsed, runBudget, toolUsed, toolBudget);
+            Option<StoreRules.RunLedger> runForTheRules = runState == RunState.OPEN && runUsed >= seen
+                    ? Option.some(new StoreRules.RunLedger(
+                            held == HeldState.NONE ? Option.none() : Option.some(first.requestFingerprint()),
+                            runUsed, toolUsed))
+                    : Option.none();
+            StoreRules.Begin rule = StoreRules.begin(new StoreRules.BeginFacts(runForTheRules, heldForTheRules,
+                    wanted.requestFingerprint(), runBudget, toolBudget));
             CanonicalRecord.Projecting created = wanted;
 
-            assertThat(store.begin(start(wanted, token, runBudget, toolBudget))).as(as)
-                    .isEqualTo(rule.map(decided -> decided.getOrElse(created)));
+            assertThat(store.begin(start(wanted, token, runBudget, toolBudget), TIMEOUT)).as(as)
+                    .isEqualTo(rule.fold(() -> Either.right(created), Either::right,
+                            reason -> Either.left(StoreFailure.refused(reason))));
 
-            if (rule.isRight() && rule.get().isEmpty()) {
+            if (rule instanceof StoreRules.Begin.Create) {
                 Map<String, String> reserved = new HashMap<>(runBefore);
                 reserved.put("calls", Integer.toString(runUsed + 1));
                 reserved.put(toolCounter, Integer.toString(toolUsed + 1));
                 reserved.put(RedisKeys.ledgerField(key.toolCallId()), wanted.requestFingerprint());
                 assertThat(hash(runKey)).as(as + ": one call of each budget reserved").isEqualTo(reserved);
-                assertThat(store.find(key)).as(as).isEqualTo(Either.right(Option.of(wanted)));
+                assertThat(store.find(key, TIMEOUT)).as(as).isEqualTo(Either.right(Option.of(wanted)));
             } else {
                 assertThat(hash(runKey)).as(as + ": the run's state untouched").isEqualTo(runBefore);
                 assertThat(hash(recordKey)).as(as + ": the record untouched").isEqualTo(recordBefore);
@@ -464,7 +471,7 @@ class ScriptsAgreeWithJavaTest {
         fields.put(RecordCodec.HEAD, RecordCodec.headStart(TOKEN) + "1900000000:000000000" + RecordCodec.headEnd(RECORD));
         fields.put(RecordCodec.ARGUMENTS, RECORD.arguments());
         if (record instanceof CanonicalRecord.Final done) {
-            List<Object> completion = RecordCodec.completion(done.outcome());
+            List<Object> completion = RecordCodec.completion(done.completion());
             fields.put(RecordCodec.OUTCOME, (String) completion.get(0));
             if (completion.size() > 1) {
                 fields.put(RecordCodec.CONTENT, new String((byte[]) completion.get(1), java.nio.charset.StandardCharsets.UTF_8));
@@ -479,13 +486,13 @@ class ScriptsAgreeWithJavaTest {
         return items;
     }
 
-    private record Answer(List<String> fields, Either<BoundaryError, ?> result) {
-        static Answer of(List<String> fields, Either<BoundaryError, ?> result) {
+    private record Answer(List<String> fields, Either<StoreFailure, ?> result) {
+        static Answer of(List<String> fields, Either<StoreFailure, ?> result) {
             return new Answer(fields, result);
         }
 
-        static Answer refused(ErrorCode code) {
-            return new Answer(List.of(), Either.left(BoundaryError.of(code)));
+        static Answer refused(StoreFailure failure) {
+            return new Answer(List.of(), Either.left(failure));
         }
     }
 }

@@ -4,13 +4,14 @@ import static io.toolboundary.adapter.redis.Records.key;
 import static io.toolboundary.adapter.redis.Records.projecting;
 import static io.toolboundary.adapter.redis.Records.ready;
 import static io.toolboundary.adapter.redis.Records.start;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -41,9 +42,9 @@ class SentinelRigTest {
             RunId run = Records.openedRun(store);
             CanonicalRecord.Projecting replicated = projecting(key(run, "before-cut"), "{\"n\":1}");
             AttemptToken token = AttemptToken.random();
-            assertThat(store.begin(start(replicated, token))).isEqualTo(Either.right(replicated));
+            assertThat(store.begin(start(replicated, token), TIMEOUT)).isEqualTo(Either.right(replicated));
             CanonicalRecord.Ready done = ready(replicated, "raw", "result");
-            assertThat(store.complete(done.key(), token, done.outcome())).isEqualTo(Either.right(done.outcome()));
+            assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
             try (RedisAdmin replica = RedisAdmin.open(group.replica(), ADMIN_TIMEOUT)) {
                 await("the replica to hold the READY record").atMost(Duration.ofSeconds(10))
                         .pollInterval(Duration.ofMillis(20))
@@ -52,21 +53,21 @@ class SentinelRigTest {
 
             group.cutReplicationLink();
             CanonicalRecord.Projecting missed = projecting(key(run, "during-cut"), "{\"n\":2}");
-            assertThat(store.begin(start(missed, AttemptToken.random()))).isEqualTo(Either.right(missed));
+            assertThat(store.begin(start(missed, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(missed));
             group.killMaster();
             RedisEndpoint promoted = group.awaitFailover(FAILOVER);
 
             await("the store to read from the promoted replica").atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
-                    .until(() -> store.find(replicated.key()).equals(Either.right(Option.of(done))));
-            assertThat(store.find(missed.key())).as("acknowledged before the failover, then lost")
+                    .until(() -> store.find(replicated.key(), TIMEOUT).equals(Either.right(Option.of(done))));
+            assertThat(store.find(missed.key(), TIMEOUT)).as("acknowledged before the failover, then lost")
                     .isEqualTo(Either.right(Option.none()));
             // The promoted replica holds an older copy of the run's state (it missed the begin during the
             // cut): every further call of the run is refused, and runs opened after the failover work.
             CanonicalRecord.Projecting refused = projecting(key(run, "after-failover"), "{\"n\":3}");
-            assertThat(store.begin(start(refused, AttemptToken.random())))
-                    .isEqualTo(Either.left(BoundaryError.of(ErrorCode.RUN_STATE_LOST)));
+            assertThat(store.begin(start(refused, AttemptToken.random()), TIMEOUT))
+                    .isEqualTo(Either.left(StoreFailure.refused(new Refusal.RunStateLost())));
             CanonicalRecord.Projecting after = projecting(key(Records.openedRun(store), "after-failover"), "{\"n\":3}");
-            assertThat(store.begin(start(after, AttemptToken.random()))).isEqualTo(Either.right(after));
+            assertThat(store.begin(start(after, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(after));
             try (RedisAdmin newMaster = RedisAdmin.open(promoted, ADMIN_TIMEOUT)) {
                 assertThat(newMaster.role()).isEqualTo("master");
                 assertThat(StoredRecord.status(newMaster.command("HMGET", store.recordKey(after.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");

@@ -6,6 +6,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -165,7 +166,7 @@ class SlotMigrationTest {
             int records = 0;
             int unreadable = 0;
             for (String id : freshIds(sequence.get())) {
-                Either<BoundaryError, Option<CanonicalRecord>> found =
+                Either<StoreFailure, Option<CanonicalRecord>> found =
                         store.find(InvocationKey.of(run.runId(), new ToolCallId(id)), boundaryConfig.storeTimeout());
                 if (found.isLeft()) {
                     unreadable++;
