@@ -1,6 +1,5 @@
 package io.toolboundary.adapter.inmemory;
 
-import io.toolboundary.application.StoreFailure;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +8,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;

@@ -1,11 +1,10 @@
 package io.toolboundary.adapter.inmemory;
 
-import io.toolboundary.application.RunOpening;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
 import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
@@ -14,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;

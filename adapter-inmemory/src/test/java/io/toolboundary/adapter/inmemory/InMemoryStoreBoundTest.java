@@ -1,10 +1,7 @@
 package io.toolboundary.adapter.inmemory;
 
-import io.toolboundary.domain.Refusal;
-import io.toolboundary.application.StoreFailure;
-import io.toolboundary.application.RunOpening;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
@@ -19,6 +16,8 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunOpening;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -26,6 +25,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.testkit.CountingExecutor;

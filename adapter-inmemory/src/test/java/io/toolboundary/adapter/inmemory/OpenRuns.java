@@ -1,11 +1,11 @@
 package io.toolboundary.adapter.inmemory;
 
-import io.toolboundary.application.RunOpening;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
 import io.vavr.control.Either;
 import java.time.Duration;

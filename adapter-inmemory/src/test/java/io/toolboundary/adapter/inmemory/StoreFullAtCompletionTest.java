@@ -1,7 +1,6 @@
 package io.toolboundary.adapter.inmemory;
 
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
-import io.toolboundary.application.StoreFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
@@ -9,15 +8,16 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;

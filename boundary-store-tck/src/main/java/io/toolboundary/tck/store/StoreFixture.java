@@ -1,15 +1,16 @@
 package io.toolboundary.tck.store;
 
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.StoreFailure;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
+
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.RunOpening;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;

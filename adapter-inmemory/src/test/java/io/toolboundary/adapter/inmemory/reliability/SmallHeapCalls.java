@@ -1,6 +1,7 @@
 package io.toolboundary.adapter.inmemory.reliability;
 
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
+
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.RunContext;
