@@ -139,7 +139,7 @@ public interface HostileInputContract extends StoreFixture {
         int acceptedCalls = 0;
 
         for (int i = 0; i < tries(); i++) {
-            HostileInputs.JsonSample sample = HostileInputs.json(random, REQUEST_MARKER);
+            JsonInputs.JsonSample sample = JsonInputs.json(random, REQUEST_MARKER);
             String toolCallId = "json-" + i;
             ToolCallEnvelope envelope = ToolCallEnvelope.of(harness.runId(), toolCallId, TOOL, sample.json());
             Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope, tally);
