@@ -31,9 +31,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Requirement "ToolBoundary SHALL enforce explicit preflight before execution": every check that refuses a call before the tool runs, leaving no record and no budget spent.
- * A test class runs it by implementing it with {@link #specState()}; the hooks it calls are
- * in docs/store-tck.md.
+ * Requirement "ToolBoundary SHALL enforce explicit preflight before execution": every check that refuses a call before
+ * the tool runs, leaving no record and no budget spent. A test class runs it by implementing it with {@link
+ * #specState()}; the hooks it calls are in docs/store-tck.md.
  */
 public interface PreflightSpecContract extends StoreFixture {
 
@@ -48,21 +48,18 @@ public interface PreflightSpecContract extends StoreFixture {
 
     @Test
     default void rejectsMissingToolCallId() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withToolCallId(null).build(),
-                ErrorCode.TOOL_CALL_ID_MISSING);
+        spec().assertRefused(call -> call.withToolCallId(null), ErrorCode.TOOL_CALL_ID_MISSING);
     }
 
     @Test
     default void rejectsBlankToolCallId() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withToolCallId("  \t").build(),
-                ErrorCode.TOOL_CALL_ID_MISSING);
+        spec().assertRefused(call -> call.withToolCallId("  \t"), ErrorCode.TOOL_CALL_ID_MISSING);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"call*1", "call 1", "call/1", "{run}:call", "call\u00e91", "call\n1"})
     default void rejectsToolCallIdWithUnsafeCharacter(String unsafe) {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withToolCallId(unsafe).build(),
-                ErrorCode.TOOL_CALL_ID_UNSAFE);
+        spec().assertRefused(call -> call.withToolCallId(unsafe), ErrorCode.TOOL_CALL_ID_UNSAFE);
     }
 
     @Test
@@ -97,8 +94,7 @@ public interface PreflightSpecContract extends StoreFixture {
     @ParameterizedTest
     @ValueSource(strings = {"", " ", "run*1", "run 1", "{run-1}"})
     default void rejectsInvalidRunId(String runId) {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withRunId(runId).build(),
-                ErrorCode.RUN_ID_INVALID);
+        spec().assertRefused(call -> call.withRunId(runId), ErrorCode.RUN_ID_INVALID);
     }
 
     @Test
@@ -126,16 +122,13 @@ public interface PreflightSpecContract extends StoreFixture {
 
     @Test
     default void rejectsUnknownTool() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withToolName("rm-rf").build(),
-                ErrorCode.TOOL_NOT_REGISTERED);
+        spec().assertRefused(call -> call.withToolName("rm-rf"), ErrorCode.TOOL_NOT_REGISTERED);
     }
 
     @Test
     default void rejectsMissingOrUnsafeToolName() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withToolName(null).build(),
-                ErrorCode.TOOL_NAME_INVALID);
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withToolName("log search").build(),
-                ErrorCode.TOOL_NAME_INVALID);
+        spec().assertRefused(call -> call.withToolName(null), ErrorCode.TOOL_NAME_INVALID);
+        spec().assertRefused(call -> call.withToolName("log search"), ErrorCode.TOOL_NAME_INVALID);
     }
 
     // Scenario: Unauthorized or writable Tool is rejected
@@ -185,15 +178,13 @@ public interface PreflightSpecContract extends StoreFixture {
     @ParameterizedTest
     @ValueSource(strings = {"", "null", "42", "\"query\"", "[{\"query\":\"timeout\"}]", "{\"query\":", "{query:1}"})
     default void rejectsArgumentsThatAreNotOneJsonObject(String arguments) {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withArguments(arguments).build(),
-                ErrorCode.ARGUMENTS_INVALID);
+        spec().assertRefused(call -> call.withArguments(arguments), ErrorCode.ARGUMENTS_INVALID);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"{\"a\":1} {\"b\":2}", "{\"a\":1}x", "{\"a\":1}]", "{\"a\":1} null"})
     default void rejectsArgumentsWithTrailingContent(String arguments) {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withArguments(arguments).build(),
-                ErrorCode.ARGUMENTS_INVALID);
+        spec().assertRefused(call -> call.withArguments(arguments), ErrorCode.ARGUMENTS_INVALID);
     }
 
     @Test
@@ -205,8 +196,7 @@ public interface PreflightSpecContract extends StoreFixture {
     @ParameterizedTest
     @ValueSource(strings = {"{\"a\":1,\"a\":2}", "{\"outer\":{\"a\":1,\"a\":1}}"})
     default void rejectsArgumentsWithDuplicateKeys(String arguments) {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withArguments(arguments).build(),
-                ErrorCode.ARGUMENTS_INVALID);
+        spec().assertRefused(call -> call.withArguments(arguments), ErrorCode.ARGUMENTS_INVALID);
     }
 
     @Test
@@ -214,8 +204,7 @@ public interface PreflightSpecContract extends StoreFixture {
         String deep = "{\"a\":".repeat(ToolBoundaryConfig.DEFAULT_MAX_JSON_DEPTH + 1) + "1"
                 + "}".repeat(ToolBoundaryConfig.DEFAULT_MAX_JSON_DEPTH + 1);
 
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(), Fixtures.envelope(spec().run()).withArguments(deep).build(),
-                ErrorCode.ARGUMENTS_INVALID);
+        spec().assertRefused(call -> call.withArguments(deep), ErrorCode.ARGUMENTS_INVALID);
     }
 
     @Test

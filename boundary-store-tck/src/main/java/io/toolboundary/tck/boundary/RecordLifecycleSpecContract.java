@@ -39,9 +39,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Requirements "Canonical invocation SHALL keep complete data in one record" and "Invocation lifecycle and evidence semantics SHALL be enforced centrally".
- * A test class runs it by implementing it with {@link #specState()}; the hooks it calls are
- * in docs/store-tck.md.
+ * Requirements "Canonical invocation SHALL keep complete data in one record" and "Invocation lifecycle and evidence
+ * semantics SHALL be enforced centrally". A test class runs it by implementing it with {@link #specState()}; the hooks
+ * it calls are in docs/store-tck.md.
  */
 public interface RecordLifecycleSpecContract extends StoreFixture {
 
@@ -266,7 +266,7 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
                 ready.arguments(), ready.requestFingerprint(), ready.createdAt(),
                 Option.some(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.none(), START.plusSeconds(1))));
 
-        Either<StoreFailure, Completion> refused = store().complete(overwrite.key(), token, overwrite.completion(), TIMEOUT);
+        Either<StoreFailure, Completion> refused = complete(overwrite, token);
 
         assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
         assertThat(spec().recordOf(boundary, envelope)).isEqualTo(ready);
@@ -284,7 +284,7 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
                 failed.arguments(), failed.requestFingerprint(), failed.createdAt(), Option.some(new Completion.Succeeded(
                         RAW, new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()), START.plusSeconds(1))));
 
-        Either<StoreFailure, Completion> refused = store().complete(upgrade.key(), token, upgrade.completion(), TIMEOUT);
+        Either<StoreFailure, Completion> refused = complete(upgrade, token);
 
         assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
         assertThat(spec().recordOf(boundary, envelope)).isEqualTo(failed);

@@ -36,17 +36,19 @@ import io.toolboundary.testkit.CountingProjector;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
+import io.toolboundary.testkit.Fixtures.EnvelopeBuilder;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 
 /**
- * One test's state in the boundary spec suites, and the steps they share: its run (opened in the store
- * on first use), the tool and projector its boundaries run, the tool that probes its budgets afterwards,
- * and the records its boundaries replayed. A test class holds a new one in a field.
+ * One test's state in the boundary spec suites, and the steps they share: its run (opened in the store on first use),
+ * the tool and projector its boundaries run, the tool that probes its budgets afterwards, and the records its
+ * boundaries replayed. A test class holds a new one in a field.
  */
 public final class SpecState {
 
@@ -148,9 +150,14 @@ public final class SpecState {
         assertRefusedBeforeExecution(boundary.invoke(context, envelope), envelope, code);
     }
 
+    /** A call of this test's run, changed by {@code change}, is refused before execution with {@code code}. */
+    void assertRefused(UnaryOperator<EnvelopeBuilder> change, ErrorCode code) {
+        assertRefusedBeforeExecution(boundary(), run, change.apply(Fixtures.envelope(run)).build(), code);
+    }
+
     /**
-     * Refused before anything happened: the code, no execution, no projection, no record under its key
-     * (in this test's run or the run the envelope claims), and no budget reserved.
+     * Refused before anything happened: the code, no execution, no projection, no record under its key (in this test's
+     * run or the run the envelope claims), and no budget reserved.
      */
     void assertRefusedBeforeExecution(Either<BoundaryError, AgentResult> result, ToolCallEnvelope envelope,
             ErrorCode code) {
@@ -192,8 +199,8 @@ public final class SpecState {
     }
 
     /**
-     * The record's remaining TTL once the store's own time has moved {@code STORE_TIME_STEP} past its
-     * creation: at once on a store that follows the test's clock; on a server, after polling it.
+     * The record's remaining TTL once the store's own time has moved {@code STORE_TIME_STEP} past its creation: at once
+     * on a store that follows the test's clock; on a server, after polling it.
      */
     Duration ttlOnceStoreTimeMoved(InvocationKey key) {
         Duration movedOn = TTL.minus(STORE_TIME_STEP);

@@ -13,23 +13,10 @@ public final class JsonInputs {
     private JsonInputs() {
     }
 
-    /**
-     * One JSON arguments sample.
-     *
-     * @param category which generator made it
-     * @param json the arguments text
-     * @param allowed what the boundary may answer
-     */
+    /** One JSON arguments sample. */
     public record JsonSample(String category, String json, Allowed allowed) {
 
-        /**
-         * Checks that all components are present.
-         *
-         * @param category which generator made it
-         * @param json the arguments text
-         * @param allowed what the boundary may answer
-         * @throws NullPointerException if any component is null
-         */
+        /** Checks that all components are present. */
         public JsonSample {
             requireNonNull(category, "category is null");
             requireNonNull(json, "json is null");
@@ -44,20 +31,11 @@ public final class JsonInputs {
     public static final int LONG_NUMBER_DIGITS = 1_001;
 
     /**
-     * An arguments text from one of these families, chosen at random: valid objects; a top level that
-     * is not an object; trailing content; duplicate keys; nesting of 10,000; nesting at the depth
-     * limit and one above; numbers of 1,001 digits; numbers at the length limit and one above;
-     * {@code 1e999999} and other overflows; {@code NaN} and other non-numbers; unpaired
-     * {@code \}{@code u} surrogate escapes; raw lone surrogates; a BOM; raw control characters in
+     * An arguments text from one of these families, chosen at random: valid objects; a top level that is not an object;
+     * trailing content; duplicate keys; nesting of 10,000; nesting at the depth limit and one above; numbers of 1,001
+     * digits; numbers at the length limit and one above; {@code 1e999999} and other overflows; {@code NaN} and other
+     * non-numbers; unpaired {@code \}{@code u} surrogate escapes; raw lone surrogates; a BOM; raw control characters in
      * strings; and random mutations of valid objects.
-     *
-     * <p>The expectations assume the boundary's default depth (64) and number length (100) limits and
-     * a request limit of at least 64 KiB.
-     *
-     * @param random the source of randomness
-     * @param marker a text every valid object carries, so that a leak of the request can be found
-     * @return the arguments text, with the family that made it and what the boundary may answer
-     * @throws NullPointerException if {@code random} or {@code marker} is null
      */
     public static JsonSample json(Random random, String marker) {
         requireNonNull(random, "random is null");
@@ -65,14 +43,7 @@ public final class JsonInputs {
         return generate(random, marker);
     }
 
-    /**
-     * A random valid JSON object of a few members, nested a little, always holding {@code marker}.
-     *
-     * @param random the source of randomness
-     * @param marker the text put, unescaped, in the object's first member {@code "q"}; must need no
-     *     JSON escaping
-     * @return the object's JSON text
-     */
+    /** A random valid JSON object of a few members, nested a little, always holding {@code marker}. */
     public static String validObject(Random random, String marker) {
         return object(random, marker);
     }

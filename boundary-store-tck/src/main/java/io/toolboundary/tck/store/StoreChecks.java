@@ -35,8 +35,8 @@ final class StoreChecks {
     }
 
     /**
-     * Runs {@code task} once on each of {@code racers} threads of {@code pool} (which has at least that
-     * many), released together; returns the results in racer order.
+     * Runs {@code task} once on each of {@code racers} threads of {@code pool} (which has at least that many), released
+     * together; returns the results in racer order.
      */
     static <T> List<T> raceOn(ExecutorService pool, int racers, IntFunction<T> task) throws Exception {
         CountDownLatch ready = new CountDownLatch(racers);

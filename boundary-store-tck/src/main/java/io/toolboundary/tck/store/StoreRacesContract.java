@@ -59,11 +59,11 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves a store atomic under races: exactly one of 32 racing begins creates a record and exactly one
- * of 32 racing completions is stored, and through a {@link ToolBoundary} over the store (on the system
- * clock) 64 threads calling one key run the tool once while many runs racing their calls keep their
- * budgets. No test sleeps: threads are released together and each race is run many times. Calls
- * {@link #store()}, {@link #maxRecordBytes()}, {@link #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
+ * Proves a store atomic under races: exactly one of 32 racing begins creates a record and exactly one of 32 racing
+ * completions is stored, and through a {@link ToolBoundary} over the store (on the system clock) 64 threads calling one
+ * key run the tool once while many runs racing their calls keep their budgets. No test sleeps: threads are released
+ * together and each race is run many times. Calls {@link #store()}, {@link #maxRecordBytes()}, {@link
+ * #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
  */
 public interface StoreRacesContract extends StoreFixture {
     // Races through a boundary
@@ -224,14 +224,13 @@ public interface StoreRacesContract extends StoreFixture {
 
         AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        assertThat(store().complete(ready.key(), winner, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, winner)).isEqualTo(Either.right(ready.completion()));
     }
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
     default void storesExactlyOneOf32RacingCompletions() throws Exception {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         List<CanonicalRecord.Final> outcomes = IntStream.range(0, RACERS)
                 .mapToObj(i -> i % 2 == 0
                         ? (CanonicalRecord.Final) readyOf(record, "raw " + i, evidenceFound("found " + i))
