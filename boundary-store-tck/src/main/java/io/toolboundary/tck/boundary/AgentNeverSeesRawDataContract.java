@@ -1,13 +1,10 @@
 package io.toolboundary.tck.boundary;
 
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.boundary.LeakWorld.EXCEPTION_TEXT;
 import static io.toolboundary.tck.boundary.LeakWorld.SAFE_CONTENT;
 import static io.toolboundary.tck.boundary.LeakWorld.SAFE_SCOPE;
 import static io.toolboundary.tck.boundary.LeakWorld.TOOL_CALL_ID;
-import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.testkit.FakeProjectors;
-import io.toolboundary.testkit.MutableClock;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.BoundaryListener;
@@ -19,6 +16,9 @@ import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.tck.store.StoreFixture;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.Method;

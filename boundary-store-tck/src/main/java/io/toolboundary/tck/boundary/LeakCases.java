@@ -1,20 +1,16 @@
 package io.toolboundary.tck.boundary;
 
-import io.toolboundary.domain.Refusal;
-import io.toolboundary.application.StoreFailure;
-import static io.toolboundary.tck.boundary.LeakWorld.CREDENTIAL;
-import static io.toolboundary.tck.boundary.LeakWorld.TOOL_CALL_ID;
 import static io.toolboundary.tck.boundary.LeakWorld.ARGUMENTS;
-import static io.toolboundary.tck.boundary.LeakWorld.RAW;
+import static io.toolboundary.tck.boundary.LeakWorld.CREDENTIAL;
 import static io.toolboundary.tck.boundary.LeakWorld.EXCEPTION_TEXT;
-import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.testkit.FakeProjectors;
-import io.toolboundary.tck.store.FaultyStores;
+import static io.toolboundary.tck.boundary.LeakWorld.RAW;
+import static io.toolboundary.tck.boundary.LeakWorld.TOOL_CALL_ID;
+
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -24,7 +20,12 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.store.FaultyStores;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;

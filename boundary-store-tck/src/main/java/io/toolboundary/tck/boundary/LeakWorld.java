@@ -1,16 +1,13 @@
 package io.toolboundary.tck.boundary;
 
-import io.toolboundary.application.RunOpening;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
-import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.testkit.FakeProjectors;
-import io.toolboundary.testkit.MutableClock;
+
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
@@ -21,11 +18,15 @@ import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.tck.store.StoreFixture;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import io.toolboundary.tck.store.StoreFixture;
 
 /** Everything a case needs: a run of its own, its envelope, the tool and projector it changes. */
 final class LeakWorld {

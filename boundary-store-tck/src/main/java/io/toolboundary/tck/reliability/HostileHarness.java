@@ -1,23 +1,21 @@
 package io.toolboundary.tck.reliability;
 
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
-import io.toolboundary.testkit.Fixtures;
-
 import static io.toolboundary.tck.reliability.HostileValues.ARGUMENTS;
 import static io.toolboundary.tck.reliability.HostileValues.CREDENTIAL_MARKER;
 import static io.toolboundary.tck.reliability.HostileValues.EXCEPTION_MARKER;
-import static io.toolboundary.tck.reliability.HostileValues.RAW_MARKER;
 import static io.toolboundary.tck.reliability.HostileValues.RAW;
+import static io.toolboundary.tck.reliability.HostileValues.RAW_MARKER;
 import static io.toolboundary.tck.reliability.HostileValues.REQUEST_MARKER;
 import static io.toolboundary.tck.reliability.HostileValues.TOOL;
 import static io.toolboundary.tck.reliability.HostileValues.WRITER;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -32,6 +30,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
 import io.vavr.control.Option;

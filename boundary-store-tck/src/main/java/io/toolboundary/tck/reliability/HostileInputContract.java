@@ -1,13 +1,13 @@
 package io.toolboundary.tck.reliability;
 
 import static io.toolboundary.tck.reliability.HostileValues.ARGUMENTS;
-import static io.toolboundary.tck.reliability.HostileValues.TOOL;
-import static io.toolboundary.tck.reliability.HostileValues.WRITER;
 import static io.toolboundary.tck.reliability.HostileValues.DEFAULT_TRIES;
 import static io.toolboundary.tck.reliability.HostileValues.PAYLOAD_LIMIT_BYTES;
 import static io.toolboundary.tck.reliability.HostileValues.REQUEST_MARKER;
 import static io.toolboundary.tck.reliability.HostileValues.SEED_PROPERTY;
+import static io.toolboundary.tck.reliability.HostileValues.TOOL;
 import static io.toolboundary.tck.reliability.HostileValues.TRIES_PROPERTY;
+import static io.toolboundary.tck.reliability.HostileValues.WRITER;
 
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;

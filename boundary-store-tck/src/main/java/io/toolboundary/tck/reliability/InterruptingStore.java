@@ -1,13 +1,12 @@
 package io.toolboundary.tck.reliability;
 
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Completion;
+import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.tck.store.ForwardingStore;
 import io.vavr.control.Either;
 import java.time.Duration;

@@ -1,24 +1,24 @@
 package io.toolboundary.tck.reliability;
 
-import io.toolboundary.domain.RawResponse;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
-import io.toolboundary.application.RunOpening;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
+
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.StoreRules;
+import io.toolboundary.domain.RawResponse;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.tck.store.StoreFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;

@@ -79,16 +79,6 @@ public final class ReliabilityTally {
         return calls;
     }
 
-    /** Calls that ended in an error so far. */
-    public long rejected() {
-        return rejected;
-    }
-
-    /** Leaks, unexpected throwables, duplicate executions and violations so far. */
-    public long findings() {
-        return leaks + unexpected + duplicateExecutions + violations;
-    }
-
     /** The line the README figures are collected from. */
     public String line() {
         return "RELIABILITY " + scenario + " calls=" + calls + " rejected=" + rejected + " leaks=" + leaks

@@ -1,15 +1,14 @@
 package io.toolboundary.tck.reliability;
 
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.StoreRules;
-import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.store.StoreFixture;
+import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;

@@ -3,9 +3,7 @@ package io.toolboundary.tck.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.StoreRules;
-import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.reliability.StoreModel.Counts;
 import io.toolboundary.tck.store.StoreFixture;
 import java.util.Random;

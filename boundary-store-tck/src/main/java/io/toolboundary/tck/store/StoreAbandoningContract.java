@@ -1,9 +1,5 @@
 package io.toolboundary.tck.store;
 
-import io.toolboundary.application.ToolCallIdPage;
-import io.toolboundary.domain.Refusal;
-import io.toolboundary.application.StoreFailure;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.RACERS;
 import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
 import static io.toolboundary.tck.store.StoreChecks.assertAccepted;
@@ -14,6 +10,7 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
 import static io.toolboundary.tck.store.StoreRecordFixtures.failedOf;
@@ -21,18 +18,18 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
 import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
-import io.toolboundary.application.AccessPolicy;
+
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.ToolBoundaryConfig;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -336,7 +333,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         assertAccepted(complete(ready, token));
         passLease(expired.key());
         begin(leased, AttemptToken.random());
-        ToolBoundary boundary = sweeper();
+        ToolBoundary boundary = fittingBoundary();
 
         var first = boundary.abandonExpired(runId);
 
@@ -367,7 +364,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         passLease(last.key());
         begun.subList(0, records - 1).forEach(record -> begin(record, AttemptToken.random()));
 
-        var swept = sweeper().abandonExpired(runId);
+        var swept = fittingBoundary().abandonExpired(runId);
 
         assertThat(swept.get().lookedAt()).isEqualTo(records);
         assertThat(swept.get().abandoned()).containsExactly(last.key().toolCallId());
@@ -376,17 +373,9 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void theBoundarySweepOfAnEmptyRunLooksAtNothing() {
-        var swept = sweeper().abandonExpired(openedRun());
+        var swept = fittingBoundary().abandonExpired(openedRun());
 
         assertThat(swept.get().lookedAt()).isZero();
         assertThat(swept.get().abandoned()).isEmpty();
-    }
-
-    private ToolBoundary sweeper() {
-        long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
-        ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
-                .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
-                .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
-        return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting).build();
     }
 }

@@ -1,12 +1,11 @@
 package io.toolboundary.tck.store;
 
-import io.toolboundary.domain.Refusal;
-import io.toolboundary.application.StoreFailure;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.Refusal;
 import io.vavr.control.Either;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,11 @@
 package io.toolboundary.tck.store;
 
-import io.toolboundary.domain.Refusal;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TOOL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.characterOfUtf8Bytes;
@@ -20,6 +19,7 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.readyOfSize;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
+
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.domain.AgentResult;
@@ -27,6 +27,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;

@@ -1,14 +1,12 @@
 package io.toolboundary.tck.store;
 
-import io.toolboundary.domain.Refusal;
-import io.toolboundary.application.StoreFailure;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.assertAccepted;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.COMPLETED_AT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.REQUEST;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TOOL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
 import static io.toolboundary.tck.store.StoreRecordFixtures.failedOf;
@@ -19,12 +17,14 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;

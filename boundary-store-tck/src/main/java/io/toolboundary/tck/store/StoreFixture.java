@@ -1,16 +1,21 @@
 package io.toolboundary.tck.store;
 
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.StoreFailure;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.RunOpening;
+import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryBuilder;
+import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.InvocationKey;
@@ -151,6 +156,20 @@ public interface StoreFixture {
     /** Completes {@code outcome}'s record as the attempt of {@code token}. */
     default Either<StoreFailure, Completion> complete(CanonicalRecord.Final outcome, AttemptToken token) {
         return store().complete(outcome.key(), token, outcome.completion(), TIMEOUT);
+    }
+
+    /** A boundary over the store, on the system clock, whose limits fit the store's record limit. */
+    default ToolBoundary fittingBoundary(ToolBinding... tools) {
+        long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
+        ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
+                .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
+                .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
+        ToolBoundaryBuilder builder = ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll())
+                .config(fitting);
+        for (ToolBinding tool : tools) {
+            builder.tool(tool);
+        }
+        return builder.build();
     }
 
     /** What the store finds under {@code key}, asserting the read itself succeeded. */

@@ -1,8 +1,5 @@
 package io.toolboundary.tck.store;
 
-import io.toolboundary.domain.Refusal;
-import io.toolboundary.application.StoreFailure;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.BOUNDARY_RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACE_TOOL;
@@ -10,34 +7,36 @@ import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
 import static io.toolboundary.tck.store.StoreChecks.raceOn;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
 import static io.toolboundary.tck.store.StoreRecordFixtures.failedOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
 import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
-import io.toolboundary.testkit.Fixtures;
-import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.testkit.FakeProjectors;
-import io.toolboundary.testkit.CountingExecutor;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
-import io.toolboundary.application.AccessPolicy;
+
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Completion;
+import io.toolboundary.testkit.CountingExecutor;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
@@ -79,7 +78,7 @@ public interface StoreRacesContract extends StoreFixture {
         for (int round = 0; round < rounds; round++) {
             CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw " + round));
             tools.add(tool);
-            boundaries.add(boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
+            boundaries.add(fittingBoundary(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
             RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, RunContext.UNLIMITED).opened(RUN_TOKEN);
             runs.add(run);
             calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).build());
@@ -142,7 +141,7 @@ public interface StoreRacesContract extends StoreFixture {
                     executions.computeIfAbsent(request.key().runId(), run -> new AtomicInteger()).incrementAndGet();
                     return "raw";
                 };
-                ToolBoundary boundary = boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool,
+                ToolBoundary boundary = fittingBoundary(ToolBinding.readOnly(RACE_TOOL, tool,
                         FakeProjectors.evidenceFound("found")).withCallBudgetPerRun(toolBudget));
                 List<RunContext> contexts = new ArrayList<>();
                 List<ToolCallEnvelope> calls = new ArrayList<>();
@@ -194,16 +193,6 @@ public interface StoreRacesContract extends StoreFixture {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private ToolBoundary boundaryOver(ToolBinding binding) {
-        // The record limit the store's cap allows: a boundary refuses a store that holds less.
-        long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
-        ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
-                .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
-                .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
-        return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting)
-                .tool(binding).build();
     }
 
     // Races on the store

@@ -1,13 +1,14 @@
 package io.toolboundary.tck.store;
 
-import io.toolboundary.domain.Completion;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
+
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;

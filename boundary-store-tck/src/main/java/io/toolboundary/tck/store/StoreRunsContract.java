@@ -1,12 +1,10 @@
 package io.toolboundary.tck.store;
 
-import io.toolboundary.domain.Refusal;
-import io.toolboundary.application.RunOpening;
-import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
 import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
@@ -17,10 +15,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
