@@ -53,7 +53,8 @@ public interface FailuresSpecContract extends StoreFixture {
     default void endsInExecutionFailedAndReturnsNoRawResponse() {
         ToolCallEnvelope envelope = spec().envelope();
         CountingProjector notCalled = FakeProjectors.counting(spec().projector());
-        ToolBoundary boundary = spec().boundaryWith(logSearch(FakeTools.throwing("connection reset: " + RAW), notCalled));
+        ToolBoundary boundary =
+                spec().boundaryWith(logSearch(FakeTools.throwing("connection reset: " + RAW), notCalled));
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
 
@@ -77,7 +78,8 @@ public interface FailuresSpecContract extends StoreFixture {
     @Test
     default void endsInTextNotUnicodeWhenTheRawResponseHasALoneSurrogate() {
         ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(FakeTools.returning("bad \ud800 raw"), spec().projector()));
+        ToolBoundary boundary =
+                spec().boundaryWith(logSearch(FakeTools.returning("bad \ud800 raw"), spec().projector()));
 
         assertThat(codeOf(boundary.invoke(spec().run(), envelope))).isEqualTo(ErrorCode.TEXT_NOT_UNICODE);
         assertFailed(spec().recordOf(boundary, envelope), ErrorCode.TEXT_NOT_UNICODE);
@@ -88,7 +90,8 @@ public interface FailuresSpecContract extends StoreFixture {
     @Test
     default void keepsTheRawResponseForTheHarnessWhenProjectionFails() {
         ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.throwing("bad format")));
+        ToolBoundary boundary =
+                spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.throwing("bad format")));
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
 
@@ -101,10 +104,10 @@ public interface FailuresSpecContract extends StoreFixture {
     @ValueSource(strings = {"STORE_UNAVAILABLE", "STORE_OUTCOME_UNKNOWN", "STORE_FULL", "STORE_DATA_INVALID"})
     default void runsNothingWhenTheStoreRefusesToBegin(ErrorCode code) {
         StoreFailure failure = java.util.Map.of(ErrorCode.STORE_UNAVAILABLE, StoreFailure.unavailable(),
-                ErrorCode.STORE_OUTCOME_UNKNOWN, StoreFailure.outcomeUnknown(), ErrorCode.STORE_FULL, StoreFailure.full(),
+                ErrorCode.STORE_OUTCOME_UNKNOWN, StoreFailure.outcomeUnknown(),
+                ErrorCode.STORE_FULL, StoreFailure.full(),
                 ErrorCode.STORE_DATA_INVALID, StoreFailure.dataInvalid()).get(code);
-        ToolBoundary boundary = spec().builderOn(FaultyStores.refusingBegin(store(), failure),
-                ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector())).build();
+        ToolBoundary boundary = spec().builderOn(FaultyStores.refusingBegin(store(), failure)).build();
         ToolCallEnvelope envelope = spec().envelope();
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
@@ -125,8 +128,8 @@ public interface FailuresSpecContract extends StoreFixture {
                 tokens.add(token);
             }
         };
-        ToolBoundary boundary = spec().builderOn(FaultyStores.refusingComplete(store(), StoreFailure.unavailable()),
-                ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector())).listener(harness).build();
+        ToolBoundary boundary = spec().builderOn(FaultyStores.refusingComplete(store(), StoreFailure.unavailable()))
+                .listener(harness).build();
 
         ToolCallEnvelope call = spec().envelope();
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), call);
@@ -135,7 +138,7 @@ public interface FailuresSpecContract extends StoreFixture {
         assertThat(codeOf(result)).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         assertThat(spec().executor().executions()).isEqualTo(1);
         assertThat(unfinished).singleElement().isEqualTo(spec().keyOf(call));
-        ToolBoundary healed = spec().builderOn(store(), ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector())).build();
+        ToolBoundary healed = spec().builderOn(store()).build();
         assertThat(healed.endUnfinished(unfinished.get(0), tokens.get(0)).map(CanonicalRecord::errorCode))
                 .isEqualTo(Either.right(Option.some(ErrorCode.STORE_OUTCOME_UNKNOWN)));
         assertThat(codeOf(healed.invoke(spec().run(), call))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
@@ -146,7 +149,7 @@ public interface FailuresSpecContract extends StoreFixture {
     default void closesWithInternalErrorWhenTheStoreCrashes() {
         ToolBoundary boundary = spec().builderOn(
                 FaultyStores.crashingOnBegin(store(), "pool exhausted at redis://10.0.0.1"),
-                ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector())).build();
+                ToolBoundaryConfig.ofDefaults(), spec().logSearch()).build();
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), spec().envelope());
 

@@ -133,7 +133,8 @@ public interface LimitsSpecContract extends StoreFixture {
                 logSearch(FakeTools.returningBytes(RAW_LIMIT), spec().projector()));
 
         assertThat(boundary.invoke(spec().run(), envelope).isRight()).isTrue();
-        assertThat(spec().recordOf(boundary, envelope).rawResponse().get()).isEqualTo(Fixtures.textOfUtf8Bytes(RAW_LIMIT));
+        assertThat(spec().recordOf(boundary, envelope).rawResponse().get())
+                .isEqualTo(Fixtures.textOfUtf8Bytes(RAW_LIMIT));
     }
 
     @Test
@@ -141,7 +142,8 @@ public interface LimitsSpecContract extends StoreFixture {
         ToolBoundaryConfig tight = ToolBoundaryConfig.custom()
                 .argumentsLimitBytes(256).rawResponseLimitBytes(2048).recordLimitBytes(2048).build();
         ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(tight, logSearch(FakeTools.returningBytes(2040), spec().projector()));
+        ToolBoundary boundary =
+                spec().boundaryWith(tight, logSearch(FakeTools.returningBytes(2040), spec().projector()));
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
 
@@ -157,7 +159,8 @@ public interface LimitsSpecContract extends StoreFixture {
     default void endsInResultTooLargeAndReturnsNothingOfTheResult() {
         ToolCallEnvelope envelope = spec().envelope();
         int limit = (int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
-        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.returningBytes(limit + 1)));
+        ToolBoundary boundary =
+                spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.returningBytes(limit + 1)));
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
 

@@ -65,13 +65,13 @@ public interface PreflightSpecContract extends StoreFixture {
     @Test
     default void rejectsToolCallIdOf129Characters() {
         spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(),
-                Fixtures.envelope(spec().run()).withToolCallId("a".repeat(129)).build(),
+                spec().envelopeBuilder().withToolCallId("a".repeat(129)).build(),
                 ErrorCode.TOOL_CALL_ID_UNSAFE);
     }
 
     @Test
     default void acceptsToolCallIdOf128Characters() {
-        ToolCallEnvelope envelope = Fixtures.envelope(spec().run()).withToolCallId("a".repeat(128)).build();
+        ToolCallEnvelope envelope = spec().envelopeBuilder().withToolCallId("a".repeat(128)).build();
 
         assertThat(spec().boundary().invoke(spec().run(), envelope).isRight()).isTrue();
         assertThat(spec().executor().executions()).isEqualTo(1);
@@ -99,14 +99,15 @@ public interface PreflightSpecContract extends StoreFixture {
 
     @Test
     default void rejectsCallOfInactiveRun() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run().deactivated(), spec().envelope(), ErrorCode.RUN_INACTIVE);
+        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run().deactivated(), spec().envelope(),
+                ErrorCode.RUN_INACTIVE);
     }
 
     @Test
     default void rejectsCallAfterTheDeadline() {
         Instant deadline = START.minusSeconds(1);
         RunContext late = spec().sameRun(deadline, RunContext.UNLIMITED);
-        ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector()))
+        ToolBoundary boundary = spec().builder()
                 .clock(Clock.fixed(deadline.plusMillis(1), ZoneOffset.UTC))
                 .build();
 
@@ -135,13 +136,13 @@ public interface PreflightSpecContract extends StoreFixture {
 
     /** A call of this test's run whose arguments carry a text no refusal may show. */
     private ToolCallEnvelope secretEnvelope() {
-        return Fixtures.envelope(spec().run()).withArguments("{\"query\":\"SECRET-REQUEST-TEXT\"}").build();
+        return spec().envelopeBuilder().withArguments("{\"query\":\"SECRET-REQUEST-TEXT\"}").build();
     }
 
     @Test
     default void rejectsToolTheAccessPolicyDenies() {
         ToolCallEnvelope envelope = secretEnvelope();
-        ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector()),
+        ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(), spec().logSearch(),
                 ToolBinding.readOnly("sql-query", FakeTools.returning(RAW), spec().projector()))
                 .accessPolicy(AccessPolicy.allowOnly("sql-query"))
                 .build();
@@ -155,7 +156,7 @@ public interface PreflightSpecContract extends StoreFixture {
     @Test
     default void rejectsToolWhenTheAccessPolicyFails() {
         ToolCallEnvelope envelope = secretEnvelope();
-        ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector()))
+        ToolBoundary boundary = spec().builder()
                 .accessPolicy((r, tool) -> {
                     throw new IllegalStateException("policy down");
                 })
@@ -167,7 +168,8 @@ public interface PreflightSpecContract extends StoreFixture {
     @Test
     default void rejectsWritableTool() {
         ToolCallEnvelope envelope = secretEnvelope();
-        ToolBoundary boundary = spec().boundaryWith(ToolBinding.writable("log-search", spec().executor(), spec().projector()));
+        ToolBoundary boundary =
+                spec().boundaryWith(ToolBinding.writable("log-search", spec().executor(), spec().projector()));
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
 
@@ -189,8 +191,9 @@ public interface PreflightSpecContract extends StoreFixture {
 
     @Test
     default void acceptsArgumentsWithTrailingWhitespace() {
-        assertThat(spec().boundary().invoke(spec().run(), Fixtures.envelope(spec().run()).withArguments("{\"a\":1}\n  ").build()).isRight())
-                .isTrue();
+        ToolCallEnvelope envelope = spec().envelopeBuilder().withArguments("{\"a\":1}\n  ").build();
+
+        assertThat(spec().boundary().invoke(spec().run(), envelope).isRight()).isTrue();
     }
 
     @ParameterizedTest
@@ -210,33 +213,35 @@ public interface PreflightSpecContract extends StoreFixture {
     @Test
     default void acceptsArgumentsNestedWithinTheLimit() {
         String nested = "{\"a\":".repeat(10) + "1" + "}".repeat(10);
+        ToolCallEnvelope envelope = spec().envelopeBuilder().withArguments(nested).build();
 
-        assertThat(spec().boundary().invoke(spec().run(), Fixtures.envelope(spec().run()).withArguments(nested).build()).isRight()).isTrue();
+        assertThat(spec().boundary().invoke(spec().run(), envelope).isRight()).isTrue();
     }
 
     @Test
     default void rejectsArgumentsOverTheRequestLimitCountedInUtf8Bytes() {
         ToolBoundary boundary = spec().boundaryWith(ToolBoundaryConfig.custom().argumentsLimitBytes(64).build(),
-                logSearch(spec().executor(), spec().projector()));
+                spec().logSearch());
         String overBytes = "{\"q\":\"" + "\u00e9".repeat(29) + "\"}"; // 37 chars, 66 bytes
 
-        spec().assertRefusedBeforeExecution(boundary, spec().run(), Fixtures.envelope(spec().run()).withArguments(overBytes).build(),
-                ErrorCode.ARGUMENTS_TOO_LARGE);
+        spec().assertRefusedBeforeExecution(boundary, spec().run(),
+                spec().envelopeBuilder().withArguments(overBytes).build(), ErrorCode.ARGUMENTS_TOO_LARGE);
     }
 
     @Test
     default void acceptsArgumentsOfExactlyTheRequestLimit() {
         ToolBoundary boundary = spec().boundaryWith(ToolBoundaryConfig.custom().argumentsLimitBytes(64).build(),
-                logSearch(spec().executor(), spec().projector()));
+                spec().logSearch());
         String atLimit = "{\"q\":\"" + "\u00e9".repeat(28) + "\"}"; // 64 bytes
 
-        assertThat(boundary.invoke(spec().run(), Fixtures.envelope(spec().run()).withArguments(atLimit).build()).isRight()).isTrue();
+        assertThat(boundary.invoke(spec().run(), spec().envelopeBuilder().withArguments(atLimit).build()).isRight())
+                .isTrue();
     }
 
     @Test
     default void rejectsArgumentsThatAreNotUnicode() {
         spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(),
-                Fixtures.envelope(spec().run()).withArguments("{\"q\":\"\ud800\"}").build(),
+                spec().envelopeBuilder().withArguments("{\"q\":\"\ud800\"}").build(),
                 ErrorCode.TEXT_NOT_UNICODE);
     }
 
@@ -258,14 +263,14 @@ public interface PreflightSpecContract extends StoreFixture {
     @Test
     default void rejectsCallWhenTheToolBudgetIsExhaustedButLetsOtherToolsRun() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning("1 row"));
-        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), spec().projector()).withCallBudgetPerRun(1),
+        ToolBoundary boundary = spec().boundaryWith(spec().logSearch().withCallBudgetPerRun(1),
                 ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound("1 row")));
         boundary.invoke(spec().run(), spec().envelope());
         ToolCallEnvelope second = spec().envelope();
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), second);
         Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run(),
-                Fixtures.envelope(spec().run()).withToolName("sql-query").build());
+                spec().envelopeBuilder().withToolName("sql-query").build());
 
         assertThat(codeOf(result)).isEqualTo(ErrorCode.TOOL_BUDGET_EXHAUSTED);
         assertThat(spec().executor().executions()).isEqualTo(1);

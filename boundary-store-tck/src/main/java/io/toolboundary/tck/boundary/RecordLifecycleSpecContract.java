@@ -58,7 +58,7 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     @DisplayName("Tool begins execution")
     default void createsProjectingRecordBeforeTheToolRuns() {
         String arguments = "{ \"query\" : \"timeout\",\n  \"limit\": 5.0 }";
-        ToolCallEnvelope envelope = Fixtures.envelope(spec().run()).withToolCallId("call_AbC-1.2:3").withArguments(arguments)
+        ToolCallEnvelope envelope = spec().envelopeBuilder().withToolCallId("call_AbC-1.2:3").withArguments(arguments)
                 .build();
         AtomicReference<Option<CanonicalRecord>> seenByTool = new AtomicReference<>();
         ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
@@ -156,7 +156,8 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     default void completesNoEvidenceAsScopedNegativeObservation() {
         ToolCallEnvelope envelope = spec().envelope();
         String scope = "service checkout, logs 10:00-10:15 UTC";
-        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.noEvidence("no timeouts", scope)));
+        ToolBoundary boundary =
+                spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.noEvidence("no timeouts", scope)));
 
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
 
@@ -209,8 +210,8 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
 
         boundary.invoke(spec().run(), envelope);
 
-        assertThat(boundary.records().referencability(spec().run().runId(), new ToolCallId(envelope.toolCallId())).get())
-                .isEqualTo(Referencability.CITABLE_EVIDENCE);
+        assertThat(boundary.records().referencability(spec().run().runId(), new ToolCallId(envelope.toolCallId()))
+                .get()).isEqualTo(Referencability.CITABLE_EVIDENCE);
     }
 
     // Scenario: Projection fails
@@ -258,7 +259,7 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     default void refusesToMoveAReadyRecordAgain() {
         AttemptToken token = AttemptToken.random();
         ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(), logSearch(spec().executor(), spec().projector()))
+        ToolBoundary boundary = spec().builder()
                 .tokens(() -> token).build();
         boundary.invoke(spec().run(), envelope);
         CanonicalRecord ready = spec().recordOf(boundary, envelope);
@@ -281,8 +282,9 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         boundary.invoke(spec().run(), envelope);
         CanonicalRecord failed = spec().recordOf(boundary, envelope);
         CanonicalRecord.Final upgrade = (CanonicalRecord.Final) CanonicalRecord.restore(failed.key(), failed.tool(),
-                failed.arguments(), failed.requestFingerprint(), failed.createdAt(), Option.some(new Completion.Succeeded(
-                        RAW, new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()), START.plusSeconds(1))));
+                failed.arguments(), failed.requestFingerprint(), failed.createdAt(),
+                Option.some(new Completion.Succeeded(RAW,
+                        new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()), START.plusSeconds(1))));
 
         Either<StoreFailure, Completion> refused = complete(upgrade, token);
 

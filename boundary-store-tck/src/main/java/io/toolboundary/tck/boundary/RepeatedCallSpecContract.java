@@ -70,11 +70,11 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     @Test
     default void readsArgumentsThatDifferOnlyInWhitespaceAsTheSame() {
         ToolBoundary boundary = spec().boundary();
-        ToolCallEnvelope compact = Fixtures.envelope(spec().run()).withArguments("{\"query\":\"timeout\"}").build();
+        ToolCallEnvelope compact = spec().envelopeBuilder().withArguments("{\"query\":\"timeout\"}").build();
         boundary.invoke(spec().run(), compact);
 
         Either<BoundaryError, AgentResult> spaced = boundary.invoke(spec().run(),
-                Fixtures.envelope(spec().run()).withToolCallId(compact.toolCallId())
+                spec().envelopeBuilder().withToolCallId(compact.toolCallId())
                         .withArguments(" { \"query\" : \"timeout\" } ").build());
 
         assertThat(codeOf(spaced)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
@@ -89,7 +89,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         CanonicalRecord first = spec().recordOf(boundary, envelope);
 
         Either<BoundaryError, AgentResult> reused = boundary.invoke(spec().run(),
-                Fixtures.envelope(spec().run()).withToolCallId(envelope.toolCallId())
+                spec().envelopeBuilder().withToolCallId(envelope.toolCallId())
                         .withArguments("{\"query\":\"out of memory\"}").build());
 
         assertThat(codeOf(reused)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
@@ -134,7 +134,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     @DisplayName("Framework ID is preserved")
     default void keepsTheExactFrameworkToolCallId() {
         String frameworkId = "call_AbC-1.2:3";
-        ToolCallEnvelope envelope = Fixtures.envelope(spec().run()).withToolCallId(frameworkId).build();
+        ToolCallEnvelope envelope = spec().envelopeBuilder().withToolCallId(frameworkId).build();
         AtomicReference<InvocationKey> keySeenByTool = new AtomicReference<>();
         ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
             keySeenByTool.set(request.key());
@@ -157,7 +157,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         ToolBoundary boundary = spec().boundary();
 
         Either<BoundaryError, AgentResult> inFirst = boundary.invoke(spec().run(),
-                Fixtures.envelope(spec().run()).withToolCallId("call_1").build());
+                spec().envelopeBuilder().withToolCallId("call_1").build());
         Either<BoundaryError, AgentResult> inSecond = boundary.invoke(otherRun,
                 Fixtures.envelope(otherRun).withToolCallId("call_1").build());
 
@@ -172,20 +172,20 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     default void neverGeneratesAFallbackIdForAMissingOne() {
         ToolBoundary boundary = spec().boundary();
 
-        spec().assertRefusedBeforeExecution(boundary, spec().run(), Fixtures.envelope(spec().run()).withToolCallId("").build(),
+        spec().assertRefusedBeforeExecution(boundary, spec().run(), spec().envelopeBuilder().withToolCallId("").build(),
                 ErrorCode.TOOL_CALL_ID_MISSING);
     }
 
     // Requirement: A repeated tool_call_id SHALL be compared by tool and canonical arguments (RFC 8785)
 
     private ToolBoundary twoTools(CountingExecutor sql) {
-        return spec().boundaryWith(logSearch(spec().executor(), spec().projector()),
+        return spec().boundaryWith(spec().logSearch(),
                 ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound(RESULT)));
     }
 
     private Either<BoundaryError, AgentResult> repeat(ToolBoundary boundary, ToolCallEnvelope first,
             String toolName, String arguments) {
-        return boundary.invoke(spec().run(), Fixtures.envelope(spec().run()).withToolCallId(first.toolCallId())
+        return boundary.invoke(spec().run(), spec().envelopeBuilder().withToolCallId(first.toolCallId())
                 .withToolName(toolName).withArguments(arguments).build());
     }
 
@@ -193,7 +193,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     default void readsReorderedMembersAsADuplicate() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
         ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = Fixtures.envelope(spec().run())
+        ToolCallEnvelope first = spec().envelopeBuilder()
                 .withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}").build();
         assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
         CanonicalRecord stored = spec().recordOf(boundary, first);
@@ -210,7 +210,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     default void readsOneAndOnePointZeroAsADuplicate() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
         ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = Fixtures.envelope(spec().run()).withArguments("{\"limit\":1,\"ratio\":1e2}").build();
+        ToolCallEnvelope first = spec().envelopeBuilder().withArguments("{\"limit\":1,\"ratio\":1e2}").build();
         assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
 
         Either<BoundaryError, AgentResult> same = repeat(boundary, first, first.toolName(),
@@ -227,7 +227,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     default void readsTheSameArgumentsForAnotherToolAsAReusedIdAndNeverRunsThatTool() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
         ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = Fixtures.envelope(spec().run()).withToolName("log-search")
+        ToolCallEnvelope first = spec().envelopeBuilder().withToolName("log-search")
                 .withArguments("{\"query\":\"timeout\"}").build();
         assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
         CanonicalRecord stored = spec().recordOf(boundary, first);
@@ -262,7 +262,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         Either<BoundaryError, AgentResult> answered = boundary.invoke(spec().run(), first);
         CanonicalRecord stored = spec().recordOf(boundary, first);
 
-        Either<BoundaryError, AgentResult> again = boundary.invoke(spec().run(), Fixtures.envelope(spec().run())
+        Either<BoundaryError, AgentResult> again = boundary.invoke(spec().run(), spec().envelopeBuilder()
                 .withToolCallId(first.toolCallId()).withArguments("{ \"query\" : \"timeout\" }").build());
 
         assertThat(again).isEqualTo(answered);
@@ -320,7 +320,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         ToolCallEnvelope first = spec().envelope();
         boundary.invoke(spec().run(), first);
 
-        Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run(), Fixtures.envelope(spec().run())
+        Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run(), spec().envelopeBuilder()
                 .withToolCallId(first.toolCallId()).withArguments("{\"query\":\"oom\"}").build());
 
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);

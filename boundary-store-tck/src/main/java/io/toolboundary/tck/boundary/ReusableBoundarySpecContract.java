@@ -81,7 +81,7 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
         Projector rows = rowCounter();
         ToolBoundary boundary = spec().boundaryWith(
                 ToolBoundaryConfig.custom().rawResponseLimitBytes(SQL_RAW_LIMIT).build(),
-                logSearch(spec().executor(), spec().projector()),
+                spec().logSearch(),
                 ToolBinding.readOnly("sql-query", sql, rows));
 
         List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, spec().run())
@@ -114,7 +114,8 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
     default void refusesACrossRunStepOfAScriptedRun() {
         CountingExecutor sql = sqlTool();
         Projector rows = rowCounter();
-        List<ScriptedRun.Step> steps = ScriptedRun.on(spec().boundaryWith(ToolBinding.readOnly("sql-query", sql, rows)), spec().run())
+        ToolBoundary boundary = spec().boundaryWith(ToolBinding.readOnly("sql-query", sql, rows));
+        List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, spec().run())
                 .call("sql-query", "{\"table\":\"orders\"}").withRunId(Fixtures.anyRunId())
                 .play();
 

@@ -100,8 +100,13 @@ public final class SpecState {
         return new RunContext(run.runId(), true, deadline, callBudget, run.runToken());
     }
 
+    /** The test's log search tool, on its executor and projector. */
+    ToolBinding logSearch() {
+        return logSearch(executor, projector);
+    }
+
     ToolBoundary boundary() {
-        return boundaryWith(logSearch(executor, projector));
+        return boundaryWith(logSearch());
     }
 
     ToolBoundary boundaryWith(ToolBinding... tools) {
@@ -114,6 +119,16 @@ public final class SpecState {
 
     ToolBoundaryBuilder builder(ToolBoundaryConfig config, ToolBinding... tools) {
         return builderOn(fixture.store(), config, tools);
+    }
+
+    /** A builder of the default boundary with the test's log search tool. */
+    ToolBoundaryBuilder builder() {
+        return builder(ToolBoundaryConfig.ofDefaults(), logSearch());
+    }
+
+    /** A builder of the default boundary with the test's log search tool, on {@code store}. */
+    ToolBoundaryBuilder builderOn(CanonicalInvocationStore store) {
+        return builderOn(store, ToolBoundaryConfig.ofDefaults(), logSearch());
     }
 
     ToolBoundaryBuilder builderOn(CanonicalInvocationStore store, ToolBoundaryConfig config, ToolBinding... tools) {
@@ -129,8 +144,13 @@ public final class SpecState {
         return ToolBinding.readOnly("log-search", executor, projector);
     }
 
+    /** A call of this test's run, to be changed. */
+    EnvelopeBuilder envelopeBuilder() {
+        return Fixtures.envelope(run);
+    }
+
     ToolCallEnvelope envelope() {
-        return Fixtures.envelope(run).build();
+        return envelopeBuilder().build();
     }
 
     InvocationKey keyOf(ToolCallEnvelope envelope) {
