@@ -14,6 +14,7 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -259,7 +260,7 @@ class MicrometerBoundaryListenerTest {
     @Test
     void countsACompletionTheStoreRefusedAsStoreFailed() {
         InMemoryCanonicalInvocationStore memory = InMemoryCanonicalInvocationStore.create();
-        CanonicalInvocationStore refusingCompletion = FaultyStores.refusingComplete(memory, io.toolboundary.application.StoreFailure.unavailable());
+        CanonicalInvocationStore refusingCompletion = FaultyStores.refusingComplete(memory, StoreFailure.unavailable());
 
         call(boundary(MicrometerBoundaryListener.of(registry), refusingCompletion), "log-search", "call_1");
 

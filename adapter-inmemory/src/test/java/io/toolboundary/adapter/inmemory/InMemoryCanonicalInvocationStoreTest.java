@@ -18,7 +18,11 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.tck.store.CanonicalInvocationStoreContract;
+import io.toolboundary.tck.store.StoreRunsContract;
+import io.toolboundary.tck.store.StoreCreatingContract;
+import io.toolboundary.tck.store.StoreCompletingContract;
+import io.toolboundary.tck.store.StoreAbandoningContract;
+import io.toolboundary.tck.store.StoreRacesContract;
 import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -28,7 +32,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-class InMemoryCanonicalInvocationStoreTest implements CanonicalInvocationStoreContract {
+class InMemoryCanonicalInvocationStoreTest implements StoreRunsContract, StoreCreatingContract, StoreCompletingContract,
+        StoreAbandoningContract, StoreRacesContract {
 
     private static final long MAX_RECORD_BYTES = 4096;
 

@@ -11,14 +11,19 @@ import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.tck.boundary.SpecState;
-import io.toolboundary.tck.boundary.SpecValues;
-import io.toolboundary.tck.boundary.ToolBoundarySpecContract;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.MutableClock;
+import io.toolboundary.tck.boundary.SpecState;
+import io.toolboundary.tck.boundary.SpecValues;
+import io.toolboundary.tck.boundary.PreflightSpecContract;
+import io.toolboundary.tck.boundary.RecordLifecycleSpecContract;
+import io.toolboundary.tck.boundary.RepeatedCallSpecContract;
+import io.toolboundary.tck.boundary.LimitsSpecContract;
+import io.toolboundary.tck.boundary.FailuresSpecContract;
+import io.toolboundary.tck.boundary.ReusableBoundarySpecContract;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * The requirement text, scenario by scenario, through the boundary on the in-memory store, whose expiry
  * follows the suite's clock; plus what only this store can show: a refused call leaves it empty.
  */
-class InMemoryToolBoundarySpecTest implements ToolBoundarySpecContract {
+class InMemoryToolBoundarySpecTest implements PreflightSpecContract, RecordLifecycleSpecContract, RepeatedCallSpecContract,
+        LimitsSpecContract, FailuresSpecContract, ReusableBoundarySpecContract {
 
     private final MutableClock clock = MutableClock.at(SpecValues.START);
     private final SpecState spec = new SpecState();

@@ -3,7 +3,11 @@ package io.toolboundary.adapter.redis;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.tck.store.CanonicalInvocationStoreContract;
+import io.toolboundary.tck.store.StoreRunsContract;
+import io.toolboundary.tck.store.StoreCreatingContract;
+import io.toolboundary.tck.store.StoreCompletingContract;
+import io.toolboundary.tck.store.StoreAbandoningContract;
+import io.toolboundary.tck.store.StoreRacesContract;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -12,7 +16,8 @@ import java.time.Duration;
  * The whole store contract on a real Redis; the subclasses choose standalone or cluster. One store per
  * deployment, shared by the suite's tests (each test uses its own run id).
  */
-abstract class RedisStoreContractTest implements CanonicalInvocationStoreContract {
+abstract class RedisStoreContractTest implements StoreRunsContract, StoreCreatingContract, StoreCompletingContract,
+        StoreAbandoningContract, StoreRacesContract {
 
     /** Small enough that the size-limit tests stay fast, large enough for every other record. */
     private static final long RECORD_LIMIT_BYTES = 4096;

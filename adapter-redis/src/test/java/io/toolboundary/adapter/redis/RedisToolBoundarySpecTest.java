@@ -4,7 +4,12 @@ import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.tck.boundary.SpecState;
 import io.toolboundary.tck.boundary.SpecValues;
-import io.toolboundary.tck.boundary.ToolBoundarySpecContract;
+import io.toolboundary.tck.boundary.PreflightSpecContract;
+import io.toolboundary.tck.boundary.RecordLifecycleSpecContract;
+import io.toolboundary.tck.boundary.RepeatedCallSpecContract;
+import io.toolboundary.tck.boundary.LimitsSpecContract;
+import io.toolboundary.tck.boundary.FailuresSpecContract;
+import io.toolboundary.tck.boundary.ReusableBoundarySpecContract;
 import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
@@ -15,7 +20,8 @@ import java.time.Duration;
  * choose standalone or cluster. Redis keeps its own time: TTLs are read with {@code PTTL} and ended with
  * {@code PEXPIRE}, from the test's own connection.
  */
-abstract class RedisToolBoundarySpecTest implements ToolBoundarySpecContract {
+abstract class RedisToolBoundarySpecTest implements PreflightSpecContract, RecordLifecycleSpecContract,
+        RepeatedCallSpecContract, LimitsSpecContract, FailuresSpecContract, ReusableBoundarySpecContract {
 
     private final MutableClock clock = MutableClock.at(SpecValues.START);
     private final SpecState spec = new SpecState();

@@ -33,18 +33,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Proves that nothing the agent receives carries a raw response, an exception text, a credential, the
- * request, the canonical key or a stack trace: on every error path the boundary can take (one case per
- * {@link ErrorCode}, store refusals included) and on the success path. Calls {@link #store()},
- * {@link #clock()} (a new {@link MutableClock} at {@link SpecValues#START} for each test, which the
- * boundaries read), {@link #expire(InvocationKey)}, {@link #passLease(InvocationKey)} and
- * {@link #maxRecordBytes()}; store failures are switched in around the real store.
+ * Proves that nothing the agent receives carries a raw response, an exception text, a credential, the request, the
+ * canonical key or a stack trace: on every error path the boundary can take (one case per {@link ErrorCode}, store
+ * refusals included) and on the success path. Calls {@link #store()}, {@link #clock()} (a new {@link MutableClock} at
+ * {@link SpecValues#START} for each test, which the boundaries read), {@link #expire(InvocationKey)}, {@link
+ * #passLease(InvocationKey)} and {@link #maxRecordBytes()}; store failures are switched in around the real store.
  */
 public interface AgentNeverSeesRawDataContract extends StoreFixture {
-
-    // ---------------------------------------------------------------------------------------------
-    // Cases
-    // ---------------------------------------------------------------------------------------------
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.toolboundary.tck.boundary.LeakCases#errorPaths")

@@ -35,12 +35,10 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * The cases of {@link AgentNeverSeesRawDataContract}: one way to call the boundary per error code, each
- * with the code the agent must get.
+ * The cases of {@link AgentNeverSeesRawDataContract}: one way to call the boundary per error code, each with the code
+ * the agent must get.
  */
 final class LeakCases {
-
-
 
     private LeakCases() {
     }
@@ -163,8 +161,8 @@ final class LeakCases {
     }
 
     /**
-     * What the harness gets from {@link ToolBoundary#abandonExpired} while the tool runs, {@code wait}
-     * after the call began: the refusal, or the abandoned record's code.
+     * What the harness gets from {@link ToolBoundary#abandonExpired} while the tool runs, {@code wait} after the call
+     * began: the refusal, or the abandoned record's code.
      */
     static Either<BoundaryError, AgentResult> abandonWhileRunning(LeakWorld w, BoundaryListener listener,
             Duration wait) {

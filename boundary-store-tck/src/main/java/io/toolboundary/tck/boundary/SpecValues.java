@@ -4,7 +4,7 @@ import io.toolboundary.application.ToolBoundaryConfig;
 import java.time.Duration;
 import java.time.Instant;
 
-/** The values {@link ToolBoundarySpecContract} works with: where its clock starts, the TTL, the tool's raw response and result. */
+/** The values the spec suites work with: where their clock starts, the TTL, the tool's raw response and result. */
 public final class SpecValues {
 
     /** Where the suite's clock stands when a test begins. */

@@ -1,13 +1,13 @@
 package io.toolboundary.tck.reliability;
 
 import static io.toolboundary.tck.reliability.HostileValues.ARGUMENTS;
-import static io.toolboundary.tck.reliability.HostileValues.TOOL;
-import static io.toolboundary.tck.reliability.HostileValues.WRITER;
 import static io.toolboundary.tck.reliability.HostileValues.DEFAULT_TRIES;
 import static io.toolboundary.tck.reliability.HostileValues.PAYLOAD_LIMIT_BYTES;
 import static io.toolboundary.tck.reliability.HostileValues.REQUEST_MARKER;
 import static io.toolboundary.tck.reliability.HostileValues.SEED_PROPERTY;
+import static io.toolboundary.tck.reliability.HostileValues.TOOL;
 import static io.toolboundary.tck.reliability.HostileValues.TRIES_PROPERTY;
+import static io.toolboundary.tck.reliability.HostileValues.WRITER;
 
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -31,47 +31,20 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hostile input through {@link ToolBoundary#invoke} on a real store, as property-style runs over a
- * seeded {@link Random}. A store adapter's test runs it by implementing this interface,
- * {@link #store()} and {@link #storeName()}.
- *
- * <p>Each try must end in a successful call or an error from the set its generator allows (never
- * {@code INTERNAL_ERROR}); no throwable may escape; a call refused before the store creates no
- * record; records stored before the run stay exactly as they were; no tool runs twice for one key;
- * and nothing the agent receives (an error's message and text, a result's content and scope) holds
- * the raw response, the request, an exception text, a credential or a store key. Each test prints one
- * {@code RELIABILITY} line with its counts (see {@link ReliabilityTally}) and fails on any finding.
- *
- * <p>Tries per test: {@value HostileValues#DEFAULT_TRIES}, or the value of the system property
- * {@value HostileValues#TRIES_PROPERTY}. The seed can be set with {@value HostileValues#SEED_PROPERTY}.
+ * Hostile input through {@link ToolBoundary#invoke} on a real store, as property-style runs over a seeded {@link
+ * Random}. A store adapter's test runs it by implementing this interface, {@link #store()} and {@link #storeName()}.
  */
 public interface HostileInputContract extends StoreFixture {
 
-    // ---------------------------------------------------------------------------------------------
-    // Hooks
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * Tries per test: {@value HostileValues#TRIES_PROPERTY} when set, else {@value HostileValues#DEFAULT_TRIES}.
-     *
-     * @return how many hostile inputs each test sends through the boundary
-     */
+    /** Tries per test: {@value HostileValues#TRIES_PROPERTY} when set, else {@value HostileValues#DEFAULT_TRIES}. */
     default int tries() {
         return Integer.getInteger(TRIES_PROPERTY, DEFAULT_TRIES);
     }
 
-    /**
-     * The base seed: {@value HostileValues#SEED_PROPERTY} when set, else a fixed number.
-     *
-     * @return the seed each test offsets by its own number to seed its random inputs
-     */
+    /** The base seed: {@value HostileValues#SEED_PROPERTY} when set, else a fixed number. */
     default long seed() {
         return Long.getLong(SEED_PROPERTY, 20_261_202L);
     }
-
-    // ---------------------------------------------------------------------------------------------
-    // Tests
-    // ---------------------------------------------------------------------------------------------
 
     @Test
     default void rejectsEveryUnsafeIdentifierAndRunsEverySafeOneOnce() {
@@ -139,7 +112,7 @@ public interface HostileInputContract extends StoreFixture {
         int acceptedCalls = 0;
 
         for (int i = 0; i < tries(); i++) {
-            HostileInputs.JsonSample sample = HostileInputs.json(random, REQUEST_MARKER);
+            JsonInputs.JsonSample sample = JsonInputs.json(random, REQUEST_MARKER);
             String toolCallId = "json-" + i;
             ToolCallEnvelope envelope = ToolCallEnvelope.of(harness.runId(), toolCallId, TOOL, sample.json());
             Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope, tally);
@@ -232,10 +205,6 @@ public interface HostileInputContract extends StoreFixture {
         harness.checkExecutions(tally, runs);
         tally.reportAndAssertClean();
     }
-
-    // ---------------------------------------------------------------------------------------------
-    // Expectations
-    // ---------------------------------------------------------------------------------------------
 
     private static Allowed expectedForIds(int field, HostileInputs.IdSample sample, HostileHarness harness,
             Map<String, CanonicalRecord> accepted) {

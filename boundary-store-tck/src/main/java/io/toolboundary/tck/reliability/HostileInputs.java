@@ -9,12 +9,8 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Generators of hostile input for property-style tests, each driven by a caller's seeded
- * {@link Random} so that a failing try can be replayed from its seed.
- *
- * <p>Three families: identifiers (the framework's {@code tool_call_id}, run ids, tool names), JSON
- * argument texts, and texts of an exact UTF-8 size whose last character has a chosen width. Every
- * sample says what the boundary must answer for it, so a test needs no second oracle.
+ * Generators of hostile input for property-style tests, each driven by a caller's seeded {@link Random} so that a
+ * failing try can be replayed from its seed.
  */
 public final class HostileInputs {
 
@@ -36,59 +32,31 @@ public final class HostileInputs {
     private HostileInputs() {
     }
 
-    // ---------------------------------------------------------------------------------------------
-    // Identifiers
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * One identifier sample.
-     *
-     * @param category which generator made it (for reports)
-     * @param value the identifier text, exactly as an agent framework might send it
-     */
+    /** One identifier sample. */
     public record IdSample(String category, String value) {
 
-        /**
-         * Checks that both components are present.
-         *
-         * @param category which generator made it (for reports)
-         * @param value the identifier text, exactly as an agent framework might send it
-         * @throws NullPointerException if {@code category} or {@code value} is null
-         */
+        /** Checks that both components are present. */
         public IdSample {
             requireNonNull(category, "category is null");
             requireNonNull(value, "value is null");
         }
 
-        /**
-         * True when the value is a safe identifier: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}.
-         *
-         * @return whether the boundary may accept the value as an identifier
-         */
+        /** True when the value is a safe identifier: 1 to 128 characters of {@code [A-Za-z0-9_.:-]}. */
         public boolean safe() {
             return isSafeId(value);
         }
 
-        /**
-         * True when the value is empty or only whitespace.
-         *
-         * @return whether the value counts as missing rather than as unsafe
-         */
+        /** True when the value is empty or only whitespace. */
         public boolean blank() {
             return value.isBlank();
         }
     }
 
     /**
-     * An identifier from one of these families, chosen at random: empty, blank, safe of exactly 128
-     * characters, safe of 129, control characters, CR/LF, glob and hash-tag characters ({@code { } * ? [}),
-     * bidi controls, zero-width characters, lone surrogates, look-alike letters, safe ones of random
-     * length, and safe ones with one or more hostile fragments spliced in.
-     *
-     * @param random the source of randomness
-     * @param safePool safe identifiers to pick now and then, so that duplicates occur; may be empty
-     * @return the identifier, with the name of the family that made it
-     * @throws NullPointerException if {@code random} or {@code safePool} is null
+     * An identifier from one of these families, chosen at random: empty, blank, safe of exactly 128 characters, safe of
+     * 129, control characters, CR/LF, glob and hash-tag characters ({@code { } * ? [}), bidi controls, zero-width
+     * characters, lone surrogates, look-alike letters, safe ones of random length, and safe ones with one or more
+     * hostile fragments spliced in.
      */
     public static IdSample id(Random random, List<String> safePool) {
         requireNonNull(random, "random is null");
@@ -123,13 +91,7 @@ public final class HostileInputs {
         };
     }
 
-    /**
-     * True when {@code value} has 1 to 128 characters, each of {@code [A-Za-z0-9_.:-]}.
-     *
-     * @param value the identifier text to check
-     * @return whether {@code value} is a safe identifier
-     * @throws NullPointerException if {@code value} is null
-     */
+    /** True when {@code value} has 1 to 128 characters, each of {@code [A-Za-z0-9_.:-]}. */
     public static boolean isSafeId(String value) {
         requireNonNull(value, "value is null");
         if (value.isEmpty() || value.length() > MAX_SAFE_ID_LENGTH) {
@@ -143,13 +105,7 @@ public final class HostileInputs {
         return true;
     }
 
-    /**
-     * A safe identifier of exactly {@code length} characters (not safe when longer than 128).
-     *
-     * @param random the source of randomness
-     * @param length how many characters, each drawn from {@code [A-Za-z0-9_.:-]}
-     * @return the identifier
-     */
+    /** A safe identifier of exactly {@code length} characters (not safe when longer than 128). */
     public static String safeId(Random random, int length) {
         StringBuilder id = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
@@ -186,141 +142,35 @@ public final class HostileInputs {
         return choices[random.nextInt(choices.length)];
     }
 
-    // ---------------------------------------------------------------------------------------------
-    // JSON arguments
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * What the boundary may answer for a sample.
-     *
-     * @param accepted true when a successful call is allowed
-     * @param codes the error codes allowed
-     */
+    /** What the boundary may answer for a sample. */
     public record Allowed(boolean accepted, Set<ErrorCode> codes) {
 
-        /**
-         * Checks the codes and keeps an unmodifiable copy of them.
-         *
-         * @param accepted true when a successful call is allowed
-         * @param codes the error codes allowed
-         * @throws NullPointerException if {@code codes} is null
-         */
+        /** Checks the codes and keeps an unmodifiable copy of them. */
         public Allowed {
             requireNonNull(codes, "codes is null");
             codes = codes.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(codes));
         }
 
-        /**
-         * Only a successful call.
-         *
-         * @return an expectation that allows success and no error code
-         */
+        /** Only a successful call. */
         public static Allowed acceptedOnly() {
             return new Allowed(true, Set.of());
         }
 
-        /**
-         * Only these error codes.
-         *
-         * @param first an error code allowed
-         * @param rest the other error codes allowed
-         * @return an expectation that allows these codes and no successful call
-         */
+        /** Only these error codes. */
         public static Allowed only(ErrorCode first, ErrorCode... rest) {
             return new Allowed(false, EnumSet.of(first, rest));
         }
 
-        /**
-         * A successful call or these error codes.
-         *
-         * @param first an error code allowed
-         * @param rest the other error codes allowed
-         * @return an expectation that allows success as well as these codes
-         */
+        /** A successful call or these error codes. */
         public static Allowed acceptedOr(ErrorCode first, ErrorCode... rest) {
             return new Allowed(true, EnumSet.of(first, rest));
         }
     }
 
     /**
-     * One JSON arguments sample.
-     *
-     * @param category which generator made it
-     * @param json the arguments text
-     * @param allowed what the boundary may answer
-     */
-    public record JsonSample(String category, String json, Allowed allowed) {
-
-        /**
-         * Checks that all components are present.
-         *
-         * @param category which generator made it
-         * @param json the arguments text
-         * @param allowed what the boundary may answer
-         * @throws NullPointerException if any component is null
-         */
-        public JsonSample {
-            requireNonNull(category, "category is null");
-            requireNonNull(json, "json is null");
-            requireNonNull(allowed, "allowed is null");
-        }
-    }
-
-    /** Deepest nesting the deep-nesting family uses. */
-    public static final int DEEP_NESTING = 10_000;
-
-    /** Digits in the long-number family. */
-    public static final int LONG_NUMBER_DIGITS = 1_001;
-
-    /**
-     * An arguments text from one of these families, chosen at random: valid objects; a top level that
-     * is not an object; trailing content; duplicate keys; nesting of 10,000; nesting at the depth
-     * limit and one above; numbers of 1,001 digits; numbers at the length limit and one above;
-     * {@code 1e999999} and other overflows; {@code NaN} and other non-numbers; unpaired
-     * {@code \}{@code u} surrogate escapes; raw lone surrogates; a BOM; raw control characters in
-     * strings; and random mutations of valid objects.
-     *
-     * <p>The expectations assume the boundary's default depth (64) and number length (100) limits and
-     * a request limit of at least 64 KiB.
-     *
-     * @param random the source of randomness
-     * @param marker a text every valid object carries, so that a leak of the request can be found
-     * @return the arguments text, with the family that made it and what the boundary may answer
-     * @throws NullPointerException if {@code random} or {@code marker} is null
-     */
-    public static JsonSample json(Random random, String marker) {
-        requireNonNull(random, "random is null");
-        requireNonNull(marker, "marker is null");
-        return JsonInputs.json(random, marker);
-    }
-
-    /**
-     * A random valid JSON object of a few members, nested a little, always holding {@code marker}.
-     *
-     * @param random the source of randomness
-     * @param marker the text put, unescaped, in the object's first member {@code "q"}; must need no
-     *     JSON escaping
-     * @return the object's JSON text
-     */
-    public static String validObject(Random random, String marker) {
-        return JsonInputs.validObject(random, marker);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Texts of an exact UTF-8 size
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * A well-formed text of exactly {@code utf8Bytes} UTF-8 bytes whose last character takes
-     * {@code lastCharBytes} bytes (1 to 4). The rest is a random mix of 1-, 2- and 3-byte letters, never
-     * a quote, a backslash, a control character or a surrogate, so it may sit inside a JSON string.
-     *
-     * @param random the source of randomness
-     * @param utf8Bytes the text's size wanted, in UTF-8 bytes
-     * @param lastCharBytes how many UTF-8 bytes the last character takes, 1 to 4
-     * @return the text
-     * @throws NullPointerException if {@code random} is null
-     * @throws IllegalArgumentException when the width is not 1 to 4 or exceeds the size
+     * A well-formed text of exactly {@code utf8Bytes} UTF-8 bytes whose last character takes {@code lastCharBytes}
+     * bytes (1 to 4). The rest is a random mix of 1-, 2- and 3-byte letters, never a quote, a backslash, a control
+     * character or a surrogate, so it may sit inside a JSON string.
      */
     public static String textOfUtf8Bytes(Random random, int utf8Bytes, int lastCharBytes) {
         requireNonNull(random, "random is null");
@@ -338,14 +188,7 @@ public final class HostileInputs {
         return text.toString();
     }
 
-    /**
-     * A letter-like code point that takes {@code width} bytes in UTF-8.
-     *
-     * @param random the source of randomness
-     * @param width the UTF-8 length wanted, 1 to 4
-     * @return a random code point from a block of letters (or, for 4 bytes, emoji) of that width
-     * @throws IllegalArgumentException if {@code width} is not 1 to 4
-     */
+    /** A letter-like code point that takes {@code width} bytes in UTF-8. */
     public static int codePointOfWidth(Random random, int width) {
         return switch (width) {
             case 1 -> 'a' + random.nextInt(26);

@@ -1,8 +1,8 @@
 package io.toolboundary.tck.reliability;
 
 import static io.toolboundary.tck.reliability.HostileValues.ARGUMENTS;
-import static io.toolboundary.tck.reliability.HostileValues.RAW;
 import static io.toolboundary.tck.reliability.HostileValues.PAYLOAD_LIMIT_BYTES;
+import static io.toolboundary.tck.reliability.HostileValues.RAW;
 
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.Projection;

@@ -1,9 +1,8 @@
 package io.toolboundary.tck.reliability;
 
 /**
- * The values the hostile-input and model suites share: the system properties that set their tries and
- * seed, the payload limit, the markers that must never reach the agent, and the harness's tools and
- * texts.
+ * The values the hostile-input and model suites share: the system properties that set their tries and seed, the payload
+ * limit, the markers that must never reach the agent, and the harness's tools and texts.
  */
 public final class HostileValues {
 

@@ -27,13 +27,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Interrupts at each point of a call, on a real store: an interrupt never leaves a record behind, the
- * agent's answer always agrees with the record, the caller's interrupt flag is always kept, and a
- * replay never runs the tool again. Each point runs {@link #rounds()} calls and prints one
- * {@code RELIABILITY interrupts/<point>/<store>} line.
- *
- * <p>A store adapter's test runs it by implementing this interface, {@link #store()} and
- * {@link #storeName()}.
+ * Interrupts at each point of a call, on a real store: an interrupt never leaves a record behind, the agent's answer
+ * always agrees with the record, the caller's interrupt flag is always kept, and a replay never runs the tool again.
+ * Each point runs {@link #rounds()} calls and prints one {@code RELIABILITY interrupts/<point>/<store>} line.
  */
 public interface InterruptContract extends StoreFixture {
 
@@ -43,11 +39,7 @@ public interface InterruptContract extends StoreFixture {
     /** Rounds per interrupt point when {@value #ROUNDS_PROPERTY} is not set. */
     int DEFAULT_ROUNDS = 100;
 
-    /**
-     * Rounds per point: {@value #ROUNDS_PROPERTY} when set, else 100.
-     *
-     * @return how many interrupted calls each interruption point runs
-     */
+    /** Rounds per point: {@value #ROUNDS_PROPERTY} when set, else 100. */
     default int rounds() {
         return Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);
     }
@@ -121,8 +113,8 @@ public interface InterruptContract extends StoreFixture {
     }
 
     /**
-     * The agent's answer agrees with the record: a result with a READY record holding it, an error with
-     * an ERROR record holding that code.
+     * The agent's answer agrees with the record: a result with a READY record holding it, an error with an ERROR record
+     * holding that code.
      */
     private static boolean agrees(Either<BoundaryError, AgentResult> answer, Option<CanonicalRecord> stored) {
         if (stored.isEmpty()) {

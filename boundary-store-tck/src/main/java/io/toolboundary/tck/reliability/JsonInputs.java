@@ -1,21 +1,54 @@
 package io.toolboundary.tck.reliability;
 
-import static io.toolboundary.tck.reliability.HostileInputs.DEEP_NESTING;
-import static io.toolboundary.tck.reliability.HostileInputs.LONG_NUMBER_DIGITS;
 import static io.toolboundary.tck.reliability.HostileInputs.pick;
+import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.tck.reliability.HostileInputs.Allowed;
-import io.toolboundary.tck.reliability.HostileInputs.JsonSample;
 import java.util.Random;
 
-/** The JSON argument generators behind {@link HostileInputs#json} and {@link HostileInputs#validObject}. */
-final class JsonInputs {
+/** Generators of JSON argument texts, hostile and valid, each driven by a caller's seeded {@link Random}. */
+public final class JsonInputs {
 
     private JsonInputs() {
     }
 
-    static JsonSample json(Random random, String marker) {
+    /** One JSON arguments sample. */
+    public record JsonSample(String category, String json, Allowed allowed) {
+
+        /** Checks that all components are present. */
+        public JsonSample {
+            requireNonNull(category, "category is null");
+            requireNonNull(json, "json is null");
+            requireNonNull(allowed, "allowed is null");
+        }
+    }
+
+    /** Deepest nesting the deep-nesting family uses. */
+    public static final int DEEP_NESTING = 10_000;
+
+    /** Digits in the long-number family. */
+    public static final int LONG_NUMBER_DIGITS = 1_001;
+
+    /**
+     * An arguments text from one of these families, chosen at random: valid objects; a top level that is not an object;
+     * trailing content; duplicate keys; nesting of 10,000; nesting at the depth limit and one above; numbers of 1,001
+     * digits; numbers at the length limit and one above; {@code 1e999999} and other overflows; {@code NaN} and other
+     * non-numbers; unpaired {@code \}{@code u} surrogate escapes; raw lone surrogates; a BOM; raw control characters in
+     * strings; and random mutations of valid objects.
+     */
+    public static JsonSample json(Random random, String marker) {
+        requireNonNull(random, "random is null");
+        requireNonNull(marker, "marker is null");
+        return generate(random, marker);
+    }
+
+    /** A random valid JSON object of a few members, nested a little, always holding {@code marker}. */
+    public static String validObject(Random random, String marker) {
+        return object(random, marker);
+    }
+
+    private static JsonSample generate(Random random, String marker) {
         ErrorCode invalid = ErrorCode.ARGUMENTS_INVALID;
         String valid = validObject(random, marker);
         int family = random.nextInt(16);
@@ -66,7 +99,7 @@ final class JsonInputs {
         };
     }
 
-    static String validObject(Random random, String marker) {
+    private static String object(Random random, String marker) {
         StringBuilder json = new StringBuilder("{\"q\":\"").append(marker).append('"');
         int members = random.nextInt(5);
         for (int i = 0; i < members; i++) {

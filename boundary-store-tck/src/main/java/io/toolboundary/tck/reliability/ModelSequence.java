@@ -9,7 +9,6 @@ import io.toolboundary.application.RunToken;
 import io.toolboundary.application.StoreErrors;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
@@ -31,8 +30,8 @@ import java.util.Random;
 import java.util.UUID;
 
 /**
- * One sequence of {@link StoreModelContract}: its own run, random begins, completions, reads and the
- * passing of time, each acted on the store and on the {@link StoreModel} and compared.
+ * One sequence of {@link StoreModelContract}: its own run, random begins, completions, reads and the passing of time,
+ * each acted on the store and on the {@link StoreModel} and compared.
  */
 final class ModelSequence extends StoreModel {
 
@@ -284,9 +283,9 @@ final class ModelSequence extends StoreModel {
     }
 
     /**
-     * The record an outcome completes. A token that began the live record under the key completes
-     * that very record (the token proves it, so the store never compares the two); any other token
-     * may come with the attempt's record or, now and then, a tampered one.
+     * The record an outcome completes. A token that began the live record under the key completes that very record (the
+     * token proves it, so the store never compares the two); any other token may come with the attempt's record or, now
+     * and then, a tampered one.
      */
     private CanonicalRecord.Projecting baseOfOutcome(Attempt attempt, AttemptToken token) {
         Life life = lives.get(attempt.record.key());

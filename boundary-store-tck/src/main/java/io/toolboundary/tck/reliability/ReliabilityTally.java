@@ -7,11 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The counts of one reliability run and the findings behind them. A run prints one line,
- * {@code RELIABILITY <scenario> calls=<n> rejected=<n> leaks=<n> unexpected=<n> duplicateExecutions=<n>},
- * and then fails when any finding was recorded, quoting the first ones.
- *
- * <p>Not thread-safe: one tally per test, filled from the test's own thread.
+ * The counts of one reliability run and the findings behind them. A run prints one line, {@code RELIABILITY <scenario>
+ * calls=<n> rejected=<n> leaks=<n> unexpected=<n> duplicateExecutions=<n>}, and then fails when any finding was
+ * recorded, quoting the first ones.
  */
 public final class ReliabilityTally {
 
@@ -37,11 +35,7 @@ public final class ReliabilityTally {
         this.seed = seed;
     }
 
-    /**
-     * One call through the boundary; {@code wasRejected} when it ended in an error.
-     *
-     * @param wasRejected whether the call ended in an error, counted as rejected
-     */
+    /** One call through the boundary; {@code wasRejected} when it ended in an error. */
     public void call(boolean wasRejected) {
         calls++;
         if (wasRejected) {
@@ -49,96 +43,43 @@ public final class ReliabilityTally {
         }
     }
 
-    /**
-     * Something the agent received held a forbidden fragment.
-     *
-     * @param attempt the number of the try, quoted with the finding
-     * @param what which fragment leaked, and where
-     */
+    /** Something the agent received held a forbidden fragment. */
     public void leak(int attempt, String what) {
         leaks++;
         note(attempt, "leak: " + what);
     }
 
-    /**
-     * A throwable escaped the boundary or the store.
-     *
-     * @param attempt the number of the try, quoted with the finding
-     * @param failure the throwable that escaped; only its class name is quoted
-     */
+    /** A throwable escaped the boundary or the store. */
     public void unexpected(int attempt, Throwable failure) {
         unexpected++;
         note(attempt, "unexpected " + failure.getClass().getName());
     }
 
-    /**
-     * A tool ran more than once for one key.
-     *
-     * @param attempt the number of the try, quoted with the finding
-     * @param what which key ran again, and how often
-     */
+    /** A tool ran more than once for one key. */
     public void duplicateExecution(int attempt, String what) {
         duplicateExecutions++;
         note(attempt, "duplicate execution: " + what);
     }
 
-    /**
-     * The outcome or the stored state was not the expected one.
-     *
-     * @param attempt the number of the try, quoted with the finding
-     * @param what what was expected and what was found
-     */
+    /** The outcome or the stored state was not the expected one. */
     public void violation(int attempt, String what) {
         violations++;
         note(attempt, what);
     }
 
-    /**
-     * Checks a condition and records a violation when it does not hold.
-     *
-     * @param holds the condition; a violation is recorded when false
-     * @param attempt the number of the try, quoted with the finding
-     * @param what the violation quoted when the condition does not hold
-     */
+    /** Checks a condition and records a violation when it does not hold. */
     public void check(boolean holds, int attempt, String what) {
         if (!holds) {
             violation(attempt, what);
         }
     }
 
-    /**
-     * Calls so far.
-     *
-     * @return the number of calls counted by {@link #call(boolean)}
-     */
+    /** Calls so far. */
     public long calls() {
         return calls;
     }
 
-    /**
-     * Calls that ended in an error so far.
-     *
-     * @return the number of calls counted as rejected
-     */
-    public long rejected() {
-        return rejected;
-    }
-
-    /**
-     * Leaks, unexpected throwables, duplicate executions and violations so far.
-     *
-     * @return the number of all findings, including those beyond the ones quoted
-     */
-    public long findings() {
-        return leaks + unexpected + duplicateExecutions + violations;
-    }
-
-    /**
-     * The line the README figures are collected from.
-     *
-     * @return {@code RELIABILITY}, the scenario, and the counts of calls, rejections, leaks, unexpected
-     *     throwables and duplicate executions
-     */
+    /** The line the README figures are collected from. */
     public String line() {
         return "RELIABILITY " + scenario + " calls=" + calls + " rejected=" + rejected + " leaks=" + leaks
                 + " unexpected=" + unexpected + " duplicateExecutions=" + duplicateExecutions;

@@ -4,7 +4,6 @@ import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.StoreErrors;
 import io.toolboundary.application.StoreFailure;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.StoreRules;
@@ -21,9 +20,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The reference model of one sequence of {@link StoreModelContract}: the lives of records, the budget
- * counters and their expiry windows as the domain's rules predict them, and the checks of the store's
- * answers against them.
+ * The reference model of one sequence of {@link StoreModelContract}: the lives of records, the budget counters and
+ * their expiry windows as the domain's rules predict them, and the checks of the store's answers against them.
  */
 abstract class StoreModel {
 
@@ -218,8 +216,8 @@ abstract class StoreModel {
     }
 
     /**
-     * Brings the model up to date for {@code key} before a write: a life that has ended is dropped;
-     * one that could end while the write runs is ended now, so that the write's outcome is certain.
+     * Brings the model up to date for {@code key} before a write: a life that has ended is dropped; one that could end
+     * while the write runs is ended now, so that the write's outcome is certain.
      */
     Instant settleBeforeWrite(InvocationKey key) {
         Instant before = now();

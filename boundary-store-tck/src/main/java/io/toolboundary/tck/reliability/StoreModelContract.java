@@ -3,36 +3,18 @@ package io.toolboundary.tck.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.StoreRules;
-import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.reliability.StoreModel.Counts;
 import io.toolboundary.tck.store.StoreFixture;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A model-based check of a {@link CanonicalInvocationStore}: seeded random sequences of begins (keys
- * from a small pool, reused tokens, two fingerprints, random budgets and TTLs), completions (READY or
- * ERROR, with the right token, a wrong one (then sometimes a tampered outcome), a repeated one), reads
- * and the passing of time, run against the store and against a reference model whose decisions are the
- * domain's {@link StoreRules}: a store that decides otherwise than the rules fails here.
- *
- * <p>After every step: each result equals the model's prediction (record or error code); a key has
- * at most one successful begin per life (one execution); each key moves only from nothing to
- * PROJECTING, from PROJECTING to READY or ERROR, and a final record never changes; the remaining TTL
- * never grows; budgets hold exactly. One {@code RELIABILITY} line reports the counts.
- *
- * <p>Time: when the store's expiry follows an injected {@link MutableClock} ({@link #storeClock()}),
- * the suite moves it and the model predicts every expiry exactly. When the store keeps its own time
- * (Redis), the suite gives some records a short TTL, ends a record's life with {@link #expire}, and the
- * model allows for the store's clock running while a step runs: a record near its end is either
- * found or not, and before a write to such a record the suite ends its life so that the write's
- * outcome is certain.
- *
- * <p>A store adapter's test runs it by implementing this interface, {@link #store()},
- * {@link #storeName()}, {@link #remainingTtl(InvocationKey)}, {@link #storeClock()} and, when that is
- * none, {@link #expire(InvocationKey)}.
+ * A model-based check of a {@link CanonicalInvocationStore}: seeded random sequences of begins (keys from a small pool,
+ * reused tokens, two fingerprints, random budgets and TTLs), completions (READY or ERROR, with the right token, a wrong
+ * one (then sometimes a tampered outcome), a repeated one), reads and the passing of time, run against the store and
+ * against a reference model whose decisions are the domain's {@link StoreRules}: a store that decides otherwise than
+ * the rules fails here.
  */
 public interface StoreModelContract extends StoreFixture {
 
@@ -42,40 +24,22 @@ public interface StoreModelContract extends StoreFixture {
     /** Actions per sequence. */
     int DEFAULT_ACTIONS = 50;
 
-    /**
-     * Sequences per run; by default {@value #DEFAULT_SEQUENCES}, scaled up by the fuzz tries property.
-     *
-     * @return how many random sequences of actions a run checks against the model
-     */
+    /** Sequences per run; by default {@value #DEFAULT_SEQUENCES}, scaled up by the fuzz tries property. */
     default int sequences() {
         return scaled(DEFAULT_SEQUENCES);
     }
 
-    /**
-     * Actions per sequence.
-     *
-     * @return how many random store actions each sequence performs
-     */
+    /** Actions per sequence. */
     default int actionsPerSequence() {
         return DEFAULT_ACTIONS;
     }
 
-    /**
-     * The seed: {@link HostileValues#SEED_PROPERTY} when set, else a fixed number.
-     *
-     * @return the seed of the random sequences, offset from the hostile-input seed
-     */
+    /** The seed: {@link HostileValues#SEED_PROPERTY} when set, else a fixed number. */
     default long seed() {
         return Long.getLong(HostileValues.SEED_PROPERTY, 20_261_202L) + 7;
     }
 
-    /**
-     * {@code base}, times the fuzz tries property over its default when the property is set.
-     *
-     * @param base the count for the default number of tries
-     * @return {@code base} scaled by {@link HostileValues#TRIES_PROPERTY} over its default, never
-     *     below {@code base} and capped at {@link Integer#MAX_VALUE}
-     */
+    /** {@code base}, times the fuzz tries property over its default when the property is set. */
     static int scaled(int base) {
         Integer tries = Integer.getInteger(HostileValues.TRIES_PROPERTY);
         if (tries == null || tries <= HostileValues.DEFAULT_TRIES) {
@@ -83,10 +47,6 @@ public interface StoreModelContract extends StoreFixture {
         }
         return (int) Math.min(Integer.MAX_VALUE, (long) base * tries / HostileValues.DEFAULT_TRIES);
     }
-
-    // ---------------------------------------------------------------------------------------------
-    // The test
-    // ---------------------------------------------------------------------------------------------
 
     @Test
     default void agreesWithTheReferenceModelAfterEveryStep() {

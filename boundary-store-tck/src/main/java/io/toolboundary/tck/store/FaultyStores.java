@@ -14,49 +14,30 @@ import io.vavr.control.Option;
 import java.time.Duration;
 
 /**
- * A real store with one failure switched in, standing for the failures a remote store maps to safe
- * codes (or, for a crash, fails to map). Every operation the failure does not concern goes to the real
- * store unchanged, so what the boundary does next (ending a record, reading it) is real.
+ * A real store with one failure switched in, standing for the failures a remote store maps to safe codes (or, for a
+ * crash, fails to map). Every operation the failure does not concern goes to the real store unchanged, so what the
+ * boundary does next (ending a record, reading it) is real.
  */
 public final class FaultyStores {
 
     private FaultyStores() {
     }
 
-    /**
-     * {@code begin} answers {@code failure} and touches nothing; the rest is {@code store}.
-     *
-     * @param store the real store every other operation goes to
-     * @param failure what every {@code begin} answers
-     * @return a store whose {@code begin} always fails with {@code failure}
-     * @throws NullPointerException if {@code failure} is null
-     */
+    /** {@code begin} answers {@code failure} and touches nothing; the rest is {@code store}. */
     public static CanonicalInvocationStore refusingBegin(CanonicalInvocationStore store, StoreFailure failure) {
         requireNonNull(failure, "failure is null");
         return new Faulty(store, Option.of(failure), Option.none(), Option.none());
     }
 
-    /**
-     * {@code complete} answers {@code failure} and touches nothing; the rest is {@code store}.
-     *
-     * @param store the real store every other operation goes to
-     * @param failure what every {@code complete} answers
-     * @return a store whose {@code complete} always fails with {@code failure}
-     * @throws NullPointerException if {@code failure} is null
-     */
+    /** {@code complete} answers {@code failure} and touches nothing; the rest is {@code store}. */
     public static CanonicalInvocationStore refusingComplete(CanonicalInvocationStore store, StoreFailure failure) {
         requireNonNull(failure, "failure is null");
         return new Faulty(store, Option.none(), Option.of(failure), Option.none());
     }
 
     /**
-     * {@code begin} throws an {@link IllegalStateException} with {@code message}, as a store with a bug
-     * would; the rest is {@code store}.
-     *
-     * @param store the real store every other operation goes to
-     * @param message the message of the exception every {@code begin} throws
-     * @return a store whose {@code begin} always throws instead of answering
-     * @throws NullPointerException if {@code message} is null
+     * {@code begin} throws an {@link IllegalStateException} with {@code message}, as a store with a bug would; the rest
+     * is {@code store}.
      */
     public static CanonicalInvocationStore crashingOnBegin(CanonicalInvocationStore store, String message) {
         requireNonNull(message, "message is null");

@@ -20,28 +20,20 @@ import java.time.Instant;
 import java.util.OptionalLong;
 
 /**
- * A store that passes every call to a real one unchanged. A test that needs one call to behave
- * otherwise (refuse, interrupt, time itself) extends it and overrides just that call, so that
- * whatever the boundary does next (ending a record, reading it) still reaches the real store.
+ * A store that passes every call to a real one unchanged. A test that needs one call to behave otherwise (refuse,
+ * interrupt, time itself) extends it and overrides just that call, so that whatever the boundary does next (ending a
+ * record, reading it) still reaches the real store.
  */
 public abstract class ForwardingStore implements CanonicalInvocationStore {
 
     private final CanonicalInvocationStore store;
 
-    /**
-     * A store forwarding to {@code store}.
-     *
-     * @param store the real store
-     */
+    /** A store forwarding to {@code store}. */
     protected ForwardingStore(CanonicalInvocationStore store) {
         this.store = requireNonNull(store, "store is null");
     }
 
-    /**
-     * The real store.
-     *
-     * @return the store every call goes to unless overridden
-     */
+    /** The real store. */
     protected final CanonicalInvocationStore delegate() {
         return store;
     }

@@ -19,15 +19,11 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallIdPage;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
@@ -49,9 +45,9 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves how a store abandons records past their execution lease (judged by the store's clock, never
- * by the caller's instant) and lists and sweeps a run. Calls {@link #store()},
- * {@link #passLease(InvocationKey)}, {@link #expire(InvocationKey)} and {@link #maxRecordBytes()}.
+ * Proves how a store abandons records past their execution lease (judged by the store's clock, never by the caller's
+ * instant) and lists and sweeps a run. Calls {@link #store()}, {@link #passLease(InvocationKey)}, {@link
+ * #expire(InvocationKey)} and {@link #maxRecordBytes()}.
  */
 public interface StoreAbandoningContract extends StoreFixture {
 
@@ -81,21 +77,19 @@ public interface StoreAbandoningContract extends StoreFixture {
     @Test
     default void refusesAbandonWhileTheLeaseRunsAndLetsTheAttemptFinish() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
 
         assertThat(store().abandon(record.key(), record.createdAt(), TIMEOUT)).isEqualTo(refused(new Refusal.LeaseNotExpired()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
     }
 
     @Test
     default void judgesTheLeaseByTheStoresClockNeverByTheCallersInstant() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
 
         // A caller whose clock stepped far ahead cannot end a call that is still running.
         for (Instant stepped : List.of(record.createdAt().plus(LEASE), record.createdAt().plus(Duration.ofDays(365)),
@@ -115,8 +109,7 @@ public interface StoreAbandoningContract extends StoreFixture {
     @Test
     default void keepsTheLeaseOfTheFirstBeginWhenBeginIsRetried() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
 
         assertThat(store().begin(new InvocationStart(record, token, RUN_TOKEN, TTL, LEASE.multipliedBy(1_000), GENEROUS_BUDGET,
                 GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT)).isEqualTo(Either.right(record));
@@ -148,10 +141,9 @@ public interface StoreAbandoningContract extends StoreFixture {
     @Test
     default void refusesAbandonOfAReadyRecordAndKeepsIt() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
+        complete(ready, token);
         passLease(record.key());
 
         assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
@@ -161,10 +153,9 @@ public interface StoreAbandoningContract extends StoreFixture {
     @Test
     default void refusesAbandonOfAnErrorRecordAndKeepsIt() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-        store().complete(failed.key(), token, failed.completion(), TIMEOUT);
+        complete(failed, token);
         passLease(record.key());
 
         assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
@@ -185,14 +176,13 @@ public interface StoreAbandoningContract extends StoreFixture {
     @Test
     default void refusesALateCompletionOfTheAbandonedAttempt() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         passLease(record.key());
         CanonicalRecord.Failed abandoned = store().abandon(record.key(), CALLERS_NOW, TIMEOUT).get();
 
-        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+        assertThat(complete(readyOf(record, "raw", evidenceFound("found")), token))
                 .isEqualTo(refused(new Refusal.Conflict()));
-        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).completion(), TIMEOUT))
+        assertThat(complete(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()), token))
                 .isEqualTo(refused(new Refusal.Conflict()));
         assertThat(store().begin(start(record, token), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
         assertThat(stored(record.key())).isEqualTo(Option.some(abandoned));
@@ -215,8 +205,7 @@ public interface StoreAbandoningContract extends StoreFixture {
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
     default void endsTheRecordOnceWhenAbandonsRaceCompletions() throws Exception {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         passLease(record.key());
         ExecutorService pool = Executors.newFixedThreadPool(RACERS);
         List<Either<StoreFailure, CanonicalRecord.Final>> results;
@@ -270,9 +259,8 @@ public interface StoreAbandoningContract extends StoreFixture {
         begin(projecting(longer, "call_z"), AttemptToken.random());
         begin(projecting(shorter, "call_y"), AttemptToken.random());
         CanonicalRecord.Projecting completed = projecting(runId, "done");
-        AttemptToken token = AttemptToken.random();
-        begin(completed, token);
-        assertAccepted(store().complete(completed.key(), token, (readyOf(completed, "raw", evidenceFound("found"))).completion(), TIMEOUT));
+        AttemptToken token = begun(completed);
+        assertAccepted(complete(readyOf(completed, "raw", evidenceFound("found")), token));
 
         assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
         assertThat(listed(longer)).containsExactly("call_z");
@@ -342,10 +330,10 @@ public interface StoreAbandoningContract extends StoreFixture {
         AttemptToken token = AttemptToken.random();
         begin(done, token);
         CanonicalRecord.Ready ready = readyOf(done, "raw", evidenceFound("found"));
-        assertAccepted(store().complete(ready.key(), token, ready.completion(), TIMEOUT));
+        assertAccepted(complete(ready, token));
         passLease(expired.key());
         begin(leased, AttemptToken.random());
-        ToolBoundary boundary = sweeper();
+        ToolBoundary boundary = fittingBoundary();
 
         var first = boundary.abandonExpired(runId);
 
@@ -376,7 +364,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         passLease(last.key());
         begun.subList(0, records - 1).forEach(record -> begin(record, AttemptToken.random()));
 
-        var swept = sweeper().abandonExpired(runId);
+        var swept = fittingBoundary().abandonExpired(runId);
 
         assertThat(swept.get().lookedAt()).isEqualTo(records);
         assertThat(swept.get().abandoned()).containsExactly(last.key().toolCallId());
@@ -385,17 +373,9 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void theBoundarySweepOfAnEmptyRunLooksAtNothing() {
-        var swept = sweeper().abandonExpired(openedRun());
+        var swept = fittingBoundary().abandonExpired(openedRun());
 
         assertThat(swept.get().lookedAt()).isZero();
         assertThat(swept.get().abandoned()).isEmpty();
-    }
-
-    private ToolBoundary sweeper() {
-        long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
-        ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
-                .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
-                .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
-        return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting).build();
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.Refusal;
 import io.vavr.control.Either;
 import java.util.ArrayList;
@@ -36,8 +34,8 @@ final class StoreChecks {
     }
 
     /**
-     * Runs {@code task} once on each of {@code racers} threads of {@code pool} (which has at least that
-     * many), released together; returns the results in racer order.
+     * Runs {@code task} once on each of {@code racers} threads of {@code pool} (which has at least that many), released
+     * together; returns the results in racer order.
      */
     static <T> List<T> raceOn(ExecutorService pool, int racers, IntFunction<T> task) throws Exception {
         CountDownLatch ready = new CountDownLatch(racers);

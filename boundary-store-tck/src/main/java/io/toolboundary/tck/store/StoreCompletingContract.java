@@ -39,10 +39,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Proves how a store completes records: one final outcome per record, by its attempt's token only; a
- * TTL set at begin that neither reads, completions nor refusals extend; nothing found or recreated after
- * expiry; and the record limit to the byte. Calls {@link #store()}, {@link #remainingTtl(InvocationKey)},
- * {@link #expire(InvocationKey)} and {@link #maxRecordBytes()}.
+ * Proves how a store completes records: one final outcome per record, by its attempt's token only; a TTL set at begin
+ * that neither reads, completions nor refusals extend; nothing found or recreated after expiry; and the record limit to
+ * the byte. Calls {@link #store()}, {@link #remainingTtl(InvocationKey)}, {@link #expire(InvocationKey)} and {@link
+ * #maxRecordBytes()}.
  */
 public interface StoreCompletingContract extends StoreFixture {
 
@@ -52,11 +52,10 @@ public interface StoreCompletingContract extends StoreFixture {
     @DisplayName("Projector succeeds")
     default void movesProjectingToReadyWithEvidence() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -64,11 +63,10 @@ public interface StoreCompletingContract extends StoreFixture {
     @DisplayName("No evidence projection completes")
     default void movesProjectingToReadyWithNoEvidenceAndKeepsItsScope() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
         CanonicalRecord found = stored(record.key()).get();
         assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
         assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
@@ -77,32 +75,29 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     default void movesProjectingToErrorWithRawResponse() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
 
-        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
+        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(failed));
     }
 
     @Test
     default void movesProjectingToErrorWithoutRawResponse() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
 
-        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
+        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(failed));
     }
 
     @Test
     default void refusesEveryChangeToAReadyRecord() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
+        complete(ready, token);
 
         assertRefusesEveryOtherOutcome(record, token, ready);
     }
@@ -110,10 +105,9 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     default void refusesEveryChangeToAnErrorRecord() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
-        store().complete(failed.key(), token, failed.completion(), TIMEOUT);
+        complete(failed, token);
 
         assertRefusesEveryOtherOutcome(record, token, failed);
     }
@@ -121,48 +115,44 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     default void returnsTheStoredRecordWhenTheSameCompletionIsRepeated() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
+        complete(ready, token);
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
     @Test
     default void returnsTheStoredRecordWhenTheSameFailureIsRepeated() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
-        store().complete(failed.key(), token, failed.completion(), TIMEOUT);
+        complete(failed, token);
 
-        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
+        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(failed));
     }
 
     @Test
     default void refusesCompletionWithAnotherToken() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
 
-        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
     }
 
     @Test
     default void refusesRepeatedCompletionWithAnotherToken() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
+        complete(ready, token);
 
-        assertThat(store().complete(ready.key(), AttemptToken.random(), ready.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -174,7 +164,7 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
 
         // Only the attempt's token proves an outcome to be of its record; another token never does.
-        assertThat(store().complete(impostor.key(), AttemptToken.random(), (readyOf(impostor, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+        assertThat(complete(readyOf(impostor, "raw", evidenceFound("found")), AttemptToken.random()))
                 .isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
     }
@@ -191,7 +181,7 @@ public interface StoreCompletingContract extends StoreFixture {
             if (other.equals(stored)) {
                 continue;
             }
-            assertThat(store().complete(other.key(), token, other.completion(), TIMEOUT)).as("complete %s after %s", other, stored)
+            assertThat(complete(other, token)).as("complete %s after %s", other, stored)
                     .isEqualTo(refused(new Refusal.Conflict()));
             assertThat(stored(record.key())).isEqualTo(Option.some(stored));
         }
@@ -225,11 +215,10 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     default void keepsTheTtlWhenCompleted() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         Duration before = liveTtl(record.key());
 
-        store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).completion(), TIMEOUT);
+        complete(readyOf(record, "raw", evidenceFound("found")), token);
 
         assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
     }
@@ -237,8 +226,7 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     default void refusedBeginsDoNotExtendTheTtl() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         Duration before = liveTtl(record.key());
         Duration longer = TTL.multipliedBy(10);
 
@@ -270,13 +258,12 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     default void refusesCompletionOfAnExpiredRecordAndDoesNotRecreateIt() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         expire(record.key());
 
-        assertThat(store().complete(record.key(), token, (readyOf(record, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+        assertThat(complete(readyOf(record, "raw", evidenceFound("found")), token))
                 .isEqualTo(refused(new Refusal.Expired()));
-        assertThat(store().complete(record.key(), token, (failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none())).completion(), TIMEOUT))
+        assertThat(complete(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()), token))
                 .isEqualTo(refused(new Refusal.Expired()));
 
         assertThat(stored(record.key())).isEmpty();
@@ -288,8 +275,7 @@ public interface StoreCompletingContract extends StoreFixture {
     default void aBeginAfterExpiryIsRefusedByTheRunsLedgerAndCreatesNothing() {
         RunId run = openedRun();
         CanonicalRecord.Projecting old = projecting(run, "call_1");
-        AttemptToken oldToken = AttemptToken.random();
-        begin(old, oldToken);
+        AttemptToken oldToken = begun(old);
         expire(old.key());
         CanonicalRecord.Projecting replay = projecting(run, "call_1", old.tool().value(), old.arguments(),
                 CREATED_AT.plusSeconds(1));
@@ -302,7 +288,7 @@ public interface StoreCompletingContract extends StoreFixture {
 
         assertThat(stored(old.key())).isEmpty();
         assertThat(remainingTtl(old.key())).isEmpty();
-        assertThat(store().complete(old.key(), oldToken, (readyOf(old, "raw", evidenceFound("found"))).completion(), TIMEOUT))
+        assertThat(complete(readyOf(old, "raw", evidenceFound("found")), oldToken))
                 .isEqualTo(refused(new Refusal.Expired()));
     }
 
@@ -349,12 +335,11 @@ public interface StoreCompletingContract extends StoreFixture {
     @ValueSource(ints = {1, 2, 3, 4})
     default void acceptsCompletionOfExactlyTheRecordLimit(int lastCharacterBytes) {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(ready.byteSize()).isEqualTo(maxRecordBytes());
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -362,33 +347,31 @@ public interface StoreCompletingContract extends StoreFixture {
     @ValueSource(ints = {1, 2, 3, 4})
     default void refusesCompletionOfOneByteOverTheRecordLimitAndKeepsTheProjectingRecord(int lastCharacterBytes) {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes() + 1,
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(complete(ready, token)).isEqualTo(refused(new Refusal.TooLarge()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         CanonicalRecord.Failed failed = failedOf(record, ErrorCode.RESULT_TOO_LARGE, Option.none());
-        assertThat(store().complete(failed.key(), token, failed.completion(), TIMEOUT)).isEqualTo(Either.right(failed.completion()));
+        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
     }
 
     @Test
     default void refusesAnErrorRecordWhoseRawResponseIsOneByteOverTheRecordLimit() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         long fixed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("")).byteSize();
         CanonicalRecord.Failed atLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
                 Option.some(padding(maxRecordBytes() - fixed, characterOfUtf8Bytes(4))));
         CanonicalRecord.Failed overLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
                 Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
 
-        assertThat(store().complete(overLimit.key(), token, overLimit.completion(), TIMEOUT)).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(complete(overLimit, token)).isEqualTo(refused(new Refusal.TooLarge()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
-        assertThat(store().complete(atLimit.key(), token, atLimit.completion(), TIMEOUT)).isEqualTo(Either.right(atLimit.completion()));
+        assertThat(complete(atLimit, token)).isEqualTo(Either.right(atLimit.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(atLimit));
     }
 }

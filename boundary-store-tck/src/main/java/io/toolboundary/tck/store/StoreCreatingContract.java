@@ -20,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.StoreFailure;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
@@ -35,9 +34,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves how a store creates records: it keeps them byte for byte, refuses duplicates and reused tool
- * call ids keeping the first record, and keeps each run within its run and tool budgets, rejections
- * reserving nothing. Calls {@link #store()} and {@link #maxRecordBytes()}.
+ * Proves how a store creates records: it keeps them byte for byte, refuses duplicates and reused tool call ids keeping
+ * the first record, and keeps each run within its run and tool budgets, rejections reserving nothing. Calls {@link
+ * #store()} and {@link #maxRecordBytes()}.
  */
 public interface StoreCreatingContract extends StoreFixture {
 
@@ -104,13 +103,12 @@ public interface StoreCreatingContract extends StoreFixture {
     @Test
     default void keepsReadyRecordExactly() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         String raw = "line 1\r\nline \"2\"\t\\ \u0000 \ud83d\ude00\ud834\udd1e \u00e9\u20ac\n";
         CanonicalRecord.Ready ready = readyOf(record, raw,
                 noEvidence("nothing for \ud83d\ude00", "service checkout, logs 10:00-10:15 UTC \u20ac"));
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
 
         CanonicalRecord found = stored(record.key()).get();
         assertThat(found).isEqualTo(ready);
@@ -121,11 +119,10 @@ public interface StoreCreatingContract extends StoreFixture {
     @Test
     default void keepsEmptyRawResponseAndEmptyResult() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "", evidenceFound(""));
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));
     }
 
@@ -140,8 +137,8 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Failed emptyRaw = failedOf(withEmpty, ErrorCode.PROJECTION_FAILED, Option.some(""));
         CanonicalRecord.Failed noRaw = failedOf(without, ErrorCode.EXECUTION_FAILED, Option.none());
 
-        store().complete(emptyRaw.key(), token, emptyRaw.completion(), TIMEOUT);
-        store().complete(noRaw.key(), token, noRaw.completion(), TIMEOUT);
+        complete(emptyRaw, token);
+        complete(noRaw, token);
 
         assertThat(stored(withEmpty.key())).isEqualTo(Option.some(emptyRaw));
         assertThat(stored(withEmpty.key()).get().rawResponse()).isEqualTo(Option.some(""));
@@ -177,8 +174,7 @@ public interface StoreCreatingContract extends StoreFixture {
     @Test
     default void returnsTheStoredRecordWhenBeginIsRetriedWithTheSameToken() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
 
         assertThat(store().begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
@@ -187,10 +183,9 @@ public interface StoreCreatingContract extends StoreFixture {
     @Test
     default void refusesBeginOnAFinishedKeyAndKeepsTheFinalRecord() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        store().complete(ready.key(), token, ready.completion(), TIMEOUT);
+        complete(ready, token);
 
         assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
         assertThat(stored(record.key())).isEqualTo(Option.some(ready));

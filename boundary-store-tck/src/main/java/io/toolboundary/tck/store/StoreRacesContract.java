@@ -16,13 +16,11 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
@@ -60,11 +58,11 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves a store atomic under races: exactly one of 32 racing begins creates a record and exactly one
- * of 32 racing completions is stored, and through a {@link ToolBoundary} over the store (on the system
- * clock) 64 threads calling one key run the tool once while many runs racing their calls keep their
- * budgets. No test sleeps: threads are released together and each race is run many times. Calls
- * {@link #store()}, {@link #maxRecordBytes()}, {@link #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
+ * Proves a store atomic under races: exactly one of 32 racing begins creates a record and exactly one of 32 racing
+ * completions is stored, and through a {@link ToolBoundary} over the store (on the system clock) 64 threads calling one
+ * key run the tool once while many runs racing their calls keep their budgets. No test sleeps: threads are released
+ * together and each race is run many times. Calls {@link #store()}, {@link #maxRecordBytes()}, {@link
+ * #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
  */
 public interface StoreRacesContract extends StoreFixture {
     // Races through a boundary
@@ -80,7 +78,7 @@ public interface StoreRacesContract extends StoreFixture {
         for (int round = 0; round < rounds; round++) {
             CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw " + round));
             tools.add(tool);
-            boundaries.add(boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
+            boundaries.add(fittingBoundary(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
             RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, RunContext.UNLIMITED).opened(RUN_TOKEN);
             runs.add(run);
             calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).build());
@@ -143,7 +141,7 @@ public interface StoreRacesContract extends StoreFixture {
                     executions.computeIfAbsent(request.key().runId(), run -> new AtomicInteger()).incrementAndGet();
                     return "raw";
                 };
-                ToolBoundary boundary = boundaryOver(ToolBinding.readOnly(RACE_TOOL, tool,
+                ToolBoundary boundary = fittingBoundary(ToolBinding.readOnly(RACE_TOOL, tool,
                         FakeProjectors.evidenceFound("found")).withCallBudgetPerRun(toolBudget));
                 List<RunContext> contexts = new ArrayList<>();
                 List<ToolCallEnvelope> calls = new ArrayList<>();
@@ -197,16 +195,6 @@ public interface StoreRacesContract extends StoreFixture {
         }
     }
 
-    private ToolBoundary boundaryOver(ToolBinding binding) {
-        // The record limit the store's cap allows: a boundary refuses a store that holds less.
-        long record = Math.min(ToolBoundaryConfig.DEFAULT_RECORD_BYTES, maxRecordBytes());
-        ToolBoundaryConfig fitting = ToolBoundaryConfig.custom().recordLimitBytes(record)
-                .argumentsLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_ARGUMENTS_BYTES, record))
-                .rawResponseLimitBytes(Math.min(ToolBoundaryConfig.DEFAULT_RAW_RESPONSE_BYTES, record)).build();
-        return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).config(fitting)
-                .tool(binding).build();
-    }
-
     // Races on the store
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
@@ -225,14 +213,13 @@ public interface StoreRacesContract extends StoreFixture {
 
         AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        assertThat(store().complete(ready.key(), winner, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, winner)).isEqualTo(Either.right(ready.completion()));
     }
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
     default void storesExactlyOneOf32RacingCompletions() throws Exception {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         List<CanonicalRecord.Final> outcomes = IntStream.range(0, RACERS)
                 .mapToObj(i -> i % 2 == 0
                         ? (CanonicalRecord.Final) readyOf(record, "raw " + i, evidenceFound("found " + i))

@@ -25,9 +25,9 @@ import java.util.HexFormat;
 import java.util.UUID;
 
 /**
- * The records the store contracts work with, and how they are built: the constants (TTL, lease, tool,
- * instants, request) and the helpers that make records and starts the way the contracts do, for any
- * test that needs a store filled with known records.
+ * The records the store contracts work with, and how they are built: the constants (TTL, lease, tool, instants,
+ * request) and the helpers that make records and starts the way the contracts do, for any test that needs a store
+ * filled with known records.
  */
 public final class StoreRecordFixtures {
 
@@ -61,27 +61,12 @@ public final class StoreRecordFixtures {
     /** The request the helpers use by default: one JSON object. */
     public static final String REQUEST = "{\"service\":\"checkout\",\"window\":\"10:00-10:15\"}";
 
-    // ---------------------------------------------------------------------------------------------
-    // Public helpers
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * A run id no other test uses: {@code run-} and a random UUID.
-     *
-     * @return a new run id, different on every call
-     */
+    /** A run id no other test uses: {@code run-} and a random UUID. */
     public static RunId freshRunId() {
         return new RunId("run-" + UUID.randomUUID());
     }
 
-    /**
-     * A fingerprint of the request text: {@code sha256:} and the hex digest of its UTF-8 bytes.
-     *
-     * @param request the request text to fingerprint
-     * @return {@code sha256:} followed by the 64 lower-case hex digits of the SHA-256 digest
-     * @throws NullPointerException if {@code request} is null
-     * @throws IllegalStateException if the platform offers no SHA-256
-     */
+    /** A fingerprint of the request text: {@code sha256:} and the hex digest of its UTF-8 bytes. */
     public static String fingerprintOf(String request) {
         requireNonNull(request, "request is null");
         try {
@@ -92,40 +77,17 @@ public final class StoreRecordFixtures {
         }
     }
 
-    /**
-     * A PROJECTING record of {@link #TOOL} with {@link #REQUEST}, created at {@link #CREATED_AT}.
-     *
-     * @param runId the run of the record's key
-     * @param toolCallId the tool call id of the record's key
-     * @return the record, fingerprinted with {@link #fingerprintOf(String)}
-     */
+    /** A PROJECTING record of {@link #TOOL} with {@link #REQUEST}, created at {@link #CREATED_AT}. */
     public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId) {
         return projecting(runId, toolCallId, TOOL.value(), REQUEST);
     }
 
-    /**
-     * A PROJECTING record of {@code tool} with {@code request}, created at {@link #CREATED_AT}.
-     *
-     * @param runId the run of the record's key
-     * @param toolCallId the tool call id of the record's key
-     * @param tool the name of the tool called
-     * @param request the request text, stored as is
-     * @return the record, fingerprinted with {@link #fingerprintOf(String)}
-     */
+    /** A PROJECTING record of {@code tool} with {@code request}, created at {@link #CREATED_AT}. */
     public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId, String tool, String request) {
         return projecting(runId, toolCallId, tool, request, CREATED_AT);
     }
 
-    /**
-     * A PROJECTING record whose fingerprint is {@link #fingerprintOf(String)} of its request.
-     *
-     * @param runId the run of the record's key
-     * @param toolCallId the tool call id of the record's key
-     * @param tool the name of the tool called
-     * @param request the request text, stored as is
-     * @param createdAt when the record was created
-     * @return the record
-     */
+    /** A PROJECTING record whose fingerprint is {@link #fingerprintOf(String)} of its request. */
     public static CanonicalRecord.Projecting projecting(RunId runId, String toolCallId, String tool, String request,
             Instant createdAt) {
         InvocationKey key = InvocationKey.of(runId, new ToolCallId(toolCallId));
@@ -133,12 +95,8 @@ public final class StoreRecordFixtures {
     }
 
     /**
-     * A start with {@link #RUN_TOKEN}, {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the
-     * run and the tool.
-     *
-     * @param record the PROJECTING record to begin
-     * @param token the attempt token the start claims the record with
-     * @return the start, with no record limit of its own (the store's cap applies)
+     * A start with {@link #RUN_TOKEN}, {@link #TTL}, the lease {@link #LEASE}, and {@link #GENEROUS_BUDGET} for the run
+     * and the tool.
      */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token) {
         return start(record, token, GENEROUS_BUDGET, GENEROUS_BUDGET);
@@ -147,71 +105,34 @@ public final class StoreRecordFixtures {
     /**
      * A start with {@link #RUN_TOKEN}, {@link #TTL}, the lease {@link #LEASE}, the given budgets and no record limit
      * (the store's cap applies).
-     *
-     * @param record the PROJECTING record to begin
-     * @param token the attempt token the start claims the record with
-     * @param runCallBudget how many calls the record's run may make in all
-     * @param toolCallBudget how many calls the run may make to the record's tool
-     * @return the start
      */
     public static InvocationStart start(CanonicalRecord.Projecting record, AttemptToken token, int runCallBudget,
             int toolCallBudget) {
         return new InvocationStart(record, token, RUN_TOKEN, TTL, LEASE, runCallBudget, toolCallBudget, Long.MAX_VALUE);
     }
 
-    /**
-     * The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check.
-     *
-     * @param record the PROJECTING record whose key, tool, request, fingerprint and creation time are kept
-     * @param raw the tool's raw response
-     * @param result the projected result the agent sees
-     * @return the READY record
-     */
+    /** The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check. */
     public static CanonicalRecord.Ready readyOf(CanonicalRecord.Projecting record, String raw, AgentResult result) {
         return (CanonicalRecord.Ready) record.complete(new Completion.Succeeded(raw, result, COMPLETED_AT));
     }
 
-    /**
-     * The ERROR record ending {@code record} at {@link #COMPLETED_AT}.
-     *
-     * @param record the PROJECTING record that failed
-     * @param code the error code the record ends with
-     * @param raw the tool's raw response, if it gave one
-     * @return the ERROR record
-     */
+    /** The ERROR record ending {@code record} at {@link #COMPLETED_AT}. */
     public static CanonicalRecord.Failed failedOf(CanonicalRecord.Projecting record, ErrorCode code,
             Option<String> raw) {
         return (CanonicalRecord.Failed) record.complete(new Completion.Failed(code, raw, COMPLETED_AT));
     }
 
-    /**
-     * An EVIDENCE_FOUND result without a scope.
-     *
-     * @param content the text the agent sees
-     * @return the result
-     */
+    /** An EVIDENCE_FOUND result without a scope. */
     public static AgentResult evidenceFound(String content) {
         return new AgentResult(content, EvidenceStatus.EVIDENCE_FOUND, Option.none());
     }
 
-    /**
-     * A NO_EVIDENCE result within {@code scope}.
-     *
-     * @param content the text the agent sees
-     * @param scope the scope of the observation that found no evidence; must not be blank
-     * @return the result
-     */
+    /** A NO_EVIDENCE result within {@code scope}. */
     public static AgentResult noEvidence(String content, String scope) {
         return new AgentResult(content, EvidenceStatus.NO_EVIDENCE, Option.of(scope));
     }
 
-    /**
-     * A character that takes {@code bytes} (1 to 4) bytes in UTF-8: a, é, €, or an emoji.
-     *
-     * @param bytes the UTF-8 length wanted, 1 to 4
-     * @return the character, as a string (two chars, a surrogate pair, for 4 bytes)
-     * @throws IllegalArgumentException if {@code bytes} is not 1 to 4
-     */
+    /** A character that takes {@code bytes} (1 to 4) bytes in UTF-8: a, é, €, or an emoji. */
     public static String characterOfUtf8Bytes(int bytes) {
         return switch (bytes) {
             case 1 -> "a";
@@ -223,15 +144,8 @@ public final class StoreRecordFixtures {
     }
 
     /**
-     * A PROJECTING record of exactly {@code totalBytes} ({@link CanonicalRecord#byteSize()}), whose
-     * request pads one JSON string with {@code a} and ends the padding with {@code last}.
-     *
-     * @param runId the run of the record's key
-     * @param toolCallId the tool call id of the record's key
-     * @param totalBytes the record's size wanted, in UTF-8 bytes
-     * @param last the text the padding ends with, such as a multi-byte character
-     * @return the record, of {@link #TOOL} and created at {@link #CREATED_AT}
-     * @throws IllegalArgumentException if {@code totalBytes} is too small for the record with {@code last}
+     * A PROJECTING record of exactly {@code totalBytes} ({@link CanonicalRecord#byteSize()}), whose request pads one
+     * JSON string with {@code a} and ends the padding with {@code last}.
      */
     public static CanonicalRecord.Projecting projectingOfSize(RunId runId, String toolCallId, long totalBytes,
             String last) {
@@ -241,14 +155,8 @@ public final class StoreRecordFixtures {
     }
 
     /**
-     * The READY record completing {@code record} of exactly {@code totalBytes}, whose raw response is
-     * {@code a} repeated and ends with {@code last}.
-     *
-     * @param record the PROJECTING record to complete
-     * @param totalBytes the READY record's size wanted, in UTF-8 bytes
-     * @param last the text the raw response ends with, such as a multi-byte character
-     * @return the READY record, with an EVIDENCE_FOUND result
-     * @throws IllegalArgumentException if {@code totalBytes} is too small for the record with {@code last}
+     * The READY record completing {@code record} of exactly {@code totalBytes}, whose raw response is {@code a}
+     * repeated and ends with {@code last}.
      */
     public static CanonicalRecord.Ready readyOfSize(CanonicalRecord.Projecting record, long totalBytes, String last) {
         AgentResult result = evidenceFound("found");

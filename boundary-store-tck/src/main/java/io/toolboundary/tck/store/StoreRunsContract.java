@@ -19,7 +19,6 @@ import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
@@ -29,10 +28,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves how a store keeps runs: opening one, and refusing every begin of a run the store does not hold
- * with the caller's token ({@code RUN_STATE_LOST}), while records begun before stay. Calls
- * {@link #store()}, {@link #expire(InvocationKey)} and {@link #expireRun(RunId)}; the run is opened
- * for {@link #SHORT_RUN_TTL}, shorter than its records' TTL.
+ * Proves how a store keeps runs: opening one, and refusing every begin of a run the store does not hold with the
+ * caller's token ({@code RUN_STATE_LOST}), while records begun before stay. Calls {@link #store()}, {@link
+ * #expire(InvocationKey)} and {@link #expireRun(RunId)}; the run is opened for {@link #SHORT_RUN_TTL}, shorter than its
+ * records' TTL.
  */
 public interface StoreRunsContract extends StoreFixture {
     /** A run's state shorter-lived than the records begun in it, so that it can end while they live. */
@@ -77,8 +76,7 @@ public interface StoreRunsContract extends StoreFixture {
     default void aRunWhoseStateEndedRefusesEveryBeginEvenOfAKeyItHolds() {
         RunId runId = openedFor(SHORT_RUN_TTL, RUN_TOKEN);
         CanonicalRecord.Projecting ran = projecting(runId, "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(ran, token);
+        AttemptToken token = begun(ran);
 
         expireRun(runId);
 
@@ -97,12 +95,11 @@ public interface StoreRunsContract extends StoreFixture {
     default void aCallBegunBeforeItsRunsStateEndedStillCompletes() {
         RunId runId = openedFor(SHORT_RUN_TTL, RUN_TOKEN);
         CanonicalRecord.Projecting record = projecting(runId, "call_1");
-        AttemptToken token = AttemptToken.random();
-        begin(record, token);
+        AttemptToken token = begun(record);
         expireRun(runId);
         CanonicalRecord.Ready ready = readyOf(record, "raw", new AgentResult("hit", io.toolboundary.domain.EvidenceStatus.EVIDENCE_FOUND, Option.none()));
 
-        assertThat(store().complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
     }
 
     @Test

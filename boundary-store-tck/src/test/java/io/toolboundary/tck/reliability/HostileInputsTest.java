@@ -69,7 +69,7 @@ class HostileInputsTest {
         Random random = new Random(3L);
         Set<String> categories = new HashSet<>();
         for (int i = 0; i < 3000; i++) {
-            HostileInputs.JsonSample sample = HostileInputs.json(random, "MARK");
+            JsonInputs.JsonSample sample = JsonInputs.json(random, "MARK");
             categories.add(sample.category().replaceAll("-\\d+(-chars)?$", ""));
             assertThat(sample.allowed().codes()).doesNotContain(ErrorCode.INTERNAL_ERROR);
             assertThat(sample.allowed().accepted() || !sample.allowed().codes().isEmpty()).isTrue();
@@ -87,7 +87,7 @@ class HostileInputsTest {
     void validObjectsCarryTheMarker() {
         Random random = new Random(4L);
         for (int i = 0; i < 100; i++) {
-            assertThat(HostileInputs.validObject(random, "MARK")).startsWith("{\"q\":\"MARK\"").endsWith("}");
+            assertThat(JsonInputs.validObject(random, "MARK")).startsWith("{\"q\":\"MARK\"").endsWith("}");
         }
     }
 

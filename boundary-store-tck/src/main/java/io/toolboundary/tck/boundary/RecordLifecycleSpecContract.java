@@ -1,0 +1,294 @@
+package io.toolboundary.tck.boundary;
+
+import static io.toolboundary.tck.boundary.SpecState.assertFailed;
+import static io.toolboundary.tck.boundary.SpecState.codeOf;
+import static io.toolboundary.tck.boundary.SpecState.logSearch;
+import static io.toolboundary.tck.boundary.SpecValues.RAW;
+import static io.toolboundary.tck.boundary.SpecValues.RESULT;
+import static io.toolboundary.tck.boundary.SpecValues.START;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.EvidenceStatus;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.Referencability;
+import io.toolboundary.domain.Refusal;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.store.StoreFixture;
+import io.toolboundary.testkit.CountingProjector;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requirements "Canonical invocation SHALL keep complete data in one record" and "Invocation lifecycle and evidence
+ * semantics SHALL be enforced centrally". A test class runs it by implementing it with {@link #specState()}; the hooks
+ * it calls are in docs/store-tck.md.
+ */
+public interface RecordLifecycleSpecContract extends StoreFixture {
+
+    /** This test's state; the test class holds a new {@link SpecState} in a field. */
+    SpecState specState();
+
+    private SpecState spec() {
+        return specState().on(this);
+    }
+
+    // Requirement: Canonical invocation SHALL keep complete data in one record
+
+    @Test
+    @DisplayName("Tool begins execution")
+    default void createsProjectingRecordBeforeTheToolRuns() {
+        String arguments = "{ \"query\" : \"timeout\",\n  \"limit\": 5.0 }";
+        ToolCallEnvelope envelope = spec().envelopeBuilder().withToolCallId("call_AbC-1.2:3").withArguments(arguments)
+                .build();
+        AtomicReference<Option<CanonicalRecord>> seenByTool = new AtomicReference<>();
+        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
+            seenByTool.set(store().find(request.key(), TIMEOUT).get());
+            return RAW;
+        }, spec().projector()));
+
+        boundary.invoke(spec().run(), envelope);
+
+        CanonicalRecord during = seenByTool.get().getOrElseThrow(() -> new AssertionError("no record while running"));
+        assertThat(during.status()).isEqualTo(InvocationStatus.PROJECTING);
+        assertThat(during.arguments()).isEqualTo(arguments);
+        assertThat(during.key().toolCallId().value()).isEqualTo("call_AbC-1.2:3");
+        assertThat(during.key().runId()).isEqualTo(spec().run().runId());
+        assertThat(during.tool().value()).isEqualTo("log-search");
+        assertThat(during.createdAt()).isEqualTo(START);
+        assertThat(during.agentResult()).isEmpty();
+        assertThat(during.rawResponse()).isEmpty();
+        assertThat(during.evidence()).isEmpty();
+        assertThat(during.errorCode()).isEmpty();
+        assertThat(during.referencability()).isEqualTo(Referencability.NOT_REFERENCABLE);
+    }
+
+    @Test
+    @DisplayName("Projector succeeds")
+    default void completesTheSameRecordReadyAndReturnsOnlyTheBoundedResult() {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundary();
+
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+
+        assertThat(result.isRight()).isTrue();
+        assertThat(result.get()).isEqualTo(new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+        assertThat(result.get().content()).doesNotContain(RAW);
+        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        assertThat(record.status()).isEqualTo(InvocationStatus.READY);
+        assertThat(record.rawResponse()).containsExactly(RAW);
+        assertThat(record.agentResult()).containsExactly(result.get());
+        assertThat(record.arguments()).isEqualTo(envelope.arguments());
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().projector().projections()).isEqualTo(1);
+    }
+
+    @Test
+    default void keepsEveryFieldOfTheInvocationInOneRecord() {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
+            clock().advance(Duration.ofSeconds(5));
+            return RAW;
+        }, spec().projector()));
+
+        boundary.invoke(spec().run(), envelope);
+
+        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        assertThat(record.key()).isEqualTo(spec().keyOf(envelope));
+        assertThat(record.tool().value()).isEqualTo("log-search");
+        assertThat(record.arguments()).isEqualTo(envelope.arguments());
+        assertThat(record.rawResponse()).containsExactly(RAW);
+        assertThat(record.agentResult().map(AgentResult::content)).containsExactly(RESULT);
+        assertThat(record.status()).isEqualTo(InvocationStatus.READY);
+        assertThat(record.evidence()).containsExactly(EvidenceStatus.EVIDENCE_FOUND);
+        assertThat(record.errorCode()).isEmpty();
+        assertThat(record.createdAt()).isEqualTo(START);
+        assertThat(record.updatedAt()).isEqualTo(START.plusSeconds(5));
+    }
+
+    @Test
+    default void keepsTheCompleteRawResponseNeverAPreview() {
+        String raw = Fixtures.textOfUtf8Bytes(500_000);
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundaryWith(logSearch(FakeTools.returning(raw), spec().projector()));
+
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+
+        assertThat(result.get().content()).isEqualTo(RESULT);
+        assertThat(spec().recordOf(boundary, envelope).rawResponse().get()).isEqualTo(raw);
+    }
+
+    @Test
+    default void keepsTheErrorCodeInTheRecordOfAFailedCall() {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundaryWith(logSearch(FakeTools.throwing("down"), spec().projector()));
+
+        boundary.invoke(spec().run(), envelope);
+
+        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        assertFailed(record, ErrorCode.EXECUTION_FAILED);
+        assertThat(record.arguments()).isEqualTo(envelope.arguments());
+    }
+
+    // Requirement: Invocation lifecycle and evidence semantics SHALL be enforced centrally
+
+    @Test
+    @DisplayName("No evidence projection completes")
+    default void completesNoEvidenceAsScopedNegativeObservation() {
+        ToolCallEnvelope envelope = spec().envelope();
+        String scope = "service checkout, logs 10:00-10:15 UTC";
+        ToolBoundary boundary =
+                spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.noEvidence("no timeouts", scope)));
+
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+
+        assertThat(result.get().evidence()).isEqualTo(EvidenceStatus.NO_EVIDENCE);
+        assertThat(result.get().scope()).containsExactly(scope);
+        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        assertThat(record.status()).isEqualTo(InvocationStatus.READY);
+        assertThat(record.evidence()).containsExactly(EvidenceStatus.NO_EVIDENCE);
+        assertThat(record.agentResult().flatMap(AgentResult::scope)).containsExactly(scope);
+        assertThat(record.referencability()).isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
+        assertThat(boundary.records().referencability(spec().run().runId(), record.key().toolCallId()).get())
+                .isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
+    }
+
+    @Test
+    default void neverRunsAReplayedCallAgainAfterItsRecordExpired() {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundary();
+        boundary.invoke(spec().run(), envelope);
+        expire(spec().keyOf(envelope));
+
+        Either<BoundaryError, AgentResult> replay = boundary.invoke(spec().run(), envelope);
+
+        assertThat(codeOf(replay)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().find(boundary, envelope)).isEmpty();
+    }
+
+    @Test
+    default void neverRetriesOrUpgradesNoEvidence() {
+        ToolCallEnvelope envelope = spec().envelope();
+        CountingProjector nothing = FakeProjectors.counting(FakeProjectors.noEvidence("no timeouts", "checkout logs"));
+        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), nothing));
+        boundary.invoke(spec().run(), envelope);
+        CanonicalRecord first = spec().recordOf(boundary, envelope);
+
+        Either<BoundaryError, AgentResult> again = boundary.invoke(spec().run(), envelope);
+
+        assertThat(codeOf(again)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(nothing.projections()).isEqualTo(1);
+        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+        assertThat(first.evidence()).containsExactly(EvidenceStatus.NO_EVIDENCE);
+    }
+
+    @Test
+    default void labelsEvidenceFoundAsCitable() {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundary();
+
+        boundary.invoke(spec().run(), envelope);
+
+        assertThat(boundary.records().referencability(spec().run().runId(), new ToolCallId(envelope.toolCallId()))
+                .get()).isEqualTo(Referencability.CITABLE_EVIDENCE);
+    }
+
+    // Scenario: Projection fails
+
+    private void assertProjectionEndedInError(Projector broken, ErrorCode code) {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), broken));
+
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+
+        assertThat(codeOf(result)).isEqualTo(code);
+        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        assertFailed(record, code);
+        assertThat(record.rawResponse()).as("raw kept for the harness").containsExactly(RAW);
+        assertThat(boundary.records().referencability(spec().run().runId(), record.key().toolCallId()).get())
+                .isEqualTo(Referencability.NOT_REFERENCABLE);
+    }
+
+    @Test
+    default void endsInProjectionFailedWhenTheProjectorThrows() {
+        assertProjectionEndedInError(FakeProjectors.throwing("parser broke"), ErrorCode.PROJECTION_FAILED);
+    }
+
+    @Test
+    default void endsInProjectionInvalidForAnErrorEvidenceStatus() {
+        assertProjectionEndedInError(FakeProjectors.invalidEvidenceStatus(), ErrorCode.PROJECTION_INVALID);
+    }
+
+    @Test
+    default void endsInProjectionInvalidForNoEvidenceWithoutScope() {
+        assertProjectionEndedInError(FakeProjectors.noEvidenceWithBlankScope(), ErrorCode.PROJECTION_INVALID);
+    }
+
+    @Test
+    default void endsInProjectionInvalidWhenTheProjectorReturnsNull() {
+        assertProjectionEndedInError(FakeProjectors.returningNull(), ErrorCode.PROJECTION_INVALID);
+    }
+
+    @Test
+    default void endsInTextNotUnicodeForALoneSurrogate() {
+        assertProjectionEndedInError(FakeProjectors.evidenceFound("broken \udc00"), ErrorCode.TEXT_NOT_UNICODE);
+    }
+
+    @Test
+    default void refusesToMoveAReadyRecordAgain() {
+        AttemptToken token = AttemptToken.random();
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().builder()
+                .tokens(() -> token).build();
+        boundary.invoke(spec().run(), envelope);
+        CanonicalRecord ready = spec().recordOf(boundary, envelope);
+        CanonicalRecord.Final overwrite = (CanonicalRecord.Final) CanonicalRecord.restore(ready.key(), ready.tool(),
+                ready.arguments(), ready.requestFingerprint(), ready.createdAt(),
+                Option.some(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.none(), START.plusSeconds(1))));
+
+        Either<StoreFailure, Completion> refused = complete(overwrite, token);
+
+        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
+        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(ready);
+    }
+
+    @Test
+    default void refusesToMoveAnErrorRecordToReady() {
+        AttemptToken token = AttemptToken.random();
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(),
+                logSearch(FakeTools.throwing("down"), spec().projector())).tokens(() -> token).build();
+        boundary.invoke(spec().run(), envelope);
+        CanonicalRecord failed = spec().recordOf(boundary, envelope);
+        CanonicalRecord.Final upgrade = (CanonicalRecord.Final) CanonicalRecord.restore(failed.key(), failed.tool(),
+                failed.arguments(), failed.requestFingerprint(), failed.createdAt(),
+                Option.some(new Completion.Succeeded(RAW,
+                        new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()), START.plusSeconds(1))));
+
+        Either<StoreFailure, Completion> refused = complete(upgrade, token);
+
+        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
+        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(failed);
+    }
+}

@@ -1,0 +1,342 @@
+package io.toolboundary.tck.boundary;
+
+import static io.toolboundary.tck.boundary.SpecState.assertFailed;
+import static io.toolboundary.tck.boundary.SpecState.codeOf;
+import static io.toolboundary.tck.boundary.SpecState.logSearch;
+import static io.toolboundary.tck.boundary.SpecValues.RAW;
+import static io.toolboundary.tck.boundary.SpecValues.RESULT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.BoundaryListener;
+import io.toolboundary.application.DuplicateCallPolicy;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.store.StoreFixture;
+import io.toolboundary.testkit.CountingExecutor;
+import io.toolboundary.testkit.FakeProjectors;
+import io.toolboundary.testkit.FakeTools;
+import io.toolboundary.testkit.Fixtures;
+import io.vavr.control.Either;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requirements "Tool Call ID and Run ownership SHALL be preserved", "A repeated tool_call_id SHALL be compared by tool
+ * and canonical arguments (RFC 8785)" and "A repeated call MAY be answered from its READY record when the harness opts
+ * in". A test class runs it by implementing it with {@link #specState()}; the hooks it calls are in docs/store-tck.md.
+ */
+public interface RepeatedCallSpecContract extends StoreFixture {
+
+    /** This test's state; the test class holds a new {@link SpecState} in a field. */
+    SpecState specState();
+
+    private SpecState spec() {
+        return specState().on(this);
+    }
+
+    // Requirement: Tool Call ID and Run ownership SHALL be preserved
+
+    // Scenario: Duplicate Tool Call ID is submitted
+
+    @Test
+    default void refusesARepeatWithTheSameArgumentsWithoutRunningTheTool() {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundary();
+        boundary.invoke(spec().run(), envelope);
+        CanonicalRecord first = spec().recordOf(boundary, envelope);
+        clock().advance(Duration.ofMinutes(1));
+
+        Either<BoundaryError, AgentResult> second = boundary.invoke(spec().run(), envelope);
+
+        assertThat(codeOf(second)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().projector().projections()).isEqualTo(1);
+        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+    }
+
+    @Test
+    default void readsArgumentsThatDifferOnlyInWhitespaceAsTheSame() {
+        ToolBoundary boundary = spec().boundary();
+        ToolCallEnvelope compact = spec().envelopeBuilder().withArguments("{\"query\":\"timeout\"}").build();
+        boundary.invoke(spec().run(), compact);
+
+        Either<BoundaryError, AgentResult> spaced = boundary.invoke(spec().run(),
+                spec().envelopeBuilder().withToolCallId(compact.toolCallId())
+                        .withArguments(" { \"query\" : \"timeout\" } ").build());
+
+        assertThat(codeOf(spaced)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+    }
+
+    @Test
+    default void refusesAReuseWithOtherArgumentsWithoutRunningTheTool() {
+        ToolCallEnvelope envelope = spec().envelope();
+        ToolBoundary boundary = spec().boundary();
+        boundary.invoke(spec().run(), envelope);
+        CanonicalRecord first = spec().recordOf(boundary, envelope);
+
+        Either<BoundaryError, AgentResult> reused = boundary.invoke(spec().run(),
+                spec().envelopeBuilder().withToolCallId(envelope.toolCallId())
+                        .withArguments("{\"query\":\"out of memory\"}").build());
+
+        assertThat(codeOf(reused)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+    }
+
+    @Test
+    default void refusesARepeatWhileTheFirstCallIsStillRunning() {
+        ToolCallEnvelope envelope = spec().envelope();
+        AtomicReference<ToolBoundary> self = new AtomicReference<>();
+        AtomicReference<Either<BoundaryError, AgentResult>> nested = new AtomicReference<>();
+        CountingExecutor reentrant = FakeTools.counting(request -> {
+            nested.set(self.get().invoke(spec().run(), envelope));
+            return RAW;
+        });
+        self.set(spec().boundaryWith(logSearch(reentrant, spec().projector())));
+
+        Either<BoundaryError, AgentResult> first = self.get().invoke(spec().run(), envelope);
+
+        assertThat(codeOf(nested.get())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(reentrant.executions()).isEqualTo(1);
+        assertThat(first.isRight()).isTrue();
+        assertThat(spec().recordOf(self.get(), envelope).status()).isEqualTo(InvocationStatus.READY);
+    }
+
+    @Test
+    default void refusesARepeatOfAFailedCall() {
+        ToolCallEnvelope envelope = spec().envelope();
+        CountingExecutor failing = FakeTools.counting(FakeTools.throwing("down"));
+        ToolBoundary boundary = spec().boundaryWith(logSearch(failing, spec().projector()));
+        boundary.invoke(spec().run(), envelope);
+
+        Either<BoundaryError, AgentResult> retry = boundary.invoke(spec().run(), envelope);
+
+        assertThat(codeOf(retry)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(failing.executions()).isEqualTo(1);
+        assertFailed(spec().recordOf(boundary, envelope), ErrorCode.EXECUTION_FAILED);
+    }
+
+    @Test
+    @DisplayName("Framework ID is preserved")
+    default void keepsTheExactFrameworkToolCallId() {
+        String frameworkId = "call_AbC-1.2:3";
+        ToolCallEnvelope envelope = spec().envelopeBuilder().withToolCallId(frameworkId).build();
+        AtomicReference<InvocationKey> keySeenByTool = new AtomicReference<>();
+        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
+            keySeenByTool.set(request.key());
+            return RAW;
+        }, spec().projector()));
+
+        boundary.invoke(spec().run(), envelope);
+
+        assertThat(keySeenByTool.get()).isEqualTo(InvocationKey.of(spec().run().runId(), new ToolCallId(frameworkId)));
+        CanonicalRecord record = boundary.records().find(spec().run().runId(), new ToolCallId(frameworkId)).get()
+                .getOrElseThrow(() -> new AssertionError("no record under the exact id"));
+        assertThat(record.key().toolCallId().value()).isEqualTo(frameworkId);
+        assertThat(record.key().runId()).isEqualTo(spec().run().runId());
+        assertThat(boundary.records().find(spec().run().runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
+    }
+
+    @Test
+    default void keysTheRecordByTheRunContextSoTwoRunsKeepTheirOwnRecords() {
+        RunContext otherRun = spec().openedRunContext();
+        ToolBoundary boundary = spec().boundary();
+
+        Either<BoundaryError, AgentResult> inFirst = boundary.invoke(spec().run(),
+                spec().envelopeBuilder().withToolCallId("call_1").build());
+        Either<BoundaryError, AgentResult> inSecond = boundary.invoke(otherRun,
+                Fixtures.envelope(otherRun).withToolCallId("call_1").build());
+
+        assertThat(inFirst.isRight()).isTrue();
+        assertThat(inSecond.isRight()).isTrue();
+        assertThat(spec().executor().executions()).isEqualTo(2);
+        assertThat(boundary.records().find(spec().run().runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+        assertThat(boundary.records().find(otherRun.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+    }
+
+    @Test
+    default void neverGeneratesAFallbackIdForAMissingOne() {
+        ToolBoundary boundary = spec().boundary();
+
+        spec().assertRefusedBeforeExecution(boundary, spec().run(), spec().envelopeBuilder().withToolCallId("").build(),
+                ErrorCode.TOOL_CALL_ID_MISSING);
+    }
+
+    // Requirement: A repeated tool_call_id SHALL be compared by tool and canonical arguments (RFC 8785)
+
+    private ToolBoundary twoTools(CountingExecutor sql) {
+        return spec().boundaryWith(spec().logSearch(),
+                ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound(RESULT)));
+    }
+
+    private Either<BoundaryError, AgentResult> repeat(ToolBoundary boundary, ToolCallEnvelope first,
+            String toolName, String arguments) {
+        return boundary.invoke(spec().run(), spec().envelopeBuilder().withToolCallId(first.toolCallId())
+                .withToolName(toolName).withArguments(arguments).build());
+    }
+
+    @Test
+    default void readsReorderedMembersAsADuplicate() {
+        CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
+        ToolBoundary boundary = twoTools(sql);
+        ToolCallEnvelope first = spec().envelopeBuilder()
+                .withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}").build();
+        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
+        CanonicalRecord stored = spec().recordOf(boundary, first);
+
+        Either<BoundaryError, AgentResult> reordered = repeat(boundary, first, first.toolName(),
+                "{\"b\":{\"x\":\"\\u00e9\",\"y\":[1,2]},\"a\":1}");
+
+        assertThat(codeOf(reordered)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
+    }
+
+    @Test
+    default void readsOneAndOnePointZeroAsADuplicate() {
+        CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
+        ToolBoundary boundary = twoTools(sql);
+        ToolCallEnvelope first = spec().envelopeBuilder().withArguments("{\"limit\":1,\"ratio\":1e2}").build();
+        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
+
+        Either<BoundaryError, AgentResult> same = repeat(boundary, first, first.toolName(),
+                "{\"limit\":1.0,\"ratio\":100}");
+        Either<BoundaryError, AgentResult> other = repeat(boundary, first, first.toolName(),
+                "{\"limit\":1.5,\"ratio\":100}");
+
+        assertThat(codeOf(same)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+    }
+
+    @Test
+    default void readsTheSameArgumentsForAnotherToolAsAReusedIdAndNeverRunsThatTool() {
+        CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
+        ToolBoundary boundary = twoTools(sql);
+        ToolCallEnvelope first = spec().envelopeBuilder().withToolName("log-search")
+                .withArguments("{\"query\":\"timeout\"}").build();
+        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
+        CanonicalRecord stored = spec().recordOf(boundary, first);
+
+        Either<BoundaryError, AgentResult> otherTool = repeat(boundary, first, "sql-query", first.arguments());
+
+        assertThat(codeOf(otherTool)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
+        assertThat(sql.executions()).as("executions of the other tool").isZero();
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
+        assertThat(codeOf(repeat(boundary, first, "log-search", first.arguments())))
+                .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+    }
+
+    // Requirement: A repeated call MAY be answered from its READY record when the harness opts in
+
+    private ToolBoundary replaying(ToolExecutor tool) {
+        BoundaryListener listener = new BoundaryListener() {
+            @Override
+            public void onReplayed(CanonicalRecord.Ready record) {
+                spec().replayed().add(record);
+            }
+        };
+        return spec().builder(ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build(),
+                logSearch(tool, spec().projector())).listener(listener).build();
+    }
+
+    @Test
+    default void answersARepeatedCallWithTheReadyRecordsResultWithoutRunningTheTool() {
+        ToolBoundary boundary = replaying(spec().executor());
+        ToolCallEnvelope first = spec().envelope();
+        Either<BoundaryError, AgentResult> answered = boundary.invoke(spec().run(), first);
+        CanonicalRecord stored = spec().recordOf(boundary, first);
+
+        Either<BoundaryError, AgentResult> again = boundary.invoke(spec().run(), spec().envelopeBuilder()
+                .withToolCallId(first.toolCallId()).withArguments("{ \"query\" : \"timeout\" }").build());
+
+        assertThat(again).isEqualTo(answered);
+        assertThat(again.get().content()).isEqualTo(RESULT);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().projector().projections()).isEqualTo(1);
+        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
+        assertThat(spec().replayed()).containsExactly((CanonicalRecord.Ready) stored);
+    }
+
+    @Test
+    default void keepsTheSpecificationsRefusalByDefault() {
+        ToolBoundary boundary = spec().boundary();
+        ToolCallEnvelope first = spec().envelope();
+        boundary.invoke(spec().run(), first);
+
+        assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
+        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+    }
+
+    @Test
+    default void refusesARepeatOfACallStillProjecting() {
+        AtomicReference<Either<BoundaryError, AgentResult>> during = new AtomicReference<>();
+        AtomicReference<ToolBoundary> self = new AtomicReference<>();
+        ToolCallEnvelope first = spec().envelope();
+        CountingExecutor tool = FakeTools.counting(request -> {
+            during.set(self.get().invoke(spec().run(), first));
+            return RAW;
+        });
+        self.set(replaying(tool));
+
+        assertThat(self.get().invoke(spec().run(), first).isRight()).isTrue();
+
+        assertThat(codeOf(during.get())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(tool.executions()).isEqualTo(1);
+        assertThat(spec().replayed()).isEmpty();
+    }
+
+    @Test
+    default void refusesARepeatOfAFailedCallWhenReplaying() {
+        CountingExecutor failing = FakeTools.counting(FakeTools.throwing("password=hunter2 at db-1"));
+        ToolBoundary boundary = replaying(failing);
+        ToolCallEnvelope first = spec().envelope();
+        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.EXECUTION_FAILED);
+
+        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(failing.executions()).isEqualTo(1);
+        assertThat(spec().replayed()).isEmpty();
+    }
+
+    @Test
+    default void refusesTheSameIdWithOtherArgumentsAsReused() {
+        ToolBoundary boundary = replaying(spec().executor());
+        ToolCallEnvelope first = spec().envelope();
+        boundary.invoke(spec().run(), first);
+
+        Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run(), spec().envelopeBuilder()
+                .withToolCallId(first.toolCallId()).withArguments("{\"query\":\"oom\"}").build());
+
+        assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().replayed()).isEmpty();
+    }
+
+    @Test
+    default void refusesARepeatWhoseRecordExpired() {
+        ToolBoundary boundary = replaying(spec().executor());
+        ToolCallEnvelope first = spec().envelope();
+        boundary.invoke(spec().run(), first);
+        expire(spec().keyOf(first));
+
+        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().replayed()).isEmpty();
+    }
+}
