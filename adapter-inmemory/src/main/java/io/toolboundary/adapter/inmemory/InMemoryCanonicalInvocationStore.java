@@ -211,11 +211,11 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         if (bytes > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
             return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
         }
-        Instant sweptAt = clock.instant();
-        expiries.sweepNowAndThen(sweptAt, dropIfExpired);
+        // One reading of the clock: the begin's time, for the sweep and the record alike.
+        Instant now = clock.instant();
+        expiries.sweepNowAndThen(now, dropIfExpired);
         InvocationKey key = record.key();
         synchronized (stripe(key.runId())) {
-            Instant now = clock.instant();
             RunTable.RunState live = runs.live(key.runId(), now, room);
             RunTable.RunState run = live != null && live.token().equals(start.runToken()) ? live : null;
             StoreRules.BeginFacts facts = new StoreRules.BeginFacts(ledger(run, record),
