@@ -71,7 +71,8 @@ final class StoreSteps {
 
     /** Step 2: creates the call's PROJECTING record within half the store budget, never waiting past the deadline. */
     Either<NotBegun, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
-        Duration lease = lease(call.record().createdAt(), run.deadline());
+        Instant createdAt = call.record().createdAt();
+        Duration lease = lease(createdAt, run.deadline());
         if (lease.isNegative() || lease.isZero()) {
             // The deadline passed while preflight ran.
             return Either.left(new NotBegun(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED), false));
@@ -79,8 +80,9 @@ final class StoreSteps {
         // The store measures the lease from the record's creation by its own clock, never by this one.
         InvocationStart start = new InvocationStart(call.record(), call.token(), run.runToken().get(), config.recordTtl(),
                 lease, run.callBudget(), call.binding().callBudgetPerRun(), config.limits().recordBytes());
-        // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
-        StoreBudget beforeDeadline = budget.withinNanos(nanosUntilDeadline(clock.instant(), run.deadline()));
+        // Before the tool runs, no store call waits past the run's deadline, the clean-up included; the
+        // time left is measured from the record's creation, the last step of preflight, just before.
+        StoreBudget beforeDeadline = budget.withinNanos(nanosUntilDeadline(createdAt, run.deadline()));
         Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
         if (begun.isLeft() && begun.getLeft() instanceof StoreFailure.OutcomeUnknown) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
