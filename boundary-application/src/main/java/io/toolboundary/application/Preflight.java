@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Step 1 of a call: the checks made before anything is stored or run, without I/O. Each check is a
@@ -26,6 +27,8 @@ import java.util.function.Supplier;
 final class Preflight {
 
     private final Map<ToolName, ToolBinding> tools;
+    /** The same tools by their names' text: a registered name is safe, so a call that names one is parsed no further. */
+    private final Map<String, ToolBinding> toolsByName;
     private final AccessPolicy accessPolicy;
     private final Clock clock;
     private final long argumentsLimitBytes;
@@ -48,6 +51,8 @@ final class Preflight {
     Preflight(Map<ToolName, ToolBinding> tools, AccessPolicy accessPolicy, Clock clock, ToolBoundaryConfig config,
             Supplier<AttemptToken> tokens) {
         this.tools = Map.copyOf(tools);
+        this.toolsByName = this.tools.values().stream()
+                .collect(Collectors.toUnmodifiableMap(binding -> binding.name().value(), binding -> binding));
         this.accessPolicy = accessPolicy;
         this.clock = clock;
         this.argumentsLimitBytes = config.limits().argumentsBytes();
@@ -80,12 +85,13 @@ final class Preflight {
         return call.toolCallId.swap().toOption().map(BoundaryError::code);
     }
 
+    /** The run's own id is safe; any other is parsed, to tell an unsafe id from another run's. */
     private Option<ErrorCode> runIdIsSafe(Call call) {
-        return call.runId.swap().toOption().map(BoundaryError::code);
+        return call.sameRun ? Option.none() : RunId.of(call.envelope.runId()).swap().toOption().map(BoundaryError::code);
     }
 
     private Option<ErrorCode> runMatches(Call call) {
-        return refuseUnless(call.runId.get().equals(call.run.runId()), ErrorCode.RUN_MISMATCH);
+        return refuseUnless(call.sameRun, ErrorCode.RUN_MISMATCH);
     }
 
     private Option<ErrorCode> runIsActive(Call call) {
@@ -100,19 +106,21 @@ final class Preflight {
         return refuseUnless(call.run.runToken().isDefined(), ErrorCode.RUN_NOT_OPENED);
     }
 
+    /** A registered tool's name is safe; any other is parsed, to tell an unsafe name from an unknown one. */
     private Option<ErrorCode> toolNameIsSafe(Call call) {
-        return call.toolName.swap().toOption().map(BoundaryError::code);
+        return call.binding != null ? Option.none()
+                : ToolName.of(call.envelope.toolName()).swap().toOption().map(BoundaryError::code);
     }
 
     private Option<ErrorCode> toolIsRegistered(Call call) {
-        return refuseUnless(call.binding().isDefined(), ErrorCode.TOOL_NOT_REGISTERED);
+        return refuseUnless(call.binding != null, ErrorCode.TOOL_NOT_REGISTERED);
     }
 
     /** A policy that throws denies. */
     private Option<ErrorCode> accessIsGranted(Call call) {
         AccessPolicy.Decision decision;
         try {
-            decision = accessPolicy.decide(call.run, call.binding().get().name());
+            decision = accessPolicy.decide(call.run, call.binding.name());
         } catch (RuntimeException failure) {
             decision = AccessPolicy.Decision.DENIED;
         }
@@ -120,7 +128,7 @@ final class Preflight {
     }
 
     private Option<ErrorCode> toolIsReadOnly(Call call) {
-        return refuseUnless(call.binding().get().readOnly(), ErrorCode.TOOL_NOT_READ_ONLY);
+        return refuseUnless(call.binding.readOnly(), ErrorCode.TOOL_NOT_READ_ONLY);
     }
 
     /**
@@ -136,7 +144,7 @@ final class Preflight {
      * call with its record (created now, which counts the arguments' bytes) and its attempt's token.
      */
     private Either<BoundaryError, AdmittedCall> argumentsAreOneJsonObject(Call call) {
-        ToolBinding binding = call.binding().get();
+        ToolBinding binding = call.binding;
         InvocationKey key = InvocationKey.of(call.run.runId(), call.toolCallId.get());
         Either<BoundaryError, String> fingerprint = json.fingerprint(binding.name(), call.arguments());
         if (fingerprint.isLeft()) {
@@ -155,27 +163,26 @@ final class Preflight {
         return passes ? Option.none() : Option.some(code);
     }
 
-    /** The call under check: the envelope's ids parsed once, each read only after its own check passed. */
+    /**
+     * The call under check: the envelope's tool_call_id parsed once, and its run id and tool name compared
+     * with the run's and the registered tools' as text, so that only ids that are neither are parsed (by
+     * their checks, for the error code). Each is read only after its own check passed.
+     */
     private final class Call {
         final RunContext run;
         final ToolCallEnvelope envelope;
         final Either<BoundaryError, ToolCallId> toolCallId;
-        final Either<BoundaryError, RunId> runId;
-        final Either<BoundaryError, ToolName> toolName;
-        /** The registered tool of that name, looked up once: none when the name is invalid or unknown. */
-        private final Option<ToolBinding> binding;
+        /** Whether the envelope names the run's own id; the call then takes the run's {@link RunId}. */
+        final boolean sameRun;
+        /** The registered tool of that name, looked up once: null when the name is invalid or unknown. */
+        final ToolBinding binding;
 
         Call(RunContext run, ToolCallEnvelope envelope) {
             this.run = run;
             this.envelope = envelope;
             this.toolCallId = ToolCallId.of(envelope.toolCallId());
-            this.runId = RunId.of(envelope.runId());
-            this.toolName = ToolName.of(envelope.toolName());
-            this.binding = toolName.isRight() ? Option.of(tools.get(toolName.get())) : Option.none();
-        }
-
-        Option<ToolBinding> binding() {
-            return binding;
+            this.sameRun = envelope.runId().equals(run.runId().value());
+            this.binding = toolsByName.get(envelope.toolName());
         }
 
         String arguments() {

@@ -72,17 +72,17 @@ final class StoreSteps {
     /** Step 2: creates the call's PROJECTING record within half the store budget, never waiting past the deadline. */
     Either<NotBegun, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
         Instant createdAt = call.record().createdAt();
-        Instant leaseUntil = leaseUntil(createdAt, run.deadline());
-        if (!leaseUntil.isAfter(createdAt)) {
+        Duration lease = lease(createdAt, run.deadline());
+        if (lease.isNegative() || lease.isZero()) {
             // The deadline passed while preflight ran.
             return Either.left(new NotBegun(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED), false));
         }
         // The store measures the lease from the record's creation by its own clock, never by this one.
         InvocationStart start = new InvocationStart(call.record(), call.token(), run.runToken().get(), config.recordTtl(),
-                Duration.between(createdAt, leaseUntil), run.callBudget(), call.binding().callBudgetPerRun(),
-                config.limits().recordBytes());
-        // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
-        StoreBudget beforeDeadline = budget.withinNanos(nanosUntilDeadline(clock.instant(), run.deadline()));
+                lease, run.callBudget(), call.binding().callBudgetPerRun(), config.limits().recordBytes());
+        // Before the tool runs, no store call waits past the run's deadline, the clean-up included; the
+        // time left is measured from the record's creation, the last step of preflight, just before.
+        StoreBudget beforeDeadline = budget.withinNanos(nanosUntilDeadline(createdAt, run.deadline()));
         Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
         if (begun.isLeft() && begun.getLeft() instanceof StoreFailure.OutcomeUnknown) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
@@ -136,12 +136,16 @@ final class StoreSteps {
         return (deadline.getEpochSecond() - now.getEpochSecond()) * 1_000_000_000L + deadline.getNano() - now.getNano();
     }
 
-    /** The execution lease's end: the configured lease from creation, or the run's deadline if sooner. */
-    private Instant leaseUntil(Instant createdAt, Instant deadline) {
+    /**
+     * The execution lease from creation: the configured lease (the same instance every call), or the time
+     * left to the run's deadline if shorter, which is zero or negative once the deadline has passed.
+     */
+    private Duration lease(Instant createdAt, Instant deadline) {
         // deadline - lease never overflows (the deadline is after creation), unlike a Duration.between
-        // over centuries, which the JDK computes by throwing and catching an exception.
+        // over centuries, which the JDK computes by throwing and catching an exception; the time to the
+        // deadline is measured only when it is shorter than the lease.
         Duration lease = config.executionLease();
-        return createdAt.isBefore(deadline.minus(lease)) ? createdAt.plus(lease) : deadline;
+        return createdAt.isBefore(deadline.minus(lease)) ? lease : Duration.between(createdAt, deadline);
     }
 
     /** Step 6: completes the record and says what the agent may be told, matching what the store holds. */

@@ -15,66 +15,40 @@ import java.util.Objects;
  */
 public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting, CanonicalRecord.Final {
 
-    private final InvocationKey key;
-    private final ToolName tool;
-    private final String arguments;
-    private final String requestFingerprint;
-    private final Instant createdAt;
-    private final long argumentsBytes;
-    /** Ids, tool name, arguments and fingerprint, in UTF-8 bytes. */
-    private final long requestBytes;
-
-    private CanonicalRecord(InvocationKey key, ToolName tool, String arguments, String requestFingerprint,
-            Instant createdAt) {
-        this.key = requireNonNull(key, "key is null");
-        this.tool = requireNonNull(tool, "tool is null");
-        this.arguments = requireNonNull(arguments, "arguments is null");
-        this.requestFingerprint = requireNonNull(requestFingerprint, "requestFingerprint is null");
-        this.createdAt = requireNonNull(createdAt, "createdAt is null");
-        this.argumentsBytes = Utf8.measure(arguments, "arguments");
-        // Ids and tool names are ASCII by construction: one byte per character.
-        this.requestBytes = key.runId().value().length() + key.toolCallId().value().length() + tool.value().length()
-                + argumentsBytes + Utf8.measure(requestFingerprint, "requestFingerprint");
+    private CanonicalRecord() {
     }
 
-    private CanonicalRecord(CanonicalRecord begun) {
-        this.key = begun.key;
-        this.tool = begun.tool;
-        this.arguments = begun.arguments;
-        this.requestFingerprint = begun.requestFingerprint;
-        this.createdAt = begun.createdAt;
-        this.argumentsBytes = begun.argumentsBytes;
-        this.requestBytes = begun.requestBytes;
-    }
+    /** The PROJECTING record this record is, or began as: it holds the request, which a final record shares. */
+    abstract Projecting begun();
 
     /** {@return the run and the exact framework tool_call_id} */
     public InvocationKey key() {
-        return key;
+        return begun().key;
     }
 
     /** {@return the tool that was called} */
     public ToolName tool() {
-        return tool;
+        return begun().tool;
     }
 
     /** {@return the complete arguments JSON, exactly as the framework supplied it} */
     public String arguments() {
-        return arguments;
+        return begun().arguments;
     }
 
     /** {@return the size of {@link #arguments()} in UTF-8 bytes} */
     public long argumentsBytes() {
-        return argumentsBytes;
+        return begun().argumentsBytes;
     }
 
     /** {@return the fingerprint of the tool's name and the arguments' canonical JSON: a replay has the same} */
     public String requestFingerprint() {
-        return requestFingerprint;
+        return begun().requestFingerprint;
     }
 
     /** {@return when the record was created} */
     public Instant createdAt() {
-        return createdAt;
+        return begun().createdAt;
     }
 
     /** {@return when the record last changed: its creation while PROJECTING, its completion once final} */
@@ -82,7 +56,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
 
     /** {@return the record's size in UTF-8 bytes: ids, tool name, arguments, fingerprint, raw response, agent result} */
     public long byteSize() {
-        return requestBytes;
+        return begun().requestBytes;
     }
 
     /** {@return the lifecycle status} */
@@ -118,24 +92,24 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
 
     @Override
     public final boolean equals(Object other) {
-        return other instanceof CanonicalRecord that && getClass() == that.getClass() && key.equals(that.key)
-                && tool.equals(that.tool) && arguments.equals(that.arguments)
-                && requestFingerprint.equals(that.requestFingerprint) && createdAt.equals(that.createdAt)
+        return other instanceof CanonicalRecord that && getClass() == that.getClass() && key().equals(that.key())
+                && tool().equals(that.tool()) && arguments().equals(that.arguments())
+                && requestFingerprint().equals(that.requestFingerprint()) && createdAt().equals(that.createdAt())
                 && updatedAt().equals(that.updatedAt()) && rawResponse().equals(that.rawResponse())
                 && agentResult().equals(that.agentResult()) && errorCode().equals(that.errorCode());
     }
 
     @Override
     public final int hashCode() {
-        return Objects.hash(key, tool, arguments, requestFingerprint, createdAt, updatedAt(), rawResponse(), agentResult(),
-                errorCode());
+        return Objects.hash(key(), tool(), arguments(), requestFingerprint(), createdAt(), updatedAt(), rawResponse(),
+                agentResult(), errorCode());
     }
 
     @Override
     public final String toString() {
-        return "CanonicalRecord." + getClass().getSimpleName() + "[key=" + key + ", tool=" + tool.value()
+        return "CanonicalRecord." + getClass().getSimpleName() + "[key=" + key() + ", tool=" + tool().value()
                 + ", status=" + status() + evidence().map(evidence -> ", evidence=" + evidence).getOrElse("")
-                + errorCode().map(code -> ", code=" + code).getOrElse("") + ", createdAt=" + createdAt
+                + errorCode().map(code -> ", code=" + code).getOrElse("") + ", createdAt=" + createdAt()
                 + ", updatedAt=" + updatedAt() + ", " + byteSize() + " bytes]";
     }
 
@@ -161,11 +135,17 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     /** A record that is READY or ERROR: its PROJECTING self with a {@link Completion}. It never changes again. */
     public abstract static sealed class Final extends CanonicalRecord permits Ready, Failed {
 
+        private final Projecting begun;
         private final Completion completion;
 
-        private Final(CanonicalRecord begun, Completion completion) {
-            super(begun);
+        private Final(Projecting begun, Completion completion) {
+            this.begun = begun;
             this.completion = completion;
+        }
+
+        @Override
+        Projecting begun() {
+            return begun;
         }
 
         /** {@return how the call ended: raw response, agent result or error code, and time} */
@@ -192,6 +172,15 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     /** Created just before the tool runs. Holds the arguments, no result yet. */
     public static final class Projecting extends CanonicalRecord {
 
+        private final InvocationKey key;
+        private final ToolName tool;
+        private final String arguments;
+        private final String requestFingerprint;
+        private final Instant createdAt;
+        private final long argumentsBytes;
+        /** Ids, tool name, arguments and fingerprint, in UTF-8 bytes. */
+        private final long requestBytes;
+
         /**
          * Builds the record of a call that is about to run.
          *
@@ -204,7 +193,20 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
          */
         public Projecting(InvocationKey key, ToolName tool, String arguments, String requestFingerprint,
                 Instant createdAt) {
-            super(key, tool, arguments, requestFingerprint, createdAt);
+            this.key = requireNonNull(key, "key is null");
+            this.tool = requireNonNull(tool, "tool is null");
+            this.arguments = requireNonNull(arguments, "arguments is null");
+            this.requestFingerprint = requireNonNull(requestFingerprint, "requestFingerprint is null");
+            this.createdAt = requireNonNull(createdAt, "createdAt is null");
+            this.argumentsBytes = Utf8.measure(arguments, "arguments");
+            // Ids and tool names are ASCII by construction: one byte per character.
+            this.requestBytes = key.runId().value().length() + key.toolCallId().value().length()
+                    + tool.value().length() + argumentsBytes + Utf8.measure(requestFingerprint, "requestFingerprint");
+        }
+
+        @Override
+        Projecting begun() {
+            return this;
         }
 
         /**

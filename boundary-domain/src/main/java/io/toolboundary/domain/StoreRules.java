@@ -16,6 +16,9 @@ import java.util.function.Supplier;
  */
 public final class StoreRules {
 
+    /** The decision to create: it carries nothing, so one instance serves every begin. */
+    private static final Begin CREATE = new Begin.Create();
+
     private StoreRules() {
     }
 
@@ -206,7 +209,7 @@ public final class StoreRules {
         if (run.toolCalls() >= facts.toolBudget()) {
             return new Begin.Refuse(new Refusal.BudgetExhausted(Refusal.Scope.TOOL));
         }
-        return new Begin.Create();
+        return CREATE;
     }
 
     private static Refusal sameOrReused(String stored, String fingerprint) {

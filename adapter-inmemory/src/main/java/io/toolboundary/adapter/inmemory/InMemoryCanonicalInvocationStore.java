@@ -91,6 +91,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private final Expiries expiries = new Expiries();
     /** What a sweep does with each key whose time has come; one instance, so that a sweep allocates nothing. */
     private final BiConsumer<Object, Instant> dropIfExpired = this::dropIfExpired;
+    /** What a store that finds no room does first; one instance, made once. */
+    private final Runnable reclaim = this::reclaimExpired;
 
     private InMemoryCanonicalInvocationStore(InMemoryStoreBuilder builder) {
         this.clock = builder.clock;
@@ -192,7 +194,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         RunId runId = opening.runId();
         synchronized (stripe(runId)) {
             Instant now = clock.instant();
-            return runs.open(runId, opening.offered(), now.plus(opening.ttl()), now, room, this::reclaimExpired,
+            return runs.open(runId, opening.offered(), now.plus(opening.ttl()), now, room, reclaim,
                     expiries.runs);
         }
     }
@@ -209,16 +211,14 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         if (bytes > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
             return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
         }
-        Instant sweptAt = clock.instant();
-        expiries.sweepNowAndThen(sweptAt, dropIfExpired);
+        // One reading of the clock: the begin's time, for the sweep and the record alike.
+        Instant now = clock.instant();
+        expiries.sweepNowAndThen(now, dropIfExpired);
         InvocationKey key = record.key();
         synchronized (stripe(key.runId())) {
-            Instant now = clock.instant();
             RunTable.RunState live = runs.live(key.runId(), now, room);
             RunTable.RunState run = live != null && live.token().equals(start.runToken()) ? live : null;
-            StoreRules.BeginFacts facts = new StoreRules.BeginFacts(
-                    Option.of(run).map(held -> new StoreRules.RunLedger(held.begun(key.toolCallId()), held.calls(),
-                            held.calls(record.tool()))),
+            StoreRules.BeginFacts facts = new StoreRules.BeginFacts(ledger(run, record),
                     RecordTable.held(records.live(key, now), start.token()), record.requestFingerprint(),
                     start.runCallBudget(), start.toolCallBudget());
             return StoreRules.begin(facts).fold(
@@ -226,6 +226,13 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
                     Either::right,
                     refusal -> Either.left(StoreFailure.refused(refusal)));
         }
+    }
+
+    /** What the rules see of the run's ledger for {@code record}'s call: none when the caller's run is not held. */
+    private static Option<StoreRules.RunLedger> ledger(RunTable.RunState run, CanonicalRecord.Projecting record) {
+        return run == null ? Option.none()
+                : Option.some(new StoreRules.RunLedger(run.begun(record.key().toolCallId()), run.calls(),
+                        run.calls(record.tool())));
     }
 
     /** Creates the record the rules admitted, when there is room for it; the caller holds the run's stripe. */
@@ -294,7 +301,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private <F extends CanonicalRecord.Final> Either<StoreFailure, F> carryOut(InvocationKey key,
             RecordTable.Entry current, StoreRules.Change<F> decided) {
         return decided.fold(
-                done -> records.replace(key, current, done, this::reclaimExpired),
+                done -> records.replace(key, current, done, reclaim),
                 Either::right,
                 refusal -> Either.left(StoreFailure.refused(refusal)));
     }
