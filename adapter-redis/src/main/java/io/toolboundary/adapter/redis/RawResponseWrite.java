@@ -27,7 +27,7 @@ import org.redisson.command.CommandBatchService;
 record RawResponseWrite(String pendingKey, String text) {
 
     /** {@code EVALSHA}, read as {@code EVAL} returning a list is read. */
-    private static final RedisCommand<List<Object>> EVALSHA_LIST = new RedisCommand<>(RedisCommands.EVAL_LIST, "EVALSHA");
+    static final RedisCommand<List<Object>> EVALSHA_LIST = new RedisCommand<>(RedisCommands.EVAL_LIST, "EVALSHA");
 
     RawResponseWrite {
         requireNonNull(pendingKey, "pendingKey is null");
@@ -76,14 +76,7 @@ record RawResponseWrite(String pendingKey, String text) {
         if (bySource) {
             batch.writeAsync(routingKey, ScriptCodec.INSTANCE, RedisCommands.SCRIPT_LOAD, script.source());
         }
-        Object[] params = new Object[2 + keys.size() + values.length];
-        params[0] = script.sha1();
-        params[1] = Integer.toString(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
-            params[2 + i] = keys.get(i);
-        }
-        System.arraycopy(values, 0, params, 2 + keys.size(), values.length);
-        batch.writeAsync(routingKey, ScriptCodec.INSTANCE, EVALSHA_LIST, params);
+        batch.writeAsync(routingKey, ScriptCodec.INSTANCE, EVALSHA_LIST, evalShaParams(script, keys, values));
         return batch.executeAsync().toCompletableFuture()
                 .handle((result, failure) -> failure == null
                         ? CompletableFuture.<BatchResult<?>>completedFuture(result)
@@ -137,6 +130,18 @@ record RawResponseWrite(String pendingKey, String text) {
     /** The batch options of one try: the store's reply timeout and no retries of the client's own. */
     static BatchOptions options(long responseTimeoutMillis) {
         return BatchOptions.defaults().responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS).retryAttempts(0);
+    }
+
+    /** The arguments of {@code EVALSHA}: the script's SHA-1, the number of keys, the keys, the values. */
+    static Object[] evalShaParams(LuaScripts.Script<?, ?> script, List<Object> keys, Object[] values) {
+        Object[] params = new Object[2 + keys.size() + values.length];
+        params[0] = script.sha1();
+        params[1] = Integer.toString(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            params[2 + i] = keys.get(i);
+        }
+        System.arraycopy(values, 0, params, 2 + keys.size(), values.length);
+        return params;
     }
 
     /** The script's reply: the last of a transaction's replies. */
