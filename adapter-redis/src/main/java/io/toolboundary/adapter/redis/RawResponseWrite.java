@@ -22,16 +22,16 @@ import org.redisson.command.CommandBatchService;
  * that placeholder got at creation.
  *
  * @param pendingKey the attempt's pending raw key, {@link RedisKeys#pendingRaw}
- * @param bytes the raw response in UTF-8, sent as they are
+ * @param text the raw response, written into the command's buffer in UTF-8 as it is sent
  */
-record RawResponseWrite(String pendingKey, byte[] bytes) {
+record RawResponseWrite(String pendingKey, String text) {
 
     /** {@code EVALSHA}, read as {@code EVAL} returning a list is read. */
-    private static final RedisCommand<List<Object>> EVALSHA_LIST = new RedisCommand<>(RedisCommands.EVAL_LIST, "EVALSHA");
+    static final RedisCommand<List<Object>> EVALSHA_LIST = new RedisCommand<>(RedisCommands.EVAL_LIST, "EVALSHA");
 
     RawResponseWrite {
         requireNonNull(pendingKey, "pendingKey is null");
-        requireNonNull(bytes, "bytes is null");
+        requireNonNull(text, "text is null");
     }
 
     /**
@@ -68,7 +68,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
         // the client's own batch service and the SET sent as it is.
         CommandBatchService batch = new CommandBatchService(redisson.getCommandExecutor(),
                 options.executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
-        batch.writeAsync(pendingKey, ScriptCodec.INSTANCE, RedisCommands.SET_BOOLEAN, pendingKey, bytes, "XX",
+        batch.writeAsync(pendingKey, ScriptCodec.INSTANCE, RedisCommands.SET_BOOLEAN, pendingKey, text, "XX",
                 "KEEPTTL");
         // The script by its SHA-1, as it is named, never turned into another command by the client's script
         // cache. When the node did not know it, SCRIPT LOAD goes first, in the same transaction on the same
@@ -76,14 +76,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
         if (bySource) {
             batch.writeAsync(routingKey, ScriptCodec.INSTANCE, RedisCommands.SCRIPT_LOAD, script.source());
         }
-        Object[] params = new Object[2 + keys.size() + values.length];
-        params[0] = script.sha1();
-        params[1] = Integer.toString(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
-            params[2 + i] = keys.get(i);
-        }
-        System.arraycopy(values, 0, params, 2 + keys.size(), values.length);
-        batch.writeAsync(routingKey, ScriptCodec.INSTANCE, EVALSHA_LIST, params);
+        batch.writeAsync(routingKey, ScriptCodec.INSTANCE, EVALSHA_LIST, evalShaParams(script, keys, values));
         return batch.executeAsync().toCompletableFuture()
                 .handle((result, failure) -> failure == null
                         ? CompletableFuture.<BatchResult<?>>completedFuture(result)
@@ -111,7 +104,7 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
     CompletableFuture<Object> sendAlone(RedissonClient client) {
         try {
             return ((Redisson) client).getCommandExecutor().writeAsync(pendingKey, ScriptCodec.INSTANCE,
-                    RedisCommands.SET_BOOLEAN, pendingKey, bytes, "XX", "KEEPTTL").toCompletableFuture();
+                    RedisCommands.SET_BOOLEAN, pendingKey, text, "XX", "KEEPTTL").toCompletableFuture();
         } catch (RuntimeException failed) {
             return CompletableFuture.failedFuture(failed);
         }
@@ -137,6 +130,18 @@ record RawResponseWrite(String pendingKey, byte[] bytes) {
     /** The batch options of one try: the store's reply timeout and no retries of the client's own. */
     static BatchOptions options(long responseTimeoutMillis) {
         return BatchOptions.defaults().responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS).retryAttempts(0);
+    }
+
+    /** The arguments of {@code EVALSHA}: the script's SHA-1, the number of keys, the keys, the values. */
+    static Object[] evalShaParams(LuaScripts.Script<?, ?> script, List<Object> keys, Object[] values) {
+        Object[] params = new Object[2 + keys.size() + values.length];
+        params[0] = script.sha1();
+        params[1] = Integer.toString(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            params[2 + i] = keys.get(i);
+        }
+        System.arraycopy(values, 0, params, 2 + keys.size(), values.length);
+        return params;
     }
 
     /** The script's reply: the last of a transaction's replies. */

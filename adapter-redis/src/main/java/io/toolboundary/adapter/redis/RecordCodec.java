@@ -132,9 +132,9 @@ final class RecordCodec {
                 failed.rawResponse().isDefined(), Option.none());
     }
 
-    /** The value of {@link #CONTENT} for a READY outcome, in UTF-8, encoded here once; none for ERROR. */
-    static Option<byte[]> content(Completion outcome) {
-        return outcome instanceof Completion.Succeeded ready ? Option.some(utf8(ready.result().content())) : Option.none();
+    /** The value of {@link #CONTENT} for a READY outcome; none for ERROR. */
+    static Option<String> content(Completion outcome) {
+        return outcome instanceof Completion.Succeeded ready ? Option.some(ready.result().content()) : Option.none();
     }
 
     /**
@@ -144,7 +144,7 @@ final class RecordCodec {
     static List<Object> completion(Completion outcome) {
         List<Object> values = new ArrayList<>(2);
         values.add(outcome(outcome));
-        content(outcome).forEach(values::add);
+        content(outcome).map(RecordCodec::utf8).forEach(values::add);
         return values;
     }
 
@@ -198,7 +198,7 @@ final class RecordCodec {
         }
     }
 
-    /** Text as UTF-8 bytes, for the client to send as they are. */
+    /** Text as UTF-8 bytes. */
     static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }

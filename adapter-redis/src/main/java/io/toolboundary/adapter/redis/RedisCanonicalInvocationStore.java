@@ -130,7 +130,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 start.toolCallBudget(), leaseMillis(start.lease()), start.runToken().value(),
                 RedisKeys.toolCounterField(record.tool()), RedisKeys.ledgerField(key.toolCallId()),
                 marks.seen(key.runId(), start.runToken()), RecordCodec.headStart(start.token()),
-                RecordCodec.headEnd(record), RecordCodec.utf8(record.arguments()));
+                RecordCodec.headEnd(record), record.arguments());
         return scripts.run(LuaScripts.BEGIN, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token(),
                         calls -> marks.saw(key.runId(), start.runToken(), calls)));
@@ -167,14 +167,14 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * status, and receives only the small values the completion adds; the request, tool, fingerprint and
      * creation instant stay where begin wrote them. A raw response goes beside the script, in the same
      * {@code MULTI}/{@code EXEC}, as a plain {@code SET} into the attempt's pending key
-     * ({@link RawResponseWrite}), encoded to UTF-8 once and never copied again.
+     * ({@link RawResponseWrite}), encoded to UTF-8 straight into the command's buffer.
      */
     private Either<StoreFailure, Completion> sendCompletion(InvocationKey key, AttemptToken token, Completion outcome,
             Option<Long> room, Duration timeout) {
         String recordKey = keys.record(key);
         String pending = keys.pendingRaw(key, token);
         Option<RawResponseWrite> raw = outcome.rawResponse()
-                .map(text -> new RawResponseWrite(pending, RecordCodec.utf8(text)));
+                .map(text -> new RawResponseWrite(pending, text));
         ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
                 outcome.status().name(), room, raw.isDefined(), RecordCodec.outcome(outcome),
                 RecordCodec.content(outcome));

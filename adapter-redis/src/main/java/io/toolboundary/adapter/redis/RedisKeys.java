@@ -22,7 +22,7 @@ final class RedisKeys {
 
     /** {@code <prefix>:{<runId>}:call:<toolCallId>}, the record hash. */
     String record(InvocationKey key) {
-        return run(key.runId()) + ":call:" + key.toolCallId().value();
+        return prefix + ":{" + key.runId().value() + "}:call:" + key.toolCallId().value();
     }
 
     /**
@@ -31,7 +31,7 @@ final class RedisKeys {
      * record final with a raw response. Read only when the record's outcome says it has one.
      */
     String raw(InvocationKey key) {
-        return run(key.runId()) + ":raw:" + key.toolCallId().value();
+        return prefix + ":{" + key.runId().value() + "}:raw:" + key.toolCallId().value();
     }
 
     /** The {@link #raw} key of the record whose key is {@code recordKey}; none when it is not a record's key. */
@@ -51,12 +51,12 @@ final class RedisKeys {
      * no two attempts share it, and {@code pending:} keeps it apart from every {@link #raw} key.
      */
     String pendingRaw(InvocationKey key, AttemptToken token) {
-        return run(key.runId()) + ":pending:" + token.value() + ":" + key.toolCallId().value();
+        return prefix + ":{" + key.runId().value() + "}:pending:" + token.value() + ":" + key.toolCallId().value();
     }
 
     /** {@code <prefix>:{<runId>}:run}, the run's state: its opening's token and its budget counters. */
     String runState(RunId runId) {
-        return run(runId) + ":run";
+        return prefix + ":{" + runId.value() + "}:run";
     }
 
     /** {@code tool:<toolName>}, the field of the tool's budget counter in the run's state. */
@@ -74,7 +74,7 @@ final class RedisKeys {
      * whose record does not exist, so that a late copy of that attempt's begin creates nothing.
      */
     String endedAttempt(RunId runId, AttemptToken token) {
-        return run(runId) + ":ended:" + token.value();
+        return prefix + ":{" + runId.value() + "}:ended:" + token.value();
     }
 
     /** {@code <prefix>:{<runId>}:call:}, the start of every record key of the run. */

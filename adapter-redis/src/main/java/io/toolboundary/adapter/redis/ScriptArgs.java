@@ -60,12 +60,12 @@ sealed interface ScriptArgs {
      * @param callsSeen the most calls the caller has seen the run begin
      * @param headStart the record's head up to its lease ({@link RecordCodec#headStart})
      * @param headEnd the record's head after its lease ({@link RecordCodec#headEnd})
-     * @param arguments the arguments, UTF-8
+     * @param arguments the arguments
      */
     record Begin(String record, String runState, String endedMark, String pendingRaw, String token,
             String fingerprint, long ttlMillis, int runBudget, int toolBudget, long leaseMillis, String runToken,
             String toolCounter, String ledgerField, long callsSeen, String headStart, String headEnd,
-            byte[] arguments)
+            String arguments)
             implements ScriptArgs {
         @Override
         public List<Object> keys() {
@@ -91,10 +91,10 @@ sealed interface ScriptArgs {
      * @param room the bytes the record cap leaves for what begin wrote; none without a cap
      * @param withRaw whether the transaction's {@code SET} wrote a raw response into {@code pendingRaw}
      * @param outcome the value of the record's outcome field
-     * @param content READY only: the agent's content, UTF-8
+     * @param content READY only: the agent's content
      */
     record Complete(String record, String pendingRaw, String raw, String token, String status, Option<Long> room,
-            boolean withRaw, String outcome, Option<byte[]> content) implements ScriptArgs {
+            boolean withRaw, String outcome, Option<String> content) implements ScriptArgs {
         @Override
         public List<Object> keys() {
             return List.of(record, pendingRaw, raw);

@@ -3,25 +3,22 @@ package io.toolboundary.adapter.redis;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import org.redisson.client.codec.BaseCodec;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.Decoder;
 import org.redisson.client.protocol.Encoder;
 
 /**
- * How the store's commands travel: a {@code byte[]} argument is sent as it is, wrapped, never copied (the
- * store encodes each large text to UTF-8 once, itself); any other argument is its text in UTF-8. Replies
- * are read as UTF-8 text, as {@link StringCodec} reads them.
+ * How the store's commands travel: each argument is its text, written in UTF-8 straight into a buffer of
+ * the client's allocator, with no copy on the heap (the request, the raw response and the content are sent
+ * from their strings). Replies are read as UTF-8 text, as {@link StringCodec} reads them.
  */
 final class ScriptCodec extends BaseCodec {
 
     /** The one instance; it holds no state. */
     static final ScriptCodec INSTANCE = new ScriptCodec();
 
-    private static final Encoder ENCODER = value -> value instanceof byte[] bytes
-            ? Unpooled.wrappedBuffer(bytes)
-            : utf8(String.valueOf(value));
+    private static final Encoder ENCODER = value -> utf8(String.valueOf(value));
 
     private ScriptCodec() {
     }

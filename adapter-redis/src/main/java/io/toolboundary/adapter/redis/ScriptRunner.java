@@ -14,10 +14,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import org.redisson.Redisson;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.options.ObjectParams;
 import org.redisson.api.options.OptionalOptions;
 import org.redisson.client.RedisNoScriptException;
+import org.redisson.command.CommandAsyncExecutor;
 
 /**
  * Runs the store's Lua scripts: one Redisson try per attempt, with the store's own reply timeout, and
@@ -38,6 +41,7 @@ final class ScriptRunner {
     private final RedissonClient client;
     private final long responseTimeoutMillis;
     private final RScript scripts;
+    private final CommandAsyncExecutor commands;
     private final MasterPolicyWatch masters;
     private final Option<ReplicaAcknowledger> replicas;
     private final OutageGate gate;
@@ -47,8 +51,14 @@ final class ScriptRunner {
         // caller's timeout, and knows after each try whether the script may have run.
         this.client = client;
         this.responseTimeoutMillis = options.responseTimeout().toMillis();
-        this.scripts = client.getScript(OptionalOptions.defaults().codec(ScriptCodec.INSTANCE)
-                .timeout(options.responseTimeout()).retryAttempts(0));
+        OptionalOptions oneTry = OptionalOptions.defaults().codec(ScriptCodec.INSTANCE)
+                .timeout(options.responseTimeout()).retryAttempts(0);
+        this.scripts = client.getScript(oneTry);
+        // EVALSHA goes as the command it is, with the same options: Redisson's script object would map
+        // each key, encode every argument ahead and copy them into new lists on every call.
+        this.commands = client instanceof Redisson redisson
+                ? redisson.getCommandExecutor().copy((ObjectParams) oneTry)
+                : null;
         this.masters = masters;
         this.replicas = options.replicaAcknowledgement().map(wanted -> new ReplicaAcknowledger(client, wanted, options));
         this.gate = client.getConfig().isClusterConfig() ? OutageGate.perSlot() : OutageGate.single();
@@ -286,8 +296,11 @@ final class ScriptRunner {
         return bySource
                 ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST,
                         scriptKeys, values)
-                : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(), RScript.ReturnType.LIST,
-                        scriptKeys, values);
+                : commands != null
+                        ? commands.<List<Object>, Object>writeAsync(routingKey, ScriptCodec.INSTANCE,
+                                RawResponseWrite.EVALSHA_LIST, RawResponseWrite.evalShaParams(script, scriptKeys, values))
+                        : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                                RScript.ReturnType.LIST, scriptKeys, values);
     }
 
     /**
