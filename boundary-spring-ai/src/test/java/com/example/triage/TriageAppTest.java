@@ -44,7 +44,7 @@ class TriageAppTest {
     @Test
     void theDocumentShowsThisApplicationVerbatim() throws IOException {
         String doc = Files.readString(Path.of("../docs/integrations-spring-ai.md"));
-        String app = Files.readString(Path.of("src/test/java/com/example/triage/TriageApp.java"));
+        String app = Files.readString(Path.of("src/line-test/java/com/example/triage/TriageApp.java"));
 
         assertThat(doc).contains("```java\n" + app + "```");
         assertThat(doc).contains("(" + app.lines().count() + " lines)");
