@@ -6,6 +6,7 @@ import org.springframework.ai.chat.client.advisor.ToolCallAdvisor;
 import org.springframework.ai.chat.client.advisor.api.Advisor;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthContributorRegistry;
 import org.springframework.boot.actuate.health.HealthIndicator;
@@ -28,6 +29,11 @@ public final class LineApi {
     /** {@code request} offering {@code callbacks} to the model. */
     public static ChatClient.ChatClientRequestSpec tools(ChatClient.ChatClientRequestSpec request, ToolCallback... callbacks) {
         return request.toolCallbacks(callbacks);
+    }
+
+    /** {@code builder} offering the provider's tools to the model in every request. */
+    public static ChatClient.Builder defaultTools(ChatClient.Builder builder, ToolCallbackProvider provider) {
+        return builder.defaultToolCallbacks(provider);
     }
 
     /** The health the indicator bean {@code name} reports now. */

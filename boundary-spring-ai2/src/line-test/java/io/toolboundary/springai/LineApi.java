@@ -6,6 +6,7 @@ import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
 import org.springframework.ai.chat.client.advisor.api.Advisor;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.registry.HealthContributorRegistry;
@@ -29,6 +30,11 @@ public final class LineApi {
     /** {@code request} offering {@code callbacks} to the model. */
     public static ChatClient.ChatClientRequestSpec tools(ChatClient.ChatClientRequestSpec request, ToolCallback... callbacks) {
         return request.tools((Object[]) callbacks);
+    }
+
+    /** {@code builder} offering the provider's tools to the model in every request. */
+    public static ChatClient.Builder defaultTools(ChatClient.Builder builder, ToolCallbackProvider provider) {
+        return builder.defaultTools(provider);
     }
 
     /** The health the indicator bean {@code name} reports now. */

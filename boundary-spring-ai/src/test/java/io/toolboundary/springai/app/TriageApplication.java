@@ -2,11 +2,11 @@ package io.toolboundary.springai.app;
 
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.springai.ErrorLinesProjector;
+import io.toolboundary.springai.LineApi;
 import io.toolboundary.springai.LogTools;
 import io.toolboundary.springai.ToolCallbackBindings;
 import java.util.List;
 import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.ToolCallback;
@@ -17,9 +17,9 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * A Spring Boot 4 application as a user writes it on Spring AI 2.0's API: {@code @Tool} methods, their
- * bindings, a chat model (here scripted) and a ChatClient with a {@code ToolCallingAdvisor} on the context's
- * tool calling manager. {@link TriageApplicationWithPolicy} adds the access policy.
+ * A Spring Boot application as a user writes it: {@code @Tool} methods, their bindings, a chat model (here
+ * scripted) and a ChatClient on the context's tool calling manager, the same on both Spring lines (through
+ * {@link LineApi}). {@link TriageApplicationWithPolicy} adds the access policy.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -48,9 +48,8 @@ public class TriageApplication {
     @Bean
     ChatClient chatClient(ChatModel chatModel, ToolCallingManager toolCallingManager,
             ToolCallbackProvider logToolCallbacks) {
-        return ChatClient.builder(chatModel)
-                .defaultTools(logToolCallbacks)
-                .defaultAdvisors(ToolCallingAdvisor.builder().toolCallingManager(toolCallingManager).build())
+        return LineApi.defaultTools(ChatClient.builder(chatModel), logToolCallbacks)
+                .defaultAdvisors(LineApi.toolCallingAdvisor(toolCallingManager))
                 .build();
     }
 
