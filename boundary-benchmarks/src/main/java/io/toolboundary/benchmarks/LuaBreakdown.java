@@ -23,8 +23,9 @@ import java.util.Map;
  * {@code MONITOR} ({@link CallCapture}); its {@code begin.lua} and {@code complete.lua} commands, with
  * their keys and arguments exactly as the store sent them, are then replayed from one connection
  * (pipelined, each on a tool_call_id of its own) against several scripts side by side: the store's own,
- * the scripts of the previous record layout (schema 4, kept as resources of this module), an empty
- * script, and scripts that each do one part of begin's or complete's work. {@code INFO commandstats}
+ * begin.lua as it was before its last trim (kept as a resource of this module), an empty script, each
+ * script's commands alone with constants in place of its checks and computed values, and scripts that
+ * each do one part of begin's or complete's work. {@code INFO commandstats}
  * gives each script's execution time per call ({@code usec / calls}) and the time of the Redis commands
  * it ran inside; a part's cost in Lua is its script's time less the empty script's. The completion is
  * also replayed as the store sends it, {@code MULTI}, {@code SET ... XX KEEPTTL}, {@code EVALSHA},
@@ -180,12 +181,16 @@ public final class LuaBreakdown {
 
     /**
      * A successful call as the store sends it, {@code calls} times: begin, then {@code MULTI}, the raw
-     * response's {@code SET}, complete, {@code EXEC}; begin's and the transaction's time per call.
+     * response's {@code SET}, complete, {@code EXEC}; begin's and the transaction's time per call. The two
+     * are read apart: {@code commandstats} counts a command run by {@code EXEC} under its own name too, so
+     * one reading would count complete's {@code EVALSHA} twice.
      */
     private static Map<String, Object> successfulCalls(Resp admin, List<String> begin, List<String> set,
             List<String> complete, String raw, int calls, String prefix) {
         ServerStats.reset(admin);
         replay(admin, begin, calls, prefix);
+        double beginUsec = ServerStats.read(admin).usec("evalsha") / calls;
+        ServerStats.reset(admin);
         List<String> sized = new ArrayList<>(set);
         sized.set(2, raw);
         for (int from = 0; from < calls; from += BATCH) {
@@ -208,12 +213,11 @@ public final class LuaBreakdown {
         }
         ServerStats stats = ServerStats.read(admin);
         Map<String, Object> row = new LinkedHashMap<>();
-        double beginUsec = stats.usec("evalsha") / calls;
         row.put("evalshaUsecPerCall", beginUsec);
         row.put("setUsecPerCall", stats.usec("set") / stats.calls("set"));
         row.put("multiUsecPerCall", stats.usec("multi") / calls);
         row.put("execUsecPerCall", stats.usec("exec") / calls);
-        row.put("usecPerCall", (stats.usec("evalsha") + stats.usec("multi") + stats.usec("exec")) / calls);
+        row.put("usecPerCall", beginUsec + (stats.usec("multi") + stats.usec("exec")) / calls);
         return row;
     }
 
@@ -246,17 +250,24 @@ public final class LuaBreakdown {
         return List.of(
                 new Variant("empty", "an empty script (`return 1`) with begin's keys and arguments", "return 1"),
                 new Variant("begin.lua", "the store's begin.lua", storeScript("begin.lua")),
-                new Variant("begin.lua, previous", "begin.lua before its commands and parsing were trimmed", ownScript("begin-previous.lua")),
-                new Variant("previous, without parsing", "the same with its counter checks, conversions, lease"
-                        + " arithmetic and format replaced by constants", ownScript("begin-previous-unparsed.lua")),
+                new Variant("begin.lua, nine commands", "begin.lua before its counters and ledger became one HSET"
+                        + " and its pending key one SET ... PX", ownScript("begin-nine-commands.lua")),
+                part("commands alone", "begin.lua's seven commands, with constants in place of its checks, counts"
+                        + " and lease", "redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])\n"
+                                + "redis.call('EXISTS', KEYS[1], KEYS[3])\n"
+                                + "redis.call('HSET', KEYS[2], 'calls', 1, ARGV[8], 1, ARGV[9], ARGV[2])\n"
+                                + "redis.call('TIME')\n"
+                                + "redis.call('HSET', KEYS[1], 'h', ARGV[11] .. '1733300000:123456789' .. ARGV[12],"
+                                + " 'a', ARGV[13])\n"
+                                + "redis.call('PEXPIRE', KEYS[1], ARGV[3])\n"
+                                + "redis.call('SET', KEYS[4], '', 'PX', ARGV[3])"),
                 part("HMGET run", "the run's token, counters and ledger entry",
                         "redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])"),
                 part("EXISTS", "the record and the end mark",
                         "redis.call('EXISTS', KEYS[1], KEYS[3])"),
-                part("HINCRBY calls", "the run's call counter", "redis.call('HINCRBY', KEYS[2], 'calls', 1)"),
                 part("HSET ledger", "the ledger write alone", "redis.call('HSET', KEYS[2], ARGV[9], ARGV[2])"),
-                part("HSET tool counter and ledger", "the tool's counter and the ledger in one HSET",
-                        "redis.call('HSET', KEYS[2], ARGV[8], 1, ARGV[9], ARGV[2])"),
+                part("HSET counters and ledger", "the run's and the tool's counters and the ledger in one HSET",
+                        "redis.call('HSET', KEYS[2], 'calls', 1, ARGV[8], 1, ARGV[9], ARGV[2])"),
                 part("TIME", "the server's clock", "redis.call('TIME')"),
                 part("lease", "TIME, arithmetic and string.format of the lease",
                         "local now = redis.call('TIME')\nlocal leaseMillis = tonumber(ARGV[6])\n"
@@ -265,15 +276,11 @@ public final class LuaBreakdown {
                                 + "if leaseNanos >= 1000000000 then leaseSeconds = leaseSeconds + 1 "
                                 + "leaseNanos = leaseNanos - 1000000000 end\n"
                                 + "local lease = string.format('%d:%09d', leaseSeconds, leaseNanos)"),
-                part("counter checks, previous", "two string.match and five tonumber on the counters",
-                        "local a, b = '41', '7'\nif not (string.match(a, '^%d+$') and string.match(b, '^%d+$')) then"
-                                + " return 0 end\nlocal x = tonumber(a) + tonumber(b) + tonumber(ARGV[10])"
-                                + " + tonumber(ARGV[4]) + tonumber(ARGV[5])"),
                 part("counter check", "one string.find over both counters, then the tonumber each comparison needs",
                         "local a, b = '41', '7'\nif not string.find(a .. '|' .. b, '^%d+|%d+$') then return 0 end\n"
                                 + "local x = tonumber(a) + tonumber(b) + tonumber(ARGV[10]) + tonumber(ARGV[4])"
                                 + " + tonumber(ARGV[5])"),
-                part("head regex", "the packed head's token and fingerprint by string.match",
+                part("head regex", "the packed head's token and fingerprint by string.match (no script does this)",
                         "local h = ARGV[11] .. '1733300000:123456789' .. ARGV[12]\n"
                                 + "local token, fingerprint = string.match(h, '^[^|]*|([^|]*)|[^|]*|[^|]*|[^|]*|(.*)$')"),
                 part("HSET record", "the record's head and arguments",
@@ -281,8 +288,8 @@ public final class LuaBreakdown {
                 part("HSET record, PEXPIRE", "the record and its TTL",
                         "redis.call('HSET', KEYS[1], 'h', ARGV[11] .. '1733300000:123456789' .. ARGV[12], 'a', ARGV[13])\n"
                                 + "redis.call('PEXPIRE', KEYS[1], ARGV[3])"),
-                part("SET pending, PEXPIRE", "the attempt's empty pending key and its TTL",
-                        "redis.call('SET', KEYS[4], '')\nredis.call('PEXPIRE', KEYS[4], ARGV[3])"));
+                part("SET pending PX", "the attempt's empty pending key with its TTL",
+                        "redis.call('SET', KEYS[4], '', 'PX', ARGV[3])"));
     }
 
     /** The scripts measured in complete's place, with complete's keys and arguments. */
@@ -290,10 +297,12 @@ public final class LuaBreakdown {
         return List.of(
                 new Variant("empty", "an empty script (`return 1`) with complete's keys and arguments", "return 1"),
                 new Variant("complete.lua", "the store's complete.lua", storeScript("complete.lua")),
-                new Variant("complete.lua, previous", "complete.lua before it was trimmed",
-                        ownScript("complete-previous.lua")),
+                part("commands alone", "complete.lua's three commands, without its checks",
+                        "redis.call('HMGET', KEYS[1], 'h', 'o')\nredis.call('RENAME', KEYS[2], KEYS[3])\n"
+                                + "redis.call('HSET', KEYS[1], 'o', ARGV[5], 'c', ARGV[6])"),
                 part("HMGET record", "the record's head and outcome", "redis.call('HMGET', KEYS[1], 'h', 'o')"),
-                part("HMGET record, head regex", "the same, then the token, tool and fingerprint by string.match",
+                part("HMGET record, head regex", "the same, then the token, tool and fingerprint by string.match"
+                        + " (no script does this)",
                         "local stored = redis.call('HMGET', KEYS[1], 'h', 'o')\nlocal token, tool, fingerprint ="
                                 + " string.match(stored[1] or '', '^[^|]*|([^|]*)|[^|]*|[^|]*|([^|]*)|(.*)$')"),
                 part("RENAME", "the pending key to the record's raw key", "redis.call('RENAME', KEYS[2], KEYS[3])"),

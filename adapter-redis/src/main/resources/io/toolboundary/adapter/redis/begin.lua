@@ -47,17 +47,17 @@
 --                                             store (no head in its layout): nothing written
 --
 -- Cost: each redis.call costs Lua more than most of these commands cost Redis, and every conversion or
--- pattern costs Lua too, so the usual call (the record is new) sends nine commands, HMGET, EXISTS,
--- HINCRBY, HSET (the tool's counter and the ledger in one), TIME, HSET, PEXPIRE, SET, PEXPIRE, checks both
--- counters with one pattern, and converts only what it compares.
+-- pattern costs Lua too, so the usual call (the record is new) sends seven commands, HMGET, EXISTS,
+-- HSET (both counters and the ledger in one), TIME, HSET, PEXPIRE, SET ... PX, checks both counters with
+-- one pattern, and converts only what it compares.
 local record = KEYS[1]
 -- The run first: without its state the store cannot know what ran, whatever the record key holds.
 local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
 if run[1] ~= ARGV[7] then
   return {'RUN_LOST'}
 end
--- A counter is digits only: tonumber would also take ' 1', '1.5' or '1e3', on which HINCRBY fails
--- after this script's first write. One pattern checks both.
+-- A counter is digits only: tonumber would also take ' 1', '1.5' or '1e3', which no count of this store
+-- can be. One pattern checks both.
 local runText = run[2] or '0'
 local toolText = run[3] or '0'
 if not string.find(runText .. '|' .. toolText, '^%d+|%d+$') then
@@ -112,9 +112,10 @@ if toolUsed >= tonumber(ARGV[5]) then
   return {'TOOL_BUDGET'}
 end
 
-local calls = redis.call('HINCRBY', KEYS[2], 'calls', 1)
--- The tool's counter, known to be below its budget (a whole number under 2^31), and the ledger entry.
-redis.call('HSET', KEYS[2], ARGV[8], toolUsed + 1, ARGV[9], ARGV[2])
+-- Both counters, known to be below their budgets (whole numbers under 2^31), and the ledger entry, in one
+-- write: the script runs alone, so the counts read above are still the counts.
+local calls = runUsed + 1
+redis.call('HSET', KEYS[2], 'calls', calls, ARGV[8], toolUsed + 1, ARGV[9], ARGV[2])
 local now = redis.call('TIME')
 -- Lua turns TIME's strings into numbers in the arithmetic itself.
 local lease = tonumber(ARGV[6])
@@ -128,6 +129,5 @@ end
 redis.call('HSET', record, 'h', ARGV[11] .. string.format('%d:%09d', leaseSeconds, leaseNanos) .. ARGV[12],
     'a', ARGV[13])
 redis.call('PEXPIRE', record, ARGV[3])
-redis.call('SET', KEYS[4], '')
-redis.call('PEXPIRE', KEYS[4], ARGV[3])
+redis.call('SET', KEYS[4], '', 'PX', ARGV[3])
 return {'CREATED', 'calls', tostring(calls)}

@@ -48,13 +48,13 @@ class RedisCommandEvidenceTest {
     private static final String PREFIX = "tbproof";
     /**
      * Commands that set, refresh or remove a TTL, none of which may ever be sent (PEXPIRE and SET are
-     * counted apart: PEXPIRE once per key created, SET once per pending raw key created, in the same
-     * script as its PEXPIRE, and once per raw response, with XX KEEPTTL).
+     * counted apart: PEXPIRE once per record, run or end mark created, SET once per pending raw key
+     * created, with PX, and once per raw response, with XX KEEPTTL).
      */
     private static final Set<String> NEVER_SENT = Set.of("expire", "expireat", "pexpireat", "getex", "persist",
             "setex", "psetex", "getset", "setrange", "append");
     /** What the scripts call inside, and the completion's SET beside its script. */
-    private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget", "hincrby",
+    private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget",
             "pexpire", "hset", "time", "set", "get", "del", "rename");
     /**
      * Not inner commands: the scripts themselves, the transaction around a completion with a raw
@@ -64,14 +64,14 @@ class RedisCommandEvidenceTest {
             "exec");
 
     /**
-     * What one call costs inside Redis: begin.lua's HMGET (the run), EXISTS, HINCRBY (the run's calls), HSET
-     * (the tool's counter and the run's ledger), TIME (the lease), HSET (the record), PEXPIRE, SET (the
-     * pending raw key), PEXPIRE; then,
+     * What one call costs inside Redis: begin.lua's HMGET (the run), EXISTS, HSET (the run's and the tool's
+     * counters and the run's ledger), TIME (the lease), HSET (the record), PEXPIRE, SET ... PX (the pending
+     * raw key); then,
      * in one MULTI/EXEC, SET ... XX KEEPTTL (the raw response) and complete.lua's HMGET, RENAME (the pending
      * key to the record's raw key), HSET.
      */
-    private static final Map<String, Long> CALL_COMMANDS = Map.of("hmget", 2L, "exists", 1L, "hincrby", 1L,
-            "time", 1L, "hset", 3L, "pexpire", 2L, "set", 2L, "rename", 1L);
+    private static final Map<String, Long> CALL_COMMANDS = Map.of("hmget", 2L, "exists", 1L, "time", 1L,
+            "hset", 3L, "pexpire", 1L, "set", 2L, "rename", 1L);
 
     private RedisDeployment redis;
     private RedisCanonicalInvocationStore store;
@@ -135,9 +135,9 @@ class RedisCommandEvidenceTest {
         int recordsCreated = 6;
         int runsOpened = 1; // one hash holds the run's token and the counters of the run, tool_a and tool_b
         assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
-        // each begin creates two keys, the record and its attempt's pending raw key, each with its PEXPIRE
-        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(2 * recordsCreated + runsOpened);
-        // a SET creates each pending raw key (its PEXPIRE follows in the same script); each completion's raw
+        // each begin creates two keys: the record, with its PEXPIRE, and its attempt's pending raw key
+        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(recordsCreated + runsOpened);
+        // a SET ... PX creates each pending raw key with its TTL; each completion's raw
         // response is a SET ... XX KEEPTTL into it, which complete.lua renames to the record's raw key
         assertThat(calls.getOrDefault("set", 0L)).isEqualTo(recordsCreated + recordsCreated);
         assertThat(calls.getOrDefault("rename", 0L)).isEqualTo(recordsCreated);
@@ -206,11 +206,12 @@ class RedisCommandEvidenceTest {
 
         Map<String, Long> calls = commandCalls();
         int runs = 1;
-        int recordsAndTheirPendingKeys = 2 * records.size();
+        int recordsCreated = records.size();
         int endMarks = 1;
         assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
-        assertThat(calls.get("pexpire")).as("one PEXPIRE per key created")
-                .isEqualTo(runs + recordsAndTheirPendingKeys + endMarks);
+        // a pending raw key gets its TTL from the SET ... PX that creates it
+        assertThat(calls.get("pexpire")).as("one PEXPIRE per run, record and end mark created")
+                .isEqualTo(runs + recordsCreated + endMarks);
         // what is left: the run, the five records, the one raw response linked, the end mark, and the empty
         // placeholder of call-1, still PROJECTING (the refused completion was another attempt's, whose own
         // pending key never existed); every other attempt's placeholder was linked or deleted

@@ -578,7 +578,7 @@ abstract class RedisStoreBehaviourTest {
                 Map.of("calls", ""),
                 Map.of(toolCounter, "not a number"),
                 Map.of("calls", "3", toolCounter, "12abc"),
-                // Numbers to Lua, but not counters: HINCRBY would fail on them after the first write.
+                // Numbers to Lua, but not counters: no count of the store can be one.
                 Map.of(toolCounter, "1.5"),
                 Map.of("calls", " 1"),
                 Map.of("calls", "1e3"),

@@ -47,8 +47,8 @@
 --                                             store (no head in its layout): nothing written
 --
 -- Cost: each redis.call costs Lua more than most of these commands cost Redis, and every conversion or
--- pattern costs Lua too, so the usual call (the record is new) sends nine commands, HMGET, EXISTS,
--- HINCRBY, HSET (the tool's counter and the ledger in one), TIME, HSET, PEXPIRE, SET, PEXPIRE, checks both
+-- pattern costs Lua too, so the usual call (the record is new) sends seven commands, HMGET, EXISTS,
+-- HSET (both counters and the ledger in one), TIME, HSET, PEXPIRE, SET ... PX, checks both
 -- counters with one pattern, and converts only what it compares.
 local record = KEYS[1]
 -- The run first: without its state the store cannot know what ran, whatever the record key holds.
@@ -105,9 +105,8 @@ if toolUsed >= tonumber(ARGV[5]) then
   return {'TOOL_BUDGET'}
 end
 
-local calls = redis.call('HINCRBY', KEYS[2], 'calls', 1)
--- The tool's counter, known to be below its budget (a whole number under 2^31), and the ledger entry.
-redis.call('HSET', KEYS[2], ARGV[8], toolUsed + 1, ARGV[9], ARGV[2])
+local calls = runUsed + 1
+redis.call('HSET', KEYS[2], 'calls', calls, ARGV[8], toolUsed + 1, ARGV[9], ARGV[2])
 local now = redis.call('TIME')
 -- Lua turns TIME's strings into numbers in the arithmetic itself.
 local lease = tonumber(ARGV[6])
@@ -121,6 +120,5 @@ end
 redis.call('HSET', record, 'h', ARGV[11] .. string.format('%d:%09d', leaseSeconds, leaseNanos) .. ARGV[12],
     'a', ARGV[13])
 redis.call('PEXPIRE', record, ARGV[3])
-redis.call('SET', KEYS[4], '')
-redis.call('PEXPIRE', KEYS[4], ARGV[3])
+redis.call('SET', KEYS[4], '', 'PX', ARGV[3])
 return {'CREATED', 'calls', tostring(calls)}

@@ -7,6 +7,5 @@ redis.call('HSET', record, 's', ARGV[11], 't', ARGV[1], 'l', string.format('%d:%
 redis.call('PEXPIRE', record, ARGV[3])
 redis.call('SET', KEYS[5], ARGV[14], 'PX', ARGV[3])
 redis.call('SET', KEYS[6], '', 'PX', ARGV[3])
-redis.call('SET', KEYS[4], '')
-redis.call('PEXPIRE', KEYS[4], ARGV[3])
+redis.call('SET', KEYS[4], '', 'PX', ARGV[3])
 return {'CREATED', 'calls', tostring(calls)}

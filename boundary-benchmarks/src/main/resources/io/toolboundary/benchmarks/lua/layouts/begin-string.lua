@@ -5,6 +5,5 @@
 -- ARGV[11] '<schema>P0', ARGV[12] '<token length><token>|<createdAt>|<tool>|<fingerprint>\n', ARGV[13] arguments
 redis.call('SET', record, string.format('%s%010d:%09d%s%s', ARGV[11], leaseSeconds, leaseNanos, ARGV[12], ARGV[13]),
     'PX', ARGV[3])
-redis.call('SET', KEYS[4], '')
-redis.call('PEXPIRE', KEYS[4], ARGV[3])
+redis.call('SET', KEYS[4], '', 'PX', ARGV[3])
 return {'CREATED', 'calls', tostring(calls)}

@@ -1,5 +1,5 @@
 -- The run's part of begin, the same in every layout (as in the store's begin.lua): the run's token, its
--- counters and ledger entry, the budgets, HINCRBY and one HSET of the run's state, TIME and the lease.
+-- counters and ledger entry, the budgets, one HSET of the run's state, TIME and the lease.
 -- KEYS[1] record, KEYS[2] run, KEYS[3] end mark, KEYS[4] pending raw; ARGV[1..10] as the store's begin.
 local record = KEYS[1]
 local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
@@ -28,8 +28,8 @@ local toolUsed = tonumber(toolText)
 if toolUsed >= tonumber(ARGV[5]) then
   return {'TOOL_BUDGET'}
 end
-local calls = redis.call('HINCRBY', KEYS[2], 'calls', 1)
-redis.call('HSET', KEYS[2], ARGV[8], toolUsed + 1, ARGV[9], ARGV[2])
+local calls = runUsed + 1
+redis.call('HSET', KEYS[2], 'calls', calls, ARGV[8], toolUsed + 1, ARGV[9], ARGV[2])
 local now = redis.call('TIME')
 local lease = tonumber(ARGV[6])
 local leaseMillis = lease % 1000

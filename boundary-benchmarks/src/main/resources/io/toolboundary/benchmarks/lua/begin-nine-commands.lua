@@ -1,5 +1,3 @@
--- begin.lua as the store sent it before its scripts were trimmed, kept to be measured beside the store's own by
--- LuaBreakdown.
 -- begin.lua: create one PROJECTING record and reserve one call of the run's and the tool's budget,
 -- atomically, in a run opened by open.lua. Every check comes before the first write, so a refusal (or an
 -- OOM refusal by Redis) changes nothing. Safe to run twice with the same token (a client retry).
@@ -48,8 +46,10 @@
 --   {'RECORD_INVALID'}                        the record key holds a hash that is not a record of this
 --                                             store (no head in its layout): nothing written
 --
--- Cost: Lua spends more time per redis.call than the commands themselves take, so the usual call (the
--- record is new) sends ten: HMGET, EXISTS, HINCRBY, HINCRBY, HSET, TIME, HSET, PEXPIRE, SET, PEXPIRE.
+-- Cost: each redis.call costs Lua more than most of these commands cost Redis, and every conversion or
+-- pattern costs Lua too, so the usual call (the record is new) sends nine commands, HMGET, EXISTS,
+-- HINCRBY, HSET (the tool's counter and the ledger in one), TIME, HSET, PEXPIRE, SET, PEXPIRE, checks both
+-- counters with one pattern, and converts only what it compares.
 local record = KEYS[1]
 -- The run first: without its state the store cannot know what ran, whatever the record key holds.
 local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
@@ -57,22 +57,28 @@ if run[1] ~= ARGV[7] then
   return {'RUN_LOST'}
 end
 -- A counter is digits only: tonumber would also take ' 1', '1.5' or '1e3', on which HINCRBY fails
--- after this script's first write.
+-- after this script's first write. One pattern checks both.
 local runText = run[2] or '0'
 local toolText = run[3] or '0'
-if not (string.match(runText, '^%d+$') and string.match(toolText, '^%d+$')) then
+if not string.find(runText .. '|' .. toolText, '^%d+|%d+$') then
   return {'COUNTER_INVALID'}
 end
 local runUsed = tonumber(runText)
-local toolUsed = tonumber(toolText)
 if runUsed < tonumber(ARGV[10]) then
   return {'RUN_LOST'}
 end
 -- One EXISTS for both: in the usual call neither the record nor the attempt's end mark exists.
 if redis.call('EXISTS', record, KEYS[3]) > 0 then
   local stored = redis.call('HMGET', record, 'h', 'o')
-  local token, fingerprint = string.match(stored[1] or '', '^[^|]*|([^|]*)|[^|]*|[^|]*|[^|]*|(.*)$')
-  if not token then
+  -- '<schema>|<token>|<lease>|<createdAt>|<tool>|<fingerprint>': the five separators found as plain
+  -- text, in order (no value before the fingerprint holds one), no pattern.
+  local head = stored[1] or ''
+  local schemaEnd = string.find(head, '|', 1, true)
+  local tokenEnd = schemaEnd and string.find(head, '|', schemaEnd + 1, true)
+  local at = tokenEnd and string.find(head, '|', tokenEnd + 1, true)
+  at = at and string.find(head, '|', at + 1, true)
+  at = at and string.find(head, '|', at + 1, true)
+  if not at then
     if redis.call('EXISTS', record) == 0 then
       -- No record, so the end mark exists: this attempt was ended before its begin arrived.
       return {'ATTEMPT_ENDED'}
@@ -80,12 +86,12 @@ if redis.call('EXISTS', record, KEYS[3]) > 0 then
     -- A hash without a head this store wrote: not a record of this store, and nothing to decide on.
     return {'RECORD_INVALID'}
   end
-  if token == ARGV[1] and not stored[2] then
+  if not stored[2] and string.sub(head, schemaEnd + 1, tokenEnd - 1) == ARGV[1] then
     local reply = redis.call('HGETALL', record)
     table.insert(reply, 1, 'ALREADY_CREATED')
     return reply
   end
-  if fingerprint == ARGV[2] then
+  if string.sub(head, at + 1) == ARGV[2] then
     return {'DUPLICATE'}
   end
   return {'REUSED'}
@@ -101,17 +107,20 @@ end
 if runUsed >= tonumber(ARGV[4]) then
   return {'RUN_BUDGET'}
 end
+local toolUsed = tonumber(toolText)
 if toolUsed >= tonumber(ARGV[5]) then
   return {'TOOL_BUDGET'}
 end
 
 local calls = redis.call('HINCRBY', KEYS[2], 'calls', 1)
-redis.call('HINCRBY', KEYS[2], ARGV[8], 1)
-redis.call('HSET', KEYS[2], ARGV[9], ARGV[2])
+-- The tool's counter, known to be below its budget (a whole number under 2^31), and the ledger entry.
+redis.call('HSET', KEYS[2], ARGV[8], toolUsed + 1, ARGV[9], ARGV[2])
 local now = redis.call('TIME')
-local leaseMillis = tonumber(ARGV[6])
-local leaseSeconds = tonumber(now[1]) + math.floor(leaseMillis / 1000)
-local leaseNanos = tonumber(now[2]) * 1000 + (leaseMillis % 1000) * 1000000
+-- Lua turns TIME's strings into numbers in the arithmetic itself.
+local lease = tonumber(ARGV[6])
+local leaseMillis = lease % 1000
+local leaseSeconds = now[1] + (lease - leaseMillis) / 1000
+local leaseNanos = now[2] * 1000 + leaseMillis * 1000000
 if leaseNanos >= 1000000000 then
   leaseSeconds = leaseSeconds + 1
   leaseNanos = leaseNanos - 1000000000
