@@ -100,6 +100,17 @@ final class BenchRedis implements AutoCloseable {
         return PREFIX + ":{" + key.runId().value() + "}:call:" + key.toolCallId().value();
     }
 
+    /** The server process's CPU time so far, in seconds: {@code used_cpu_sys + used_cpu_user} of {@code INFO cpu}. */
+    double cpuSeconds() {
+        double seconds = 0;
+        for (String line : String.valueOf(deployment.call("INFO", "cpu")).split("\r?\n")) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return seconds;
+    }
+
     /** Removes every key. */
     void flush() {
         deployment.call("FLUSHALL");

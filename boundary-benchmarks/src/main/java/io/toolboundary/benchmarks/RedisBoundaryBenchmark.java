@@ -9,6 +9,12 @@ import io.toolboundary.domain.Projection;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,6 +32,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * The boundary on the Redis store against the hand-rolled peer ({@link HandRolledToolCalls}) on the
@@ -63,7 +71,13 @@ public class RedisBoundaryBenchmark {
     @Param({"1024", "65536"})
     public int rawBytes;
 
+    /** Where {@link #accountCpu} appends its lines; empty: nowhere. */
+    static final String CPU_OUT = System.getProperty("bench.cpuOut", "");
+
     private final AtomicLong calls = new AtomicLong();
+    private long iterationCalls;
+    private long iterationClientCpuNanos;
+    private double iterationServerCpuSeconds;
     private final AtomicLong iterations = new AtomicLong();
     private BenchRedis redis;
     private ToolBoundary boundary;
@@ -113,12 +127,40 @@ public class RedisBoundaryBenchmark {
         }
     }
 
-    /** An empty server and a new run, opened in it, before every iteration. */
+    /** An empty server and a new run, opened in it, before every iteration; the CPU clocks read after. */
     @Setup(Level.Iteration)
     public void flush() {
         redis.flush();
         runId = "bench-redis-" + iterations.incrementAndGet();
         run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+        iterationCalls = calls.get();
+        iterationClientCpuNanos = processCpuNanos();
+        iterationServerCpuSeconds = redis.cpuSeconds();
+    }
+
+    /**
+     * After a measurement iteration, when {@code bench.cpuOut} names a file: one JSON line with the CPU time
+     * per call of this JVM (every thread: callers, Redisson's, the JIT compiler's and the collector's) and
+     * of the server process, over the iteration's calls.
+     */
+    @TearDown(Level.Iteration)
+    public void accountCpu(BenchmarkParams params, IterationParams iteration) throws IOException {
+        if (CPU_OUT.isEmpty() || iteration.getType() != IterationType.MEASUREMENT) {
+            return;
+        }
+        double clientMicros = (processCpuNanos() - iterationClientCpuNanos) / 1e3;
+        double serverMicros = (redis.cpuSeconds() - iterationServerCpuSeconds) * 1e6;
+        long made = calls.get() - iterationCalls;
+        String benchmark = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+        String line = String.format(Locale.ROOT, "{\"benchmark\":\"%s\",\"threads\":%d,\"rawBytes\":%d,\"calls\":%d,"
+                + "\"clientCpuUsecPerCall\":%.3f,\"serverCpuUsecPerCall\":%.3f}%n", benchmark, params.getThreads(),
+                rawBytes, made, clientMicros / made, serverMicros / made);
+        Files.writeString(Path.of(CPU_OUT), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Shuts the client down. */

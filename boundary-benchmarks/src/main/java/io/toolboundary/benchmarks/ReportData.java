@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -35,6 +36,8 @@ final class ReportData {
     final JsonNode memory;
     final JsonNode lua;
     final JsonNode layouts;
+    /** One line per measurement iteration of the Redis JMH runs: CPU time per call, client and server. */
+    final List<JsonNode> cpu = new ArrayList<>();
 
     ReportData(Path results) throws IOException {
         this.inMemory = JmhResults.read(List.of(results.resolve("jmh-inmemory.json"),
@@ -52,6 +55,28 @@ final class ReportData {
         this.memory = readJson(mapper, results.resolve("memory.json"));
         this.lua = readJson(mapper, results.resolve("lua.json"));
         this.layouts = readJson(mapper, results.resolve("layouts.json"));
+        if (Files.isDirectory(results)) {
+            try (Stream<Path> files = Files.list(results)) {
+                for (Path file : files.filter(f -> f.getFileName().toString().matches("cpu-redis-\\d+\\.jsonl")).sorted()
+                        .toList()) {
+                    for (String line : Files.readAllLines(file)) {
+                        if (!line.isBlank()) {
+                            cpu.add(mapper.readTree(line));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * CPU time per call in µs ("clientCpuUsecPerCall": the client JVM, every thread; "serverCpuUsecPerCall":
+     * redis-server), over the measurement iterations of {@code kind} ("boundary", "peer").
+     */
+    Spread redisCpu(String kind, int callers, int raw, String field) {
+        String benchmark = kind + String.format(Locale.ROOT, "%02d", callers);
+        return Spread.of(cpu.stream().filter(line -> line.path("benchmark").asText().equals(benchmark)
+                && line.path("rawBytes").asInt() == raw).map(line -> line.path(field).asDouble()).toList());
     }
 
     /** What a compact (Latin-1) string of {@code chars} characters occupies on a 64-bit JVM with compressed pointers. */

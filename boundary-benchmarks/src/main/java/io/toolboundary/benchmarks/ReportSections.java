@@ -180,7 +180,7 @@ final class ReportSections {
                     stacked.get(k).add(k < commands.size() ? zero(data.command(kind, raw, k, "p50Usec").median()) : 0.0);
                 }
             }
-            md.append(String.format("The warm JVM's own calls, one thread, raw %s (commandstats of the top-level commands,"
+            md.append(String.format("The warm JVM's own calls, one thread, raw %s (commandstats of the commands each call sends, each counted once,"
                     + " mean): boundary %s µs per call, peer %s µs; main-thread CPU %s µs and %s µs. These include time"
                     + " the server thread waited for a core the client held.%n%n", Fmt.kib(raw),
                     data.warmJvm(raw, "boundaryUsecPerCall").format(Fmt::num), data.warmJvm(raw, "peerUsecPerCall").format(Fmt::num),
@@ -313,8 +313,8 @@ final class ReportSections {
                 + " their keys and arguments exactly as the store sent them (" + data.lua.path("beginArguments").asInt()
                 + " keys and arguments, " + Fmt.whole(data.lua.path("beginArgumentBytes").asDouble()) + " B, for begin),"
                 + " from one connection, pipelined, each on a tool_call_id of its own, against scripts side by side: the"
-                + " store's, the scripts before they were trimmed, an empty script, and scripts that each do one part of"
-                + " the work. Time per call: `INFO commandstats` (`usec / calls`) of the script, " + data.lua.path("calls")
+                + " store's, begin.lua before its last trim, an empty script, each script's commands alone (constants in"
+                + " place of its checks and computed values), and scripts that each do one part of the work. Time per call: `INFO commandstats` (`usec / calls`) of the script, " + data.lua.path("calls")
                 .asInt() + " calls per variant, median (min–max) over " + data.lua.path("repeats").asInt() + " repeats,"
                 + " the variants interleaved; over the empty script: what the part costs in Lua; inside: the Redis"
                 + " commands the script ran, as `commandstats` times them.\n\n");
@@ -336,8 +336,9 @@ final class ReportSections {
             md.append("\n");
         }
         md.append("A successful call replayed as the store sends it: begin, then `MULTI`, `SET ... XX KEEPTTL` of the raw"
-                + " response, `EVALSHA complete.lua`, `EXEC`. µs per call from `commandstats` (the transaction's `EXEC`"
-                + " includes the commands it ran). Pipelined, as above, and on ids that stay: the"
+                + " response, `EVALSHA complete.lua`, `EXEC`. µs per call from `commandstats`, begin read apart from the"
+                + " transaction (the transaction's `EXEC` includes the commands it ran, which `commandstats` also counts"
+                + " under their own names); per call: begin, `MULTI` and `EXEC`. Pipelined, as above, and on ids that stay: the"
                 + " server-time section's replay sends each command alone, one request at a time.\n\n| raw | begin µs | MULTI µs | EXEC (SET and complete) µs | of which"
                 + " SET µs | per call µs |\n|---:|---:|---:|---:|---:|---:|\n");
         for (int raw : RedisFloor.RAW_BYTES) {
