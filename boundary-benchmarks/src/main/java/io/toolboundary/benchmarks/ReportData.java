@@ -301,6 +301,12 @@ final class ReportData {
         return inMemoryAllocation("boundary", request, raw).map(bytes -> bytes - baseline);
     }
 
+    /** Bytes the arguments' JSON check and fingerprint alone allocate per call, over forks. */
+    Spread fingerprintAllocation(int request) {
+        return Spread.of(inMemory.forks("JsonArgumentsBenchmark", "fingerprint", "avgt", Map.of("argumentsBytes", request))
+                .stream().map(JmhResults.Fork::allocatedBytes).toList());
+    }
+
     /** The arguments' JSON check and fingerprint alone ({@code JsonArgumentsBenchmark.fingerprint}), µs per call, over forks. */
     Spread fingerprintMicros(int request) {
         return Spread.of(inMemory.forks("JsonArgumentsBenchmark", "fingerprint", "avgt", Map.of("argumentsBytes", request))

@@ -51,7 +51,10 @@ final class TargetTable {
                         : "about 1 µs",
                 overhead, OVERHEAD_MICROS, false, this::overheadLeft);
         Spread allocation = data.allocationOverBaseline(REQUEST, RAW);
-        row("in-memory allocation per call over the direct call", Fmt.bytes(allocation), "≤ 1 KiB", "—",
+        Spread fingerprintBytes = data.fingerprintAllocation(REQUEST);
+        row("in-memory allocation per call over the direct call", Fmt.bytes(allocation), "≤ 1 KiB",
+                fingerprintBytes.measured() ? Fmt.bytes(fingerprintBytes) + " (the arguments' JSON check and fingerprint"
+                        + " alone)" : "—",
                 allocation, ALLOCATION_BYTES, false, this::allocationLeft);
         for (int raw : RedisFloor.RAW_BYTES) {
             Spread server = data.warmJvm(raw, "boundaryUsecPerCall");
@@ -274,8 +277,16 @@ final class TargetTable {
     }
 
     private String memoryLeft() {
-        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "MEMORY USAGE over the payload %s B per"
-                + " record; ", Fmt.whole(data.memory(RAW, "overheadBytes").median())));
+        Map.Entry<String, Spread> cheapest = cheapestLayout();
+        StringBuilder text = new StringBuilder();
+        if (cheapest != null) {
+            text.append(String.format(Locale.ROOT, "every layout measured keeps the raw response in a key of its own (it"
+                    + " never passes through Lua), so a call adds two keys besides its ledger entry; the least any"
+                    + " took is %s B (%s), and the store keeps the layout with the least server time (see *Record"
+                    + " layouts side by side*). ", Fmt.whole(cheapest.getValue().median()), cheapest.getKey()));
+        }
+        text.append(String.format(Locale.ROOT, "MEMORY USAGE over the payload %s B per record; ",
+                Fmt.whole(data.memory(RAW, "overheadBytes").median())));
         data.memoryAlternatives(RAW).forEach((layout, spread) -> text.append(String.format(Locale.ROOT,
                 "%s: %s B; ", layout, Fmt.whole(spread.median()))));
         text.append(String.format(Locale.ROOT, "%s B per record: keys added %s B, the run's"
