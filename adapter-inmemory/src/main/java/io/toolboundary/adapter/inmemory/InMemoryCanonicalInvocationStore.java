@@ -248,7 +248,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         InvocationKey key = record.key();
         run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
         Instant expiresAt = now.plus(start.ttl());
-        records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease())));
+        records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now, start.lease()));
         expiries.records.schedule(expiresAt, key);
         return Either.right(record);
     }
@@ -291,7 +291,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         synchronized (stripe(key.runId())) {
             Instant storeNow = clock.instant();
             RecordTable.Entry current = records.live(key, storeNow);
-            boolean leasePassed = current != null && !storeNow.isBefore(current.leaseUntil());
+            boolean leasePassed = current != null && current.leasePassedAt(storeNow);
             return carryOut(key, current,
                     StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now));
         }
