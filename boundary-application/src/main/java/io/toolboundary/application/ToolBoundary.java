@@ -157,11 +157,13 @@ public final class ToolBoundary {
             if (admitted.isLeft()) {
                 return rejected(envelope, admitted.getLeft());
             }
-            Either<StoreSteps.NotBegun, AdmittedCall> begun = storeSteps.begin(run, admitted.get(), budget); // 2. begin
+            AdmittedCall checked = admitted.get();
+            Either<StoreSteps.NotBegun, CanonicalRecord.Projecting> begun = storeSteps.begin(run, checked, budget); // 2. begin
             if (begun.isLeft()) {
-                return replayedOrRejected(envelope, admitted.get(), begun.getLeft(), budget);
+                return replayedOrRejected(envelope, checked, begun.getLeft(), budget);
             }
-            return storeSteps.complete(begun.get(), outcome(begun.get()), budget);             // 6. complete
+            AdmittedCall call = checked.withRecord(begun.get());
+            return storeSteps.complete(call, outcome(call), budget);                           // 6. complete
         } catch (Throwable unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }

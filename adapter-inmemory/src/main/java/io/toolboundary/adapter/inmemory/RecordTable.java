@@ -58,10 +58,11 @@ final class RecordTable {
     }
 
     /**
-     * Replaces {@code current} by an entry holding {@code done}, counting the difference in bytes;
-     * nothing written (the store full) when the growth does not fit even after {@code reclaim}.
+     * Replaces {@code current} by an entry holding {@code done}, counting the difference in bytes, and then
+     * answers {@code written}; nothing written (the store full) when the growth does not fit even after
+     * {@code reclaim}.
      */
-    <T extends CanonicalRecord.Final> Either<StoreFailure, T> replace(InvocationKey key, Entry current, T done,
+    <T> Either<StoreFailure, T> replace(InvocationKey key, Entry current, CanonicalRecord.Final done, T written,
             Runnable reclaim) {
         long growth = done.byteSize() - current.bytes();
         if (!room.grow(growth)) {
@@ -75,7 +76,7 @@ final class RecordTable {
             room.ungrow(growth);
             return Either.left(StoreFailure.refused(new Refusal.Expired()));
         }
-        return Either.right(done);
+        return Either.right(written);
     }
 
     /** Drops the entry when it has expired at {@code now}. */
