@@ -248,9 +248,10 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
         InvocationKey key = record.key();
         run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
-        Instant expiresAt = now.plus(start.ttl());
-        records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now, start.lease()));
-        expiries.records.schedule(expiresAt, key);
+        RecordTable.Entry begun =
+                new RecordTable.Entry(record, start.token(), now.plus(start.ttl()), now, start.lease());
+        records.put(key, begun);
+        expiries.records.schedule(begun);
         return Either.right(record);
     }
 
@@ -375,11 +376,12 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         expiries.sweep(sweptAt, dropIfExpired);
     }
 
-    private void dropIfExpired(Object key, Instant now) {
-        if (key instanceof InvocationKey record) {
-            records.dropIfExpired(record, now);
-        } else if (key instanceof RunId run) {
-            runs.dropIfExpired(run, now, room);
+    /** Drops the record or run a schedule handed over, unless it lives on (a record is looked up by its key). */
+    private void dropIfExpired(Object due, Instant now) {
+        if (due instanceof RecordTable.Entry entry) {
+            records.dropIfExpired(entry.record().key(), now);
+        } else if (due instanceof RunTable.RunState run) {
+            runs.dropIfExpired(run.runId(), now, room);
         }
     }
 
