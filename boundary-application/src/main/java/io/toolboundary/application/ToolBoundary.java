@@ -187,15 +187,14 @@ public final class ToolBoundary {
 
     /** Steps 3 to 5 of a begun call: the READY record it ends with, or the ERROR record of the first failure. */
     private CanonicalRecord.Final outcome(AdmittedCall call) {
-        Either<CanonicalRecord.Failed, String> executed = execution.execute(call);         // 3. execute
+        Either<Throwable, String> executed = execution.execute(call);                      // 3. execute
         if (executed.isLeft()) {
-            return executed.getLeft();
+            return execution.toolFailed(call, executed.getLeft());
         }
-        Either<CanonicalRecord.Failed, RawResponse> checked = execution.checkRawResponse(call, executed.get()); // 4.
+        Either<BoundaryError, RawResponse> checked = execution.checkRawResponse(call, executed.get()); // 4. check
         if (checked.isLeft()) {
-            return checked.getLeft();
+            return execution.failed(call, checked.getLeft().code());
         }
-        Either<CanonicalRecord.Failed, CanonicalRecord.Ready> projected = execution.project(call, checked.get()); // 5.
-        return projected.isLeft() ? projected.getLeft() : projected.get();
+        return execution.project(call, checked.get());                                     // 5. project
     }
 }
