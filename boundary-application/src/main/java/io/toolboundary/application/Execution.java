@@ -14,8 +14,8 @@ import java.util.concurrent.Callable;
 
 /**
  * Steps 3 to 5 of a call whose record the store confirmed: run the tool, check its raw response, project
- * it. Each step either passes its value on or stops the call with the ERROR record to complete, keeping
- * the raw response once it has been checked.
+ * it. Each step either passes its value on as it got it or stops the call with the ERROR record to
+ * complete, keeping the raw response once it has been checked.
  */
 final class Execution {
 
@@ -31,75 +31,81 @@ final class Execution {
         this.listener = diagnostics.listener();
     }
 
-    /**
-     * Step 3: runs the tool once; a tool that throws ends the record in {@code EXECUTION_FAILED}, keeping
-     * the output of a {@link ToolFailure} when it passes the raw response's checks.
-     */
-    Either<CanonicalRecord.Failed, String> execute(AdmittedCall call) {
+    /** Step 3: runs the tool once; what it returned, or what it threw ({@link #toolFailed} ends the record then). */
+    Either<Throwable, String> execute(AdmittedCall call) {
         ToolRequest request = call.request();
         Callable<String> work = () -> call.binding().executor().execute(request);
-        Either<Throwable, String> executed = diagnostics.quiet() ? diagnostics.untimed(work)
+        return diagnostics.quiet() ? diagnostics.untimed(work)
                 : diagnostics.timed(work, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
-        if (executed.isRight()) {
-            return Either.right(executed.get());
-        }
-        Throwable failure = executed.getLeft();
+    }
+
+    /**
+     * A tool that threw ends the record in {@code EXECUTION_FAILED}, keeping the output of a
+     * {@link ToolFailure} when it passes the raw response's checks.
+     */
+    CanonicalRecord.Failed toolFailed(AdmittedCall call, Throwable failure) {
+        ToolRequest request = call.request();
         listener.onToolFailed(request.key(), request.tool(), failure.getClass());
         if (failure instanceof ToolFailure reported) {
-            Either<CanonicalRecord.Failed, RawResponse> output = checkRawResponse(call, reported.output());
-            return Either.left(output.isLeft() ? failed(call, ErrorCode.EXECUTION_FAILED)
-                    : keeping(call, ErrorCode.EXECUTION_FAILED, output.get()));
+            Either<BoundaryError, RawResponse> output = checkRawResponse(call, reported.output());
+            return output.isLeft() ? failed(call, ErrorCode.EXECUTION_FAILED)
+                    : keeping(call, ErrorCode.EXECUTION_FAILED, output.get());
         }
-        return Either.left(failed(call, ErrorCode.EXECUTION_FAILED));
+        return failed(call, ErrorCode.EXECUTION_FAILED);
     }
 
     /**
      * Step 4: the raw response must be there, be Unicode, and fit both its own limit and the room the
      * record has left. It is measured here, once; the record and the store use that count.
+     *
+     * @return the checked raw response, or the error whose code ends the record ({@link #failed})
      */
-    Either<CanonicalRecord.Failed, RawResponse> checkRawResponse(AdmittedCall call, String rawResponse) {
+    Either<BoundaryError, RawResponse> checkRawResponse(AdmittedCall call, String rawResponse) {
         if (rawResponse == null) {
-            return Either.left(failed(call, ErrorCode.EXECUTION_FAILED));
+            return Either.left(BoundaryError.of(ErrorCode.EXECUTION_FAILED));
         }
         Either<BoundaryError, RawResponse> checked = RawResponse.of(rawResponse);
         if (checked.isLeft()) {
-            return Either.left(failed(call, checked.getLeft().code()));
+            return checked;
         }
         long roomInRecord = limits.recordBytes() - call.record().byteSize();
         if (checked.get().byteSize() > Math.min(limits.rawResponseBytes(), roomInRecord)) {
-            return Either.left(failed(call, ErrorCode.RESULT_TOO_LARGE));
+            return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
         }
-        return Either.right(checked.get());
+        return checked;
     }
 
     /**
      * Step 5: projects the checked raw response into the READY record; a projector that throws, returns
      * nothing or returns a result the limits refuse ends the record in ERROR with the raw response kept.
      */
-    Either<CanonicalRecord.Failed, CanonicalRecord.Ready> project(AdmittedCall call, RawResponse rawResponse) {
+    CanonicalRecord.Final project(AdmittedCall call, RawResponse rawResponse) {
         ToolRequest request = call.request();
         Callable<Projection> work = () -> call.binding().projector().project(request, rawResponse.text());
         Either<Throwable, Projection> projected = diagnostics.quiet() ? diagnostics.untimed(work)
                 : diagnostics.timed(work, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
         if (projected.isLeft()) {
             listener.onProjectorFailed(request.key(), request.tool(), projected.getLeft().getClass());
-            return Either.left(keeping(call, ErrorCode.PROJECTION_FAILED, rawResponse));
+            return keeping(call, ErrorCode.PROJECTION_FAILED, rawResponse);
         }
         if (projected.get() == null) {
-            return Either.left(keeping(call, ErrorCode.PROJECTION_INVALID, rawResponse));
+            return keeping(call, ErrorCode.PROJECTION_INVALID, rawResponse);
         }
         Either<BoundaryError, AgentResult> result = AgentResult.of(projected.get(), limits.agentResultBytes());
-        Either<BoundaryError, CanonicalRecord.Ready> ready = result.isRight()
-                ? call.record().ready(rawResponse, result.get(), clock.instant(), limits)
-                : Either.left(result.getLeft());
-        return ready.isRight() ? Either.right(ready.get()) : Either.left(keeping(call, ready.getLeft().code(), rawResponse));
+        if (result.isLeft()) {
+            return keeping(call, result.getLeft().code(), rawResponse);
+        }
+        Either<BoundaryError, CanonicalRecord.Ready> ready =
+                call.record().ready(rawResponse, result.get(), clock.instant(), limits);
+        return ready.isRight() ? ready.get() : keeping(call, ready.getLeft().code(), rawResponse);
     }
 
     private CanonicalRecord.Failed keeping(AdmittedCall call, ErrorCode code, RawResponse rawResponse) {
         return call.record().failed(code, Option.some(rawResponse), clock.instant());
     }
 
-    private CanonicalRecord.Failed failed(AdmittedCall call, ErrorCode code) {
+    /** The ERROR record of a call that ends with {@code code} before its raw response was checked. */
+    CanonicalRecord.Failed failed(AdmittedCall call, ErrorCode code) {
         return call.record().failed(code, Option.none(), clock.instant());
     }
 }

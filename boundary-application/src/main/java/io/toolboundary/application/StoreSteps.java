@@ -69,8 +69,11 @@ final class StoreSteps {
         }
     }
 
-    /** Step 2: creates the call's PROJECTING record within half the store budget, never waiting past the deadline. */
-    Either<NotBegun, AdmittedCall> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
+    /**
+     * Step 2: creates the call's PROJECTING record within half the store budget, never waiting past the
+     * deadline; answers the record as the store holds it.
+     */
+    Either<NotBegun, CanonicalRecord.Projecting> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
         Instant createdAt = call.record().createdAt();
         Duration lease = lease(createdAt, run.deadline());
         if (lease.isNegative() || lease.isZero()) {
@@ -89,7 +92,7 @@ final class StoreSteps {
             // it over at once when the deadline leaves no time for that.
             endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, beforeDeadline);
         }
-        return begun.map(call::withRecord).mapLeft(failure -> new NotBegun(StoreErrors.toError(failure),
+        return begun.mapLeft(failure -> new NotBegun(StoreErrors.toError(failure),
                 failure.refusal().exists(Refusal.Duplicate.class::isInstance)));
     }
 
@@ -150,13 +153,17 @@ final class StoreSteps {
 
     /** Step 6: completes the record and says what the agent may be told, matching what the store holds. */
     Either<BoundaryError, AgentResult> complete(AdmittedCall call, CanonicalRecord.Final outcome, StoreBudget budget) {
-        return stored(call, outcome, budget).flatMap(done -> outcome instanceof CanonicalRecord.Ready ready
+        Option<BoundaryError> refused = storeCompletion(call, outcome, budget);
+        if (refused.isDefined()) {
+            return Either.left(refused.get());
+        }
+        return outcome instanceof CanonicalRecord.Ready ready
                 ? Either.right(ready.result())
-                : Either.left(BoundaryError.of(((CanonicalRecord.Failed) outcome).code())));
+                : Either.left(BoundaryError.of(((CanonicalRecord.Failed) outcome).code()));
     }
 
-    private Either<BoundaryError, CanonicalRecord.Final> stored(AdmittedCall call, CanonicalRecord.Final outcome,
-            StoreBudget budget) {
+    /** Stores the outcome's completion: none when the store holds it, else what the agent is told instead. */
+    private Option<BoundaryError> storeCompletion(AdmittedCall call, CanonicalRecord.Final outcome, StoreBudget budget) {
         // Only the completion goes to the store; the final record is the call's PROJECTING record
         // completed with the completion the store answers.
         Completion adds = outcome.completion();
@@ -169,24 +176,24 @@ final class StoreSteps {
             // record is the one already built), or an earlier completion's equal one.
             CanonicalRecord.Final done = stored.get().equals(adds) ? outcome : call.record().complete(stored.get());
             listener.onCompleted(done);
-            return Either.right(done);
+            return Option.none();
         }
         StoreFailure failed = stored.getLeft();
         BoundaryError refused = StoreErrors.toError(failed);
         listener.onStoreFailed(call.key(), refused);
         if (unconfirmed(failed)) {
-            return handOver(call);
+            return Option.some(handOver(call));
         }
         Option<Refusal> refusal = failed.refusal();
         if (refusal.exists(Refusal.Conflict.class::isInstance)) {
-            return Either.left(storedCode(call, budget).getOrElse(refused));
+            return Option.some(storedCode(call, budget).getOrElse(refused));
         }
         if (refusal.exists(Refusal.Expired.class::isInstance)) {
-            return Either.left(refused);
+            return Option.some(refused);
         }
         // Nothing was written (the store is full, the record too large or its text not Unicode, or the
         // store holds something else): end the record small, by token.
-        return endOrHandOver(call, refused.code(), budget);
+        return Option.some(endOrHandOver(call, refused.code(), budget));
     }
 
     /** The error code of the record as stored, when it is an ERROR record this attempt no longer owns. */
@@ -200,7 +207,7 @@ final class StoreSteps {
     }
 
     /** Ends the attempt's record with {@code code} by token, else hands it over; tells the agent what the record holds. */
-    private <T> Either<BoundaryError, T> endOrHandOver(AdmittedCall call, ErrorCode code, StoreBudget budget) {
+    private BoundaryError endOrHandOver(AdmittedCall call, ErrorCode code, StoreBudget budget) {
         Either<StoreFailure, CanonicalRecord.Final> ended = budget.hasTimeLeft()
                 ? store.end(call.key(), call.token(), code, clock.instant(), budget.remaining())
                 : Either.left(StoreFailure.outcomeUnknown());
@@ -208,20 +215,20 @@ final class StoreSteps {
             listener.onCompleted(ended.get());
             ErrorCode told = ended.get() instanceof CanonicalRecord.Failed failed
                     ? failed.code() : ErrorCode.STORE_OUTCOME_UNKNOWN;
-            return Either.left(BoundaryError.of(told));
+            return BoundaryError.of(told);
         }
         if (ended.getLeft().refusal().exists(refusal -> refusal instanceof Refusal.Expired
                 || refusal instanceof Refusal.Conflict)) {
             // No record of this attempt exists (or it is gone): nothing is left PROJECTING by it.
-            return Either.left(BoundaryError.of(code));
+            return BoundaryError.of(code);
         }
         return handOver(call);
     }
 
     /** The record may be left PROJECTING: the harness ends it later ({@link ToolBoundary#endUnfinished}). */
-    private <T> Either<BoundaryError, T> handOver(AdmittedCall call) {
+    private BoundaryError handOver(AdmittedCall call) {
         listener.onUnfinished(call.key(), call.token());
-        return Either.left(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+        return BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN);
     }
 
     /** Whether the store may not have seen the completion: no answer came, or it could not be reached. */

@@ -157,11 +157,13 @@ public final class ToolBoundary {
             if (admitted.isLeft()) {
                 return rejected(envelope, admitted.getLeft());
             }
-            Either<StoreSteps.NotBegun, AdmittedCall> begun = storeSteps.begin(run, admitted.get(), budget); // 2. begin
+            AdmittedCall checked = admitted.get();
+            Either<StoreSteps.NotBegun, CanonicalRecord.Projecting> begun = storeSteps.begin(run, checked, budget); // 2. begin
             if (begun.isLeft()) {
-                return replayedOrRejected(envelope, admitted.get(), begun.getLeft(), budget);
+                return replayedOrRejected(envelope, checked, begun.getLeft(), budget);
             }
-            return storeSteps.complete(begun.get(), outcome(begun.get()), budget);             // 6. complete
+            AdmittedCall call = checked.withRecord(begun.get());
+            return storeSteps.complete(call, outcome(call), budget);                           // 6. complete
         } catch (Throwable unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }
@@ -185,15 +187,14 @@ public final class ToolBoundary {
 
     /** Steps 3 to 5 of a begun call: the READY record it ends with, or the ERROR record of the first failure. */
     private CanonicalRecord.Final outcome(AdmittedCall call) {
-        Either<CanonicalRecord.Failed, String> executed = execution.execute(call);         // 3. execute
+        Either<Throwable, String> executed = execution.execute(call);                      // 3. execute
         if (executed.isLeft()) {
-            return executed.getLeft();
+            return execution.toolFailed(call, executed.getLeft());
         }
-        Either<CanonicalRecord.Failed, RawResponse> checked = execution.checkRawResponse(call, executed.get()); // 4.
+        Either<BoundaryError, RawResponse> checked = execution.checkRawResponse(call, executed.get()); // 4. check
         if (checked.isLeft()) {
-            return checked.getLeft();
+            return execution.failed(call, checked.getLeft().code());
         }
-        Either<CanonicalRecord.Failed, CanonicalRecord.Ready> projected = execution.project(call, checked.get()); // 5.
-        return projected.isLeft() ? projected.getLeft() : projected.get();
+        return execution.project(call, checked.get());                                     // 5. project
     }
 }

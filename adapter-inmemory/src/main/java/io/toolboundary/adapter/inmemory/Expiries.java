@@ -10,10 +10,10 @@ import java.util.function.BiConsumer;
  */
 final class Expiries {
 
-    /** The records' schedule, keyed by {@code InvocationKey}. */
-    final ExpirySchedule<Object> records = new ExpirySchedule<>();
-    /** The runs' schedule, keyed by {@code RunId}. */
-    final ExpirySchedule<Object> runs = new ExpirySchedule<>();
+    /** The records' schedule: each entry as begun (a completed record keeps its expiry). */
+    final ExpirySchedule<RecordTable.Entry> records = new ExpirySchedule<>(RecordTable.Entry::expiresAt);
+    /** The runs' schedule. */
+    final ExpirySchedule<RunTable.RunState> runs = new ExpirySchedule<>(RunTable.RunState::expiresAt);
 
     /** Hands whatever is due by {@code now} to {@code drop}, unless a sweep is under way; see {@link ExpirySchedule}. */
     void sweepNowAndThen(Instant now, BiConsumer<Object, Instant> drop) {

@@ -6,39 +6,49 @@ import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * When each record and counter of the in-memory store expires, so that expired entries are dropped in
- * order of expiry, at a cost per expired entry and not per stored one. Two queues: the entries scheduled
- * in order (nearly all: the clock moves forward and the TTL rarely changes), appended at the end; and
- * the few that expire before the last one queued (a shorter TTL, a clock set back), in a heap.
+ * order of expiry, at a cost per expired entry and not per stored one. The entries themselves are queued,
+ * each knowing its own expiry, so that scheduling one allocates nothing beside the queue. Two queues: the
+ * entries scheduled in order (nearly all: the clock moves forward and the TTL rarely changes), appended at
+ * the end; and the few that expire before the last one queued (a shorter TTL, a clock set back), in a heap.
  * Thread-safe.
  *
- * @param <K> the key type of what is scheduled
+ * @param <E> the type of what is scheduled
  */
-final class ExpirySchedule<K> {
+final class ExpirySchedule<E> {
 
-    private final ArrayDeque<Due<K>> inOrder = new ArrayDeque<>();
-    private final PriorityQueue<Due<K>> outOfOrder = new PriorityQueue<>(Comparator.comparing(Due::at));
+    private final Function<? super E, Instant> dueAt;
+    private final ArrayDeque<E> inOrder = new ArrayDeque<>();
+    private final PriorityQueue<E> outOfOrder;
     private final ReentrantLock sweeping = new ReentrantLock();
 
-    /** Schedules {@code key} to be handed to a sweep from {@code at} on. */
-    void schedule(Instant at, K key) {
+    /** An empty schedule of entries that each expire at {@code dueAt} of themselves. */
+    ExpirySchedule(Function<? super E, Instant> dueAt) {
+        this.dueAt = dueAt;
+        this.outOfOrder = new PriorityQueue<>(Comparator.comparing(dueAt));
+    }
+
+    /** Schedules {@code entry} to be handed to a sweep from its expiry on. */
+    void schedule(E entry) {
+        Instant at = dueAt.apply(entry);
         sweeping.lock();
         try {
-            Due<K> last = inOrder.peekLast();
-            if (last == null || !at.isBefore(last.at())) {
-                inOrder.addLast(new Due<>(at, key));
+            E last = inOrder.peekLast();
+            if (last == null || !at.isBefore(dueAt.apply(last))) {
+                inOrder.addLast(entry);
             } else {
-                outOfOrder.add(new Due<>(at, key));
+                outOfOrder.add(entry);
             }
         } finally {
             sweeping.unlock();
         }
     }
 
-    /** Hands every key whose time has come by {@code now} to {@code drop}; skipped when another thread is at it. */
-    void sweepNowAndThen(Instant now, BiConsumer<K, Instant> drop) {
+    /** Hands every entry whose time has come by {@code now} to {@code drop}; skipped when another thread is at it. */
+    void sweepNowAndThen(Instant now, BiConsumer<? super E, Instant> drop) {
         if (sweeping.tryLock()) {
             try {
                 sweep(now, drop);
@@ -48,12 +58,12 @@ final class ExpirySchedule<K> {
         }
     }
 
-    /** Hands every key whose time has come by {@code now} to {@code drop}, waiting for a sweep under way. */
-    void sweep(Instant now, BiConsumer<K, Instant> drop) {
+    /** Hands every entry whose time has come by {@code now} to {@code drop}, waiting for a sweep under way. */
+    void sweep(Instant now, BiConsumer<? super E, Instant> drop) {
         sweeping.lock();
         try {
-            for (Due<K> due = takeDue(now); due != null; due = takeDue(now)) {
-                drop.accept(due.key(), now);
+            for (E due = takeDue(now); due != null; due = takeDue(now)) {
+                drop.accept(due, now);
             }
         } finally {
             sweeping.unlock();
@@ -61,18 +71,15 @@ final class ExpirySchedule<K> {
     }
 
     /** Removes and returns the earliest entry if its time has come; else null. Holds {@code sweeping}. */
-    private Due<K> takeDue(Instant now) {
-        Due<K> ordered = inOrder.peekFirst();
-        Due<K> straggler = outOfOrder.peek();
-        boolean fromHeap = straggler != null && (ordered == null || straggler.at().isBefore(ordered.at()));
-        Due<K> earliest = fromHeap ? straggler : ordered;
-        if (earliest == null || now.isBefore(earliest.at())) {
+    private E takeDue(Instant now) {
+        E ordered = inOrder.peekFirst();
+        E straggler = outOfOrder.peek();
+        boolean fromHeap = straggler != null
+                && (ordered == null || dueAt.apply(straggler).isBefore(dueAt.apply(ordered)));
+        E earliest = fromHeap ? straggler : ordered;
+        if (earliest == null || now.isBefore(dueAt.apply(earliest))) {
             return null;
         }
         return fromHeap ? outOfOrder.poll() : inOrder.pollFirst();
-    }
-
-    /** When a key expires. */
-    private record Due<K>(Instant at, K key) {
     }
 }

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.OptionalLong;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The embedded store: the same semantics as the Redis store, in this JVM's memory, within a bound.
@@ -247,9 +248,10 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
         InvocationKey key = record.key();
         run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
-        Instant expiresAt = now.plus(start.ttl());
-        records.put(key, new RecordTable.Entry(record, start.token(), expiresAt, now.plus(start.lease())));
-        expiries.records.schedule(expiresAt, key);
+        RecordTable.Entry begun =
+                new RecordTable.Entry(record, start.token(), now.plus(start.ttl()), now, start.lease());
+        records.put(key, begun);
+        expiries.records.schedule(begun);
         return Either.right(record);
     }
 
@@ -268,8 +270,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             if (current != null && current.token().equals(token) && current.bytesWith(completion) > maxRecordBytes) {
                 return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
             }
-            return carryOut(key, current, StoreRules.complete(RecordTable.held(current, token), completion))
-                    .map(CanonicalRecord.Final::completion);
+            return carryOut(key, current, StoreRules.complete(RecordTable.held(current, token), completion),
+                    CanonicalRecord.Final::completion);
         }
     }
 
@@ -280,7 +282,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         requireNonNull(token, "token is null");
         synchronized (stripe(key.runId())) {
             RecordTable.Entry current = records.live(key, clock.instant());
-            return carryOut(key, current, StoreRules.end(RecordTable.held(current, token), code, now));
+            return carryOut(key, current, StoreRules.end(RecordTable.held(current, token), code, now),
+                    Function.identity());
         }
     }
 
@@ -291,18 +294,22 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         synchronized (stripe(key.runId())) {
             Instant storeNow = clock.instant();
             RecordTable.Entry current = records.live(key, storeNow);
-            boolean leasePassed = current != null && !storeNow.isBefore(current.leaseUntil());
+            boolean leasePassed = current != null && current.leasePassedAt(storeNow);
             return carryOut(key, current,
-                    StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now));
+                    StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now),
+                    Function.identity());
         }
     }
 
-    /** Carries out a change the rules decided on {@code current}; the caller holds the run's stripe. */
-    private <F extends CanonicalRecord.Final> Either<StoreFailure, F> carryOut(InvocationKey key,
-            RecordTable.Entry current, StoreRules.Change<F> decided) {
+    /**
+     * Carries out a change the rules decided on {@code current}, answering {@code answer} of the final record;
+     * the caller holds the run's stripe.
+     */
+    private <F extends CanonicalRecord.Final, R> Either<StoreFailure, R> carryOut(InvocationKey key,
+            RecordTable.Entry current, StoreRules.Change<F> decided, Function<? super F, R> answer) {
         return decided.fold(
-                done -> records.replace(key, current, done, reclaim),
-                Either::right,
+                done -> records.replace(key, current, done, answer.apply(done), reclaim),
+                done -> Either.right(answer.apply(done)),
                 refusal -> Either.left(StoreFailure.refused(refusal)));
     }
 
@@ -369,11 +376,12 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         expiries.sweep(sweptAt, dropIfExpired);
     }
 
-    private void dropIfExpired(Object key, Instant now) {
-        if (key instanceof InvocationKey record) {
-            records.dropIfExpired(record, now);
-        } else if (key instanceof RunId run) {
-            runs.dropIfExpired(run, now, room);
+    /** Drops the record or run a schedule handed over, unless it lives on (a record is looked up by its key). */
+    private void dropIfExpired(Object due, Instant now) {
+        if (due instanceof RecordTable.Entry entry) {
+            records.dropIfExpired(entry.record().key(), now);
+        } else if (due instanceof RunTable.RunState run) {
+            runs.dropIfExpired(run.runId(), now, room);
         }
     }
 

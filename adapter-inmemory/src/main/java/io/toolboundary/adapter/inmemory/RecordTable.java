@@ -12,6 +12,7 @@ import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -57,10 +58,11 @@ final class RecordTable {
     }
 
     /**
-     * Replaces {@code current} by an entry holding {@code done}, counting the difference in bytes;
-     * nothing written (the store full) when the growth does not fit even after {@code reclaim}.
+     * Replaces {@code current} by an entry holding {@code done}, counting the difference in bytes, and then
+     * answers {@code written}; nothing written (the store full) when the growth does not fit even after
+     * {@code reclaim}.
      */
-    <T extends CanonicalRecord.Final> Either<StoreFailure, T> replace(InvocationKey key, Entry current, T done,
+    <T> Either<StoreFailure, T> replace(InvocationKey key, Entry current, CanonicalRecord.Final done, T written,
             Runnable reclaim) {
         long growth = done.byteSize() - current.bytes();
         if (!room.grow(growth)) {
@@ -74,7 +76,7 @@ final class RecordTable {
             room.ungrow(growth);
             return Either.left(StoreFailure.refused(new Refusal.Expired()));
         }
-        return Either.right(done);
+        return Either.right(written);
     }
 
     /** Drops the entry when it has expired at {@code now}. */
@@ -122,8 +124,11 @@ final class RecordTable {
         return entry == null ? Option.none() : Option.some(new StoreRules.Held(entry.record(), entry.token().equals(token)));
     }
 
-    /** A record as held: its attempt's token, expiry and lease. */
-    record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant leaseUntil) {
+    /**
+     * A record as held: its attempt's token, expiry and lease, the lease kept as the begin's time and its
+     * length, so that a begin computes no instant it may never need.
+     */
+    record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant begunAt, Duration lease) {
 
         /** The entry's size as counted toward {@code maxBytes}: its record's, counted when it was made. */
         long bytes() {
@@ -132,6 +137,11 @@ final class RecordTable {
 
         boolean expiredAt(Instant now) {
             return !now.isBefore(expiresAt);
+        }
+
+        /** Whether the execution lease, from the begin by the store's clock, has run out at {@code now}. */
+        boolean leasePassedAt(Instant now) {
+            return !now.isBefore(begunAt.plus(lease));
         }
 
         /** The size of this entry's record completed with {@code completion}: its PROJECTING self's, plus the completion's. */
@@ -143,7 +153,7 @@ final class RecordTable {
 
         /** The same entry holding the record's final state; token, expiry and lease unchanged. */
         Entry with(CanonicalRecord.Final done) {
-            return new Entry(done, token, expiresAt, leaseUntil);
+            return new Entry(done, token, expiresAt, begunAt, lease);
         }
     }
 }

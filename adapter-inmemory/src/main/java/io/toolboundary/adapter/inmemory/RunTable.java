@@ -45,7 +45,7 @@ final class RunTable {
      * nothing written (the store full) otherwise; a new run's expiry is scheduled. The caller holds the run's stripe lock.
      */
     Either<StoreFailure, RunToken> open(RunId runId, RunToken offered, Instant expiresAt, Instant now, Room room,
-            Runnable reclaim, ExpirySchedule<Object> expiries) {
+            Runnable reclaim, ExpirySchedule<RunState> expiries) {
         RunState held = live(runId, now, room);
         RunToken token = StoreRules.openRun(Option.of(held).map(RunState::token), offered);
         if (held != null) {
@@ -57,8 +57,9 @@ final class RunTable {
                 return Either.left(StoreFailure.full());
             }
         }
-        runs.put(runId, new RunState(token, expiresAt));
-        expiries.schedule(expiresAt, runId);
+        RunState opened = new RunState(runId, token, expiresAt);
+        runs.put(runId, opened);
+        expiries.schedule(opened);
         return Either.right(token);
     }
 
@@ -86,6 +87,7 @@ final class RunTable {
      * the run, past the records.
      */
     static final class RunState {
+        private final RunId runId;
         private final RunToken token;
         private final Instant expiresAt;
         private long calls;
@@ -93,9 +95,14 @@ final class RunTable {
         private final Map<ToolName, long[]> toolCalls = new HashMap<>();
         private final Map<ToolCallId, String> begun = new HashMap<>();
 
-        RunState(RunToken token, Instant expiresAt) {
+        RunState(RunId runId, RunToken token, Instant expiresAt) {
+            this.runId = runId;
             this.token = token;
             this.expiresAt = expiresAt;
+        }
+
+        RunId runId() {
+            return runId;
         }
 
         RunToken token() {
