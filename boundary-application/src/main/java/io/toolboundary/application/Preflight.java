@@ -146,12 +146,12 @@ final class Preflight {
     private Either<BoundaryError, AdmittedCall> argumentsAreOneJsonObject(Call call) {
         ToolBinding binding = call.binding;
         InvocationKey key = InvocationKey.of(call.run.runId(), call.toolCallId.get());
-        String fingerprint = json.fingerprintOrNull(binding.name(), call.arguments());
-        if (fingerprint == null) {
-            return Either.left(BoundaryError.of(json.refusal(call.arguments())));
+        Either<BoundaryError, String> fingerprint = json.fingerprint(binding.name(), call.arguments());
+        if (fingerprint.isLeft()) {
+            return Either.left(fingerprint.getLeft());
         }
         CanonicalRecord.Projecting record = new CanonicalRecord.Projecting(key, binding.name(), call.arguments(),
-                fingerprint, clock.instant());
+                fingerprint.get(), clock.instant());
         if (record.argumentsBytes() > argumentsLimitBytes) {
             return Either.left(BoundaryError.of(ErrorCode.ARGUMENTS_TOO_LARGE));
         }

@@ -65,18 +65,6 @@ public final class JsonArguments {
      *     that is not one valid object
      */
     public Either<BoundaryError, String> fingerprint(ToolName tool, String json) {
-        String fingerprint = fingerprintOrNull(tool, json);
-        return fingerprint == null ? refused(json) : Either.right(fingerprint);
-    }
-
-    /**
-     * {@link #fingerprint(ToolName, String)} for the call path, without an Either per call.
-     *
-     * @param tool the tool the call names
-     * @param json the arguments text, already within the request byte limit
-     * @return the fingerprint, or null when the arguments are refused ({@link #refusal} says why)
-     */
-    public String fingerprintOrNull(ToolName tool, String json) {
         requireNonNull(tool, "tool is null");
         requireNonNull(json, "json is null");
         Scratch scratch = SCRATCH.get();
@@ -84,7 +72,7 @@ public final class JsonArguments {
         try {
             canonical.start(tool.value(), (int) Math.min(json.length(), maxLength));
             if (!read(canonical, json)) {
-                return null;
+                return refused(json);
             }
             MessageDigest sha256 = scratch.sha256;
             sha256.reset();
@@ -96,7 +84,7 @@ public final class JsonArguments {
                 hex[2 * i] = LOWER_HEX[hash[i] >> 4 & 0xF];
                 hex[2 * i + 1] = LOWER_HEX[hash[i] & 0xF];
             }
-            return new String(hex, StandardCharsets.ISO_8859_1);
+            return Either.right(new String(hex, StandardCharsets.ISO_8859_1));
         } catch (DigestException impossible) {
             throw new IllegalStateException("SHA-256 refused its own digest length", impossible);
         } finally {
@@ -126,16 +114,6 @@ public final class JsonArguments {
     /** Whatever else is wrong, a lone surrogate character makes the text not Unicode first. */
     private static Either<BoundaryError, String> refused(String json) {
         return Utf8.isWellFormed(json) ? INVALID : NOT_UNICODE;
-    }
-
-    /**
-     * Why arguments that {@link #fingerprintOrNull} refused are refused.
-     *
-     * @param json the refused arguments
-     * @return {@link ErrorCode#TEXT_NOT_UNICODE} for a lone surrogate character, else {@link ErrorCode#ARGUMENTS_INVALID}
-     */
-    public ErrorCode refusal(String json) {
-        return refused(requireNonNull(json, "json is null")).getLeft().code();
     }
 
     /** One thread's parser, digest and small buffers, reused by each call on that thread. */
