@@ -190,35 +190,23 @@ public interface HostileInputContract extends StoreFixture {
         harness.finish(runs);
     }
 
+    /** What the boundary may answer a call whose {@code field} (tool call id below 7, run id to 8, tool) is the sample. */
     private static Allowed expectedForIds(int field, HostileInputs.IdSample sample, HostileHarness harness,
             Map<String, CanonicalRecord> accepted) {
         if (field < 7) {
-            if (sample.blank()) {
-                return Allowed.only(ErrorCode.TOOL_CALL_ID_MISSING);
-            }
-            if (!sample.safe()) {
-                return Allowed.only(ErrorCode.TOOL_CALL_ID_UNSAFE);
-            }
-            return accepted.containsKey(sample.value())
-                    ? Allowed.only(ErrorCode.DUPLICATE_TOOL_CALL)
+            return sample.blank() ? Allowed.only(ErrorCode.TOOL_CALL_ID_MISSING)
+                    : !sample.safe() ? Allowed.only(ErrorCode.TOOL_CALL_ID_UNSAFE)
+                    : accepted.containsKey(sample.value()) ? Allowed.only(ErrorCode.DUPLICATE_TOOL_CALL)
                     : Allowed.acceptedOnly();
         }
         if (field < 9) {
-            if (!sample.safe()) {
-                return Allowed.only(ErrorCode.RUN_ID_INVALID);
-            }
-            return sample.value().equals(harness.runId())
-                    ? Allowed.acceptedOnly()
+            return !sample.safe() ? Allowed.only(ErrorCode.RUN_ID_INVALID)
+                    : sample.value().equals(harness.runId()) ? Allowed.acceptedOnly()
                     : Allowed.only(ErrorCode.RUN_MISMATCH);
         }
-        if (!sample.safe()) {
-            return Allowed.only(ErrorCode.TOOL_NAME_INVALID);
-        }
-        if (sample.value().equals(TOOL)) {
-            return Allowed.acceptedOnly();
-        }
-        return sample.value().equals(WRITER)
-                ? Allowed.only(ErrorCode.TOOL_NOT_READ_ONLY)
+        return !sample.safe() ? Allowed.only(ErrorCode.TOOL_NAME_INVALID)
+                : sample.value().equals(TOOL) ? Allowed.acceptedOnly()
+                : sample.value().equals(WRITER) ? Allowed.only(ErrorCode.TOOL_NOT_READ_ONLY)
                 : Allowed.only(ErrorCode.TOOL_NOT_REGISTERED);
     }
 
@@ -237,5 +225,4 @@ public interface HostileInputContract extends StoreFixture {
     private static String describe(Either<BoundaryError, AgentResult> result) {
         return result.isLeft() ? result.getLeft().code().name() : "a result of " + result.get().byteSize() + " bytes";
     }
-
 }

@@ -4,6 +4,7 @@ import static io.toolboundary.tck.store.StoreChecks.BOUNDARY_RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACE_TOOL;
 import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
+import static io.toolboundary.tck.store.StoreChecks.race;
 import static io.toolboundary.tck.store.StoreChecks.raceOn;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
@@ -51,7 +52,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.RepeatedTest;
@@ -212,24 +212,23 @@ public interface StoreRacesContract extends StoreFixture {
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        CanonicalRecord.Ready ready = readyOf(record);
         assertThat(complete(ready, winner)).isEqualTo(Either.right(ready.completion()));
     }
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
     default void storesExactlyOneOf32RacingCompletions() throws Exception {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
+        Begun call = begunCall();
         List<CanonicalRecord.Final> outcomes = IntStream.range(0, RACERS)
                 .mapToObj(i -> i % 2 == 0
-                        ? (CanonicalRecord.Final) readyOf(record, "raw " + i, evidenceFound("found " + i))
-                        : failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
+                        ? (CanonicalRecord.Final) readyOf(call.record(), "raw " + i, evidenceFound("found " + i))
+                        : failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
                 .toList();
 
         List<Either<StoreFailure, Completion>> results =
-                race(i -> store().complete(record.key(), token, outcomes.get(i).completion(), TIMEOUT));
+                race(i -> store().complete(call.key(), call.token(), outcomes.get(i).completion(), TIMEOUT));
 
-        CanonicalRecord stored = stored(record.key()).get();
+        CanonicalRecord stored = stored(call.key()).get();
         assertThat(outcomes).contains((CanonicalRecord.Final) stored);
         Completion won = ((CanonicalRecord.Final) stored).completion();
         assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(won));
@@ -237,15 +236,5 @@ public interface StoreRacesContract extends StoreFixture {
                 .containsExactly(won);
         assertThat(results.stream().filter(Either::isLeft).toList())
                 .allSatisfy(result -> assertThat(result).isEqualTo(refused(new Refusal.Conflict())));
-    }
-
-    /** Runs {@code task} on {@link #RACERS} threads released together; returns the results in thread order. */
-    private <T> List<T> race(IntFunction<T> task) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
-        try {
-            return raceOn(pool, RACERS, task);
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }
