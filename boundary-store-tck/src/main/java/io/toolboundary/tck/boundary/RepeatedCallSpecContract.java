@@ -22,6 +22,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.boundary.SpecState.Call;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
@@ -53,18 +54,16 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void refusesARepeatWithTheSameArgumentsWithoutRunningTheTool() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundary();
-        boundary.invoke(spec().run(), envelope);
-        CanonicalRecord first = spec().recordOf(boundary, envelope);
+        Call call = spec().call(spec().boundary());
+        CanonicalRecord first = call.record();
         clock().advance(Duration.ofMinutes(1));
 
-        Either<BoundaryError, AgentResult> second = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> second = call.again();
 
         assertThat(codeOf(second)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(spec().executor().executions()).isEqualTo(1);
         assertThat(spec().projector().projections()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+        assertThat(call.record()).isEqualTo(first);
     }
 
     @Test
@@ -83,18 +82,16 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void refusesAReuseWithOtherArgumentsWithoutRunningTheTool() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundary();
-        boundary.invoke(spec().run(), envelope);
-        CanonicalRecord first = spec().recordOf(boundary, envelope);
+        Call call = spec().call(spec().boundary());
+        CanonicalRecord first = call.record();
 
-        Either<BoundaryError, AgentResult> reused = boundary.invoke(spec().run(),
-                spec().envelopeBuilder().withToolCallId(envelope.toolCallId())
+        Either<BoundaryError, AgentResult> reused = call.boundary().invoke(spec().run(),
+                spec().envelopeBuilder().withToolCallId(call.envelope().toolCallId())
                         .withArguments("{\"query\":\"out of memory\"}").build());
 
         assertThat(codeOf(reused)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
         assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+        assertThat(call.record()).isEqualTo(first);
     }
 
     @Test
@@ -118,16 +115,14 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void refusesARepeatOfAFailedCall() {
-        ToolCallEnvelope envelope = spec().envelope();
         CountingExecutor failing = FakeTools.counting(FakeTools.throwing("down"));
-        ToolBoundary boundary = spec().boundaryWith(logSearch(failing, spec().projector()));
-        boundary.invoke(spec().run(), envelope);
+        Call call = spec().callRunning(failing);
 
-        Either<BoundaryError, AgentResult> retry = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> retry = call.again();
 
         assertThat(codeOf(retry)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(failing.executions()).isEqualTo(1);
-        assertFailed(spec().recordOf(boundary, envelope), ErrorCode.EXECUTION_FAILED);
+        assertFailed(call.record(), ErrorCode.EXECUTION_FAILED);
     }
 
     @Test
@@ -257,30 +252,26 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void answersARepeatedCallWithTheReadyRecordsResultWithoutRunningTheTool() {
-        ToolBoundary boundary = replaying(spec().executor());
-        ToolCallEnvelope first = spec().envelope();
-        Either<BoundaryError, AgentResult> answered = boundary.invoke(spec().run(), first);
-        CanonicalRecord stored = spec().recordOf(boundary, first);
+        Call call = spec().call(replaying(spec().executor()));
+        CanonicalRecord stored = call.record();
 
-        Either<BoundaryError, AgentResult> again = boundary.invoke(spec().run(), spec().envelopeBuilder()
-                .withToolCallId(first.toolCallId()).withArguments("{ \"query\" : \"timeout\" }").build());
+        Either<BoundaryError, AgentResult> again = call.boundary().invoke(spec().run(), spec().envelopeBuilder()
+                .withToolCallId(call.envelope().toolCallId()).withArguments("{ \"query\" : \"timeout\" }").build());
 
-        assertThat(again).isEqualTo(answered);
+        assertThat(again).isEqualTo(call.result());
         assertThat(again.get().content()).isEqualTo(RESULT);
         assertThat(spec().executor().executions()).isEqualTo(1);
         assertThat(spec().projector().projections()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
+        assertThat(call.record()).isEqualTo(stored);
         assertThat(spec().replayed()).containsExactly((CanonicalRecord.Ready) stored);
     }
 
     @Test
     default void keepsTheSpecificationsRefusalByDefault() {
-        ToolBoundary boundary = spec().boundary();
-        ToolCallEnvelope first = spec().envelope();
-        boundary.invoke(spec().run(), first);
+        Call call = spec().call(spec().boundary());
 
         assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(spec().executor().executions()).isEqualTo(1);
     }
 
@@ -305,23 +296,20 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     @Test
     default void refusesARepeatOfAFailedCallWhenReplaying() {
         CountingExecutor failing = FakeTools.counting(FakeTools.throwing("password=hunter2 at db-1"));
-        ToolBoundary boundary = replaying(failing);
-        ToolCallEnvelope first = spec().envelope();
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.EXECUTION_FAILED);
+        Call call = spec().call(replaying(failing));
+        assertThat(call.code()).isEqualTo(ErrorCode.EXECUTION_FAILED);
 
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(failing.executions()).isEqualTo(1);
         assertThat(spec().replayed()).isEmpty();
     }
 
     @Test
     default void refusesTheSameIdWithOtherArgumentsAsReused() {
-        ToolBoundary boundary = replaying(spec().executor());
-        ToolCallEnvelope first = spec().envelope();
-        boundary.invoke(spec().run(), first);
+        Call call = spec().call(replaying(spec().executor()));
 
-        Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run(), spec().envelopeBuilder()
-                .withToolCallId(first.toolCallId()).withArguments("{\"query\":\"oom\"}").build());
+        Either<BoundaryError, AgentResult> other = call.boundary().invoke(spec().run(), spec().envelopeBuilder()
+                .withToolCallId(call.envelope().toolCallId()).withArguments("{\"query\":\"oom\"}").build());
 
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
         assertThat(spec().executor().executions()).isEqualTo(1);
@@ -330,12 +318,10 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void refusesARepeatWhoseRecordExpired() {
-        ToolBoundary boundary = replaying(spec().executor());
-        ToolCallEnvelope first = spec().envelope();
-        boundary.invoke(spec().run(), first);
-        expire(spec().keyOf(first));
+        Call call = spec().call(replaying(spec().executor()));
+        expire(call.key());
 
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(spec().executor().executions()).isEqualTo(1);
         assertThat(spec().replayed()).isEmpty();
     }

@@ -144,6 +144,70 @@ public final class SpecState {
         return ToolBinding.readOnly("log-search", executor, projector);
     }
 
+    /** One call of this test's run through a boundary: the boundary, the call and what the agent was answered. */
+    record Call(SpecState spec, ToolBoundary boundary, ToolCallEnvelope envelope,
+            Either<BoundaryError, AgentResult> result) {
+
+        /** The code of the error the agent was answered, asserting it was one. */
+        ErrorCode code() {
+            return codeOf(result);
+        }
+
+        /** The call's record, asserting there is one. */
+        CanonicalRecord record() {
+            return spec.recordOf(boundary, envelope);
+        }
+
+        /** The call's record, if any. */
+        Option<CanonicalRecord> found() {
+            return spec.find(boundary, envelope);
+        }
+
+        /** The call's key. */
+        InvocationKey key() {
+            return spec.keyOf(envelope);
+        }
+
+        /** What the agent is answered when it makes the same call again through the same boundary. */
+        Either<BoundaryError, AgentResult> again() {
+            return boundary.invoke(spec.run, envelope);
+        }
+
+        /** How the boundary labels the call's record for citing. */
+        Referencability referencability() {
+            return boundary.records().referencability(spec.run.runId(), key().toolCallId()).get();
+        }
+
+        /** Asserts the agent was answered {@code code} and the record ended ERROR with it; returns the record. */
+        CanonicalRecord assertFailedWith(ErrorCode code) {
+            assertThat(code()).isEqualTo(code);
+            CanonicalRecord record = record();
+            assertFailed(record, code);
+            return record;
+        }
+    }
+
+    /** A new call of this test's run through {@code boundary}. */
+    Call call(ToolBoundary boundary) {
+        ToolCallEnvelope envelope = envelope();
+        return new Call(this, boundary, envelope, boundary.invoke(run, envelope));
+    }
+
+    /** A new call of this test's run through the default boundary with {@code tool} alone. */
+    Call call(ToolBinding tool) {
+        return call(boundaryWith(tool));
+    }
+
+    /** A new call of this test's run through the default boundary with the log search tool running {@code tool}. */
+    Call callRunning(ToolExecutor tool) {
+        return call(boundaryWith(logSearch(tool, projector)));
+    }
+
+    /** A new call of this test's run through the default boundary with the log search tool projected by {@code p}. */
+    Call callProjectedBy(Projector p) {
+        return call(boundaryWith(logSearch(executor, p)));
+    }
+
     /** A call of this test's run, to be changed. */
     EnvelopeBuilder envelopeBuilder() {
         return Fixtures.envelope(run);
