@@ -48,7 +48,7 @@ public interface FailuresSpecContract extends StoreFixture {
     @Test
     @DisplayName("Tool execution throws")
     default void endsInExecutionFailedAndReturnsNoRawResponse() {
-        CountingProjector notCalled = FakeProjectors.counting(spec().projector());
+        CountingProjector notCalled = FakeProjectors.counting(spec().projector);
 
         Call call = spec().call(logSearch(FakeTools.throwing("connection reset: " + RAW), notCalled));
 
@@ -67,7 +67,7 @@ public interface FailuresSpecContract extends StoreFixture {
         Call call = spec().callRunning(FakeTools.returning("bad \ud800 raw"));
 
         assertThat(call.assertFailedWith(ErrorCode.TEXT_NOT_UNICODE).rawResponse()).isEmpty();
-        assertThat(spec().projector().projections()).isZero();
+        assertThat(spec().projector.projections()).isZero();
     }
 
     @Test
@@ -90,7 +90,7 @@ public interface FailuresSpecContract extends StoreFixture {
         Call call = spec().call(spec().builderOn(FaultyStores.refusingBegin(store(), failure)).build());
 
         assertThat(call.code()).isEqualTo(code);
-        assertThat(spec().executor().executions()).isZero();
+        assertThat(spec().executor.executions()).isZero();
         assertThat(call.found()).isEmpty();
     }
 
@@ -111,13 +111,13 @@ public interface FailuresSpecContract extends StoreFixture {
 
         // The tool ran, so "unavailable" (nothing happened) would not be true.
         assertThat(call.code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(unfinished).singleElement().isEqualTo(spec().keyOf(call.envelope()));
         ToolBoundary healed = spec().builderOn(store()).build();
         assertThat(healed.endUnfinished(unfinished.get(0), tokens.get(0)).map(CanonicalRecord::errorCode))
                 .isEqualTo(Either.right(Option.some(ErrorCode.STORE_OUTCOME_UNKNOWN)));
-        assertThat(codeOf(healed.invoke(spec().run(), call.envelope()))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(codeOf(healed.invoke(spec().run, call.envelope()))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
@@ -127,7 +127,7 @@ public interface FailuresSpecContract extends StoreFixture {
 
         assertThat(call.code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
         assertThat(call.result().getLeft().toString()).doesNotContain("redis");
-        assertThat(spec().executor().executions()).isZero();
+        assertThat(spec().executor.executions()).isZero();
     }
 
     // Requirement: A tool that reports a failure with output SHALL end EXECUTION_FAILED, its output kept for the harness
@@ -142,7 +142,7 @@ public interface FailuresSpecContract extends StoreFixture {
 
         assertThat(call.assertFailedWith(ErrorCode.EXECUTION_FAILED).rawResponse()).containsExactly(output);
         assertThat(call.result().getLeft().toString()).doesNotContain("hunter2");
-        assertThat(spec().projector().projections()).isZero();
+        assertThat(spec().projector.projections()).isZero();
     }
 
     @Test
@@ -150,7 +150,7 @@ public interface FailuresSpecContract extends StoreFixture {
         Call call = spec().call(spec().boundaryWith(ToolBoundaryConfig.custom().rawResponseLimitBytes(16).build(),
                 logSearch(request -> {
                     throw new ToolFailure("x".repeat(17));
-                }, spec().projector())));
+                }, spec().projector)));
 
         assertThat(call.assertFailedWith(ErrorCode.EXECUTION_FAILED).rawResponse()).isEmpty();
     }

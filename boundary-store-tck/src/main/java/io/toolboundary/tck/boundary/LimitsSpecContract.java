@@ -44,15 +44,15 @@ public interface LimitsSpecContract extends StoreFixture {
     default void readsNeverExtendTheRecordsLife() {
         ToolCallEnvelope envelope = spec().envelope();
         ToolBoundary boundary = spec().boundary();
-        boundary.invoke(spec().run(), envelope);
+        boundary.invoke(spec().run, envelope);
         InvocationKey key = spec().keyOf(envelope);
         clock().advance(Duration.ofHours(1));
         spec().assertTtlLeft(key, TTL.minusHours(1));
         Duration before = spec().ttlOnceStoreTimeMoved(key);
 
         for (int i = 0; i < 3; i++) {
-            boundary.records().find(spec().run().runId(), key.toolCallId());
-            boundary.records().referencability(spec().run().runId(), key.toolCallId());
+            boundary.records().find(spec().run.runId(), key.toolCallId());
+            boundary.records().referencability(spec().run.runId(), key.toolCallId());
             store().find(key, TIMEOUT);
         }
 
@@ -104,7 +104,7 @@ public interface LimitsSpecContract extends StoreFixture {
 
     @Test
     default void endsInResultTooLargeWithoutTruncatingOrProjecting() {
-        CountingProjector neverCalled = FakeProjectors.counting(spec().projector());
+        CountingProjector neverCalled = FakeProjectors.counting(spec().projector);
 
         Call call = spec().call(spec().boundaryWith(rawLimited(),
                 logSearch(FakeTools.returningBytes(RAW_LIMIT + 1), neverCalled)));
@@ -116,7 +116,7 @@ public interface LimitsSpecContract extends StoreFixture {
     @Test
     default void acceptsARawResponseOfExactlyTheLimit() {
         Call call = spec().call(spec().boundaryWith(rawLimited(),
-                logSearch(FakeTools.returningBytes(RAW_LIMIT), spec().projector())));
+                logSearch(FakeTools.returningBytes(RAW_LIMIT), spec().projector)));
 
         assertThat(call.result().isRight()).isTrue();
         assertThat(call.record().rawResponse().get()).isEqualTo(Fixtures.textOfUtf8Bytes(RAW_LIMIT));
@@ -128,10 +128,10 @@ public interface LimitsSpecContract extends StoreFixture {
                 .argumentsLimitBytes(256).rawResponseLimitBytes(2048).recordLimitBytes(2048).build();
 
         Call call = spec().call(spec().boundaryWith(tight,
-                logSearch(FakeTools.returningBytes(2040), spec().projector())));
+                logSearch(FakeTools.returningBytes(2040), spec().projector)));
 
         assertThat(call.assertFailedWith(ErrorCode.RESULT_TOO_LARGE).rawResponse()).isEmpty();
-        assertThat(spec().projector().projections()).isZero();
+        assertThat(spec().projector.projections()).isZero();
     }
 
     // Scenario: Agent result is too large
@@ -148,9 +148,9 @@ public interface LimitsSpecContract extends StoreFixture {
     @Test
     default void countsContentAndScopeTogether() {
         ToolBoundary boundary = spec().boundaryWith(ToolBoundaryConfig.custom().agentResultLimitBytes(10).build(),
-                logSearch(spec().executor(), FakeProjectors.noEvidence("123456", "abcde")));
+                logSearch(spec().executor, FakeProjectors.noEvidence("123456", "abcde")));
 
-        assertThat(codeOf(boundary.invoke(spec().run(), spec().envelope()))).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+        assertThat(codeOf(boundary.invoke(spec().run, spec().envelope()))).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
     }
 
     @Test

@@ -64,15 +64,15 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
             seenByTool.set(store().find(request.key(), TIMEOUT).get());
             return RAW;
-        }, spec().projector()));
+        }, spec().projector));
 
-        boundary.invoke(spec().run(), envelope);
+        boundary.invoke(spec().run, envelope);
 
         CanonicalRecord during = seenByTool.get().getOrElseThrow(() -> new AssertionError("no record while running"));
         assertThat(during.status()).isEqualTo(InvocationStatus.PROJECTING);
         assertThat(during.arguments()).isEqualTo(arguments);
         assertThat(during.key().toolCallId().value()).isEqualTo("call_AbC-1.2:3");
-        assertThat(during.key().runId()).isEqualTo(spec().run().runId());
+        assertThat(during.key().runId()).isEqualTo(spec().run.runId());
         assertThat(during.tool().value()).isEqualTo("log-search");
         assertThat(during.createdAt()).isEqualTo(START);
         assertThat(during.agentResult()).isEmpty();
@@ -96,8 +96,8 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         assertThat(record.rawResponse()).containsExactly(RAW);
         assertThat(record.agentResult()).containsExactly(result);
         assertThat(record.arguments()).isEqualTo(call.envelope().arguments());
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().projector().projections()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().projector.projections()).isEqualTo(1);
     }
 
     @Test
@@ -166,7 +166,7 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         Either<BoundaryError, AgentResult> replay = call.again();
 
         assertThat(codeOf(replay)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(call.found()).isEmpty();
     }
 
@@ -179,7 +179,7 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         Either<BoundaryError, AgentResult> again = call.again();
 
         assertThat(codeOf(again)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(nothing.projections()).isEqualTo(1);
         assertThat(call.record()).isEqualTo(first);
         assertThat(first.evidence()).containsExactly(EvidenceStatus.NO_EVIDENCE);
@@ -245,7 +245,7 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     default void refusesToMoveAnErrorRecordToReady() {
         AttemptToken token = AttemptToken.random();
         Call call = spec().call(spec().builder(ToolBoundaryConfig.ofDefaults(),
-                logSearch(FakeTools.throwing("down"), spec().projector())).tokens(() -> token).build());
+                logSearch(FakeTools.throwing("down"), spec().projector)).tokens(() -> token).build());
         CanonicalRecord failed = call.record();
         CanonicalRecord.Final upgrade = (CanonicalRecord.Final) CanonicalRecord.restore(failed.key(), failed.tool(),
                 failed.arguments(), failed.requestFingerprint(), failed.createdAt(),

@@ -61,8 +61,8 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         Either<BoundaryError, AgentResult> second = call.again();
 
         assertThat(codeOf(second)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().projector().projections()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().projector.projections()).isEqualTo(1);
         assertThat(call.record()).isEqualTo(first);
     }
 
@@ -70,14 +70,14 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     default void readsArgumentsThatDifferOnlyInWhitespaceAsTheSame() {
         ToolBoundary boundary = spec().boundary();
         ToolCallEnvelope compact = spec().envelopeBuilder().withArguments("{\"query\":\"timeout\"}").build();
-        boundary.invoke(spec().run(), compact);
+        boundary.invoke(spec().run, compact);
 
-        Either<BoundaryError, AgentResult> spaced = boundary.invoke(spec().run(),
+        Either<BoundaryError, AgentResult> spaced = boundary.invoke(spec().run,
                 spec().envelopeBuilder().withToolCallId(compact.toolCallId())
                         .withArguments(" { \"query\" : \"timeout\" } ").build());
 
         assertThat(codeOf(spaced)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
@@ -85,12 +85,12 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         Call call = spec().call(spec().boundary());
         CanonicalRecord first = call.record();
 
-        Either<BoundaryError, AgentResult> reused = call.boundary().invoke(spec().run(),
+        Either<BoundaryError, AgentResult> reused = call.boundary().invoke(spec().run,
                 spec().envelopeBuilder().withToolCallId(call.envelope().toolCallId())
                         .withArguments("{\"query\":\"out of memory\"}").build());
 
         assertThat(codeOf(reused)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(call.record()).isEqualTo(first);
     }
 
@@ -100,12 +100,12 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         AtomicReference<ToolBoundary> self = new AtomicReference<>();
         AtomicReference<Either<BoundaryError, AgentResult>> nested = new AtomicReference<>();
         CountingExecutor reentrant = FakeTools.counting(request -> {
-            nested.set(self.get().invoke(spec().run(), envelope));
+            nested.set(self.get().invoke(spec().run, envelope));
             return RAW;
         });
-        self.set(spec().boundaryWith(logSearch(reentrant, spec().projector())));
+        self.set(spec().boundaryWith(logSearch(reentrant, spec().projector)));
 
-        Either<BoundaryError, AgentResult> first = self.get().invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> first = self.get().invoke(spec().run, envelope);
 
         assertThat(codeOf(nested.get())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(reentrant.executions()).isEqualTo(1);
@@ -134,16 +134,16 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
             keySeenByTool.set(request.key());
             return RAW;
-        }, spec().projector()));
+        }, spec().projector));
 
-        boundary.invoke(spec().run(), envelope);
+        boundary.invoke(spec().run, envelope);
 
-        assertThat(keySeenByTool.get()).isEqualTo(InvocationKey.of(spec().run().runId(), new ToolCallId(frameworkId)));
-        CanonicalRecord record = boundary.records().find(spec().run().runId(), new ToolCallId(frameworkId)).get()
+        assertThat(keySeenByTool.get()).isEqualTo(InvocationKey.of(spec().run.runId(), new ToolCallId(frameworkId)));
+        CanonicalRecord record = boundary.records().find(spec().run.runId(), new ToolCallId(frameworkId)).get()
                 .getOrElseThrow(() -> new AssertionError("no record under the exact id"));
         assertThat(record.key().toolCallId().value()).isEqualTo(frameworkId);
-        assertThat(record.key().runId()).isEqualTo(spec().run().runId());
-        assertThat(boundary.records().find(spec().run().runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
+        assertThat(record.key().runId()).isEqualTo(spec().run.runId());
+        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
     }
 
     @Test
@@ -151,24 +151,21 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         RunContext otherRun = spec().openedRunContext();
         ToolBoundary boundary = spec().boundary();
 
-        Either<BoundaryError, AgentResult> inFirst = boundary.invoke(spec().run(),
+        Either<BoundaryError, AgentResult> inFirst = boundary.invoke(spec().run,
                 spec().envelopeBuilder().withToolCallId("call_1").build());
         Either<BoundaryError, AgentResult> inSecond = boundary.invoke(otherRun,
                 Fixtures.envelope(otherRun).withToolCallId("call_1").build());
 
         assertThat(inFirst.isRight()).isTrue();
         assertThat(inSecond.isRight()).isTrue();
-        assertThat(spec().executor().executions()).isEqualTo(2);
-        assertThat(boundary.records().find(spec().run().runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+        assertThat(spec().executor.executions()).isEqualTo(2);
+        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
         assertThat(boundary.records().find(otherRun.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
     }
 
     @Test
     default void neverGeneratesAFallbackIdForAMissingOne() {
-        ToolBoundary boundary = spec().boundary();
-
-        spec().assertRefusedBeforeExecution(boundary, spec().run(), spec().envelopeBuilder().withToolCallId("").build(),
-                ErrorCode.TOOL_CALL_ID_MISSING);
+        spec().assertRefused(call -> call.withToolCallId(""), ErrorCode.TOOL_CALL_ID_MISSING);
     }
 
     // Requirement: A repeated tool_call_id SHALL be compared by tool and canonical arguments (RFC 8785)
@@ -180,7 +177,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     private Either<BoundaryError, AgentResult> repeat(ToolBoundary boundary, ToolCallEnvelope first,
             String toolName, String arguments) {
-        return boundary.invoke(spec().run(), spec().envelopeBuilder().withToolCallId(first.toolCallId())
+        return boundary.invoke(spec().run, spec().envelopeBuilder().withToolCallId(first.toolCallId())
                 .withToolName(toolName).withArguments(arguments).build());
     }
 
@@ -190,14 +187,14 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         ToolBoundary boundary = twoTools(sql);
         ToolCallEnvelope first = spec().envelopeBuilder()
                 .withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}").build();
-        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
+        assertThat(boundary.invoke(spec().run, first).isRight()).isTrue();
         CanonicalRecord stored = spec().recordOf(boundary, first);
 
         Either<BoundaryError, AgentResult> reordered = repeat(boundary, first, first.toolName(),
                 "{\"b\":{\"x\":\"\\u00e9\",\"y\":[1,2]},\"a\":1}");
 
         assertThat(codeOf(reordered)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
     }
 
@@ -206,7 +203,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
         ToolBoundary boundary = twoTools(sql);
         ToolCallEnvelope first = spec().envelopeBuilder().withArguments("{\"limit\":1,\"ratio\":1e2}").build();
-        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
+        assertThat(boundary.invoke(spec().run, first).isRight()).isTrue();
 
         Either<BoundaryError, AgentResult> same = repeat(boundary, first, first.toolName(),
                 "{\"limit\":1.0,\"ratio\":100}");
@@ -215,7 +212,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
         assertThat(codeOf(same)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
@@ -224,14 +221,14 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         ToolBoundary boundary = twoTools(sql);
         ToolCallEnvelope first = spec().envelopeBuilder().withToolName("log-search")
                 .withArguments("{\"query\":\"timeout\"}").build();
-        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
+        assertThat(boundary.invoke(spec().run, first).isRight()).isTrue();
         CanonicalRecord stored = spec().recordOf(boundary, first);
 
         Either<BoundaryError, AgentResult> otherTool = repeat(boundary, first, "sql-query", first.arguments());
 
         assertThat(codeOf(otherTool)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
         assertThat(sql.executions()).as("executions of the other tool").isZero();
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
         assertThat(codeOf(repeat(boundary, first, "log-search", first.arguments())))
                 .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
@@ -243,27 +240,27 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         BoundaryListener listener = new BoundaryListener() {
             @Override
             public void onReplayed(CanonicalRecord.Ready record) {
-                spec().replayed().add(record);
+                spec().replayed.add(record);
             }
         };
         return spec().builder(ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build(),
-                logSearch(tool, spec().projector())).listener(listener).build();
+                logSearch(tool, spec().projector)).listener(listener).build();
     }
 
     @Test
     default void answersARepeatedCallWithTheReadyRecordsResultWithoutRunningTheTool() {
-        Call call = spec().call(replaying(spec().executor()));
+        Call call = spec().call(replaying(spec().executor));
         CanonicalRecord stored = call.record();
 
-        Either<BoundaryError, AgentResult> again = call.boundary().invoke(spec().run(), spec().envelopeBuilder()
+        Either<BoundaryError, AgentResult> again = call.boundary().invoke(spec().run, spec().envelopeBuilder()
                 .withToolCallId(call.envelope().toolCallId()).withArguments("{ \"query\" : \"timeout\" }").build());
 
         assertThat(again).isEqualTo(call.result());
         assertThat(again.get().content()).isEqualTo(RESULT);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().projector().projections()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().projector.projections()).isEqualTo(1);
         assertThat(call.record()).isEqualTo(stored);
-        assertThat(spec().replayed()).containsExactly((CanonicalRecord.Ready) stored);
+        assertThat(spec().replayed).containsExactly((CanonicalRecord.Ready) stored);
     }
 
     @Test
@@ -272,7 +269,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
         assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
         assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
@@ -281,16 +278,16 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         AtomicReference<ToolBoundary> self = new AtomicReference<>();
         ToolCallEnvelope first = spec().envelope();
         CountingExecutor tool = FakeTools.counting(request -> {
-            during.set(self.get().invoke(spec().run(), first));
+            during.set(self.get().invoke(spec().run, first));
             return RAW;
         });
         self.set(replaying(tool));
 
-        assertThat(self.get().invoke(spec().run(), first).isRight()).isTrue();
+        assertThat(self.get().invoke(spec().run, first).isRight()).isTrue();
 
         assertThat(codeOf(during.get())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(tool.executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(spec().replayed).isEmpty();
     }
 
     @Test
@@ -301,28 +298,28 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
         assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(failing.executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(spec().replayed).isEmpty();
     }
 
     @Test
     default void refusesTheSameIdWithOtherArgumentsAsReused() {
-        Call call = spec().call(replaying(spec().executor()));
+        Call call = spec().call(replaying(spec().executor));
 
-        Either<BoundaryError, AgentResult> other = call.boundary().invoke(spec().run(), spec().envelopeBuilder()
+        Either<BoundaryError, AgentResult> other = call.boundary().invoke(spec().run, spec().envelopeBuilder()
                 .withToolCallId(call.envelope().toolCallId()).withArguments("{\"query\":\"oom\"}").build());
 
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().replayed).isEmpty();
     }
 
     @Test
     default void refusesARepeatWhoseRecordExpired() {
-        Call call = spec().call(replaying(spec().executor()));
+        Call call = spec().call(replaying(spec().executor));
         expire(call.key());
 
         assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().replayed).isEmpty();
     }
 }

@@ -52,11 +52,15 @@ import java.util.function.UnaryOperator;
  */
 public final class SpecState {
 
-    private final RunContext run = Fixtures.anyRunContext().opened(RunToken.random());
-    private final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
-    private final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
+    /** This test's run, opened in the store on first use. */
+    final RunContext run = Fixtures.anyRunContext().opened(RunToken.random());
+    /** The log search tool's executor. */
+    final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
+    /** The log search tool's projector. */
+    final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
+    /** The READY records this test's replaying boundaries answered a repeated call from. */
+    final List<CanonicalRecord.Ready> replayed = new CopyOnWriteArrayList<>();
     private final CountingExecutor budgetProbe = FakeTools.counting(FakeTools.returning(RAW));
-    private final List<CanonicalRecord.Ready> replayed = new CopyOnWriteArrayList<>();
     private StoreFixture fixture;
 
     /** A new state: a fresh run (not yet opened in any store), tool, projector and budget probe. */
@@ -71,23 +75,6 @@ public final class SpecState {
                     TIMEOUT)).as("open this test's run").isEqualTo(Either.right(run.runToken().get()));
         }
         return this;
-    }
-
-    RunContext run() {
-        return run;
-    }
-
-    CountingExecutor executor() {
-        return executor;
-    }
-
-    CountingProjector projector() {
-        return projector;
-    }
-
-    /** The READY records this test's replaying boundaries answered a repeated call from. */
-    List<CanonicalRecord.Ready> replayed() {
-        return replayed;
     }
 
     /** A run no other test uses, opened in the store. */
@@ -237,6 +224,12 @@ public final class SpecState {
     /** A call of this test's run, changed by {@code change}, is refused before execution with {@code code}. */
     void assertRefused(UnaryOperator<EnvelopeBuilder> change, ErrorCode code) {
         assertRefusedBeforeExecution(boundary(), run, change.apply(Fixtures.envelope(run)).build(), code);
+    }
+
+    /** A call of this test's run, changed by {@code change}, is answered with a result by {@code boundary}. */
+    void assertAccepted(ToolBoundary boundary, UnaryOperator<EnvelopeBuilder> change) {
+        Either<BoundaryError, AgentResult> answer = boundary.invoke(run, change.apply(Fixtures.envelope(run)).build());
+        assertThat(answer.isRight()).as("accepted, got %s", answer).isTrue();
     }
 
     /**

@@ -65,12 +65,7 @@ public final class HostileInputs {
         }
     }
 
-    /**
-     * An identifier from one of these families, chosen at random: empty, blank, safe of exactly 128 characters, safe of
-     * 129, control characters, CR/LF, glob and hash-tag characters ({@code { } * ? [}), bidi controls, zero-width
-     * characters, lone surrogates, look-alike letters, safe ones of random length, and safe ones with one or more
-     * hostile fragments spliced in.
-     */
+    /** An identifier, safe or hostile, from one of 14 families chosen at random; its category names the family. */
     public static IdSample id(Random random, List<String> safePool) {
         requireNonNull(safePool, "safePool is null");
         int family = random.nextInt(14);

@@ -23,13 +23,7 @@ public final class JsonInputs {
     /** Digits in the long-number family. */
     public static final int LONG_NUMBER_DIGITS = 1_001;
 
-    /**
-     * An arguments text from one of these families, chosen at random: valid objects; a top level that is not an object;
-     * trailing content; duplicate keys; nesting of 10,000; nesting at the depth limit and one above; numbers of 1,001
-     * digits; numbers at the length limit and one above; {@code 1e999999} and other overflows; {@code NaN} and other
-     * non-numbers; unpaired {@code \}{@code u} surrogate escapes; raw lone surrogates; a BOM; raw control characters in
-     * strings; and random mutations of valid objects.
-     */
+    /** An arguments text, valid or hostile, from one of 16 families chosen at random; its category names the family. */
     public static JsonSample json(Random random, String marker) {
         requireNonNull(marker, "marker is null");
         ErrorCode invalid = ErrorCode.ARGUMENTS_INVALID;

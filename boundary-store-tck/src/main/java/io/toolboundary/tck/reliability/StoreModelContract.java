@@ -10,11 +10,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A model-based check of a {@link CanonicalInvocationStore}: seeded random sequences of begins (keys from a small pool,
- * reused tokens, two fingerprints, random budgets and TTLs), completions (READY or ERROR, with the right token, a wrong
- * one (then sometimes a tampered outcome), a repeated one), reads and the passing of time, run against the store and
- * against a reference model whose decisions are the domain's {@link StoreRules}: a store that decides otherwise than
- * the rules fails here.
+ * A model-based check of a {@link CanonicalInvocationStore}: seeded random sequences of begins, completions, reads and
+ * the passing of time, run against the store and a reference model deciding by the domain's {@link StoreRules}.
  */
 public interface StoreModelContract extends StoreFixture {
 

@@ -71,21 +71,16 @@ public interface StoreRacesContract extends StoreFixture {
     default void runsTheToolExactlyOnceInEachRoundOf64ThreadsCallingOneKey() throws Exception {
         int rounds = sameKeyRaceRounds();
         assertThat(rounds).as("rounds").isPositive();
-        List<CountingExecutor> tools = new ArrayList<>();
-        List<ToolBoundary> boundaries = new ArrayList<>();
-        List<RunContext> runs = new ArrayList<>();
-        List<ToolCallEnvelope> calls = new ArrayList<>();
+        record Round(CountingExecutor tool, ToolBoundary boundary, RunContext run, ToolCallEnvelope call,
+                List<Either<BoundaryError, AgentResult>> results) {
+        }
+        List<Round> all = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw " + round));
-            tools.add(tool);
-            boundaries.add(fittingBoundary(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
+            ToolBinding binding = ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"));
             RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, RunContext.UNLIMITED).opened(RUN_TOKEN);
-            runs.add(run);
-            calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).build());
-        }
-        List<List<Either<BoundaryError, AgentResult>>> results = new ArrayList<>();
-        for (int round = 0; round < rounds; round++) {
-            results.add(Collections.synchronizedList(new ArrayList<>()));
+            all.add(new Round(tool, fittingBoundary(binding), run, Fixtures.envelope(run).withToolName(RACE_TOOL).build(),
+                    Collections.synchronizedList(new ArrayList<>())));
         }
         // Each racer plays every round; a barrier releases the 64 calls of a round together.
         CyclicBarrier roundStart = new CyclicBarrier(BOUNDARY_RACERS);
@@ -94,9 +89,9 @@ public interface StoreRacesContract extends StoreFixture {
             List<Future<?>> racers = new ArrayList<>();
             for (int racer = 0; racer < BOUNDARY_RACERS; racer++) {
                 racers.add(pool.submit(() -> {
-                    for (int round = 0; round < rounds; round++) {
+                    for (Round round : all) {
                         roundStart.await(60, SECONDS);
-                        results.get(round).add(boundaries.get(round).invoke(runs.get(round), calls.get(round)));
+                        round.results().add(round.boundary().invoke(round.run(), round.call()));
                     }
                     return null;
                 }));
@@ -109,18 +104,18 @@ public interface StoreRacesContract extends StoreFixture {
         }
 
         for (int round = 0; round < rounds; round++) {
-            List<Either<BoundaryError, AgentResult>> outcomes = results.get(round);
-            assertThat(tools.get(round).executions()).as("executions in round %d", round).isEqualTo(1);
-            assertThat(outcomes.stream().filter(Either::isRight).toList()).as("results in round %d", round)
+            Round played = all.get(round);
+            assertThat(played.tool().executions()).as("executions in round %d", round).isEqualTo(1);
+            assertThat(played.results().stream().filter(Either::isRight).toList()).as("results in round %d", round)
                     .containsExactly(Either.right(evidenceFound("found")));
-            assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
+            assertThat(played.results().stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
                     .hasSize(BOUNDARY_RACERS - 1)
                     .allSatisfy(result -> assertThat(result).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL))));
-            InvocationKey key = InvocationKey.of(runs.get(round).runId(), new ToolCallId(calls.get(round).toolCallId()));
+            InvocationKey key = InvocationKey.of(played.run().runId(), new ToolCallId(played.call().toolCallId()));
             assertThat(stored(key).map(CanonicalRecord::status)).as("record of round %d", round)
                     .isEqualTo(Option.some(InvocationStatus.READY));
         }
-        long executions = tools.stream().mapToLong(CountingExecutor::executions).sum();
+        long executions = all.stream().mapToLong(round -> round.tool().executions()).sum();
         System.out.printf("RELIABILITY race-one-key/%s rounds=%d threads=%d calls=%d executions=%d duplicateExecutions=%d%n",
                 getClass().getSimpleName(), rounds, BOUNDARY_RACERS,
                 (long) rounds * BOUNDARY_RACERS, executions, executions - rounds);
