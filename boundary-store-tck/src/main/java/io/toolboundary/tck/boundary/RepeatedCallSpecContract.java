@@ -68,13 +68,9 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void readsArgumentsThatDifferOnlyInWhitespaceAsTheSame() {
-        ToolBoundary boundary = spec().boundary();
-        ToolCallEnvelope compact = spec().envelopeBuilder().withArguments("{\"query\":\"timeout\"}").build();
-        boundary.invoke(spec().run, compact);
+        Call compact = spec().call(spec().boundary(), call -> call.withArguments("{\"query\":\"timeout\"}"));
 
-        Either<BoundaryError, AgentResult> spaced = boundary.invoke(spec().run,
-                spec().envelopeBuilder().withToolCallId(compact.toolCallId())
-                        .withArguments(" { \"query\" : \"timeout\" } ").build());
+        Either<BoundaryError, AgentResult> spaced = compact.again(e -> e.withArguments(" { \"query\" : \"timeout\" } "));
 
         assertThat(codeOf(spaced)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(spec().executor.executions()).isEqualTo(1);
@@ -85,9 +81,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         Call call = spec().call(spec().boundary());
         CanonicalRecord first = call.record();
 
-        Either<BoundaryError, AgentResult> reused = call.boundary().invoke(spec().run,
-                spec().envelopeBuilder().withToolCallId(call.envelope().toolCallId())
-                        .withArguments("{\"query\":\"out of memory\"}").build());
+        Either<BoundaryError, AgentResult> reused = call.again(e -> e.withArguments("{\"query\":\"out of memory\"}"));
 
         assertThat(codeOf(reused)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
         assertThat(spec().executor.executions()).isEqualTo(1);
@@ -175,40 +169,29 @@ public interface RepeatedCallSpecContract extends StoreFixture {
                 ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound(RESULT)));
     }
 
-    private Either<BoundaryError, AgentResult> repeat(ToolBoundary boundary, ToolCallEnvelope first,
-            String toolName, String arguments) {
-        return boundary.invoke(spec().run, spec().envelopeBuilder().withToolCallId(first.toolCallId())
-                .withToolName(toolName).withArguments(arguments).build());
-    }
-
     @Test
     default void readsReorderedMembersAsADuplicate() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
-        ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = spec().envelopeBuilder()
-                .withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}").build();
-        assertThat(boundary.invoke(spec().run, first).isRight()).isTrue();
-        CanonicalRecord stored = spec().recordOf(boundary, first);
+        Call first = spec().call(twoTools(sql), e -> e.withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}"));
+        assertThat(first.result().isRight()).isTrue();
+        CanonicalRecord stored = first.record();
 
-        Either<BoundaryError, AgentResult> reordered = repeat(boundary, first, first.toolName(),
-                "{\"b\":{\"x\":\"\\u00e9\",\"y\":[1,2]},\"a\":1}");
+        Either<BoundaryError, AgentResult> reordered = first.again(call -> call.withArguments(
+                "{\"b\":{\"x\":\"\\u00e9\",\"y\":[1,2]},\"a\":1}"));
 
         assertThat(codeOf(reordered)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(spec().executor.executions()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
+        assertThat(first.record()).isEqualTo(stored);
     }
 
     @Test
     default void readsOneAndOnePointZeroAsADuplicate() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
-        ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = spec().envelopeBuilder().withArguments("{\"limit\":1,\"ratio\":1e2}").build();
-        assertThat(boundary.invoke(spec().run, first).isRight()).isTrue();
+        Call first = spec().call(twoTools(sql), call -> call.withArguments("{\"limit\":1,\"ratio\":1e2}"));
+        assertThat(first.result().isRight()).isTrue();
 
-        Either<BoundaryError, AgentResult> same = repeat(boundary, first, first.toolName(),
-                "{\"limit\":1.0,\"ratio\":100}");
-        Either<BoundaryError, AgentResult> other = repeat(boundary, first, first.toolName(),
-                "{\"limit\":1.5,\"ratio\":100}");
+        Either<BoundaryError, AgentResult> same = first.again(e -> e.withArguments("{\"limit\":1.0,\"ratio\":100}"));
+        Either<BoundaryError, AgentResult> other = first.again(e -> e.withArguments("{\"limit\":1.5,\"ratio\":100}"));
 
         assertThat(codeOf(same)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
@@ -218,20 +201,18 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     @Test
     default void readsTheSameArgumentsForAnotherToolAsAReusedIdAndNeverRunsThatTool() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
-        ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = spec().envelopeBuilder().withToolName("log-search")
-                .withArguments("{\"query\":\"timeout\"}").build();
-        assertThat(boundary.invoke(spec().run, first).isRight()).isTrue();
-        CanonicalRecord stored = spec().recordOf(boundary, first);
+        Call first = spec().call(twoTools(sql),
+                call -> call.withToolName("log-search").withArguments("{\"query\":\"timeout\"}"));
+        assertThat(first.result().isRight()).isTrue();
+        CanonicalRecord stored = first.record();
 
-        Either<BoundaryError, AgentResult> otherTool = repeat(boundary, first, "sql-query", first.arguments());
+        Either<BoundaryError, AgentResult> otherTool = first.again(call -> call.withToolName("sql-query"));
 
         assertThat(codeOf(otherTool)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
         assertThat(sql.executions()).as("executions of the other tool").isZero();
         assertThat(spec().executor.executions()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
-        assertThat(codeOf(repeat(boundary, first, "log-search", first.arguments())))
-                .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(first.record()).isEqualTo(stored);
+        assertThat(codeOf(first.again(e -> e.withToolName("log-search")))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
     }
 
     // Requirement: A repeated call MAY be answered from its READY record when the harness opts in
@@ -252,8 +233,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         Call call = spec().call(replaying(spec().executor));
         CanonicalRecord stored = call.record();
 
-        Either<BoundaryError, AgentResult> again = call.boundary().invoke(spec().run, spec().envelopeBuilder()
-                .withToolCallId(call.envelope().toolCallId()).withArguments("{ \"query\" : \"timeout\" }").build());
+        Either<BoundaryError, AgentResult> again = call.again(e -> e.withArguments("{ \"query\" : \"timeout\" }"));
 
         assertThat(again).isEqualTo(call.result());
         assertThat(again.get().content()).isEqualTo(RESULT);
@@ -305,8 +285,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     default void refusesTheSameIdWithOtherArgumentsAsReused() {
         Call call = spec().call(replaying(spec().executor));
 
-        Either<BoundaryError, AgentResult> other = call.boundary().invoke(spec().run, spec().envelopeBuilder()
-                .withToolCallId(call.envelope().toolCallId()).withArguments("{\"query\":\"oom\"}").build());
+        Either<BoundaryError, AgentResult> other = call.again(again -> again.withArguments("{\"query\":\"oom\"}"));
 
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
         assertThat(spec().executor.executions()).isEqualTo(1);

@@ -160,6 +160,13 @@ public final class SpecState {
             return boundary.invoke(spec.run, envelope);
         }
 
+        /** What the agent is answered for this call's tool call id in a call changed by {@code change}. */
+        Either<BoundaryError, AgentResult> again(UnaryOperator<EnvelopeBuilder> change) {
+            EnvelopeBuilder same = Fixtures.envelope(spec.run).withToolCallId(envelope.toolCallId())
+                    .withToolName(envelope.toolName()).withArguments(envelope.arguments());
+            return boundary.invoke(spec.run, change.apply(same).build());
+        }
+
         /** How the boundary labels the call's record for citing. */
         Referencability referencability() {
             return boundary.records().referencability(spec.run.runId(), key().toolCallId()).get();
@@ -176,7 +183,12 @@ public final class SpecState {
 
     /** A new call of this test's run through {@code boundary}. */
     Call call(ToolBoundary boundary) {
-        ToolCallEnvelope envelope = envelope();
+        return call(boundary, UnaryOperator.identity());
+    }
+
+    /** A new call of this test's run, changed by {@code change}, through {@code boundary}. */
+    Call call(ToolBoundary boundary, UnaryOperator<EnvelopeBuilder> change) {
+        ToolCallEnvelope envelope = change.apply(envelopeBuilder()).build();
         return new Call(this, boundary, envelope, boundary.invoke(run, envelope));
     }
 
