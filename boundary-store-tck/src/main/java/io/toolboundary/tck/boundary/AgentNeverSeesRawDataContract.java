@@ -18,7 +18,6 @@ import io.toolboundary.domain.Projection;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
-import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.reflect.Method;
@@ -34,10 +33,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Proves that nothing the agent receives carries a raw response, an exception text, a credential, the request, the
- * canonical key or a stack trace: on every error path the boundary can take (one case per {@link ErrorCode}, store
- * refusals included) and on the success path. Calls {@link #store()}, {@link #clock()} (a new {@link MutableClock} at
- * {@link SpecValues#START} for each test, which the boundaries read), {@link #expire(InvocationKey)}, {@link
- * #passLease(InvocationKey)} and {@link #maxRecordBytes()}; store failures are switched in around the real store.
+ * canonical key or a stack trace, on the success path and on every error path (one case per {@link ErrorCode}). Calls
+ * {@link #store()}, {@link #clock()}, {@link #expire(InvocationKey)}, {@link #passLease(InvocationKey)} and {@link
+ * #maxRecordBytes()}.
  */
 public interface AgentNeverSeesRawDataContract extends StoreFixture {
 

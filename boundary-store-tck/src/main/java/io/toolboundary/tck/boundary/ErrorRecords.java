@@ -34,29 +34,22 @@ final class ErrorRecords {
     private static final Map<ErrorCode, Set<After>> ALLOWED = new EnumMap<>(ErrorCode.class);
 
     static {
-        for (ErrorCode code : EnumSet.range(ErrorCode.TOOL_CALL_ID_MISSING, ErrorCode.ARGUMENTS_INVALID)) {
-            ALLOWED.put(code, EnumSet.of(After.NONE));
-        }
-        ALLOWED.put(ErrorCode.TEXT_NOT_UNICODE, EnumSet.of(After.NONE, After.ERROR));
-        ALLOWED.put(ErrorCode.RUN_STATE_LOST, EnumSet.of(After.NONE));
-        ALLOWED.put(ErrorCode.DUPLICATE_TOOL_CALL, EnumSet.of(After.UNCHANGED));
-        ALLOWED.put(ErrorCode.TOOL_CALL_ID_REUSED, EnumSet.of(After.UNCHANGED));
-        ALLOWED.put(ErrorCode.RUN_BUDGET_EXHAUSTED, EnumSet.of(After.NONE));
-        ALLOWED.put(ErrorCode.TOOL_BUDGET_EXHAUSTED, EnumSet.of(After.NONE));
-        ALLOWED.put(ErrorCode.EXECUTION_FAILED, EnumSet.of(After.ERROR));
-        ALLOWED.put(ErrorCode.EXECUTION_ABANDONED, EnumSet.of(After.ERROR));
-        ALLOWED.put(ErrorCode.RESULT_TOO_LARGE, EnumSet.of(After.NONE, After.ERROR));
-        ALLOWED.put(ErrorCode.PROJECTION_FAILED, EnumSet.of(After.ERROR));
-        ALLOWED.put(ErrorCode.PROJECTION_INVALID, EnumSet.of(After.ERROR));
-        ALLOWED.put(ErrorCode.STORE_UNAVAILABLE, EnumSet.of(After.NONE));
-        ALLOWED.put(ErrorCode.STORE_OUTCOME_UNKNOWN,
-                EnumSet.of(After.NONE, After.ERROR, After.READY, After.PROJECTING));
-        ALLOWED.put(ErrorCode.STORE_FULL, EnumSet.of(After.NONE, After.ERROR));
-        ALLOWED.put(ErrorCode.STORE_DATA_INVALID, EnumSet.of(After.UNCHANGED));
-        ALLOWED.put(ErrorCode.RECORD_EXPIRED, EnumSet.of(After.NONE));
-        ALLOWED.put(ErrorCode.RECORD_CONFLICT, EnumSet.of(After.UNCHANGED));
-        ALLOWED.put(ErrorCode.LEASE_NOT_EXPIRED, EnumSet.of(After.UNCHANGED));
-        ALLOWED.put(ErrorCode.INTERNAL_ERROR, EnumSet.of(After.ANY));
+        allow(EnumSet.of(After.NONE), EnumSet.range(ErrorCode.TOOL_CALL_ID_MISSING, ErrorCode.ARGUMENTS_INVALID));
+        allow(EnumSet.of(After.NONE), EnumSet.of(ErrorCode.RUN_STATE_LOST, ErrorCode.RUN_BUDGET_EXHAUSTED,
+                ErrorCode.TOOL_BUDGET_EXHAUSTED, ErrorCode.STORE_UNAVAILABLE, ErrorCode.RECORD_EXPIRED));
+        allow(EnumSet.of(After.NONE, After.ERROR),
+                EnumSet.of(ErrorCode.TEXT_NOT_UNICODE, ErrorCode.RESULT_TOO_LARGE, ErrorCode.STORE_FULL));
+        allow(EnumSet.of(After.UNCHANGED), EnumSet.of(ErrorCode.DUPLICATE_TOOL_CALL, ErrorCode.TOOL_CALL_ID_REUSED,
+                ErrorCode.STORE_DATA_INVALID, ErrorCode.RECORD_CONFLICT, ErrorCode.LEASE_NOT_EXPIRED));
+        allow(EnumSet.of(After.ERROR), EnumSet.of(ErrorCode.EXECUTION_FAILED, ErrorCode.EXECUTION_ABANDONED,
+                ErrorCode.PROJECTION_FAILED, ErrorCode.PROJECTION_INVALID));
+        allow(EnumSet.of(After.NONE, After.ERROR, After.READY, After.PROJECTING),
+                EnumSet.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+        allow(EnumSet.of(After.ANY), EnumSet.of(ErrorCode.INTERNAL_ERROR));
+    }
+
+    private static void allow(Set<After> states, Set<ErrorCode> codes) {
+        codes.forEach(code -> ALLOWED.put(code, states));
     }
 
     private ErrorRecords() {

@@ -1,6 +1,5 @@
 package io.toolboundary.tck.boundary;
 
-import static io.toolboundary.tck.boundary.SpecState.assertFailed;
 import static io.toolboundary.tck.boundary.SpecState.codeOf;
 import static io.toolboundary.tck.boundary.SpecState.logSearch;
 import static io.toolboundary.tck.boundary.SpecValues.RAW;
@@ -11,13 +10,11 @@ import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
-import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolFailure;
-import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.tck.boundary.SpecState.Call;
 import io.toolboundary.tck.store.FaultyStores;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingProjector;
@@ -51,53 +48,35 @@ public interface FailuresSpecContract extends StoreFixture {
     @Test
     @DisplayName("Tool execution throws")
     default void endsInExecutionFailedAndReturnsNoRawResponse() {
-        ToolCallEnvelope envelope = spec().envelope();
-        CountingProjector notCalled = FakeProjectors.counting(spec().projector());
-        ToolBoundary boundary =
-                spec().boundaryWith(logSearch(FakeTools.throwing("connection reset: " + RAW), notCalled));
+        CountingProjector notCalled = FakeProjectors.counting(spec().projector);
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().call(logSearch(FakeTools.throwing("connection reset: " + RAW), notCalled));
 
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.EXECUTION_FAILED);
-        assertThat(result.getLeft().toString()).doesNotContain(RAW).doesNotContain("connection reset");
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
-        assertFailed(record, ErrorCode.EXECUTION_FAILED);
-        assertThat(record.rawResponse()).isEmpty();
+        assertThat(call.assertFailedWith(ErrorCode.EXECUTION_FAILED).rawResponse()).isEmpty();
+        assertThat(call.result().getLeft().toString()).doesNotContain(RAW).doesNotContain("connection reset");
         assertThat(notCalled.projections()).isZero();
     }
 
     @Test
     default void endsInExecutionFailedWhenTheToolAnswersNothing() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> null, spec().projector()));
-
-        assertThat(codeOf(boundary.invoke(spec().run(), envelope))).isEqualTo(ErrorCode.EXECUTION_FAILED);
-        assertFailed(spec().recordOf(boundary, envelope), ErrorCode.EXECUTION_FAILED);
+        spec().callRunning(request -> null).assertFailedWith(ErrorCode.EXECUTION_FAILED);
     }
 
     @Test
     default void endsInTextNotUnicodeWhenTheRawResponseHasALoneSurrogate() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary =
-                spec().boundaryWith(logSearch(FakeTools.returning("bad \ud800 raw"), spec().projector()));
+        Call call = spec().callRunning(FakeTools.returning("bad \ud800 raw"));
 
-        assertThat(codeOf(boundary.invoke(spec().run(), envelope))).isEqualTo(ErrorCode.TEXT_NOT_UNICODE);
-        assertFailed(spec().recordOf(boundary, envelope), ErrorCode.TEXT_NOT_UNICODE);
-        assertThat(spec().recordOf(boundary, envelope).rawResponse()).isEmpty();
-        assertThat(spec().projector().projections()).isZero();
+        assertThat(call.assertFailedWith(ErrorCode.TEXT_NOT_UNICODE).rawResponse()).isEmpty();
+        assertThat(spec().projector.projections()).isZero();
     }
 
     @Test
     default void keepsTheRawResponseForTheHarnessWhenProjectionFails() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary =
-                spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.throwing("bad format")));
+        Call call = spec().callProjectedBy(FakeProjectors.throwing("bad format"));
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
-
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.PROJECTION_FAILED);
-        assertThat(result.getLeft().toString()).doesNotContain(RAW);
-        assertThat(spec().recordOf(boundary, envelope).rawResponse()).containsExactly(RAW);
+        assertThat(call.code()).isEqualTo(ErrorCode.PROJECTION_FAILED);
+        assertThat(call.result().getLeft().toString()).doesNotContain(RAW);
+        assertThat(call.record().rawResponse()).containsExactly(RAW);
     }
 
     @ParameterizedTest
@@ -107,20 +86,18 @@ public interface FailuresSpecContract extends StoreFixture {
                 ErrorCode.STORE_OUTCOME_UNKNOWN, StoreFailure.outcomeUnknown(),
                 ErrorCode.STORE_FULL, StoreFailure.full(),
                 ErrorCode.STORE_DATA_INVALID, StoreFailure.dataInvalid()).get(code);
-        ToolBoundary boundary = spec().builderOn(FaultyStores.refusingBegin(store(), failure)).build();
-        ToolCallEnvelope envelope = spec().envelope();
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().call(spec().builderOn(FaultyStores.refusingBegin(store(), failure)).build());
 
-        assertThat(codeOf(result)).isEqualTo(code);
-        assertThat(spec().executor().executions()).isZero();
-        assertThat(spec().find(boundary, envelope)).isEmpty();
+        assertThat(call.code()).isEqualTo(code);
+        assertThat(spec().executor.executions()).isZero();
+        assertThat(call.found()).isEmpty();
     }
 
     @Test
     default void answersOutcomeUnknownAndHandsTheRecordOverWhenTheCompletionFails() {
-        List<InvocationKey> unfinished = new java.util.concurrent.CopyOnWriteArrayList<>();
-        List<AttemptToken> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<InvocationKey> unfinished = new CopyOnWriteArrayList<>();
+        List<AttemptToken> tokens = new CopyOnWriteArrayList<>();
         BoundaryListener harness = new BoundaryListener() {
             @Override
             public void onUnfinished(InvocationKey key, AttemptToken token) {
@@ -128,34 +105,29 @@ public interface FailuresSpecContract extends StoreFixture {
                 tokens.add(token);
             }
         };
-        ToolBoundary boundary = spec().builderOn(FaultyStores.refusingComplete(store(), StoreFailure.unavailable()))
-                .listener(harness).build();
 
-        ToolCallEnvelope call = spec().envelope();
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), call);
+        Call call = spec().call(spec().builderOn(FaultyStores.refusingComplete(store(), StoreFailure.unavailable()))
+                .listener(harness).build());
 
         // The tool ran, so "unavailable" (nothing happened) would not be true.
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(unfinished).singleElement().isEqualTo(spec().keyOf(call));
+        assertThat(call.code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(unfinished).singleElement().isEqualTo(spec().keyOf(call.envelope()));
         ToolBoundary healed = spec().builderOn(store()).build();
         assertThat(healed.endUnfinished(unfinished.get(0), tokens.get(0)).map(CanonicalRecord::errorCode))
                 .isEqualTo(Either.right(Option.some(ErrorCode.STORE_OUTCOME_UNKNOWN)));
-        assertThat(codeOf(healed.invoke(spec().run(), call))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(codeOf(healed.invoke(spec().run, call.envelope()))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
     default void closesWithInternalErrorWhenTheStoreCrashes() {
-        ToolBoundary boundary = spec().builderOn(
-                FaultyStores.crashingOnBegin(store(), "pool exhausted at redis://10.0.0.1"),
-                ToolBoundaryConfig.ofDefaults(), spec().logSearch()).build();
+        Call call = spec().call(spec().builderOn(
+                FaultyStores.crashingOnBegin(store(), "pool exhausted at redis://10.0.0.1")).build());
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), spec().envelope());
-
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.INTERNAL_ERROR);
-        assertThat(result.getLeft().toString()).doesNotContain("redis");
-        assertThat(spec().executor().executions()).isZero();
+        assertThat(call.code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
+        assertThat(call.result().getLeft().toString()).doesNotContain("redis");
+        assertThat(spec().executor.executions()).isZero();
     }
 
     // Requirement: A tool that reports a failure with output SHALL end EXECUTION_FAILED, its output kept for the harness
@@ -163,32 +135,23 @@ public interface FailuresSpecContract extends StoreFixture {
     @Test
     default void keepsTheOutputOfAReportedFailureAsTheRawResponse() {
         String output = "ERROR connect db-1 password=hunter2\nretry later";
-        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
+
+        Call call = spec().callRunning(request -> {
             throw new ToolFailure(output);
-        }, spec().projector()));
-        ToolCallEnvelope call = spec().envelope();
+        });
 
-        Either<BoundaryError, AgentResult> answered = boundary.invoke(spec().run(), call);
-
-        assertThat(codeOf(answered)).isEqualTo(ErrorCode.EXECUTION_FAILED);
-        assertThat(answered.getLeft().toString()).doesNotContain("hunter2");
-        CanonicalRecord record = spec().recordOf(boundary, call);
-        assertFailed(record, ErrorCode.EXECUTION_FAILED);
-        assertThat(record.rawResponse()).containsExactly(output);
-        assertThat(spec().projector().projections()).isZero();
+        assertThat(call.assertFailedWith(ErrorCode.EXECUTION_FAILED).rawResponse()).containsExactly(output);
+        assertThat(call.result().getLeft().toString()).doesNotContain("hunter2");
+        assertThat(spec().projector.projections()).isZero();
     }
 
     @Test
     default void keepsNoOutputOverTheRawResponseLimit() {
-        ToolBoundary boundary = spec().boundaryWith(ToolBoundaryConfig.custom().rawResponseLimitBytes(16).build(),
+        Call call = spec().call(spec().boundaryWith(ToolBoundaryConfig.custom().rawResponseLimitBytes(16).build(),
                 logSearch(request -> {
                     throw new ToolFailure("x".repeat(17));
-                }, spec().projector()));
-        ToolCallEnvelope call = spec().envelope();
+                }, spec().projector)));
 
-        assertThat(codeOf(boundary.invoke(spec().run(), call))).isEqualTo(ErrorCode.EXECUTION_FAILED);
-        CanonicalRecord record = spec().recordOf(boundary, call);
-        assertFailed(record, ErrorCode.EXECUTION_FAILED);
-        assertThat(record.rawResponse()).isEmpty();
+        assertThat(call.assertFailedWith(ErrorCode.EXECUTION_FAILED).rawResponse()).isEmpty();
     }
 }

@@ -6,7 +6,6 @@ import static io.toolboundary.tck.boundary.LeakWorld.EXCEPTION_TEXT;
 import static io.toolboundary.tck.boundary.LeakWorld.RAW;
 import static io.toolboundary.tck.boundary.LeakWorld.TOOL_CALL_ID;
 
-import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.RunToken;
@@ -69,27 +68,19 @@ final class LeakCases {
                         e -> e.withToolCallId("call*MARKER " + CREDENTIAL)),
                 preflight("unsafe run id", ErrorCode.RUN_ID_INVALID, e -> e.withRunId("run*MARKER " + CREDENTIAL)),
                 preflight("cross-run call", ErrorCode.RUN_MISMATCH, e -> e.withRunId("run-OTHER-MARKER")),
-                after("inactive run", ErrorCode.RUN_INACTIVE,
-                        w -> l -> w.builder(l).build().invoke(w.run.deactivated(), w.envelope)),
-                after("deadline passed", ErrorCode.RUN_DEADLINE_EXCEEDED,
-                        w -> l -> w.builder(l).build().invoke(
-                                RunContext.active(w.run.runId(), SpecValues.START, RunContext.UNLIMITED)
-                                        .opened(w.run.runToken().get()), w.envelope)),
-                after("run never opened", ErrorCode.RUN_NOT_OPENED,
-                        w -> l -> w.builder(l).build().invoke(Fixtures.runContext(w.runId), w.envelope)),
-                after("run state lost", ErrorCode.RUN_STATE_LOST,
-                        w -> l -> w.builder(l).build().invoke(w.run.opened(RunToken.random()), w.envelope)),
+                after("inactive run", ErrorCode.RUN_INACTIVE, w -> l -> w.invokeIn(l, w.run.deactivated())),
+                after("deadline passed", ErrorCode.RUN_DEADLINE_EXCEEDED, w -> l -> w.invokeIn(l, RunContext.active(
+                        w.run.runId(), SpecValues.START, RunContext.UNLIMITED).opened(w.run.runToken().get()))),
+                after("run never opened", ErrorCode.RUN_NOT_OPENED, w -> l -> w.invokeIn(l, Fixtures.runContext(w.runId))),
+                after("run state lost", ErrorCode.RUN_STATE_LOST, w -> l -> w.invokeIn(l, w.run.opened(RunToken.random()))),
                 preflight("unsafe tool name", ErrorCode.TOOL_NAME_INVALID, e -> e.withToolName("tool*MARKER")),
                 preflight("unknown tool", ErrorCode.TOOL_NOT_REGISTERED, e -> e.withToolName("unknown-MARKER")),
                 after("access policy throws", ErrorCode.TOOL_NOT_AUTHORIZED,
                         w -> l -> w.builder(l).accessPolicy((run, tool) -> {
                             throw new IllegalStateException(EXCEPTION_TEXT);
                         }).build().invoke(w.run, w.envelope)),
-                after("writable tool", ErrorCode.TOOL_NOT_READ_ONLY,
-                        w -> l -> ToolBoundary.builder().store(w.store()).accessPolicy(AccessPolicy.allowAll())
-                                .clock(w.clock).listener(l)
-                                .tool(ToolBinding.writable("log-search", w.executor, w.projector)).build()
-                                .invoke(w.run, w.envelope)),
+                after("writable tool", ErrorCode.TOOL_NOT_READ_ONLY, w -> l -> w.builderWith(l,
+                        ToolBinding.writable("log-search", w.executor, w.projector)).build().invoke(w.run, w.envelope)),
                 after("request over the limit", ErrorCode.ARGUMENTS_TOO_LARGE,
                         w -> l -> w.builder(l).config(ToolBoundaryConfig.custom().argumentsLimitBytes(16).build())
                                 .build().invoke(w.run, w.envelope)),
@@ -102,14 +93,11 @@ final class LeakCases {
                 after("duplicate call", ErrorCode.DUPLICATE_TOOL_CALL, w -> l -> w.invokeTwice(l, w.envelope)),
                 after("reused tool call id", ErrorCode.TOOL_CALL_ID_REUSED, w -> l -> w.invokeTwice(l,
                         w.envelopeBuilder().withArguments("{\"query\":\"OTHER-MARKER\"}").build())),
-                after("run budget exhausted", ErrorCode.RUN_BUDGET_EXHAUSTED, w -> l -> w.builder(l).build()
-                        .invoke(RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0).opened(w.run.runToken().get()),
-                                w.envelope)),
-                after("tool budget exhausted", ErrorCode.TOOL_BUDGET_EXHAUSTED,
-                        w -> l -> ToolBoundary.builder().store(w.store()).accessPolicy(AccessPolicy.allowAll())
-                                .clock(w.clock).listener(l)
-                                .tool(ToolBinding.readOnly("log-search", w.executor, w.projector).withCallBudgetPerRun(0))
-                                .build().invoke(w.run, w.envelope)),
+                after("run budget exhausted", ErrorCode.RUN_BUDGET_EXHAUSTED, w -> l -> w.invokeIn(l,
+                        RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0).opened(w.run.runToken().get()))),
+                after("tool budget exhausted", ErrorCode.TOOL_BUDGET_EXHAUSTED, w -> l -> w.builderWith(l,
+                        ToolBinding.readOnly("log-search", w.executor, w.projector).withCallBudgetPerRun(0)).build()
+                        .invoke(w.run, w.envelope)),
                 after("tool throws", ErrorCode.EXECUTION_FAILED, w -> {
                     w.executor = FakeTools.throwing(EXCEPTION_TEXT);
                     return w::invoke;

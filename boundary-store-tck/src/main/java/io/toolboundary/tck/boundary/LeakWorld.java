@@ -61,8 +61,18 @@ final class LeakWorld {
     }
 
     ToolBoundaryBuilder builder(BoundaryListener listener) {
+        return builderWith(listener, ToolBinding.readOnly("log-search", executor, projector));
+    }
+
+    /** A builder of a boundary on the store with {@code tool} alone. */
+    ToolBoundaryBuilder builderWith(BoundaryListener listener, ToolBinding tool) {
         return ToolBoundary.builder().store(store()).accessPolicy(AccessPolicy.allowAll()).clock(clock)
-                .listener(listener).tool(ToolBinding.readOnly("log-search", executor, projector));
+                .listener(listener).tool(tool);
+    }
+
+    /** The case's call, made in {@code as}. */
+    Either<BoundaryError, AgentResult> invokeIn(BoundaryListener listener, RunContext as) {
+        return builder(listener).build().invoke(as, envelope);
     }
 
     Fixtures.EnvelopeBuilder envelopeBuilder() {

@@ -1,6 +1,5 @@
 package io.toolboundary.tck.boundary;
 
-import static io.toolboundary.tck.boundary.SpecState.assertFailed;
 import static io.toolboundary.tck.boundary.SpecState.codeOf;
 import static io.toolboundary.tck.boundary.SpecState.logSearch;
 import static io.toolboundary.tck.boundary.SpecValues.RAW;
@@ -12,17 +11,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.domain.AgentResult;
-import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.tck.boundary.SpecState.Call;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingProjector;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
-import io.vavr.control.Either;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
@@ -48,15 +44,15 @@ public interface LimitsSpecContract extends StoreFixture {
     default void readsNeverExtendTheRecordsLife() {
         ToolCallEnvelope envelope = spec().envelope();
         ToolBoundary boundary = spec().boundary();
-        boundary.invoke(spec().run(), envelope);
+        boundary.invoke(spec().run, envelope);
         InvocationKey key = spec().keyOf(envelope);
         clock().advance(Duration.ofHours(1));
         spec().assertTtlLeft(key, TTL.minusHours(1));
         Duration before = spec().ttlOnceStoreTimeMoved(key);
 
         for (int i = 0; i < 3; i++) {
-            boundary.records().find(spec().run().runId(), key.toolCallId());
-            boundary.records().referencability(spec().run().runId(), key.toolCallId());
+            boundary.records().find(spec().run.runId(), key.toolCallId());
+            boundary.records().referencability(spec().run.runId(), key.toolCallId());
             store().find(key, TIMEOUT);
         }
 
@@ -73,35 +69,31 @@ public interface LimitsSpecContract extends StoreFixture {
 
     @Test
     default void setsTheTtlAtCreationAndKeepsOnlyTheRemainderOnCompletion() {
-        ToolCallEnvelope envelope = spec().envelope();
         AtomicReference<Duration> ttlBeforeCompletion = new AtomicReference<>();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
+
+        Call call = spec().callRunning(request -> {
             spec().assertTtlLeft(request.key(), TTL);
             clock().advance(Duration.ofMinutes(10));
             ttlBeforeCompletion.set(spec().ttlOnceStoreTimeMoved(request.key()));
             return RAW;
-        }, spec().projector()));
+        });
 
-        assertThat(boundary.invoke(spec().run(), envelope).isRight()).isTrue();
-
-        spec().assertTtlLeft(spec().keyOf(envelope), TTL.minusMinutes(10));
-        assertThat(remainingTtl(spec().keyOf(envelope)).get()).as("not renewed at completion")
+        assertThat(call.result().isRight()).isTrue();
+        spec().assertTtlLeft(spec().keyOf(call.envelope()), TTL.minusMinutes(10));
+        assertThat(remainingTtl(spec().keyOf(call.envelope())).get()).as("not renewed at completion")
                 .isLessThanOrEqualTo(ttlBeforeCompletion.get());
     }
 
     @Test
     default void neverRecreatesARecordThatExpiredWhileTheToolRan() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
+        Call call = spec().callRunning(request -> {
             expire(request.key());
             return RAW;
-        }, spec().projector()));
+        });
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
-
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.RECORD_EXPIRED);
-        assertThat(spec().find(boundary, envelope)).isEmpty();
-        assertThat(remainingTtl(spec().keyOf(envelope))).isEmpty();
+        assertThat(call.code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+        assertThat(call.found()).isEmpty();
+        assertThat(remainingTtl(spec().keyOf(call.envelope()))).isEmpty();
     }
 
     // Scenario: Raw response is too large
@@ -112,89 +104,70 @@ public interface LimitsSpecContract extends StoreFixture {
 
     @Test
     default void endsInResultTooLargeWithoutTruncatingOrProjecting() {
-        CountingProjector neverCalled = FakeProjectors.counting(spec().projector());
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(rawLimited(),
-                logSearch(FakeTools.returningBytes(RAW_LIMIT + 1), neverCalled));
+        CountingProjector neverCalled = FakeProjectors.counting(spec().projector);
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().call(spec().boundaryWith(rawLimited(),
+                logSearch(FakeTools.returningBytes(RAW_LIMIT + 1), neverCalled)));
 
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
-        assertFailed(record, ErrorCode.RESULT_TOO_LARGE);
-        assertThat(record.rawResponse()).as("no truncated raw").isEmpty();
+        assertThat(call.assertFailedWith(ErrorCode.RESULT_TOO_LARGE).rawResponse()).as("no truncated raw").isEmpty();
         assertThat(neverCalled.projections()).as("projections").isZero();
     }
 
     @Test
     default void acceptsARawResponseOfExactlyTheLimit() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(rawLimited(),
-                logSearch(FakeTools.returningBytes(RAW_LIMIT), spec().projector()));
+        Call call = spec().call(spec().boundaryWith(rawLimited(),
+                logSearch(FakeTools.returningBytes(RAW_LIMIT), spec().projector)));
 
-        assertThat(boundary.invoke(spec().run(), envelope).isRight()).isTrue();
-        assertThat(spec().recordOf(boundary, envelope).rawResponse().get())
-                .isEqualTo(Fixtures.textOfUtf8Bytes(RAW_LIMIT));
+        assertThat(call.result().isRight()).isTrue();
+        assertThat(call.record().rawResponse().get()).isEqualTo(Fixtures.textOfUtf8Bytes(RAW_LIMIT));
     }
 
     @Test
     default void endsInResultTooLargeWhenTheRawWouldNotFitTheRecord() {
         ToolBoundaryConfig tight = ToolBoundaryConfig.custom()
                 .argumentsLimitBytes(256).rawResponseLimitBytes(2048).recordLimitBytes(2048).build();
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary =
-                spec().boundaryWith(tight, logSearch(FakeTools.returningBytes(2040), spec().projector()));
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().call(spec().boundaryWith(tight,
+                logSearch(FakeTools.returningBytes(2040), spec().projector)));
 
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
-        assertFailed(spec().recordOf(boundary, envelope), ErrorCode.RESULT_TOO_LARGE);
-        assertThat(spec().recordOf(boundary, envelope).rawResponse()).isEmpty();
-        assertThat(spec().projector().projections()).isZero();
+        assertThat(call.assertFailedWith(ErrorCode.RESULT_TOO_LARGE).rawResponse()).isEmpty();
+        assertThat(spec().projector.projections()).isZero();
     }
 
     // Scenario: Agent result is too large
 
     @Test
     default void endsInResultTooLargeAndReturnsNothingOfTheResult() {
-        ToolCallEnvelope envelope = spec().envelope();
         int limit = (int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
-        ToolBoundary boundary =
-                spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.returningBytes(limit + 1)));
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().callProjectedBy(FakeProjectors.returningBytes(limit + 1));
 
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
-        assertFailed(record, ErrorCode.RESULT_TOO_LARGE);
-        assertThat(record.rawResponse()).containsExactly(RAW);
+        assertThat(call.assertFailedWith(ErrorCode.RESULT_TOO_LARGE).rawResponse()).containsExactly(RAW);
     }
 
     @Test
     default void countsContentAndScopeTogether() {
         ToolBoundary boundary = spec().boundaryWith(ToolBoundaryConfig.custom().agentResultLimitBytes(10).build(),
-                logSearch(spec().executor(), FakeProjectors.noEvidence("123456", "abcde")));
+                logSearch(spec().executor, FakeProjectors.noEvidence("123456", "abcde")));
 
-        assertThat(codeOf(boundary.invoke(spec().run(), spec().envelope()))).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+        assertThat(codeOf(boundary.invoke(spec().run, spec().envelope()))).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
     }
 
     @Test
     default void boundsAProjectorThatEchoesTheRawResponse() {
-        ToolCallEnvelope envelope = spec().envelope();
         String raw = Fixtures.textOfUtf8Bytes((int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES + 1);
-        ToolBoundary boundary = spec().boundaryWith(logSearch(FakeTools.returning(raw), FakeProjectors.echoingRaw()));
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().call(logSearch(FakeTools.returning(raw), FakeProjectors.echoingRaw()));
 
-        assertThat(codeOf(result)).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
-        assertThat(spec().recordOf(boundary, envelope).rawResponse()).containsExactly(raw);
+        assertThat(call.code()).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+        assertThat(call.record().rawResponse()).containsExactly(raw);
     }
 
     @Test
     default void acceptsAResultOfExactlyTheLimit() {
         int limit = (int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
-        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.returningBytes(limit)));
 
-        assertThat(boundary.invoke(spec().run(), spec().envelope()).get().byteSize()).isEqualTo(limit);
+        assertThat(spec().callProjectedBy(FakeProjectors.returningBytes(limit)).result().get().byteSize())
+                .isEqualTo(limit);
     }
 }

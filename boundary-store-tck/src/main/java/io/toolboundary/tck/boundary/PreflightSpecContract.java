@@ -64,17 +64,14 @@ public interface PreflightSpecContract extends StoreFixture {
 
     @Test
     default void rejectsToolCallIdOf129Characters() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(),
-                spec().envelopeBuilder().withToolCallId("a".repeat(129)).build(),
-                ErrorCode.TOOL_CALL_ID_UNSAFE);
+        spec().assertRefused(call -> call.withToolCallId("a".repeat(129)), ErrorCode.TOOL_CALL_ID_UNSAFE);
     }
 
     @Test
     default void acceptsToolCallIdOf128Characters() {
-        ToolCallEnvelope envelope = spec().envelopeBuilder().withToolCallId("a".repeat(128)).build();
+        spec().assertAccepted(spec().boundary(), call -> call.withToolCallId("a".repeat(128)));
 
-        assertThat(spec().boundary().invoke(spec().run(), envelope).isRight()).isTrue();
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
@@ -84,7 +81,7 @@ public interface PreflightSpecContract extends StoreFixture {
         ToolCallEnvelope envelope = Fixtures.envelope(other).build();
         ToolBoundary boundary = spec().boundary();
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run, envelope);
 
         spec().assertRefusedBeforeExecution(result, envelope, ErrorCode.RUN_MISMATCH);
         assertThat(boundary.records().find(other.runId(), new ToolCallId(envelope.toolCallId())).get()).isEmpty();
@@ -99,7 +96,7 @@ public interface PreflightSpecContract extends StoreFixture {
 
     @Test
     default void rejectsCallOfInactiveRun() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run().deactivated(), spec().envelope(),
+        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run.deactivated(), spec().envelope(),
                 ErrorCode.RUN_INACTIVE);
     }
 
@@ -143,11 +140,11 @@ public interface PreflightSpecContract extends StoreFixture {
     default void rejectsToolTheAccessPolicyDenies() {
         ToolCallEnvelope envelope = secretEnvelope();
         ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(), spec().logSearch(),
-                ToolBinding.readOnly("sql-query", FakeTools.returning(RAW), spec().projector()))
+                ToolBinding.readOnly("sql-query", FakeTools.returning(RAW), spec().projector))
                 .accessPolicy(AccessPolicy.allowOnly("sql-query"))
                 .build();
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run, envelope);
 
         spec().assertRefusedBeforeExecution(result, envelope, ErrorCode.TOOL_NOT_AUTHORIZED);
         assertThat(result.getLeft().toString()).doesNotContain("SECRET-REQUEST-TEXT");
@@ -162,16 +159,16 @@ public interface PreflightSpecContract extends StoreFixture {
                 })
                 .build();
 
-        spec().assertRefusedBeforeExecution(boundary, spec().run(), envelope, ErrorCode.TOOL_NOT_AUTHORIZED);
+        spec().assertRefusedBeforeExecution(boundary, spec().run, envelope, ErrorCode.TOOL_NOT_AUTHORIZED);
     }
 
     @Test
     default void rejectsWritableTool() {
         ToolCallEnvelope envelope = secretEnvelope();
         ToolBoundary boundary =
-                spec().boundaryWith(ToolBinding.writable("log-search", spec().executor(), spec().projector()));
+                spec().boundaryWith(ToolBinding.writable("log-search", spec().executor, spec().projector));
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run, envelope);
 
         spec().assertRefusedBeforeExecution(result, envelope, ErrorCode.TOOL_NOT_READ_ONLY);
         assertThat(result.getLeft().toString()).doesNotContain("SECRET-REQUEST-TEXT");
@@ -191,9 +188,7 @@ public interface PreflightSpecContract extends StoreFixture {
 
     @Test
     default void acceptsArgumentsWithTrailingWhitespace() {
-        ToolCallEnvelope envelope = spec().envelopeBuilder().withArguments("{\"a\":1}\n  ").build();
-
-        assertThat(spec().boundary().invoke(spec().run(), envelope).isRight()).isTrue();
+        spec().assertAccepted(spec().boundary(), call -> call.withArguments("{\"a\":1}\n  "));
     }
 
     @ParameterizedTest
@@ -213,9 +208,8 @@ public interface PreflightSpecContract extends StoreFixture {
     @Test
     default void acceptsArgumentsNestedWithinTheLimit() {
         String nested = "{\"a\":".repeat(10) + "1" + "}".repeat(10);
-        ToolCallEnvelope envelope = spec().envelopeBuilder().withArguments(nested).build();
 
-        assertThat(spec().boundary().invoke(spec().run(), envelope).isRight()).isTrue();
+        spec().assertAccepted(spec().boundary(), call -> call.withArguments(nested));
     }
 
     @Test
@@ -224,7 +218,7 @@ public interface PreflightSpecContract extends StoreFixture {
                 spec().logSearch());
         String overBytes = "{\"q\":\"" + "\u00e9".repeat(29) + "\"}"; // 37 chars, 66 bytes
 
-        spec().assertRefusedBeforeExecution(boundary, spec().run(),
+        spec().assertRefusedBeforeExecution(boundary, spec().run,
                 spec().envelopeBuilder().withArguments(overBytes).build(), ErrorCode.ARGUMENTS_TOO_LARGE);
     }
 
@@ -234,15 +228,12 @@ public interface PreflightSpecContract extends StoreFixture {
                 spec().logSearch());
         String atLimit = "{\"q\":\"" + "\u00e9".repeat(28) + "\"}"; // 64 bytes
 
-        assertThat(boundary.invoke(spec().run(), spec().envelopeBuilder().withArguments(atLimit).build()).isRight())
-                .isTrue();
+        spec().assertAccepted(boundary, call -> call.withArguments(atLimit));
     }
 
     @Test
     default void rejectsArgumentsThatAreNotUnicode() {
-        spec().assertRefusedBeforeExecution(spec().boundary(), spec().run(),
-                spec().envelopeBuilder().withArguments("{\"q\":\"\ud800\"}").build(),
-                ErrorCode.TEXT_NOT_UNICODE);
+        spec().assertRefused(call -> call.withArguments("{\"q\":\"\ud800\"}"), ErrorCode.TEXT_NOT_UNICODE);
     }
 
     @Test
@@ -256,7 +247,7 @@ public interface PreflightSpecContract extends StoreFixture {
         Either<BoundaryError, AgentResult> result = boundary.invoke(budgeted, third);
 
         assertThat(codeOf(result)).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
-        assertThat(spec().executor().executions()).isEqualTo(2);
+        assertThat(spec().executor.executions()).isEqualTo(2);
         assertThat(spec().find(boundary, third)).isEmpty();
     }
 
@@ -265,15 +256,15 @@ public interface PreflightSpecContract extends StoreFixture {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning("1 row"));
         ToolBoundary boundary = spec().boundaryWith(spec().logSearch().withCallBudgetPerRun(1),
                 ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound("1 row")));
-        boundary.invoke(spec().run(), spec().envelope());
+        boundary.invoke(spec().run, spec().envelope());
         ToolCallEnvelope second = spec().envelope();
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), second);
-        Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run(),
+        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run, second);
+        Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run,
                 spec().envelopeBuilder().withToolName("sql-query").build());
 
         assertThat(codeOf(result)).isEqualTo(ErrorCode.TOOL_BUDGET_EXHAUSTED);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(spec().find(boundary, second)).isEmpty();
         assertThat(other.isRight()).isTrue();
         assertThat(sql.executions()).isEqualTo(1);

@@ -25,7 +25,7 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.Refusal;
-import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.boundary.SpecState.Call;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingProjector;
 import io.toolboundary.testkit.FakeProjectors;
@@ -64,15 +64,15 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
             seenByTool.set(store().find(request.key(), TIMEOUT).get());
             return RAW;
-        }, spec().projector()));
+        }, spec().projector));
 
-        boundary.invoke(spec().run(), envelope);
+        boundary.invoke(spec().run, envelope);
 
         CanonicalRecord during = seenByTool.get().getOrElseThrow(() -> new AssertionError("no record while running"));
         assertThat(during.status()).isEqualTo(InvocationStatus.PROJECTING);
         assertThat(during.arguments()).isEqualTo(arguments);
         assertThat(during.key().toolCallId().value()).isEqualTo("call_AbC-1.2:3");
-        assertThat(during.key().runId()).isEqualTo(spec().run().runId());
+        assertThat(during.key().runId()).isEqualTo(spec().run.runId());
         assertThat(during.tool().value()).isEqualTo("log-search");
         assertThat(during.createdAt()).isEqualTo(START);
         assertThat(during.agentResult()).isEmpty();
@@ -85,37 +85,32 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     @Test
     @DisplayName("Projector succeeds")
     default void completesTheSameRecordReadyAndReturnsOnlyTheBoundedResult() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundary();
+        Call call = spec().call(spec().boundary());
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
-
-        assertThat(result.isRight()).isTrue();
-        assertThat(result.get()).isEqualTo(new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
-        assertThat(result.get().content()).doesNotContain(RAW);
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        assertThat(call.result().isRight()).isTrue();
+        AgentResult result = call.result().get();
+        assertThat(result).isEqualTo(new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+        assertThat(result.content()).doesNotContain(RAW);
+        CanonicalRecord record = call.record();
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
         assertThat(record.rawResponse()).containsExactly(RAW);
-        assertThat(record.agentResult()).containsExactly(result.get());
-        assertThat(record.arguments()).isEqualTo(envelope.arguments());
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().projector().projections()).isEqualTo(1);
+        assertThat(record.agentResult()).containsExactly(result);
+        assertThat(record.arguments()).isEqualTo(call.envelope().arguments());
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().projector.projections()).isEqualTo(1);
     }
 
     @Test
     default void keepsEveryFieldOfTheInvocationInOneRecord() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
+        Call call = spec().callRunning(request -> {
             clock().advance(Duration.ofSeconds(5));
             return RAW;
-        }, spec().projector()));
+        });
 
-        boundary.invoke(spec().run(), envelope);
-
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
-        assertThat(record.key()).isEqualTo(spec().keyOf(envelope));
+        CanonicalRecord record = call.record();
+        assertThat(record.key()).isEqualTo(call.key());
         assertThat(record.tool().value()).isEqualTo("log-search");
-        assertThat(record.arguments()).isEqualTo(envelope.arguments());
+        assertThat(record.arguments()).isEqualTo(call.envelope().arguments());
         assertThat(record.rawResponse()).containsExactly(RAW);
         assertThat(record.agentResult().map(AgentResult::content)).containsExactly(RESULT);
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
@@ -128,25 +123,20 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     @Test
     default void keepsTheCompleteRawResponseNeverAPreview() {
         String raw = Fixtures.textOfUtf8Bytes(500_000);
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(FakeTools.returning(raw), spec().projector()));
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().callRunning(FakeTools.returning(raw));
 
-        assertThat(result.get().content()).isEqualTo(RESULT);
-        assertThat(spec().recordOf(boundary, envelope).rawResponse().get()).isEqualTo(raw);
+        assertThat(call.result().get().content()).isEqualTo(RESULT);
+        assertThat(call.record().rawResponse().get()).isEqualTo(raw);
     }
 
     @Test
     default void keepsTheErrorCodeInTheRecordOfAFailedCall() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(FakeTools.throwing("down"), spec().projector()));
+        Call call = spec().callRunning(FakeTools.throwing("down"));
 
-        boundary.invoke(spec().run(), envelope);
-
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        CanonicalRecord record = call.record();
         assertFailed(record, ErrorCode.EXECUTION_FAILED);
-        assertThat(record.arguments()).isEqualTo(envelope.arguments());
+        assertThat(record.arguments()).isEqualTo(call.envelope().arguments());
     }
 
     // Requirement: Invocation lifecycle and evidence semantics SHALL be enforced centrally
@@ -154,80 +144,61 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     @Test
     @DisplayName("No evidence projection completes")
     default void completesNoEvidenceAsScopedNegativeObservation() {
-        ToolCallEnvelope envelope = spec().envelope();
         String scope = "service checkout, logs 10:00-10:15 UTC";
-        ToolBoundary boundary =
-                spec().boundaryWith(logSearch(spec().executor(), FakeProjectors.noEvidence("no timeouts", scope)));
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
+        Call call = spec().callProjectedBy(FakeProjectors.noEvidence("no timeouts", scope));
 
-        assertThat(result.get().evidence()).isEqualTo(EvidenceStatus.NO_EVIDENCE);
-        assertThat(result.get().scope()).containsExactly(scope);
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
+        assertThat(call.result().get().evidence()).isEqualTo(EvidenceStatus.NO_EVIDENCE);
+        assertThat(call.result().get().scope()).containsExactly(scope);
+        CanonicalRecord record = call.record();
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
         assertThat(record.evidence()).containsExactly(EvidenceStatus.NO_EVIDENCE);
         assertThat(record.agentResult().flatMap(AgentResult::scope)).containsExactly(scope);
         assertThat(record.referencability()).isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
-        assertThat(boundary.records().referencability(spec().run().runId(), record.key().toolCallId()).get())
-                .isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
+        assertThat(call.referencability()).isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
     }
 
     @Test
     default void neverRunsAReplayedCallAgainAfterItsRecordExpired() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundary();
-        boundary.invoke(spec().run(), envelope);
-        expire(spec().keyOf(envelope));
+        Call call = spec().call(spec().boundary());
+        expire(call.key());
 
-        Either<BoundaryError, AgentResult> replay = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> replay = call.again();
 
         assertThat(codeOf(replay)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().find(boundary, envelope)).isEmpty();
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(call.found()).isEmpty();
     }
 
     @Test
     default void neverRetriesOrUpgradesNoEvidence() {
-        ToolCallEnvelope envelope = spec().envelope();
         CountingProjector nothing = FakeProjectors.counting(FakeProjectors.noEvidence("no timeouts", "checkout logs"));
-        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), nothing));
-        boundary.invoke(spec().run(), envelope);
-        CanonicalRecord first = spec().recordOf(boundary, envelope);
+        Call call = spec().callProjectedBy(nothing);
+        CanonicalRecord first = call.record();
 
-        Either<BoundaryError, AgentResult> again = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> again = call.again();
 
         assertThat(codeOf(again)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(nothing.projections()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+        assertThat(call.record()).isEqualTo(first);
         assertThat(first.evidence()).containsExactly(EvidenceStatus.NO_EVIDENCE);
     }
 
     @Test
     default void labelsEvidenceFoundAsCitable() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundary();
+        Call call = spec().call(spec().boundary());
 
-        boundary.invoke(spec().run(), envelope);
-
-        assertThat(boundary.records().referencability(spec().run().runId(), new ToolCallId(envelope.toolCallId()))
-                .get()).isEqualTo(Referencability.CITABLE_EVIDENCE);
+        assertThat(call.referencability()).isEqualTo(Referencability.CITABLE_EVIDENCE);
     }
 
     // Scenario: Projection fails
 
     private void assertProjectionEndedInError(Projector broken, ErrorCode code) {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundaryWith(logSearch(spec().executor(), broken));
+        Call call = spec().callProjectedBy(broken);
 
-        Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run(), envelope);
-
-        assertThat(codeOf(result)).isEqualTo(code);
-        CanonicalRecord record = spec().recordOf(boundary, envelope);
-        assertFailed(record, code);
-        assertThat(record.rawResponse()).as("raw kept for the harness").containsExactly(RAW);
-        assertThat(boundary.records().referencability(spec().run().runId(), record.key().toolCallId()).get())
-                .isEqualTo(Referencability.NOT_REFERENCABLE);
+        assertThat(call.assertFailedWith(code).rawResponse()).as("raw kept for the harness").containsExactly(RAW);
+        assertThat(call.referencability()).isEqualTo(Referencability.NOT_REFERENCABLE);
     }
 
     @Test
@@ -258,11 +229,8 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
     @Test
     default void refusesToMoveAReadyRecordAgain() {
         AttemptToken token = AttemptToken.random();
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().builder()
-                .tokens(() -> token).build();
-        boundary.invoke(spec().run(), envelope);
-        CanonicalRecord ready = spec().recordOf(boundary, envelope);
+        Call call = spec().call(spec().builder().tokens(() -> token).build());
+        CanonicalRecord ready = call.record();
         CanonicalRecord.Final overwrite = (CanonicalRecord.Final) CanonicalRecord.restore(ready.key(), ready.tool(),
                 ready.arguments(), ready.requestFingerprint(), ready.createdAt(),
                 Option.some(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.none(), START.plusSeconds(1))));
@@ -270,17 +238,15 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         Either<StoreFailure, Completion> refused = complete(overwrite, token);
 
         assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
-        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(ready);
+        assertThat(call.record()).isEqualTo(ready);
     }
 
     @Test
     default void refusesToMoveAnErrorRecordToReady() {
         AttemptToken token = AttemptToken.random();
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().builder(ToolBoundaryConfig.ofDefaults(),
-                logSearch(FakeTools.throwing("down"), spec().projector())).tokens(() -> token).build();
-        boundary.invoke(spec().run(), envelope);
-        CanonicalRecord failed = spec().recordOf(boundary, envelope);
+        Call call = spec().call(spec().builder(ToolBoundaryConfig.ofDefaults(),
+                logSearch(FakeTools.throwing("down"), spec().projector)).tokens(() -> token).build());
+        CanonicalRecord failed = call.record();
         CanonicalRecord.Final upgrade = (CanonicalRecord.Final) CanonicalRecord.restore(failed.key(), failed.tool(),
                 failed.arguments(), failed.requestFingerprint(), failed.createdAt(),
                 Option.some(new Completion.Succeeded(RAW,
@@ -289,6 +255,6 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
         Either<StoreFailure, Completion> refused = complete(upgrade, token);
 
         assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
-        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(failed);
+        assertThat(call.record()).isEqualTo(failed);
     }
 }

@@ -22,6 +22,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.boundary.SpecState.Call;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
@@ -53,48 +54,38 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void refusesARepeatWithTheSameArgumentsWithoutRunningTheTool() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundary();
-        boundary.invoke(spec().run(), envelope);
-        CanonicalRecord first = spec().recordOf(boundary, envelope);
+        Call call = spec().call(spec().boundary());
+        CanonicalRecord first = call.record();
         clock().advance(Duration.ofMinutes(1));
 
-        Either<BoundaryError, AgentResult> second = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> second = call.again();
 
         assertThat(codeOf(second)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().projector().projections()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().projector.projections()).isEqualTo(1);
+        assertThat(call.record()).isEqualTo(first);
     }
 
     @Test
     default void readsArgumentsThatDifferOnlyInWhitespaceAsTheSame() {
-        ToolBoundary boundary = spec().boundary();
-        ToolCallEnvelope compact = spec().envelopeBuilder().withArguments("{\"query\":\"timeout\"}").build();
-        boundary.invoke(spec().run(), compact);
+        Call compact = spec().call(spec().boundary(), call -> call.withArguments("{\"query\":\"timeout\"}"));
 
-        Either<BoundaryError, AgentResult> spaced = boundary.invoke(spec().run(),
-                spec().envelopeBuilder().withToolCallId(compact.toolCallId())
-                        .withArguments(" { \"query\" : \"timeout\" } ").build());
+        Either<BoundaryError, AgentResult> spaced = compact.again(e -> e.withArguments(" { \"query\" : \"timeout\" } "));
 
         assertThat(codeOf(spaced)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
     default void refusesAReuseWithOtherArgumentsWithoutRunningTheTool() {
-        ToolCallEnvelope envelope = spec().envelope();
-        ToolBoundary boundary = spec().boundary();
-        boundary.invoke(spec().run(), envelope);
-        CanonicalRecord first = spec().recordOf(boundary, envelope);
+        Call call = spec().call(spec().boundary());
+        CanonicalRecord first = call.record();
 
-        Either<BoundaryError, AgentResult> reused = boundary.invoke(spec().run(),
-                spec().envelopeBuilder().withToolCallId(envelope.toolCallId())
-                        .withArguments("{\"query\":\"out of memory\"}").build());
+        Either<BoundaryError, AgentResult> reused = call.again(e -> e.withArguments("{\"query\":\"out of memory\"}"));
 
         assertThat(codeOf(reused)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, envelope)).isEqualTo(first);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(call.record()).isEqualTo(first);
     }
 
     @Test
@@ -103,12 +94,12 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         AtomicReference<ToolBoundary> self = new AtomicReference<>();
         AtomicReference<Either<BoundaryError, AgentResult>> nested = new AtomicReference<>();
         CountingExecutor reentrant = FakeTools.counting(request -> {
-            nested.set(self.get().invoke(spec().run(), envelope));
+            nested.set(self.get().invoke(spec().run, envelope));
             return RAW;
         });
-        self.set(spec().boundaryWith(logSearch(reentrant, spec().projector())));
+        self.set(spec().boundaryWith(logSearch(reentrant, spec().projector)));
 
-        Either<BoundaryError, AgentResult> first = self.get().invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> first = self.get().invoke(spec().run, envelope);
 
         assertThat(codeOf(nested.get())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(reentrant.executions()).isEqualTo(1);
@@ -118,16 +109,14 @@ public interface RepeatedCallSpecContract extends StoreFixture {
 
     @Test
     default void refusesARepeatOfAFailedCall() {
-        ToolCallEnvelope envelope = spec().envelope();
         CountingExecutor failing = FakeTools.counting(FakeTools.throwing("down"));
-        ToolBoundary boundary = spec().boundaryWith(logSearch(failing, spec().projector()));
-        boundary.invoke(spec().run(), envelope);
+        Call call = spec().callRunning(failing);
 
-        Either<BoundaryError, AgentResult> retry = boundary.invoke(spec().run(), envelope);
+        Either<BoundaryError, AgentResult> retry = call.again();
 
         assertThat(codeOf(retry)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(failing.executions()).isEqualTo(1);
-        assertFailed(spec().recordOf(boundary, envelope), ErrorCode.EXECUTION_FAILED);
+        assertFailed(call.record(), ErrorCode.EXECUTION_FAILED);
     }
 
     @Test
@@ -139,16 +128,16 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         ToolBoundary boundary = spec().boundaryWith(logSearch(request -> {
             keySeenByTool.set(request.key());
             return RAW;
-        }, spec().projector()));
+        }, spec().projector));
 
-        boundary.invoke(spec().run(), envelope);
+        boundary.invoke(spec().run, envelope);
 
-        assertThat(keySeenByTool.get()).isEqualTo(InvocationKey.of(spec().run().runId(), new ToolCallId(frameworkId)));
-        CanonicalRecord record = boundary.records().find(spec().run().runId(), new ToolCallId(frameworkId)).get()
+        assertThat(keySeenByTool.get()).isEqualTo(InvocationKey.of(spec().run.runId(), new ToolCallId(frameworkId)));
+        CanonicalRecord record = boundary.records().find(spec().run.runId(), new ToolCallId(frameworkId)).get()
                 .getOrElseThrow(() -> new AssertionError("no record under the exact id"));
         assertThat(record.key().toolCallId().value()).isEqualTo(frameworkId);
-        assertThat(record.key().runId()).isEqualTo(spec().run().runId());
-        assertThat(boundary.records().find(spec().run().runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
+        assertThat(record.key().runId()).isEqualTo(spec().run.runId());
+        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
     }
 
     @Test
@@ -156,24 +145,21 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         RunContext otherRun = spec().openedRunContext();
         ToolBoundary boundary = spec().boundary();
 
-        Either<BoundaryError, AgentResult> inFirst = boundary.invoke(spec().run(),
+        Either<BoundaryError, AgentResult> inFirst = boundary.invoke(spec().run,
                 spec().envelopeBuilder().withToolCallId("call_1").build());
         Either<BoundaryError, AgentResult> inSecond = boundary.invoke(otherRun,
                 Fixtures.envelope(otherRun).withToolCallId("call_1").build());
 
         assertThat(inFirst.isRight()).isTrue();
         assertThat(inSecond.isRight()).isTrue();
-        assertThat(spec().executor().executions()).isEqualTo(2);
-        assertThat(boundary.records().find(spec().run().runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+        assertThat(spec().executor.executions()).isEqualTo(2);
+        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
         assertThat(boundary.records().find(otherRun.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
     }
 
     @Test
     default void neverGeneratesAFallbackIdForAMissingOne() {
-        ToolBoundary boundary = spec().boundary();
-
-        spec().assertRefusedBeforeExecution(boundary, spec().run(), spec().envelopeBuilder().withToolCallId("").build(),
-                ErrorCode.TOOL_CALL_ID_MISSING);
+        spec().assertRefused(call -> call.withToolCallId(""), ErrorCode.TOOL_CALL_ID_MISSING);
     }
 
     // Requirement: A repeated tool_call_id SHALL be compared by tool and canonical arguments (RFC 8785)
@@ -183,63 +169,50 @@ public interface RepeatedCallSpecContract extends StoreFixture {
                 ToolBinding.readOnly("sql-query", sql, FakeProjectors.evidenceFound(RESULT)));
     }
 
-    private Either<BoundaryError, AgentResult> repeat(ToolBoundary boundary, ToolCallEnvelope first,
-            String toolName, String arguments) {
-        return boundary.invoke(spec().run(), spec().envelopeBuilder().withToolCallId(first.toolCallId())
-                .withToolName(toolName).withArguments(arguments).build());
-    }
-
     @Test
     default void readsReorderedMembersAsADuplicate() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
-        ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = spec().envelopeBuilder()
-                .withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}").build();
-        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
-        CanonicalRecord stored = spec().recordOf(boundary, first);
+        Call first = spec().call(twoTools(sql), e -> e.withArguments("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"\u00e9\"}}"));
+        assertThat(first.result().isRight()).isTrue();
+        CanonicalRecord stored = first.record();
 
-        Either<BoundaryError, AgentResult> reordered = repeat(boundary, first, first.toolName(),
-                "{\"b\":{\"x\":\"\\u00e9\",\"y\":[1,2]},\"a\":1}");
+        Either<BoundaryError, AgentResult> reordered = first.again(call -> call.withArguments(
+                "{\"b\":{\"x\":\"\\u00e9\",\"y\":[1,2]},\"a\":1}"));
 
         assertThat(codeOf(reordered)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(first.record()).isEqualTo(stored);
     }
 
     @Test
     default void readsOneAndOnePointZeroAsADuplicate() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
-        ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = spec().envelopeBuilder().withArguments("{\"limit\":1,\"ratio\":1e2}").build();
-        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
+        Call first = spec().call(twoTools(sql), call -> call.withArguments("{\"limit\":1,\"ratio\":1e2}"));
+        assertThat(first.result().isRight()).isTrue();
 
-        Either<BoundaryError, AgentResult> same = repeat(boundary, first, first.toolName(),
-                "{\"limit\":1.0,\"ratio\":100}");
-        Either<BoundaryError, AgentResult> other = repeat(boundary, first, first.toolName(),
-                "{\"limit\":1.5,\"ratio\":100}");
+        Either<BoundaryError, AgentResult> same = first.again(e -> e.withArguments("{\"limit\":1.0,\"ratio\":100}"));
+        Either<BoundaryError, AgentResult> other = first.again(e -> e.withArguments("{\"limit\":1.5,\"ratio\":100}"));
 
         assertThat(codeOf(same)).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
     default void readsTheSameArgumentsForAnotherToolAsAReusedIdAndNeverRunsThatTool() {
         CountingExecutor sql = FakeTools.counting(FakeTools.returning(RAW));
-        ToolBoundary boundary = twoTools(sql);
-        ToolCallEnvelope first = spec().envelopeBuilder().withToolName("log-search")
-                .withArguments("{\"query\":\"timeout\"}").build();
-        assertThat(boundary.invoke(spec().run(), first).isRight()).isTrue();
-        CanonicalRecord stored = spec().recordOf(boundary, first);
+        Call first = spec().call(twoTools(sql),
+                call -> call.withToolName("log-search").withArguments("{\"query\":\"timeout\"}"));
+        assertThat(first.result().isRight()).isTrue();
+        CanonicalRecord stored = first.record();
 
-        Either<BoundaryError, AgentResult> otherTool = repeat(boundary, first, "sql-query", first.arguments());
+        Either<BoundaryError, AgentResult> otherTool = first.again(call -> call.withToolName("sql-query"));
 
         assertThat(codeOf(otherTool)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
         assertThat(sql.executions()).as("executions of the other tool").isZero();
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
-        assertThat(codeOf(repeat(boundary, first, "log-search", first.arguments())))
-                .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(first.record()).isEqualTo(stored);
+        assertThat(codeOf(first.again(e -> e.withToolName("log-search")))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
     }
 
     // Requirement: A repeated call MAY be answered from its READY record when the harness opts in
@@ -248,40 +221,35 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         BoundaryListener listener = new BoundaryListener() {
             @Override
             public void onReplayed(CanonicalRecord.Ready record) {
-                spec().replayed().add(record);
+                spec().replayed.add(record);
             }
         };
         return spec().builder(ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build(),
-                logSearch(tool, spec().projector())).listener(listener).build();
+                logSearch(tool, spec().projector)).listener(listener).build();
     }
 
     @Test
     default void answersARepeatedCallWithTheReadyRecordsResultWithoutRunningTheTool() {
-        ToolBoundary boundary = replaying(spec().executor());
-        ToolCallEnvelope first = spec().envelope();
-        Either<BoundaryError, AgentResult> answered = boundary.invoke(spec().run(), first);
-        CanonicalRecord stored = spec().recordOf(boundary, first);
+        Call call = spec().call(replaying(spec().executor));
+        CanonicalRecord stored = call.record();
 
-        Either<BoundaryError, AgentResult> again = boundary.invoke(spec().run(), spec().envelopeBuilder()
-                .withToolCallId(first.toolCallId()).withArguments("{ \"query\" : \"timeout\" }").build());
+        Either<BoundaryError, AgentResult> again = call.again(e -> e.withArguments("{ \"query\" : \"timeout\" }"));
 
-        assertThat(again).isEqualTo(answered);
+        assertThat(again).isEqualTo(call.result());
         assertThat(again.get().content()).isEqualTo(RESULT);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().projector().projections()).isEqualTo(1);
-        assertThat(spec().recordOf(boundary, first)).isEqualTo(stored);
-        assertThat(spec().replayed()).containsExactly((CanonicalRecord.Ready) stored);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().projector.projections()).isEqualTo(1);
+        assertThat(call.record()).isEqualTo(stored);
+        assertThat(spec().replayed).containsExactly((CanonicalRecord.Ready) stored);
     }
 
     @Test
     default void keepsTheSpecificationsRefusalByDefault() {
-        ToolBoundary boundary = spec().boundary();
-        ToolCallEnvelope first = spec().envelope();
-        boundary.invoke(spec().run(), first);
+        Call call = spec().call(spec().boundary());
 
         assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor.executions()).isEqualTo(1);
     }
 
     @Test
@@ -290,53 +258,47 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         AtomicReference<ToolBoundary> self = new AtomicReference<>();
         ToolCallEnvelope first = spec().envelope();
         CountingExecutor tool = FakeTools.counting(request -> {
-            during.set(self.get().invoke(spec().run(), first));
+            during.set(self.get().invoke(spec().run, first));
             return RAW;
         });
         self.set(replaying(tool));
 
-        assertThat(self.get().invoke(spec().run(), first).isRight()).isTrue();
+        assertThat(self.get().invoke(spec().run, first).isRight()).isTrue();
 
         assertThat(codeOf(during.get())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(tool.executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(spec().replayed).isEmpty();
     }
 
     @Test
     default void refusesARepeatOfAFailedCallWhenReplaying() {
         CountingExecutor failing = FakeTools.counting(FakeTools.throwing("password=hunter2 at db-1"));
-        ToolBoundary boundary = replaying(failing);
-        ToolCallEnvelope first = spec().envelope();
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.EXECUTION_FAILED);
+        Call call = spec().call(replaying(failing));
+        assertThat(call.code()).isEqualTo(ErrorCode.EXECUTION_FAILED);
 
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(failing.executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(spec().replayed).isEmpty();
     }
 
     @Test
     default void refusesTheSameIdWithOtherArgumentsAsReused() {
-        ToolBoundary boundary = replaying(spec().executor());
-        ToolCallEnvelope first = spec().envelope();
-        boundary.invoke(spec().run(), first);
+        Call call = spec().call(replaying(spec().executor));
 
-        Either<BoundaryError, AgentResult> other = boundary.invoke(spec().run(), spec().envelopeBuilder()
-                .withToolCallId(first.toolCallId()).withArguments("{\"query\":\"oom\"}").build());
+        Either<BoundaryError, AgentResult> other = call.again(again -> again.withArguments("{\"query\":\"oom\"}"));
 
         assertThat(codeOf(other)).isEqualTo(ErrorCode.TOOL_CALL_ID_REUSED);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().replayed).isEmpty();
     }
 
     @Test
     default void refusesARepeatWhoseRecordExpired() {
-        ToolBoundary boundary = replaying(spec().executor());
-        ToolCallEnvelope first = spec().envelope();
-        boundary.invoke(spec().run(), first);
-        expire(spec().keyOf(first));
+        Call call = spec().call(replaying(spec().executor));
+        expire(call.key());
 
-        assertThat(codeOf(boundary.invoke(spec().run(), first))).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
-        assertThat(spec().executor().executions()).isEqualTo(1);
-        assertThat(spec().replayed()).isEmpty();
+        assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+        assertThat(spec().executor.executions()).isEqualTo(1);
+        assertThat(spec().replayed).isEmpty();
     }
 }

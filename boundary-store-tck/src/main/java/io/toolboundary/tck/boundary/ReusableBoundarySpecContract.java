@@ -84,7 +84,7 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
                 spec().logSearch(),
                 ToolBinding.readOnly("sql-query", sql, rows));
 
-        List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, spec().run())
+        List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, spec().run)
                 .call("sql-query", "{\"table\":\"orders\"}").withToolCallId("q1")
                 .call("sql-query", "{\"table\":\"refunds\"}").withToolCallId("q2")
                 .call("sql-query", "{\"table\":\"broken\"}").withToolCallId("q3")
@@ -100,14 +100,14 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
         assertThat(steps.get(4).error()).containsExactly(ErrorCode.RESULT_TOO_LARGE);
         assertThat(steps.get(5).agentResult().map(AgentResult::content)).containsExactly(RESULT);
         assertThat(sql.executions()).isEqualTo(4);
-        assertThat(spec().executor().executions()).isEqualTo(1);
+        assertThat(spec().executor.executions()).isEqualTo(1);
         assertThat(statusOf(boundary, "q1")).isEqualTo(Referencability.CITABLE_EVIDENCE);
         assertThat(statusOf(boundary, "q2")).isEqualTo(Referencability.SCOPED_NEGATIVE_OBSERVATION);
         assertThat(statusOf(boundary, "q3")).isEqualTo(Referencability.NOT_REFERENCABLE);
-        InvocationKey q1 = InvocationKey.of(spec().run().runId(), new ToolCallId("q1"));
+        InvocationKey q1 = InvocationKey.of(spec().run.runId(), new ToolCallId("q1"));
         spec().assertTtlLeft(q1, TTL);
         expire(q1);
-        assertThat(boundary.records().find(spec().run().runId(), new ToolCallId("q1")).get()).isEmpty();
+        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("q1")).get()).isEmpty();
     }
 
     @Test
@@ -115,7 +115,7 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
         CountingExecutor sql = sqlTool();
         Projector rows = rowCounter();
         ToolBoundary boundary = spec().boundaryWith(ToolBinding.readOnly("sql-query", sql, rows));
-        List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, spec().run())
+        List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, spec().run)
                 .call("sql-query", "{\"table\":\"orders\"}").withRunId(Fixtures.anyRunId())
                 .play();
 
@@ -141,6 +141,6 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
     }
 
     private Referencability statusOf(ToolBoundary boundary, String toolCallId) {
-        return boundary.records().referencability(spec().run().runId(), new ToolCallId(toolCallId)).get();
+        return boundary.records().referencability(spec().run.runId(), new ToolCallId(toolCallId)).get();
     }
 }

@@ -52,11 +52,15 @@ import java.util.function.UnaryOperator;
  */
 public final class SpecState {
 
-    private final RunContext run = Fixtures.anyRunContext().opened(RunToken.random());
-    private final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
-    private final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
+    /** This test's run, opened in the store on first use. */
+    final RunContext run = Fixtures.anyRunContext().opened(RunToken.random());
+    /** The log search tool's executor. */
+    final CountingExecutor executor = FakeTools.counting(FakeTools.returning(RAW));
+    /** The log search tool's projector. */
+    final CountingProjector projector = FakeProjectors.counting(FakeProjectors.evidenceFound(RESULT));
+    /** The READY records this test's replaying boundaries answered a repeated call from. */
+    final List<CanonicalRecord.Ready> replayed = new CopyOnWriteArrayList<>();
     private final CountingExecutor budgetProbe = FakeTools.counting(FakeTools.returning(RAW));
-    private final List<CanonicalRecord.Ready> replayed = new CopyOnWriteArrayList<>();
     private StoreFixture fixture;
 
     /** A new state: a fresh run (not yet opened in any store), tool, projector and budget probe. */
@@ -71,23 +75,6 @@ public final class SpecState {
                     TIMEOUT)).as("open this test's run").isEqualTo(Either.right(run.runToken().get()));
         }
         return this;
-    }
-
-    RunContext run() {
-        return run;
-    }
-
-    CountingExecutor executor() {
-        return executor;
-    }
-
-    CountingProjector projector() {
-        return projector;
-    }
-
-    /** The READY records this test's replaying boundaries answered a repeated call from. */
-    List<CanonicalRecord.Ready> replayed() {
-        return replayed;
     }
 
     /** A run no other test uses, opened in the store. */
@@ -144,6 +131,82 @@ public final class SpecState {
         return ToolBinding.readOnly("log-search", executor, projector);
     }
 
+    /** One call of this test's run through a boundary: the boundary, the call and what the agent was answered. */
+    record Call(SpecState spec, ToolBoundary boundary, ToolCallEnvelope envelope,
+            Either<BoundaryError, AgentResult> result) {
+
+        /** The code of the error the agent was answered, asserting it was one. */
+        ErrorCode code() {
+            return codeOf(result);
+        }
+
+        /** The call's record, asserting there is one. */
+        CanonicalRecord record() {
+            return spec.recordOf(boundary, envelope);
+        }
+
+        /** The call's record, if any. */
+        Option<CanonicalRecord> found() {
+            return spec.find(boundary, envelope);
+        }
+
+        /** The call's key. */
+        InvocationKey key() {
+            return spec.keyOf(envelope);
+        }
+
+        /** What the agent is answered when it makes the same call again through the same boundary. */
+        Either<BoundaryError, AgentResult> again() {
+            return boundary.invoke(spec.run, envelope);
+        }
+
+        /** What the agent is answered for this call's tool call id in a call changed by {@code change}. */
+        Either<BoundaryError, AgentResult> again(UnaryOperator<EnvelopeBuilder> change) {
+            EnvelopeBuilder same = Fixtures.envelope(spec.run).withToolCallId(envelope.toolCallId())
+                    .withToolName(envelope.toolName()).withArguments(envelope.arguments());
+            return boundary.invoke(spec.run, change.apply(same).build());
+        }
+
+        /** How the boundary labels the call's record for citing. */
+        Referencability referencability() {
+            return boundary.records().referencability(spec.run.runId(), key().toolCallId()).get();
+        }
+
+        /** Asserts the agent was answered {@code code} and the record ended ERROR with it; returns the record. */
+        CanonicalRecord assertFailedWith(ErrorCode code) {
+            assertThat(code()).isEqualTo(code);
+            CanonicalRecord record = record();
+            assertFailed(record, code);
+            return record;
+        }
+    }
+
+    /** A new call of this test's run through {@code boundary}. */
+    Call call(ToolBoundary boundary) {
+        return call(boundary, UnaryOperator.identity());
+    }
+
+    /** A new call of this test's run, changed by {@code change}, through {@code boundary}. */
+    Call call(ToolBoundary boundary, UnaryOperator<EnvelopeBuilder> change) {
+        ToolCallEnvelope envelope = change.apply(envelopeBuilder()).build();
+        return new Call(this, boundary, envelope, boundary.invoke(run, envelope));
+    }
+
+    /** A new call of this test's run through the default boundary with {@code tool} alone. */
+    Call call(ToolBinding tool) {
+        return call(boundaryWith(tool));
+    }
+
+    /** A new call of this test's run through the default boundary with the log search tool running {@code tool}. */
+    Call callRunning(ToolExecutor tool) {
+        return call(boundaryWith(logSearch(tool, projector)));
+    }
+
+    /** A new call of this test's run through the default boundary with the log search tool projected by {@code p}. */
+    Call callProjectedBy(Projector p) {
+        return call(boundaryWith(logSearch(executor, p)));
+    }
+
     /** A call of this test's run, to be changed. */
     EnvelopeBuilder envelopeBuilder() {
         return Fixtures.envelope(run);
@@ -173,6 +236,12 @@ public final class SpecState {
     /** A call of this test's run, changed by {@code change}, is refused before execution with {@code code}. */
     void assertRefused(UnaryOperator<EnvelopeBuilder> change, ErrorCode code) {
         assertRefusedBeforeExecution(boundary(), run, change.apply(Fixtures.envelope(run)).build(), code);
+    }
+
+    /** A call of this test's run, changed by {@code change}, is answered with a result by {@code boundary}. */
+    void assertAccepted(ToolBoundary boundary, UnaryOperator<EnvelopeBuilder> change) {
+        Either<BoundaryError, AgentResult> answer = boundary.invoke(run, change.apply(Fixtures.envelope(run)).build());
+        assertThat(answer.isRight()).as("accepted, got %s", answer).isTrue();
     }
 
     /**

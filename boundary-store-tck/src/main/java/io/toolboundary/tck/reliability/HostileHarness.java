@@ -30,6 +30,7 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
@@ -37,6 +38,7 @@ import io.vavr.control.Option;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,14 +49,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
-/** A boundary on the store under test, one run, a counting tool and a scripted projector. */
+/**
+ * A boundary on the store under test, one run with a few READY records seeded in it and in another run, a counting
+ * tool, a scripted projector, and the tally of the test.
+ */
 final class HostileHarness {
 
-    static final Set<ErrorCode> PREFLIGHT = EnumSet.of(ErrorCode.TOOL_CALL_ID_MISSING,
+    /** The codes the boundary may answer a hostile call with; anything else is a violation. */
+    private static final Set<ErrorCode> EXPECTED_CODES = EnumSet.of(ErrorCode.TOOL_CALL_ID_MISSING,
             ErrorCode.TOOL_CALL_ID_UNSAFE, ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_MISMATCH, ErrorCode.RUN_INACTIVE,
             ErrorCode.RUN_DEADLINE_EXCEEDED, ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NOT_REGISTERED,
             ErrorCode.TOOL_NOT_AUTHORIZED, ErrorCode.TOOL_NOT_READ_ONLY, ErrorCode.ARGUMENTS_TOO_LARGE,
-            ErrorCode.ARGUMENTS_INVALID, ErrorCode.TEXT_NOT_UNICODE);
+            ErrorCode.ARGUMENTS_INVALID, ErrorCode.TEXT_NOT_UNICODE, ErrorCode.DUPLICATE_TOOL_CALL,
+            ErrorCode.RESULT_TOO_LARGE, ErrorCode.EXECUTION_FAILED, ErrorCode.PROJECTION_FAILED);
 
     private final RunId runId = new RunId("run-" + UUID.randomUUID());
     private final RunId otherRunId = new RunId("run-" + UUID.randomUUID());
@@ -63,12 +70,16 @@ final class HostileHarness {
     private final AtomicInteger executions = new AtomicInteger();
     final AtomicInteger projections = new AtomicInteger();
     final AtomicReference<HostilePayload> script = new AtomicReference<>();
+    final ReliabilityTally tally;
+    /** The seeded records of this run, by tool call id; a test adds the calls it saw accepted. */
+    final Map<String, CanonicalRecord> accepted = new HashMap<>();
     private final ToolBoundary boundary;
-    private final List<InvocationKey> seeded = new ArrayList<>();
+    private final Map<InvocationKey, CanonicalRecord> seeded = new LinkedHashMap<>();
     private final Supplier<CanonicalInvocationStore> store;
 
-    HostileHarness(Supplier<CanonicalInvocationStore> store, ToolBoundaryConfig config) {
-        this.store = store;
+    /** A harness on {@code fixture}'s store whose tally is named {@code scenario/<store name>}. */
+    HostileHarness(StoreFixture fixture, ToolBoundaryConfig config, String scenario, long seed) {
+        this.store = fixture::store;
         ToolExecutor executor = request -> {
             executionsByKey.computeIfAbsent(request.key(), k -> new AtomicInteger()).incrementAndGet();
             executions.incrementAndGet();
@@ -90,17 +101,18 @@ final class HostileHarness {
             }
             return payload.projection();
         };
-        MutableClock clock = MutableClock.at(Instant.parse("2031-01-01T00:00:00Z"));
         this.boundary = ToolBoundary.builder()
                 .store(store.get())
                 .accessPolicy(AccessPolicy.allowAll())
-                .clock(clock)
+                .clock(MutableClock.at(Instant.parse("2031-01-01T00:00:00Z")))
                 .config(config)
                 .tool(ToolBinding.readOnly(TOOL, executor, projector))
                 .tool(ToolBinding.writable(WRITER, executor, projector))
                 .build();
         this.run = Fixtures.opened(boundary,
                 RunContext.active(runId, Instant.parse("9999-01-01T00:00:00Z"), RunContext.UNLIMITED));
+        this.tally = new ReliabilityTally(scenario + "/" + fixture.storeName(), seed);
+        seedRecords();
     }
 
     String runId() {
@@ -108,7 +120,7 @@ final class HostileHarness {
     }
 
     /** Stores a few READY records in this run and another one, before any hostile call. */
-    void seedRecords(Map<String, CanonicalRecord> accepted) {
+    private void seedRecords() {
         RunContext other = Fixtures.opened(boundary, RunContext.active(otherRunId, run.deadline(), RunContext.UNLIMITED));
         for (int i = 0; i < 4; i++) {
             String id = "seed-" + i;
@@ -119,32 +131,25 @@ final class HostileHarness {
                     throw new IllegalStateException("could not store seed record: " + result.getLeft());
                 }
                 InvocationKey key = InvocationKey.of(target.runId(), new ToolCallId(id));
-                seeded.add(key);
+                seeded.put(key, store.get().find(key, TIMEOUT).get().get());
                 if (target == run) {
-                    accepted.put(id, store.get().find(key, TIMEOUT).get().get());
+                    accepted.put(id, seeded.get(key));
                 }
             }
         }
-    }
-
-    Map<InvocationKey, CanonicalRecord> snapshot() {
-        Map<InvocationKey, CanonicalRecord> records = new LinkedHashMap<>();
-        for (InvocationKey key : seeded) {
-            records.put(key, store.get().find(key, TIMEOUT).get().get());
-        }
-        return records;
-    }
-
-    void checkUnchanged(ReliabilityTally tally, Map<InvocationKey, CanonicalRecord> before) {
-        before.forEach((key, record) -> tally.check(store.get().find(key, TIMEOUT).equals(Either.right(Option.of(record))), -1,
-                "a record stored before the run changed: " + key.toolCallId()));
     }
 
     int executions() {
         return executions.get();
     }
 
-    void checkExecutions(ReliabilityTally tally, int expected) {
+    /**
+     * Ends the test: the seeded records are unchanged, no key ran twice, {@code expected} calls ran after seeding; then
+     * reports the tally and fails when it found anything.
+     */
+    void finish(int expected) {
+        seeded.forEach((key, record) -> tally.check(store.get().find(key, TIMEOUT).equals(Either.right(Option.of(record))),
+                -1, "a record stored before the run changed: " + key.toolCallId()));
         executionsByKey.forEach((key, count) -> {
             if (count.get() > 1) {
                 tally.duplicateExecution(-1, count.get() + " executions of one key");
@@ -152,17 +157,15 @@ final class HostileHarness {
         });
         int afterSeeding = executions() - seeded.size();
         tally.check(afterSeeding == expected, -1, "executions " + afterSeeding + " != expected " + expected);
+        tally.reportAndAssertClean();
     }
 
-    Option<Either<BoundaryError, AgentResult>> invoke(int attempt, ToolCallEnvelope envelope, ReliabilityTally tally) {
+    /** The boundary's answer to {@code envelope} in this run, tallied; none when something escaped it. */
+    Option<Either<BoundaryError, AgentResult>> invoke(int attempt, ToolCallEnvelope envelope) {
         try {
             Either<BoundaryError, AgentResult> outcome = boundary.invoke(run, envelope);
             tally.call(outcome.isLeft());
-            if (outcome.isLeft() && !PREFLIGHT.contains(outcome.getLeft().code())
-                    && outcome.getLeft().code() != ErrorCode.DUPLICATE_TOOL_CALL
-                    && outcome.getLeft().code() != ErrorCode.RESULT_TOO_LARGE
-                    && outcome.getLeft().code() != ErrorCode.EXECUTION_FAILED
-                    && outcome.getLeft().code() != ErrorCode.PROJECTION_FAILED) {
+            if (outcome.isLeft() && !EXPECTED_CODES.contains(outcome.getLeft().code())) {
                 tally.violation(attempt, "unexpected code " + outcome.getLeft().code());
             }
             return Option.of(outcome);
@@ -173,11 +176,11 @@ final class HostileHarness {
         }
     }
 
-    Option<CanonicalRecord> find(String toolCallId, ReliabilityTally tally, int attempt) {
-        return find(runId, toolCallId, tally, attempt);
+    Option<CanonicalRecord> find(String toolCallId, int attempt) {
+        return find(runId, toolCallId, attempt);
     }
 
-    Option<CanonicalRecord> find(RunId run, String toolCallId, ReliabilityTally tally, int attempt) {
+    Option<CanonicalRecord> find(RunId run, String toolCallId, int attempt) {
         try {
             Either<StoreFailure, Option<CanonicalRecord>> found =
                     store.get().find(InvocationKey.of(run, new ToolCallId(toolCallId)), TIMEOUT);
@@ -192,7 +195,7 @@ final class HostileHarness {
         }
     }
 
-    void checkNoLeak(ReliabilityTally tally, int attempt, Either<BoundaryError, AgentResult> outcome, String input) {
+    void checkNoLeak(int attempt, Either<BoundaryError, AgentResult> outcome, String input) {
         List<String> seen = new ArrayList<>();
         if (outcome.isLeft()) {
             BoundaryError error = outcome.getLeft();

@@ -16,7 +16,6 @@ import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
-import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.tck.reliability.HostileInputs.Allowed;
@@ -24,7 +23,6 @@ import io.toolboundary.tck.store.StoreFixture;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -50,11 +48,9 @@ public interface HostileInputContract extends StoreFixture {
     default void rejectsEveryUnsafeIdentifierAndRunsEverySafeOneOnce() {
         long seed = seed() + 1;
         Random random = new Random(seed);
-        HostileHarness harness = new HostileHarness(this::store, ToolBoundaryConfig.custom().build());
-        ReliabilityTally tally = new ReliabilityTally("hostile-ids/" + storeName(), seed);
-        Map<String, CanonicalRecord> accepted = new HashMap<>();
-        harness.seedRecords(accepted);
-        Map<InvocationKey, CanonicalRecord> before = harness.snapshot();
+        HostileHarness harness = new HostileHarness(this, ToolBoundaryConfig.custom().build(), "hostile-ids", seed);
+        ReliabilityTally tally = harness.tally;
+        Map<String, CanonicalRecord> accepted = harness.accepted;
         List<String> safePool = new ArrayList<>(accepted.keySet());
         int acceptedCalls = 0;
 
@@ -67,18 +63,18 @@ public interface HostileInputContract extends StoreFixture {
             ToolCallEnvelope envelope = ToolCallEnvelope.of(runId, toolCallId, toolName, ARGUMENTS);
 
             Allowed expected = expectedForIds(field, sample, harness, accepted);
-            Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope, tally);
+            Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope);
             if (outcome.isEmpty()) {
                 continue;
             }
             checkOutcome(tally, i, sample.category(), outcome.get(), expected);
-            harness.checkNoLeak(tally, i, outcome.get(), sample.value());
+            harness.checkNoLeak(i, outcome.get(), sample.value());
             if (outcome.get().isLeft() && runId.equals(sample.value()) && sample.safe() && !runId.equals(harness.runId())) {
-                tally.check(harness.find(new RunId(runId), toolCallId, tally, i).isEmpty(), i,
+                tally.check(harness.find(new RunId(runId), toolCallId, i).isEmpty(), i,
                         "a call claiming another run left a record there");
             }
             if (HostileInputs.isSafeId(toolCallId)) {
-                Option<CanonicalRecord> stored = harness.find(toolCallId, tally, i);
+                Option<CanonicalRecord> stored = harness.find(toolCallId, i);
                 CanonicalRecord earlier = accepted.get(toolCallId);
                 if (outcome.get().isRight()) {
                     tally.check(earlier == null, i, "a used id was accepted again: " + sample.category());
@@ -95,33 +91,28 @@ public interface HostileInputContract extends StoreFixture {
                 }
             }
         }
-        harness.checkUnchanged(tally, before);
-        harness.checkExecutions(tally, acceptedCalls);
-        tally.reportAndAssertClean();
+        harness.finish(acceptedCalls);
     }
 
     @Test
     default void rejectsEveryInvalidJsonArgumentAndStoresEveryValidOneExactly() {
         long seed = seed() + 2;
         Random random = new Random(seed);
-        HostileHarness harness = new HostileHarness(this::store, ToolBoundaryConfig.custom().build());
-        ReliabilityTally tally = new ReliabilityTally("hostile-json/" + storeName(), seed);
-        Map<String, CanonicalRecord> accepted = new HashMap<>();
-        harness.seedRecords(accepted);
-        Map<InvocationKey, CanonicalRecord> before = harness.snapshot();
+        HostileHarness harness = new HostileHarness(this, ToolBoundaryConfig.custom().build(), "hostile-json", seed);
+        ReliabilityTally tally = harness.tally;
         int acceptedCalls = 0;
 
         for (int i = 0; i < tries(); i++) {
             JsonInputs.JsonSample sample = JsonInputs.json(random, REQUEST_MARKER);
             String toolCallId = "json-" + i;
             ToolCallEnvelope envelope = ToolCallEnvelope.of(harness.runId(), toolCallId, TOOL, sample.json());
-            Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope, tally);
+            Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope);
             if (outcome.isEmpty()) {
                 continue;
             }
             checkOutcome(tally, i, sample.category(), outcome.get(), sample.allowed());
-            harness.checkNoLeak(tally, i, outcome.get(), sample.json());
-            Option<CanonicalRecord> stored = harness.find(toolCallId, tally, i);
+            harness.checkNoLeak(i, outcome.get(), sample.json());
+            Option<CanonicalRecord> stored = harness.find(toolCallId, i);
             if (outcome.get().isRight()) {
                 acceptedCalls++;
                 tally.check(stored.exists(r -> r.status() == InvocationStatus.READY && r.arguments().equals(sample.json())),
@@ -130,9 +121,7 @@ public interface HostileInputContract extends StoreFixture {
                 tally.check(stored.isEmpty(), i, "refused " + sample.category() + " arguments left a record");
             }
         }
-        harness.checkUnchanged(tally, before);
-        harness.checkExecutions(tally, acceptedCalls);
-        tally.reportAndAssertClean();
+        harness.finish(acceptedCalls);
     }
 
     @Test
@@ -145,11 +134,8 @@ public interface HostileInputContract extends StoreFixture {
                 .agentResultLimitBytes(PAYLOAD_LIMIT_BYTES)
                 .recordLimitBytes(4 * PAYLOAD_LIMIT_BYTES)
                 .build();
-        HostileHarness harness = new HostileHarness(this::store, config);
-        ReliabilityTally tally = new ReliabilityTally("hostile-payloads/" + storeName(), seed);
-        Map<String, CanonicalRecord> accepted = new HashMap<>();
-        harness.seedRecords(accepted);
-        Map<InvocationKey, CanonicalRecord> before = harness.snapshot();
+        HostileHarness harness = new HostileHarness(this, config, "hostile-payloads", seed);
+        ReliabilityTally tally = harness.tally;
         int runs = 0;
 
         for (int i = 0; i < tries(); i++) {
@@ -159,14 +145,14 @@ public interface HostileInputContract extends StoreFixture {
             int executions = harness.executions();
             int projections = harness.projections.get();
             ToolCallEnvelope envelope = ToolCallEnvelope.of(harness.runId(), toolCallId, TOOL, payload.arguments());
-            Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope, tally);
+            Option<Either<BoundaryError, AgentResult>> outcome = harness.invoke(i, envelope);
             if (outcome.isEmpty()) {
                 continue;
             }
             Either<BoundaryError, AgentResult> result = outcome.get();
             String what = payload.describe();
-            harness.checkNoLeak(tally, i, result, payload.arguments());
-            Option<CanonicalRecord> stored = harness.find(toolCallId, tally, i);
+            harness.checkNoLeak(i, result, payload.arguments());
+            Option<CanonicalRecord> stored = harness.find(toolCallId, i);
             boolean ran = harness.executions() > executions;
             boolean projected = harness.projections.get() > projections;
             boolean shouldRun = !(payload.kind() == HostilePayload.Kind.ARGUMENTS && payload.over());
@@ -201,40 +187,26 @@ public interface HostileInputContract extends StoreFixture {
                         && r.errorCode().contains(ErrorCode.EXECUTION_FAILED)), i, what + ": record not ERROR/EXECUTION_FAILED");
             }
         }
-        harness.checkUnchanged(tally, before);
-        harness.checkExecutions(tally, runs);
-        tally.reportAndAssertClean();
+        harness.finish(runs);
     }
 
+    /** What the boundary may answer a call whose {@code field} (tool call id below 7, run id to 8, tool) is the sample. */
     private static Allowed expectedForIds(int field, HostileInputs.IdSample sample, HostileHarness harness,
             Map<String, CanonicalRecord> accepted) {
         if (field < 7) {
-            if (sample.blank()) {
-                return Allowed.only(ErrorCode.TOOL_CALL_ID_MISSING);
-            }
-            if (!sample.safe()) {
-                return Allowed.only(ErrorCode.TOOL_CALL_ID_UNSAFE);
-            }
-            return accepted.containsKey(sample.value())
-                    ? Allowed.only(ErrorCode.DUPLICATE_TOOL_CALL)
+            return sample.blank() ? Allowed.only(ErrorCode.TOOL_CALL_ID_MISSING)
+                    : !sample.safe() ? Allowed.only(ErrorCode.TOOL_CALL_ID_UNSAFE)
+                    : accepted.containsKey(sample.value()) ? Allowed.only(ErrorCode.DUPLICATE_TOOL_CALL)
                     : Allowed.acceptedOnly();
         }
         if (field < 9) {
-            if (!sample.safe()) {
-                return Allowed.only(ErrorCode.RUN_ID_INVALID);
-            }
-            return sample.value().equals(harness.runId())
-                    ? Allowed.acceptedOnly()
+            return !sample.safe() ? Allowed.only(ErrorCode.RUN_ID_INVALID)
+                    : sample.value().equals(harness.runId()) ? Allowed.acceptedOnly()
                     : Allowed.only(ErrorCode.RUN_MISMATCH);
         }
-        if (!sample.safe()) {
-            return Allowed.only(ErrorCode.TOOL_NAME_INVALID);
-        }
-        if (sample.value().equals(TOOL)) {
-            return Allowed.acceptedOnly();
-        }
-        return sample.value().equals(WRITER)
-                ? Allowed.only(ErrorCode.TOOL_NOT_READ_ONLY)
+        return !sample.safe() ? Allowed.only(ErrorCode.TOOL_NAME_INVALID)
+                : sample.value().equals(TOOL) ? Allowed.acceptedOnly()
+                : sample.value().equals(WRITER) ? Allowed.only(ErrorCode.TOOL_NOT_READ_ONLY)
                 : Allowed.only(ErrorCode.TOOL_NOT_REGISTERED);
     }
 
@@ -253,5 +225,4 @@ public interface HostileInputContract extends StoreFixture {
     private static String describe(Either<BoundaryError, AgentResult> result) {
         return result.isLeft() ? result.getLeft().code().name() : "a result of " + result.get().byteSize() + " bytes";
     }
-
 }

@@ -4,7 +4,11 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
+import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -12,9 +16,11 @@ import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
@@ -22,6 +28,7 @@ import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,12 +43,9 @@ public interface InterruptContract extends StoreFixture {
     /** Rounds per interrupt point; {@code -Dtoolboundary.interrupt.rounds=N} sets another number. */
     String ROUNDS_PROPERTY = "toolboundary.interrupt.rounds";
 
-    /** Rounds per interrupt point when {@value #ROUNDS_PROPERTY} is not set. */
-    int DEFAULT_ROUNDS = 100;
-
     /** Rounds per point: {@value #ROUNDS_PROPERTY} when set, else 100. */
     default int rounds() {
-        return Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);
+        return Integer.getInteger(ROUNDS_PROPERTY, 100);
     }
 
     /** Clears the test thread's interrupt flag, whatever a round left. */
@@ -62,7 +66,7 @@ public interface InterruptContract extends StoreFixture {
             ToolCallEnvelope call = Fixtures.envelope(unopened).build();
             InvocationKey key = InvocationKey.of(unopened.runId(), new ToolCallId(call.toolCallId()));
             CountingExecutor tool = FakeTools.counting(toolFor(point));
-            ToolBoundary boundary = ToolBoundary.builder().store(new InterruptingStore(store(), point))
+            ToolBoundary boundary = ToolBoundary.builder().store(interrupting(store(), point))
                     .accessPolicy(AccessPolicy.allowAll())
                     .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, tool, FakeProjectors.evidenceFound("found")))
                     .build();
@@ -125,6 +129,28 @@ public interface InterruptContract extends StoreFixture {
             return record instanceof CanonicalRecord.Ready ready && ready.result().equals(answer.get());
         }
         return record instanceof CanonicalRecord.Failed failed && failed.code() == answer.getLeft().code();
+    }
+
+    /** The real store, with the caller's flag set as begin or complete starts. */
+    private static CanonicalInvocationStore interrupting(CanonicalInvocationStore store, InterruptPoint point) {
+        return new ForwardingStore(store) {
+            @Override
+            public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+                if (point == InterruptPoint.DURING_BEGIN) {
+                    Thread.currentThread().interrupt();
+                }
+                return delegate().begin(start, timeout);
+            }
+
+            @Override
+            public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
+                    Duration timeout) {
+                if (point == InterruptPoint.DURING_COMPLETE) {
+                    Thread.currentThread().interrupt();
+                }
+                return delegate().complete(key, token, outcome, timeout);
+            }
+        };
     }
 
     private static ToolExecutor toolFor(InterruptPoint point) {

@@ -15,13 +15,6 @@ public final class JsonInputs {
 
     /** One JSON arguments sample. */
     public record JsonSample(String category, String json, Allowed allowed) {
-
-        /** Checks that all components are present. */
-        public JsonSample {
-            requireNonNull(category, "category is null");
-            requireNonNull(json, "json is null");
-            requireNonNull(allowed, "allowed is null");
-        }
     }
 
     /** Deepest nesting the deep-nesting family uses. */
@@ -30,40 +23,24 @@ public final class JsonInputs {
     /** Digits in the long-number family. */
     public static final int LONG_NUMBER_DIGITS = 1_001;
 
-    /**
-     * An arguments text from one of these families, chosen at random: valid objects; a top level that is not an object;
-     * trailing content; duplicate keys; nesting of 10,000; nesting at the depth limit and one above; numbers of 1,001
-     * digits; numbers at the length limit and one above; {@code 1e999999} and other overflows; {@code NaN} and other
-     * non-numbers; unpaired {@code \}{@code u} surrogate escapes; raw lone surrogates; a BOM; raw control characters in
-     * strings; and random mutations of valid objects.
-     */
+    /** An arguments text, valid or hostile, from one of 16 families chosen at random; its category names the family. */
     public static JsonSample json(Random random, String marker) {
-        requireNonNull(random, "random is null");
         requireNonNull(marker, "marker is null");
-        return generate(random, marker);
-    }
-
-    /** A random valid JSON object of a few members, nested a little, always holding {@code marker}. */
-    public static String validObject(Random random, String marker) {
-        return object(random, marker);
-    }
-
-    private static JsonSample generate(Random random, String marker) {
         ErrorCode invalid = ErrorCode.ARGUMENTS_INVALID;
         String valid = validObject(random, marker);
         int family = random.nextInt(16);
         return switch (family) {
             case 0 -> new JsonSample("valid", valid, Allowed.acceptedOnly());
-            case 1 -> new JsonSample("not-an-object", pick(random, new String[] {"", " ", "\n", "[]", "[{}]", "\"x\"",
-                "\"{}\"", "1", "-0.5", "true", "false", "null", "[" + valid + "]"}), Allowed.only(invalid));
-            case 2 -> new JsonSample("trailing-content", valid + pick(random, new String[] {"{}", "x", "]", "}", ",",
-                "//c", "/*c*/", "\u0000", "null", "1", " {}", "\n[", valid}), Allowed.only(invalid));
-            case 3 -> new JsonSample("trailing-whitespace", valid + pick(random, new String[] {" ", "\n", "\r\n", "\t  "}),
+            case 1 -> new JsonSample("not-an-object", pick(random, "", " ", "\n", "[]", "[{}]", "\"x\"",
+                "\"{}\"", "1", "-0.5", "true", "false", "null", "[" + valid + "]"), Allowed.only(invalid));
+            case 2 -> new JsonSample("trailing-content", valid + pick(random, "{}", "x", "]", "}", ",",
+                "//c", "/*c*/", "\u0000", "null", "1", " {}", "\n[", valid), Allowed.only(invalid));
+            case 3 -> new JsonSample("trailing-whitespace", valid + pick(random, " ", "\n", "\r\n", "\t  "),
                     Allowed.acceptedOnly());
-            case 4 -> new JsonSample("duplicate-keys", pick(random, new String[] {
+            case 4 -> new JsonSample("duplicate-keys", pick(random,
                 "{\"a\":1,\"a\":2}", "{\"a\":1,\"a\":1}", "{\"a\":{\"b\":1,\"b\":1}}", "{\"x\":1,\"y\":2,\"x\":1}",
                 "{\"a\":1,\"\\u0061\":1}", "{\"k\":[{\"m\":null,\"m\":null}]}",
-                "{\"" + marker + "\":1,\"" + marker + "\":2}"}), Allowed.only(invalid));
+                "{\"" + marker + "\":1,\"" + marker + "\":2}"), Allowed.only(invalid));
             case 5 -> new JsonSample("nesting-10000", deepNesting(random, DEEP_NESTING), Allowed.only(invalid));
             case 6 -> {
                 int depth = 63 + random.nextInt(3);
@@ -77,19 +54,19 @@ public final class JsonInputs {
                 yield new JsonSample("number-" + length + "-chars", "{\"n\":" + numberOfLength(random, length) + "}",
                         length <= 100 ? Allowed.acceptedOnly() : Allowed.only(invalid));
             }
-            case 9 -> new JsonSample("number-overflow", "{\"n\":" + pick(random, new String[] {"1e999999", "-1e999999",
-                "1E400", "9e308", "-2e308", "1" + "0".repeat(90) + "e300"}) + "}", Allowed.only(invalid));
-            case 10 -> new JsonSample("number-underflow", "{\"n\":" + pick(random, new String[] {"1e-999999", "-1e-400",
-                "4.9e-325"}) + "}", Allowed.acceptedOnly());
-            case 11 -> new JsonSample("not-a-number", "{\"n\":" + pick(random, new String[] {"NaN", "-NaN", "Infinity",
-                "-Infinity", "+1", "01", ".5", "0x10", "1.", "--1", "1e", "\"1\"x"}) + "}", Allowed.only(invalid));
+            case 9 -> new JsonSample("number-overflow", "{\"n\":" + pick(random, "1e999999", "-1e999999",
+                "1E400", "9e308", "-2e308", "1" + "0".repeat(90) + "e300") + "}", Allowed.only(invalid));
+            case 10 -> new JsonSample("number-underflow", "{\"n\":" + pick(random, "1e-999999", "-1e-400",
+                "4.9e-325") + "}", Allowed.acceptedOnly());
+            case 11 -> new JsonSample("not-a-number", "{\"n\":" + pick(random, "NaN", "-NaN", "Infinity",
+                "-Infinity", "+1", "01", ".5", "0x10", "1.", "--1", "1e", "\"1\"x") + "}", Allowed.only(invalid));
             case 12 -> random.nextInt(4) == 0
                     ? new JsonSample("escaped-surrogate-pair", "{\"s\":\"\\ud83d\\ude00\"}", Allowed.acceptedOnly())
-                    : new JsonSample("escaped-lone-surrogate", pick(random, new String[] {"{\"s\":\"\\ud800\"}",
+                    : new JsonSample("escaped-lone-surrogate", pick(random, "{\"s\":\"\\ud800\"}",
                         "{\"s\":\"\\udbff\"}", "{\"s\":\"\\udc00\"}", "{\"s\":\"\\udc00\\ud800\"}", "{\"s\":\"x\\ud800y\"}",
-                        "{\"\\ud800\":1}", "{\"s\":\"\\ud800\\u0041\"}"}), Allowed.only(invalid));
-            case 13 -> new JsonSample("raw-lone-surrogate", pick(random, new String[] {"{\"s\":\"\ud800\"}",
-                "{\"s\":\"\udc00\"}", "{\"\udbff\":1}", "\ud800{}", "{}\udfff"}), Allowed.only(ErrorCode.TEXT_NOT_UNICODE));
+                        "{\"\\ud800\":1}", "{\"s\":\"\\ud800\\u0041\"}"), Allowed.only(invalid));
+            case 13 -> new JsonSample("raw-lone-surrogate", pick(random, "{\"s\":\"\ud800\"}",
+                "{\"s\":\"\udc00\"}", "{\"\udbff\":1}", "\ud800{}", "{}\udfff"), Allowed.only(ErrorCode.TEXT_NOT_UNICODE));
             case 14 -> random.nextBoolean()
                     ? new JsonSample("bom", "\ufeff" + valid, Allowed.only(invalid))
                     : new JsonSample("raw-control-character", "{\"s\":\"a" + (char) random.nextInt(0x20) + "b\"}",
@@ -99,7 +76,8 @@ public final class JsonInputs {
         };
     }
 
-    private static String object(Random random, String marker) {
+    /** A random valid JSON object of a few members, nested a little, always holding {@code marker}. */
+    public static String validObject(Random random, String marker) {
         StringBuilder json = new StringBuilder("{\"q\":\"").append(marker).append('"');
         int members = random.nextInt(5);
         for (int i = 0; i < members; i++) {

@@ -20,20 +20,25 @@ import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.toolboundary.tck.store.StoreFixture;
+import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
  * One sequence of {@link StoreModelContract}: its own run, random begins, completions, reads and the passing of time,
- * each acted on the store and on the {@link StoreModel} and compared.
+ * each acted on the store and on a reference model (record lives, budget counters and their expiry windows, as the
+ * domain's {@link StoreRules} predict them), the store's answers checked against the model.
  */
-final class ModelSequence extends StoreModel {
+final class ModelSequence {
 
     private static final int KEYS = 5;
     private static final int GENEROUS = 10_000;
@@ -41,9 +46,42 @@ final class ModelSequence extends StoreModel {
     private static final List<String> FINGERPRINTS = List.of("fp-alpha", "fp-beta");
     private static final Duration LONG_TTL = Duration.ofMinutes(10);
     private static final Duration MEDIUM_TTL = Duration.ofSeconds(30);
+    private static final RunToken RUN_TOKEN = new RunToken("model-run");
+    private static final Duration RUN_TTL = Duration.ofDays(365);
+    /** How far the store's own clock may be from this JVM's when it keeps its own time. */
+    private static final Duration SLACK = Duration.ofMillis(5);
+    /** A write never runs on a record that could end within this time: the record is ended first. */
+    private static final Duration WRITE_GUARD = Duration.ofSeconds(1);
+
+    /** What the run found; only the first findings are quoted. */
+    static final class Counts {
+        long sequences;
+        long actions;
+        long begins;
+        long completes;
+        long finds;
+        long expiries;
+        long mismatches;
+        long illegalTransitions;
+        long ttlGrowths;
+        long duplicateExecutions;
+        long unexpected;
+        final List<String> findings = new ArrayList<>();
+        final Map<String, Long> outcomes = new TreeMap<>();
+
+        void outcome(String what) {
+            outcomes.merge(what, 1L, Long::sum);
+        }
+
+        void finding(String what) {
+            if (findings.size() < 20) {
+                findings.add(what);
+            }
+        }
+    }
 
     /** A begin that was tried: its token, the record it wanted (or got), and its last completion. */
-    static final class Attempt {
+    private static final class Attempt {
         final AttemptToken token;
         CanonicalRecord.Projecting record;
         Option<CanonicalRecord.Final> lastOutcome = Option.none();
@@ -54,23 +92,65 @@ final class ModelSequence extends StoreModel {
         }
     }
 
-    private final Random random;
-    private static final RunToken RUN_TOKEN = new RunToken("model-run");
-    private static final Duration RUN_TTL = Duration.ofDays(365);
+    /** The end of a life, known exactly (an injected clock) or within a window (the store's own clock). */
+    private record Expiry(Instant earliest, Instant latest) {
+    }
 
+    /** One life of a record in the model; {@code begun} is the PROJECTING record it began with. */
+    private static final class Life {
+        CanonicalRecord record;
+        final CanonicalRecord.Projecting begun;
+        final AttemptToken token;
+        final Duration ttl;
+        final Expiry expiry;
+        Option<Duration> lastTtl = Option.none();
+        Option<CanonicalRecord> lastSeen = Option.none();
+
+        Life(CanonicalRecord.Projecting record, AttemptToken token, Duration ttl, Expiry expiry) {
+            this.record = record;
+            this.begun = record;
+            this.token = token;
+            this.ttl = ttl;
+            this.expiry = expiry;
+        }
+    }
+
+    /** A budget counter in the model. */
+    private static final class Counter {
+        long used;
+        final Expiry expiry;
+
+        Counter(Expiry expiry) {
+            this.expiry = expiry;
+        }
+    }
+
+    private enum State { LIVE, GONE, UNSURE }
+
+    private final StoreFixture fixture;
+    private final Counts counts;
+    private final int number;
+    private final Map<InvocationKey, Life> lives = new HashMap<>();
+    private final Map<String, Counter> counters = new HashMap<>();
+    private final Option<MutableClock> clock;
+    private final Random random;
     private final RunId run = new RunId("model-" + UUID.randomUUID());
     private final List<InvocationKey> keys = new ArrayList<>();
     private final List<Attempt> attempts = new ArrayList<>();
     private final int runBudget;
+    private final int actionsPerSequence;
+    /** The run's ledger: the fingerprint of every call it began, kept as long as the run. */
+    private final Map<InvocationKey, String> begun = new HashMap<>();
     /** When the run, which holds the budget counters, ends: long after the sequence. */
     private Expiry runExpiry;
-    /** The run's ledger: the fingerprint of every call it began, kept as long as the run. */
-    private final java.util.Map<InvocationKey, String> begun = new java.util.HashMap<>();
     private long stamp;
-    private final int actionsPerSequence;
+    private int step;
 
     ModelSequence(StoreFixture fixture, int actionsPerSequence, Random random, Counts counts, int number) {
-        super(fixture, counts, number);
+        this.fixture = fixture;
+        this.counts = counts;
+        this.number = number;
+        this.clock = fixture.storeClock();
         this.actionsPerSequence = actionsPerSequence;
         this.random = random;
         for (int i = 0; i < KEYS; i++) {
@@ -79,22 +159,18 @@ final class ModelSequence extends StoreModel {
         this.runBudget = 1 + random.nextInt(12);
     }
 
-    private int actionsPerSequence() {
-        return actionsPerSequence;
-    }
-
     void run() {
         counts.sequences++;
         // The run outlives every record of the sequence: the model's runs are never lost.
         Instant openedBefore = now();
-        Either<StoreFailure, RunToken> opened = store().openRun(new RunOpening(run, RUN_TOKEN, RUN_TTL), TIMEOUT);
+        Either<StoreFailure, RunToken> opened = fixture.store().openRun(new RunOpening(run, RUN_TOKEN, RUN_TTL), TIMEOUT);
         runExpiry = expiryOf(openedBefore, now(), RUN_TTL);
         if (!opened.equals(Either.right(RUN_TOKEN))) {
             counts.unexpected++;
             counts.finding(where() + "openRun answered " + opened);
             return;
         }
-        for (step = 0; step < actionsPerSequence(); step++) {
+        for (step = 0; step < actionsPerSequence; step++) {
             counts.actions++;
             try {
                 int action = random.nextInt(20);
@@ -124,7 +200,7 @@ final class ModelSequence extends StoreModel {
         counts.begins++;
         Attempt attempt = nextAttempt();
         InvocationKey key = attempt.record.key();
-        Duration ttl = chooseTtl(attempt.record.tool());
+        Duration ttl = chooseTtl();
         int toolBudget = random.nextInt(4) == 0 ? GENEROUS : 1 + random.nextInt(6);
         int budget = random.nextInt(10) == 0 ? random.nextInt(3) : runBudget;
         InvocationStart start = new InvocationStart(attempt.record, attempt.token, RUN_TOKEN, ttl,
@@ -141,7 +217,7 @@ final class ModelSequence extends StoreModel {
                 () -> Either.right(attempt.record), Either::right, refusal -> Either.left(StoreFailure.refused(refusal)));
 
         counts.outcome("begin:" + (creates ? "created" : expected.isRight() ? "retried" : StoreErrors.code(expected.getLeft())));
-        Either<StoreFailure, CanonicalRecord.Projecting> actual = store().begin(start, TIMEOUT);
+        Either<StoreFailure, CanonicalRecord.Projecting> actual = fixture.store().begin(start, TIMEOUT);
         Instant after = now();
         checkWriteInTime(key, life, after);
         compare("begin " + key.toolCallId() + " token#" + attempts.indexOf(attempt), expected, actual);
@@ -151,11 +227,10 @@ final class ModelSequence extends StoreModel {
             counts.finding(where() + "second successful begin of a live key " + key.toolCallId());
         }
         if (creates && actual.isRight()) {
-            Expiry expiry = expiryOf(before, after, ttl);
-            lives.put(key, new Life(attempt.record, attempt.token, ttl, expiry));
+            lives.put(key, new Life(attempt.record, attempt.token, ttl, expiryOf(before, after, ttl)));
             begun.put(key, attempt.record.requestFingerprint());
-            reserve("run", runExpiry, before);
-            reserve("tool:" + attempt.record.tool().value(), runExpiry, before);
+            reserve("run", before);
+            reserve("tool:" + attempt.record.tool().value(), before);
         }
         if (actual.isRight()) {
             attempt.record = actual.get();
@@ -175,7 +250,7 @@ final class ModelSequence extends StoreModel {
             token = attempts.get(random.nextInt(attempts.size())).token;
         }
         CanonicalRecord.Projecting base = baseOfOutcome(attempt, token);
-        Option<CanonicalRecord.Final> repeatable = attempt.lastOutcome.filter(last -> completes(last, base));
+        Option<CanonicalRecord.Final> repeatable = attempt.lastOutcome.filter(last -> sameCall(last, base));
         CanonicalRecord.Final outcome = repeatable.isDefined() && random.nextInt(4) == 0
                 ? repeatable.get()
                 : newOutcome(base);
@@ -189,7 +264,7 @@ final class ModelSequence extends StoreModel {
 
         counts.outcome("complete:" + (expected.isLeft() ? StoreErrors.code(expected.getLeft()).name()
                 : life.record instanceof CanonicalRecord.Final ? "repeated" : "applied-" + outcome.status()));
-        Either<StoreFailure, Completion> actual = store().complete(key, token, outcome.completion(), TIMEOUT);
+        Either<StoreFailure, Completion> actual = fixture.store().complete(key, token, outcome.completion(), TIMEOUT);
         checkWriteInTime(key, life, now());
         compare("complete " + key.toolCallId() + " as " + outcome.status(), expected, actual);
         if (expected.isRight() && actual.isRight()) {
@@ -203,7 +278,7 @@ final class ModelSequence extends StoreModel {
     private void find(InvocationKey key) {
         counts.finds++;
         Instant before = now();
-        Either<StoreFailure, Option<CanonicalRecord>> actual = store().find(key, TIMEOUT);
+        Either<StoreFailure, Option<CanonicalRecord>> actual = fixture.store().find(key, TIMEOUT);
         Instant after = now();
         Life life = lives.get(key);
         State state = life == null ? State.GONE : state(life.expiry, before, after);
@@ -241,11 +316,11 @@ final class ModelSequence extends StoreModel {
         }
         InvocationKey key = keys.get(random.nextInt(KEYS));
         counts.outcome("expire:time-passes");
-        expire(key);
+        fixture.expire(key);
         lives.remove(key);
     }
 
-    private Duration chooseTtl(ToolName tool) {
+    private Duration chooseTtl() {
         if (clock.isDefined()) {
             Duration[] ttls = {Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(10),
                 Duration.ofSeconds(60), LONG_TTL};
@@ -262,17 +337,14 @@ final class ModelSequence extends StoreModel {
 
     private Attempt nextAttempt() {
         int choice = random.nextInt(10);
-        Attempt attempt;
         if (!attempts.isEmpty() && choice < 2) {
-            attempt = attempts.get(random.nextInt(attempts.size()));
-        } else if (!attempts.isEmpty() && choice < 4) {
-            Attempt other = attempts.get(random.nextInt(attempts.size()));
-            attempt = new Attempt(other.token, newRecord(keys.get(random.nextInt(KEYS))));
-            attempts.add(attempt);
-        } else {
-            attempt = new Attempt(AttemptToken.random(), newRecord(keys.get(random.nextInt(KEYS))));
-            attempts.add(attempt);
+            return attempts.get(random.nextInt(attempts.size()));
         }
+        AttemptToken token = !attempts.isEmpty() && choice < 4
+                ? attempts.get(random.nextInt(attempts.size())).token
+                : AttemptToken.random();
+        Attempt attempt = new Attempt(token, newRecord(keys.get(random.nextInt(KEYS))));
+        attempts.add(attempt);
         return attempt;
     }
 
@@ -295,12 +367,12 @@ final class ModelSequence extends StoreModel {
         return random.nextInt(10) == 0 ? tampered(attempt.record) : attempt.record;
     }
 
-    /** Whether {@code outcome} completes {@code record}: the same key, tool, request and creation. */
-    private static boolean completes(CanonicalRecord.Final outcome, CanonicalRecord.Projecting record) {
-        return outcome.key().equals(record.key()) && outcome.tool().equals(record.tool())
-                && outcome.arguments().equals(record.arguments())
-                && outcome.requestFingerprint().equals(record.requestFingerprint())
-                && outcome.createdAt().equals(record.createdAt());
+    /** Whether {@code later} may follow {@code earlier}: the same key, tool, request and creation. */
+    private static boolean sameCall(CanonicalRecord later, CanonicalRecord earlier) {
+        return later.key().equals(earlier.key()) && later.tool().equals(earlier.tool())
+                && later.arguments().equals(earlier.arguments())
+                && later.requestFingerprint().equals(earlier.requestFingerprint())
+                && later.createdAt().equals(earlier.createdAt());
     }
 
     private CanonicalRecord.Projecting tampered(CanonicalRecord.Projecting record) {
@@ -337,5 +409,159 @@ final class ModelSequence extends StoreModel {
         return clock.isDefined()
                 ? clock.get().instant().plusNanos(stamp)
                 : Instant.parse("2031-05-06T07:08:09.123456789Z").plusMillis(stamp).plusNanos(stamp);
+    }
+
+    // -- checks -------------------------------------------------------------------------------
+
+    private void checkTtl(InvocationKey key) {
+        Instant before = now();
+        Option<Duration> remaining = fixture.remainingTtl(key);
+        Instant after = now();
+        Life life = lives.get(key);
+        State state = life == null ? State.GONE : state(life.expiry, before, after);
+        if (state == State.GONE || (state == State.UNSURE && remaining.isEmpty())) {
+            lives.remove(key);
+            if (remaining.isDefined()) {
+                mismatch("ttl " + key.toolCallId() + ": a record the model says is gone has " + remaining.get());
+            }
+            return;
+        }
+        if (remaining.isEmpty()) {
+            mismatch("ttl " + key.toolCallId() + ": no TTL on a live record");
+            return;
+        }
+        Duration left = remaining.get();
+        boolean grew = left.compareTo(life.ttl) > 0 || life.lastTtl.exists(last -> left.compareTo(last) > 0);
+        if (clock.isDefined() && !left.equals(Duration.between(before, life.expiry.latest()))) {
+            mismatch("ttl " + key.toolCallId() + ": " + left + " left, the model says "
+                    + Duration.between(before, life.expiry.latest()));
+        }
+        if (grew) {
+            counts.ttlGrowths++;
+            counts.finding(where() + "ttl of " + key.toolCallId() + " grew to " + left + " after " + life.lastTtl);
+        }
+        life.lastTtl = Option.of(left);
+    }
+
+    private void checkTransition(InvocationKey key, Life life, Option<CanonicalRecord> found) {
+        CanonicalRecord now = found.get();
+        if (life.lastSeen.isEmpty()) {
+            if (!(now instanceof CanonicalRecord.Projecting)) {
+                illegal(key, "a new record is " + now.status());
+            }
+        } else {
+            CanonicalRecord last = life.lastSeen.get();
+            boolean legal = last.equals(now) || (last instanceof CanonicalRecord.Projecting
+                    && now instanceof CanonicalRecord.Final && sameCall(now, last));
+            if (!legal) {
+                illegal(key, last.status() + " became " + now.status()
+                        + (last instanceof CanonicalRecord.Final ? " (a final record changed)" : ""));
+            }
+        }
+        life.lastSeen = found;
+    }
+
+    private void illegal(InvocationKey key, String what) {
+        counts.illegalTransitions++;
+        counts.finding(where() + "illegal transition of " + key.toolCallId() + ": " + what);
+    }
+
+    private <T> void compare(String what, Either<StoreFailure, T> expected, Either<StoreFailure, T> actual) {
+        if (!expected.equals(actual)) {
+            mismatch(what + ": expected " + show(expected) + ", got " + show(actual));
+        }
+    }
+
+    private void mismatch(String what) {
+        counts.mismatches++;
+        counts.finding(where() + what);
+    }
+
+    private String where() {
+        return "sequence " + number + " step " + step + ": ";
+    }
+
+    private static String show(Either<StoreFailure, ?> result) {
+        if (result.isLeft()) {
+            return StoreErrors.code(result.getLeft()).name();
+        }
+        return result.get() instanceof CanonicalRecord record
+                ? record.status() + "(" + record.key().toolCallId() + ", " + record.requestFingerprint() + ")"
+                : String.valueOf(result.get());
+    }
+
+    // -- time ---------------------------------------------------------------------------------
+
+    private Instant now() {
+        return clock.isDefined() ? clock.get().instant() : Instant.now();
+    }
+
+    private Expiry expiryOf(Instant before, Instant after, Duration ttl) {
+        return clock.isDefined()
+                ? new Expiry(before.plus(ttl), before.plus(ttl))
+                : new Expiry(before.plus(ttl).minus(SLACK), after.plus(ttl).plus(SLACK));
+    }
+
+    /** Whether something with this expiry lives for the whole of [from, to]. */
+    private static State state(Expiry expiry, Instant from, Instant to) {
+        if (to.isBefore(expiry.earliest())) {
+            return State.LIVE;
+        }
+        return from.isBefore(expiry.latest()) ? State.UNSURE : State.GONE;
+    }
+
+    /**
+     * Brings the model up to date for {@code key} before a write: a life that has ended is dropped; one that could end
+     * while the write runs is ended now, so that the write's outcome is certain.
+     */
+    private Instant settleBeforeWrite(InvocationKey key) {
+        Instant before = now();
+        Life life = lives.get(key);
+        if (life != null) {
+            State state = state(life.expiry, before, clock.isDefined() ? before : before.plus(WRITE_GUARD));
+            if (state == State.UNSURE) {
+                counts.outcome("expire:before-write");
+                fixture.expire(key);
+                counts.expiries++;
+                before = now();
+            }
+            if (state != State.LIVE) {
+                lives.remove(key);
+            }
+        }
+        return before;
+    }
+
+    private void checkWriteInTime(InvocationKey key, Life life, Instant after) {
+        if (life != null && !clock.isDefined() && !after.isBefore(life.expiry.earliest())) {
+            throw new IllegalStateException("a write on " + key.toolCallId() + " took longer than " + WRITE_GUARD
+                    + "; the model cannot tell whether the record ended during it");
+        }
+    }
+
+    private long used(String counter, Instant at) {
+        Counter count = counters.get(counter);
+        if (count == null) {
+            return 0;
+        }
+        State state = state(count.expiry, at, at);
+        if (state == State.GONE) {
+            counters.remove(counter);
+            return 0;
+        }
+        if (state == State.UNSURE) {
+            throw new IllegalStateException("a budget counter may have ended; the model keeps them long");
+        }
+        return count.used;
+    }
+
+    private void reserve(String counter, Instant at) {
+        used(counter, at);
+        counters.computeIfAbsent(counter, c -> new Counter(runExpiry)).used++;
+    }
+
+    /** The rules' view of a life: its record, and whether {@code token} began it. */
+    private static Option<StoreRules.Held> held(Life life, AttemptToken token) {
+        return life == null ? Option.none() : Option.some(new StoreRules.Held(life.record, life.token.equals(token)));
     }
 }

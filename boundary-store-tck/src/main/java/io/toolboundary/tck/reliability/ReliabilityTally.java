@@ -9,12 +9,9 @@ import java.util.List;
 /**
  * The counts of one reliability run and the findings behind them. A run prints one line, {@code RELIABILITY <scenario>
  * calls=<n> rejected=<n> leaks=<n> unexpected=<n> duplicateExecutions=<n>}, and then fails when any finding was
- * recorded, quoting the first ones.
+ * recorded, quoting the first 20 and the seed that replays the run.
  */
 public final class ReliabilityTally {
-
-    /** How many findings a failure message quotes. */
-    private static final int QUOTED = 20;
 
     private final String scenario;
     private final long seed;
@@ -26,10 +23,7 @@ public final class ReliabilityTally {
     private long violations;
     private final List<String> findings = new ArrayList<>();
 
-    /**
-     * @param scenario the name printed in the line, for example {@code hostile-ids/in-memory}
-     * @param seed the seed of the run, quoted in the failure message so that it can be replayed
-     */
+    /** A tally named {@code scenario} (for example {@code hostile-ids/in-memory}) of the run of {@code seed}. */
     public ReliabilityTally(String scenario, long seed) {
         this.scenario = requireNonNull(scenario, "scenario is null");
         this.seed = seed;
@@ -67,27 +61,17 @@ public final class ReliabilityTally {
         note(attempt, what);
     }
 
-    /** Checks a condition and records a violation when it does not hold. */
+    /** Records a violation when {@code holds} is false. */
     public void check(boolean holds, int attempt, String what) {
         if (!holds) {
             violation(attempt, what);
         }
     }
 
-    /** Calls so far. */
-    public long calls() {
-        return calls;
-    }
-
-    /** The line the README figures are collected from. */
-    public String line() {
-        return "RELIABILITY " + scenario + " calls=" + calls + " rejected=" + rejected + " leaks=" + leaks
-                + " unexpected=" + unexpected + " duplicateExecutions=" + duplicateExecutions;
-    }
-
-    /** Prints {@link #line()} to standard output, then fails when anything was found. */
+    /** Prints the line the README figures are collected from, then fails when anything was found. */
     public void reportAndAssertClean() {
-        System.out.println(line());
+        System.out.println("RELIABILITY " + scenario + " calls=" + calls + " rejected=" + rejected + " leaks=" + leaks
+                + " unexpected=" + unexpected + " duplicateExecutions=" + duplicateExecutions);
         assertThat(findings)
                 .as("%s (seed %d): %d leaks, %d unexpected, %d duplicate executions, %d violations",
                         scenario, seed, leaks, unexpected, duplicateExecutions, violations)
@@ -96,7 +80,7 @@ public final class ReliabilityTally {
     }
 
     private void note(int attempt, String what) {
-        if (findings.size() < QUOTED) {
+        if (findings.size() < 20) {
             findings.add("try " + attempt + ": " + what);
         }
     }

@@ -4,34 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.domain.StoreRules;
-import io.toolboundary.tck.reliability.StoreModel.Counts;
+import io.toolboundary.tck.reliability.ModelSequence.Counts;
 import io.toolboundary.tck.store.StoreFixture;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A model-based check of a {@link CanonicalInvocationStore}: seeded random sequences of begins (keys from a small pool,
- * reused tokens, two fingerprints, random budgets and TTLs), completions (READY or ERROR, with the right token, a wrong
- * one (then sometimes a tampered outcome), a repeated one), reads and the passing of time, run against the store and
- * against a reference model whose decisions are the domain's {@link StoreRules}: a store that decides otherwise than
- * the rules fails here.
+ * A model-based check of a {@link CanonicalInvocationStore}: seeded random sequences of begins, completions, reads and
+ * the passing of time, run against the store and a reference model deciding by the domain's {@link StoreRules}.
  */
 public interface StoreModelContract extends StoreFixture {
 
-    /** The sequences per run when {@link HostileValues#TRIES_PROPERTY} is not set. */
-    int DEFAULT_SEQUENCES = 200;
-
-    /** Actions per sequence. */
-    int DEFAULT_ACTIONS = 50;
-
-    /** Sequences per run; by default {@value #DEFAULT_SEQUENCES}, scaled up by the fuzz tries property. */
+    /** Sequences per run: 200, scaled up by {@link HostileValues#TRIES_PROPERTY} over its default. */
     default int sequences() {
-        return scaled(DEFAULT_SEQUENCES);
+        return scaled(200);
     }
 
-    /** Actions per sequence. */
+    /** Actions per sequence: 50. */
     default int actionsPerSequence() {
-        return DEFAULT_ACTIONS;
+        return 50;
     }
 
     /** The seed: {@link HostileValues#SEED_PROPERTY} when set, else a fixed number. */

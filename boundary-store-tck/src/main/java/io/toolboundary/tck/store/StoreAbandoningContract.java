@@ -3,13 +3,11 @@ package io.toolboundary.tck.store;
 import static io.toolboundary.tck.store.StoreChecks.RACERS;
 import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
 import static io.toolboundary.tck.store.StoreChecks.assertAccepted;
-import static io.toolboundary.tck.store.StoreChecks.raceOn;
+import static io.toolboundary.tck.store.StoreChecks.race;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.COMPLETED_AT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
-import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
-import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
@@ -20,7 +18,6 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallIdPage;
@@ -38,8 +35,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -58,8 +53,7 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void abandonsAProjectingRecordOnceItsLeaseHasPassed() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        begin(record, AttemptToken.random());
+        CanonicalRecord.Projecting record = begunCall().record();
         passLease(record.key());
         CanonicalRecord.Failed abandoned = record.failed(ErrorCode.EXECUTION_ABANDONED, Option.none(), CALLERS_NOW);
 
@@ -76,20 +70,17 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void refusesAbandonWhileTheLeaseRunsAndLetsTheAttemptFinish() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
+        Begun call = begunCall();
 
-        assertThat(store().abandon(record.key(), record.createdAt(), TIMEOUT)).isEqualTo(refused(new Refusal.LeaseNotExpired()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(record));
-
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
+        assertThat(store().abandon(call.key(), call.record().createdAt(), TIMEOUT))
+                .isEqualTo(refused(new Refusal.LeaseNotExpired()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
+        assertCompleted(readyOf(call.record()), call.token());
     }
 
     @Test
     default void judgesTheLeaseByTheStoresClockNeverByTheCallersInstant() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
+        CanonicalRecord.Projecting record = begunCall().record();
 
         // A caller whose clock stepped far ahead cannot end a call that is still running.
         for (Instant stepped : List.of(record.createdAt().plus(LEASE), record.createdAt().plus(Duration.ofDays(365)),
@@ -108,14 +99,13 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void keepsTheLeaseOfTheFirstBeginWhenBeginIsRetried() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
+        Begun call = begunCall();
 
-        assertThat(store().begin(new InvocationStart(record, token, RUN_TOKEN, TTL, LEASE.multipliedBy(1_000), GENEROUS_BUDGET,
-                GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT)).isEqualTo(Either.right(record));
+        assertThat(store().begin(startLiving(call.record(), call.token(), TTL, LEASE.multipliedBy(1_000)), TIMEOUT))
+                .isEqualTo(Either.right(call.record()));
 
-        passLease(record.key());
-        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT).isRight()).isTrue();
+        passLease(call.key());
+        assertThat(store().abandon(call.key(), CALLERS_NOW, TIMEOUT).isRight()).isTrue();
     }
 
     @Test
@@ -129,8 +119,7 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void refusesAbandonOfAnExpiredRecordAndDoesNotRecreateIt() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        begin(record, AttemptToken.random());
+        CanonicalRecord.Projecting record = begunCall().record();
         expire(record.key());
 
         assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Expired()));
@@ -140,32 +129,29 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void refusesAbandonOfAReadyRecordAndKeepsIt() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        complete(ready, token);
-        passLease(record.key());
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record());
+        complete(ready, call.token());
+        passLease(call.key());
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        assertThat(store().abandon(call.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(ready));
     }
 
     @Test
     default void refusesAbandonOfAnErrorRecordAndKeepsIt() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-        complete(failed, token);
-        passLease(record.key());
+        Begun call = begunCall();
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.some("raw"));
+        complete(failed, call.token());
+        passLease(call.key());
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        assertThat(store().abandon(call.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(failed));
     }
 
     @Test
     default void returnsTheStoredRecordUnchangedWhenAbandonIsRepeated() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        begin(record, AttemptToken.random());
+        CanonicalRecord.Projecting record = begunCall().record();
         passLease(record.key());
         CanonicalRecord.Failed first = store().abandon(record.key(), CALLERS_NOW, TIMEOUT).get();
 
@@ -175,23 +161,21 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @Test
     default void refusesALateCompletionOfTheAbandonedAttempt() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        passLease(record.key());
-        CanonicalRecord.Failed abandoned = store().abandon(record.key(), CALLERS_NOW, TIMEOUT).get();
+        Begun call = begunCall();
+        passLease(call.key());
+        CanonicalRecord.Failed abandoned = store().abandon(call.key(), CALLERS_NOW, TIMEOUT).get();
 
-        assertThat(complete(readyOf(record, "raw", evidenceFound("found")), token))
+        assertThat(complete(readyOf(call.record()), call.token())).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.none()), call.token()))
                 .isEqualTo(refused(new Refusal.Conflict()));
-        assertThat(complete(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()), token))
-                .isEqualTo(refused(new Refusal.Conflict()));
-        assertThat(store().begin(start(record, token), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(abandoned));
+        assertThat(store().begin(start(call.record(), call.token()), TIMEOUT))
+                .isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(abandoned));
     }
 
     @Test
     default void keepsTheTtlWhenAbandoned() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        begin(record, AttemptToken.random());
+        CanonicalRecord.Projecting record = begunCall().record();
         passLease(record.key());
         Option<Duration> before = remainingTtl(record.key());
         assertThat(before).isNotEmpty();
@@ -204,21 +188,14 @@ public interface StoreAbandoningContract extends StoreFixture {
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
     default void endsTheRecordOnceWhenAbandonsRaceCompletions() throws Exception {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        passLease(record.key());
-        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
-        List<Either<StoreFailure, CanonicalRecord.Final>> results;
-        try {
-            results = raceOn(pool, RACERS, i -> i % 2 == 0
-                    ? store().abandon(record.key(), CALLERS_NOW.plusNanos(i), TIMEOUT).map(CanonicalRecord.Final.class::cast)
-                    : store().complete(record.key(), token,
-                            (readyOf(record, "raw " + i, evidenceFound("found " + i))).completion(), TIMEOUT).map(record::complete));
-        } finally {
-            pool.shutdownNow();
-        }
+        Begun call = begunCall();
+        passLease(call.key());
+        List<Either<StoreFailure, CanonicalRecord.Final>> results = race(i -> i % 2 == 0
+                ? store().abandon(call.key(), CALLERS_NOW.plusNanos(i), TIMEOUT).map(CanonicalRecord.Final.class::cast)
+                : store().complete(call.key(), call.token(), readyOf(call.record(), "raw " + i,
+                        evidenceFound("found " + i)).completion(), TIMEOUT).map(call.record()::complete));
 
-        CanonicalRecord stored = stored(record.key()).get();
+        CanonicalRecord stored = stored(call.key()).get();
         assertThat(stored.status().isFinal()).isTrue();
         boolean abandoned = stored.errorCode().contains(ErrorCode.EXECUTION_ABANDONED);
         for (int i = 0; i < RACERS; i++) {
@@ -229,12 +206,7 @@ public interface StoreAbandoningContract extends StoreFixture {
                 assertThat(results.get(i)).as("racer %d", i).isEqualTo(refused(new Refusal.Conflict()));
             }
         }
-        long winners = results.stream().filter(Either::isRight).count();
-        if (abandoned) {
-            assertThat(winners).isEqualTo(RACERS / 2);
-        } else {
-            assertThat(winners).isEqualTo(1);
-        }
+        assertThat(results.stream().filter(Either::isRight).count()).as("winners").isEqualTo(abandoned ? RACERS / 2 : 1L);
     }
 
     // Listing and sweeping a run
@@ -254,13 +226,13 @@ public interface StoreAbandoningContract extends StoreFixture {
         RunId longer = opened(new RunId(runId.value() + "0"));
         RunId shorter = opened(new RunId(runId.value().substring(0, runId.value().length() - 1)));
         for (String id : List.of("call_b", "call_a", "call:c.d", "call_c")) {
-            begin(projecting(runId, id), AttemptToken.random());
+            begun(projecting(runId, id));
         }
-        begin(projecting(longer, "call_z"), AttemptToken.random());
-        begin(projecting(shorter, "call_y"), AttemptToken.random());
+        begun(projecting(longer, "call_z"));
+        begun(projecting(shorter, "call_y"));
         CanonicalRecord.Projecting completed = projecting(runId, "done");
         AttemptToken token = begun(completed);
-        assertAccepted(complete(readyOf(completed, "raw", evidenceFound("found")), token));
+        assertAccepted(complete(readyOf(completed), token));
 
         assertThat(listed(runId)).containsExactly("call:c.d", "call_a", "call_b", "call_c", "done");
         assertThat(listed(longer)).containsExactly("call_z");
@@ -272,8 +244,8 @@ public interface StoreAbandoningContract extends StoreFixture {
         String base = openedRun().value();
         RunId dotted = opened(new RunId(base + ".a:b"));
         RunId lookalike = opened(new RunId(base + "xa-b"));
-        begin(projecting(dotted, "call_1"), AttemptToken.random());
-        begin(projecting(lookalike, "call_2"), AttemptToken.random());
+        begun(projecting(dotted, "call_1"));
+        begun(projecting(lookalike, "call_2"));
 
         assertThat(listed(dotted)).containsExactly("call_1");
         assertThat(listed(lookalike)).containsExactly("call_2");
@@ -283,7 +255,7 @@ public interface StoreAbandoningContract extends StoreFixture {
     default void pagesAfterTheLastIdUntilEveryRecordIsListedOnce() {
         RunId runId = openedRun();
         List<String> all = IntStream.range(0, 7).mapToObj(i -> "call_" + i).toList();
-        all.forEach(id -> begin(projecting(runId, id), AttemptToken.random()));
+        all.forEach(id -> begun(projecting(runId, id)));
 
         List<String> seen = new ArrayList<>();
         List<Boolean> mores = new ArrayList<>();
@@ -303,10 +275,10 @@ public interface StoreAbandoningContract extends StoreFixture {
     default void doesNotListAnExpiredRecord() {
         RunId runId = openedRun();
         CanonicalRecord.Projecting gone = projecting(runId, "call_gone");
-        begin(gone, AttemptToken.random());
+        begun(gone);
         // Lets time pass where the store's clock can move (expire may end every record as old).
         passLease(gone.key());
-        begin(projecting(runId, "call_kept"), AttemptToken.random());
+        begun(projecting(runId, "call_kept"));
         expire(gone.key());
 
         assertThat(listed(runId)).containsExactly("call_kept");
@@ -326,13 +298,12 @@ public interface StoreAbandoningContract extends StoreFixture {
         CanonicalRecord.Projecting done = projecting(runId, "call_done");
         // passLease may pass every lease begun so far (a store's clock moved on), so the leased
         // record is begun after it.
-        begin(expired, AttemptToken.random());
-        AttemptToken token = AttemptToken.random();
-        begin(done, token);
-        CanonicalRecord.Ready ready = readyOf(done, "raw", evidenceFound("found"));
+        begun(expired);
+        AttemptToken token = begun(done);
+        CanonicalRecord.Ready ready = readyOf(done);
         assertAccepted(complete(ready, token));
         passLease(expired.key());
-        begin(leased, AttemptToken.random());
+        begun(leased);
         ToolBoundary boundary = fittingBoundary();
 
         var first = boundary.abandonExpired(runId);
@@ -360,9 +331,9 @@ public interface StoreAbandoningContract extends StoreFixture {
                 .mapToObj(i -> projecting(runId, String.format("call_%04d", i))).toList();
         CanonicalRecord.Projecting last = begun.get(records - 1);
         // Begun first: passLease may pass every lease begun so far.
-        begin(last, AttemptToken.random());
+        begun(last);
         passLease(last.key());
-        begun.subList(0, records - 1).forEach(record -> begin(record, AttemptToken.random()));
+        begun.subList(0, records - 1).forEach(this::begun);
 
         var swept = fittingBoundary().abandonExpired(runId);
 

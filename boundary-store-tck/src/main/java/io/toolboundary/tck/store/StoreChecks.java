@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntFunction;
 
@@ -59,6 +60,16 @@ final class StoreChecks {
         return results;
     }
 
+    /** Runs {@code task} on {@link #RACERS} threads of a pool of its own, released together; results in racer order. */
+    static <T> List<T> race(IntFunction<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
+        try {
+            return raceOn(pool, RACERS, task);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Asserts that the store accepted the operation. */
     static void assertAccepted(Either<StoreFailure, ?> result) {
         assertThat(result.isRight()).as("expected acceptance, got %s", result).isTrue();
@@ -67,10 +78,5 @@ final class StoreChecks {
     /** The store's refusal, as a store answers it. */
     static <T> Either<StoreFailure, T> refused(Refusal reason) {
         return Either.left(StoreFailure.refused(reason));
-    }
-
-    /** A store failure, as a store answers it. */
-    static <T> Either<StoreFailure, T> failed(StoreFailure failure) {
-        return Either.left(failure);
     }
 }

@@ -2,9 +2,7 @@ package io.toolboundary.tck.store;
 
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.CREATED_AT;
-import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
-import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TOOL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
@@ -21,7 +19,6 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
@@ -51,128 +48,112 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     @DisplayName("Projector succeeds")
     default void movesProjectingToReadyWithEvidence() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record(), "{\"hits\":3}", evidenceFound("3 errors at 10:02"));
 
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        assertCompleted(ready, call.token());
     }
 
     @Test
     @DisplayName("No evidence projection completes")
     default void movesProjectingToReadyWithNoEvidenceAndKeepsItsScope() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record(), "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
 
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
-        CanonicalRecord found = stored(record.key()).get();
+        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready.completion()));
+        CanonicalRecord found = stored(call.key()).get();
         assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
         assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
     }
 
     @Test
     default void movesProjectingToErrorWithRawResponse() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
+        Begun call = begunCall();
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
 
-        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        assertCompleted(failed, call.token());
     }
 
     @Test
     default void movesProjectingToErrorWithoutRawResponse() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
+        Begun call = begunCall();
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.none());
 
-        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        assertCompleted(failed, call.token());
     }
 
     @Test
     default void refusesEveryChangeToAReadyRecord() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        complete(ready, token);
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record());
+        complete(ready, call.token());
 
-        assertRefusesEveryOtherOutcome(record, token, ready);
+        assertRefusesEveryOtherOutcome(call.record(), call.token(), ready);
     }
 
     @Test
     default void refusesEveryChangeToAnErrorRecord() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none());
-        complete(failed, token);
+        Begun call = begunCall();
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.none());
+        complete(failed, call.token());
 
-        assertRefusesEveryOtherOutcome(record, token, failed);
+        assertRefusesEveryOtherOutcome(call.record(), call.token(), failed);
     }
 
     @Test
     default void returnsTheStoredRecordWhenTheSameCompletionIsRepeated() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        complete(ready, token);
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record());
+        complete(ready, call.token());
 
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        assertCompleted(ready, call.token());
     }
 
     @Test
     default void returnsTheStoredRecordWhenTheSameFailureIsRepeated() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.PROJECTION_INVALID, Option.some("raw"));
-        complete(failed, token);
+        Begun call = begunCall();
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.PROJECTION_INVALID, Option.some("raw"));
+        complete(failed, call.token());
 
-        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(failed));
+        assertCompleted(failed, call.token());
     }
 
     @Test
     default void refusesCompletionWithAnotherToken() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record());
 
         assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(record));
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
+        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready.completion()));
     }
 
     @Test
     default void refusesRepeatedCompletionWithAnotherToken() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        complete(ready, token);
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record());
+        complete(ready, call.token());
 
         assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        assertThat(stored(call.key())).isEqualTo(Option.some(ready));
     }
 
     @Test
     default void refusesACompletionByTheTokenOfAnotherAttemptUnderTheSameKey() {
         RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(run, "call_1");
-        begin(record, AttemptToken.random());
+        begun(record);
         CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
 
         // Only the attempt's token proves an outcome to be of its record; another token never does.
-        assertThat(complete(readyOf(impostor, "raw", evidenceFound("found")), AttemptToken.random()))
-                .isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(readyOf(impostor), AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
     }
 
     private void assertRefusesEveryOtherOutcome(CanonicalRecord.Projecting record, AttemptToken token,
             CanonicalRecord.Final stored) {
         List<CanonicalRecord.Final> others = List.of(
-                readyOf(record, "raw", evidenceFound("found")),
+                readyOf(record),
                 readyOf(record, "other raw", evidenceFound("found")),
                 readyOf(record, "raw", noEvidence("nothing", "checkout")),
                 failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()),
@@ -193,7 +174,7 @@ public interface StoreCompletingContract extends StoreFixture {
     default void setsTheTtlAtBegin() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
-        begin(record, AttemptToken.random());
+        begun(record);
 
         assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(TTL);
     }
@@ -201,8 +182,7 @@ public interface StoreCompletingContract extends StoreFixture {
     @Test
     @DisplayName("Read does not renew TTL")
     default void readsDoNotExtendTheTtl() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        begin(record, AttemptToken.random());
+        CanonicalRecord.Projecting record = begunCall().record();
         Duration before = liveTtl(record.key());
 
         for (int i = 0; i < 100; i++) {
@@ -214,26 +194,24 @@ public interface StoreCompletingContract extends StoreFixture {
 
     @Test
     default void keepsTheTtlWhenCompleted() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        Duration before = liveTtl(record.key());
+        Begun call = begunCall();
+        Duration before = liveTtl(call.key());
 
-        complete(readyOf(record, "raw", evidenceFound("found")), token);
+        complete(readyOf(call.record()), call.token());
 
-        assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+        assertThat(liveTtl(call.key())).isPositive().isLessThanOrEqualTo(before);
     }
 
     @Test
     default void refusedBeginsDoNotExtendTheTtl() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        Duration before = liveTtl(record.key());
+        Begun call = begunCall();
+        Duration before = liveTtl(call.key());
         Duration longer = TTL.multipliedBy(10);
 
-        store().begin(new InvocationStart(record, token, RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT);
-        store().begin(new InvocationStart(record, AttemptToken.random(), RUN_TOKEN, longer, LEASE, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT);
+        store().begin(startLiving(call.record(), call.token(), longer, LEASE), TIMEOUT);
+        store().begin(startLiving(call.record(), AttemptToken.random(), longer, LEASE), TIMEOUT);
 
-        assertThat(liveTtl(record.key())).isPositive().isLessThanOrEqualTo(before);
+        assertThat(liveTtl(call.key())).isPositive().isLessThanOrEqualTo(before);
     }
 
     private Duration liveTtl(InvocationKey key) {
@@ -246,8 +224,7 @@ public interface StoreCompletingContract extends StoreFixture {
 
     @Test
     default void findsNothingAfterExpiry() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        begin(record, AttemptToken.random());
+        CanonicalRecord.Projecting record = begunCall().record();
 
         expire(record.key());
 
@@ -257,17 +234,15 @@ public interface StoreCompletingContract extends StoreFixture {
 
     @Test
     default void refusesCompletionOfAnExpiredRecordAndDoesNotRecreateIt() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        expire(record.key());
+        Begun call = begunCall();
+        expire(call.key());
 
-        assertThat(complete(readyOf(record, "raw", evidenceFound("found")), token))
-                .isEqualTo(refused(new Refusal.Expired()));
-        assertThat(complete(failedOf(record, ErrorCode.EXECUTION_FAILED, Option.none()), token))
+        assertThat(complete(readyOf(call.record()), call.token())).isEqualTo(refused(new Refusal.Expired()));
+        assertThat(complete(failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.none()), call.token()))
                 .isEqualTo(refused(new Refusal.Expired()));
 
-        assertThat(stored(record.key())).isEmpty();
-        assertThat(remainingTtl(record.key())).isEmpty();
+        assertThat(stored(call.key())).isEmpty();
+        assertThat(remainingTtl(call.key())).isEmpty();
     }
 
     @Test
@@ -281,15 +256,14 @@ public interface StoreCompletingContract extends StoreFixture {
                 CREATED_AT.plusSeconds(1));
         CanonicalRecord.Projecting reuse = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
 
-        assertThat(store().begin(start(replay, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
-        assertThat(store().begin(start(reuse, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.IdReused()));
+        assertThat(beginAnew(replay)).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(beginAnew(reuse)).isEqualTo(refused(new Refusal.IdReused()));
         assertThat(store().begin(start(old, oldToken), TIMEOUT)).as("a late retry of the first attempt")
                 .isEqualTo(refused(new Refusal.Duplicate()));
 
         assertThat(stored(old.key())).isEmpty();
         assertThat(remainingTtl(old.key())).isEmpty();
-        assertThat(complete(readyOf(old, "raw", evidenceFound("found")), oldToken))
-                .isEqualTo(refused(new Refusal.Expired()));
+        assertThat(complete(readyOf(old), oldToken)).isEqualTo(refused(new Refusal.Expired()));
     }
 
     @Test
@@ -297,9 +271,8 @@ public interface StoreCompletingContract extends StoreFixture {
         RunId run = openedRun();
         CanonicalRecord.Projecting shortLived = projecting(run, "call_1");
         CanonicalRecord.Projecting longLived = projecting(run, "call_2");
-        begin(shortLived, AttemptToken.random());
-        store().begin(new InvocationStart(longLived, AttemptToken.random(), RUN_TOKEN, TTL.multipliedBy(3), LEASE, GENEROUS_BUDGET,
-                GENEROUS_BUDGET, maxRecordBytes()), TIMEOUT);
+        begun(shortLived);
+        store().begin(startLiving(longLived, AttemptToken.random(), TTL.multipliedBy(3), LEASE), TIMEOUT);
 
         expire(shortLived.key());
 
@@ -316,7 +289,7 @@ public interface StoreCompletingContract extends StoreFixture {
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(record.byteSize()).isEqualTo(maxRecordBytes());
 
-        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(record));
+        assertThat(beginAnew(record)).isEqualTo(Either.right(record));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
     }
 
@@ -327,51 +300,46 @@ public interface StoreCompletingContract extends StoreFixture {
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(record.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(beginAnew(record)).isEqualTo(refused(new Refusal.TooLarge()));
         assertThat(stored(record.key())).isEmpty();
     }
 
     @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
     @ValueSource(ints = {1, 2, 3, 4})
     default void acceptsCompletionOfExactlyTheRecordLimit(int lastCharacterBytes) {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOfSize(call.record(), maxRecordBytes(), characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(ready.byteSize()).isEqualTo(maxRecordBytes());
 
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        assertCompleted(ready, call.token());
     }
 
     @ParameterizedTest(name = "last character of {0} UTF-8 bytes")
     @ValueSource(ints = {1, 2, 3, 4})
     default void refusesCompletionOfOneByteOverTheRecordLimitAndKeepsTheProjectingRecord(int lastCharacterBytes) {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOfSize(record, maxRecordBytes() + 1,
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOfSize(call.record(), maxRecordBytes() + 1,
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-        assertThat(complete(ready, token)).isEqualTo(refused(new Refusal.TooLarge()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        assertThat(complete(ready, call.token())).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
 
-        CanonicalRecord.Failed failed = failedOf(record, ErrorCode.RESULT_TOO_LARGE, Option.none());
-        assertThat(complete(failed, token)).isEqualTo(Either.right(failed.completion()));
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.RESULT_TOO_LARGE, Option.none());
+        assertThat(complete(failed, call.token())).isEqualTo(Either.right(failed.completion()));
     }
 
     @Test
     default void refusesAnErrorRecordWhoseRawResponseIsOneByteOverTheRecordLimit() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        long fixed = failedOf(record, ErrorCode.PROJECTION_FAILED, Option.some("")).byteSize();
-        CanonicalRecord.Failed atLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
+        Begun call = begunCall();
+        long fixed = failedOf(call.record(), ErrorCode.PROJECTION_FAILED, Option.some("")).byteSize();
+        CanonicalRecord.Failed atLimit = failedOf(call.record(), ErrorCode.PROJECTION_FAILED,
                 Option.some(padding(maxRecordBytes() - fixed, characterOfUtf8Bytes(4))));
-        CanonicalRecord.Failed overLimit = failedOf(record, ErrorCode.PROJECTION_FAILED,
+        CanonicalRecord.Failed overLimit = failedOf(call.record(), ErrorCode.PROJECTION_FAILED,
                 Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
 
-        assertThat(complete(overLimit, token)).isEqualTo(refused(new Refusal.TooLarge()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(record));
-        assertThat(complete(atLimit, token)).isEqualTo(Either.right(atLimit.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(atLimit));
+        assertThat(complete(overLimit, call.token())).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
+        assertCompleted(atLimit, call.token());
     }
 }

@@ -47,7 +47,7 @@ public interface StoreCreatingContract extends StoreFixture {
     default void beginReturnsTheStoredProjectingRecord() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
-        Either<StoreFailure, CanonicalRecord.Projecting> begun = store().begin(start(record, AttemptToken.random()), TIMEOUT);
+        Either<StoreFailure, CanonicalRecord.Projecting> begun = beginAnew(record);
 
         assertThat(begun).isEqualTo(Either.right(record));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
@@ -61,7 +61,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_A-z.0:9", "fetch.v2:logs-1", request,
                 Instant.parse("2031-01-01T00:00:00.000000001Z"));
 
-        begin(record, AttemptToken.random());
+        begun(record);
         CanonicalRecord found = stored(record.key()).get();
 
         assertThat(found).isEqualTo(record);
@@ -76,7 +76,7 @@ public interface StoreCreatingContract extends StoreFixture {
         String longest = "Call_" + "x".repeat(ToolCallId.MAX_LENGTH - 7) + ":9";
         CanonicalRecord.Projecting record = projecting(run, longest);
 
-        begin(record, AttemptToken.random());
+        begun(record);
 
         assertThat(stored(record.key()).get().key().toolCallId().value()).isEqualTo(longest);
         assertThat(stored(InvocationKey.of(run, new ToolCallId(longest.toLowerCase())))).isEmpty();
@@ -87,8 +87,8 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting first = projecting(openedRun(), "call_1", TOOL.value(), "{\"n\":1}");
         CanonicalRecord.Projecting second = projecting(openedRun(), "call_1", TOOL.value(), "{\"n\":2}");
 
-        begin(first, AttemptToken.random());
-        begin(second, AttemptToken.random());
+        begun(first);
+        begun(second);
 
         assertThat(stored(first.key())).isEqualTo(Option.some(first));
         assertThat(stored(second.key())).isEqualTo(Option.some(second));
@@ -102,15 +102,14 @@ public interface StoreCreatingContract extends StoreFixture {
 
     @Test
     default void keepsReadyRecordExactly() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
+        Begun call = begunCall();
         String raw = "line 1\r\nline \"2\"\t\\ \u0000 \ud83d\ude00\ud834\udd1e \u00e9\u20ac\n";
-        CanonicalRecord.Ready ready = readyOf(record, raw,
+        CanonicalRecord.Ready ready = readyOf(call.record(), raw,
                 noEvidence("nothing for \ud83d\ude00", "service checkout, logs 10:00-10:15 UTC \u20ac"));
 
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready.completion()));
 
-        CanonicalRecord found = stored(record.key()).get();
+        CanonicalRecord found = stored(call.key()).get();
         assertThat(found).isEqualTo(ready);
         assertThat(found.rawResponse().get().getBytes(UTF_8)).isEqualTo(raw.getBytes(UTF_8));
         assertThat(found.updatedAt()).isEqualTo(COMPLETED_AT);
@@ -118,12 +117,10 @@ public interface StoreCreatingContract extends StoreFixture {
 
     @Test
     default void keepsEmptyRawResponseAndEmptyResult() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "", evidenceFound(""));
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record(), "", evidenceFound(""));
 
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        assertCompleted(ready, call.token());
     }
 
     @Test
@@ -131,8 +128,7 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId run = openedRun();
         CanonicalRecord.Projecting withEmpty = projecting(run, "call_1");
         CanonicalRecord.Projecting without = projecting(run, "call_2");
-        AttemptToken token = AttemptToken.random();
-        begin(withEmpty, token);
+        AttemptToken token = begun(withEmpty);
         begin(without, token);
         CanonicalRecord.Failed emptyRaw = failedOf(withEmpty, ErrorCode.PROJECTION_FAILED, Option.some(""));
         CanonicalRecord.Failed noRaw = failedOf(without, ErrorCode.EXECUTION_FAILED, Option.none());
@@ -154,9 +150,9 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId run = openedRun();
         CanonicalRecord.Projecting first = projecting(run, "call_1");
         CanonicalRecord.Projecting again = projecting(run, "call_1", TOOL.value(), REQUEST, CREATED_AT.plusSeconds(5));
-        begin(first, AttemptToken.random());
+        begun(first);
 
-        assertThat(store().begin(start(again, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(beginAnew(again)).isEqualTo(refused(new Refusal.Duplicate()));
         assertThat(stored(first.key())).isEqualTo(Option.some(first));
     }
 
@@ -165,30 +161,28 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId run = openedRun();
         CanonicalRecord.Projecting first = projecting(run, "call_1");
         CanonicalRecord.Projecting other = projecting(run, "call_1", "other_tool", "{\"service\":\"billing\"}");
-        begin(first, AttemptToken.random());
+        begun(first);
 
-        assertThat(store().begin(start(other, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.IdReused()));
+        assertThat(beginAnew(other)).isEqualTo(refused(new Refusal.IdReused()));
         assertThat(stored(first.key())).isEqualTo(Option.some(first));
     }
 
     @Test
     default void returnsTheStoredRecordWhenBeginIsRetriedWithTheSameToken() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
+        Begun call = begunCall();
 
-        assertThat(store().begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
-        assertThat(stored(record.key())).isEqualTo(Option.some(record));
+        assertThat(store().begin(start(call.record(), call.token()), TIMEOUT)).isEqualTo(Either.right(call.record()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
     }
 
     @Test
     default void refusesBeginOnAFinishedKeyAndKeepsTheFinalRecord() {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
-        complete(ready, token);
+        Begun call = begunCall();
+        CanonicalRecord.Ready ready = readyOf(call.record());
+        complete(ready, call.token());
 
-        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.Duplicate()));
-        assertThat(stored(record.key())).isEqualTo(Option.some(ready));
+        assertThat(beginAnew(call.record())).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(stored(call.key())).isEqualTo(Option.some(ready));
     }
 
     // Budgets
@@ -197,10 +191,10 @@ public interface StoreCreatingContract extends StoreFixture {
     default void allowsRunBudgetRecordsAndRefusesTheNext() {
         RunId run = openedRun();
         for (int i = 1; i <= 3; i++) {
-            assertAccepted(beginWithBudgets(projecting(run, "call_" + i), 3, GENEROUS_BUDGET));
+            assertAccepted(beginAnew(projecting(run, "call_" + i), 3, GENEROUS_BUDGET));
         }
 
-        assertThat(beginWithBudgets(projecting(run, "call_4"), 3, GENEROUS_BUDGET))
+        assertThat(beginAnew(projecting(run, "call_4"), 3, GENEROUS_BUDGET))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
         assertThat(stored(InvocationKey.of(run, new ToolCallId("call_4")))).isEmpty();
     }
@@ -209,7 +203,7 @@ public interface StoreCreatingContract extends StoreFixture {
     default void refusesEveryRecordWhenTheRunBudgetIsZero() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
-        assertThat(beginWithBudgets(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+        assertThat(beginAnew(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
         assertThat(stored(record.key())).isEmpty();
     }
 
@@ -219,19 +213,19 @@ public interface StoreCreatingContract extends StoreFixture {
         int runBudget = 2;
         int toolBudget = 1;
         CanonicalRecord.Projecting first = projecting(run, "call_1", "tool_a", "{\"n\":1}");
-        assertAccepted(beginWithBudgets(first, runBudget, toolBudget));
+        assertAccepted(beginAnew(first, runBudget, toolBudget));
 
-        assertThat(beginWithBudgets(projecting(run, "call_1", "tool_a", "{\"n\":1}"), runBudget, toolBudget))
+        assertThat(beginAnew(projecting(run, "call_1", "tool_a", "{\"n\":1}"), runBudget, toolBudget))
                 .isEqualTo(refused(new Refusal.Duplicate()));
-        assertThat(beginWithBudgets(projecting(run, "call_1", "tool_b", "{\"n\":2}"), runBudget, toolBudget))
+        assertThat(beginAnew(projecting(run, "call_1", "tool_b", "{\"n\":2}"), runBudget, toolBudget))
                 .isEqualTo(refused(new Refusal.IdReused()));
-        assertThat(beginWithBudgets(projecting(run, "call_2", "tool_a", "{\"n\":3}"), runBudget, toolBudget))
+        assertThat(beginAnew(projecting(run, "call_2", "tool_a", "{\"n\":3}"), runBudget, toolBudget))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
-        assertThat(beginWithBudgets(projectingOfSize(run, "call_3", maxRecordBytes() + 1, "a"), runBudget, GENEROUS_BUDGET))
+        assertThat(beginAnew(projectingOfSize(run, "call_3", maxRecordBytes() + 1, "a"), runBudget, GENEROUS_BUDGET))
                 .isEqualTo(refused(new Refusal.TooLarge()));
 
-        assertAccepted(beginWithBudgets(projecting(run, "call_4", "tool_b", "{\"n\":4}"), runBudget, toolBudget));
-        assertThat(beginWithBudgets(projecting(run, "call_5", "tool_c", "{\"n\":5}"), runBudget, toolBudget))
+        assertAccepted(beginAnew(projecting(run, "call_4", "tool_b", "{\"n\":4}"), runBudget, toolBudget));
+        assertThat(beginAnew(projecting(run, "call_5", "tool_c", "{\"n\":5}"), runBudget, toolBudget))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
     }
 
@@ -244,28 +238,28 @@ public interface StoreCreatingContract extends StoreFixture {
 
         assertThat(store().begin(start(first, token, 2, 2), TIMEOUT)).isEqualTo(Either.right(first));
 
-        assertAccepted(beginWithBudgets(projecting(run, "call_2"), 2, 2));
-        assertThat(beginWithBudgets(projecting(run, "call_3"), 2, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+        assertAccepted(beginAnew(projecting(run, "call_2"), 2, 2));
+        assertThat(beginAnew(projecting(run, "call_3"), 2, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
     }
 
     @Test
     default void runBudgetIsPerRun() {
         RunId exhausted = openedRun();
-        assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), 1, GENEROUS_BUDGET));
-        assertThat(beginWithBudgets(projecting(exhausted, "call_2"), 1, GENEROUS_BUDGET))
+        assertAccepted(beginAnew(projecting(exhausted, "call_1"), 1, GENEROUS_BUDGET));
+        assertThat(beginAnew(projecting(exhausted, "call_2"), 1, GENEROUS_BUDGET))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
 
-        assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), 1, GENEROUS_BUDGET));
+        assertAccepted(beginAnew(projecting(openedRun(), "call_2"), 1, GENEROUS_BUDGET));
     }
 
     @Test
     default void allowsToolBudgetRecordsAndRefusesTheNext() {
         RunId run = openedRun();
         for (int i = 1; i <= 2; i++) {
-            assertAccepted(beginWithBudgets(projecting(run, "call_" + i), GENEROUS_BUDGET, 2));
+            assertAccepted(beginAnew(projecting(run, "call_" + i), GENEROUS_BUDGET, 2));
         }
 
-        assertThat(beginWithBudgets(projecting(run, "call_3"), GENEROUS_BUDGET, 2))
+        assertThat(beginAnew(projecting(run, "call_3"), GENEROUS_BUDGET, 2))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
         assertThat(stored(InvocationKey.of(run, new ToolCallId("call_3")))).isEmpty();
     }
@@ -274,38 +268,33 @@ public interface StoreCreatingContract extends StoreFixture {
     default void rejectionsReserveNoToolBudget() {
         RunId run = openedRun();
         CanonicalRecord.Projecting first = projecting(run, "call_1");
-        assertAccepted(beginWithBudgets(first, 1, 2));
+        assertAccepted(beginAnew(first, 1, 2));
 
-        assertThat(beginWithBudgets(projecting(run, "call_1"), 1, 2)).isEqualTo(refused(new Refusal.Duplicate()));
-        assertThat(beginWithBudgets(projecting(run, "call_2"), 1, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+        assertThat(beginAnew(projecting(run, "call_1"), 1, 2)).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(beginAnew(projecting(run, "call_2"), 1, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
 
-        assertAccepted(beginWithBudgets(projecting(run, "call_3"), GENEROUS_BUDGET, 2));
-        assertThat(beginWithBudgets(projecting(run, "call_4"), GENEROUS_BUDGET, 2))
+        assertAccepted(beginAnew(projecting(run, "call_3"), GENEROUS_BUDGET, 2));
+        assertThat(beginAnew(projecting(run, "call_4"), GENEROUS_BUDGET, 2))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
     }
 
     @Test
     default void toolBudgetIsPerTool() {
         RunId run = openedRun();
-        assertAccepted(beginWithBudgets(projecting(run, "call_1", "tool_a", REQUEST), GENEROUS_BUDGET, 1));
-        assertThat(beginWithBudgets(projecting(run, "call_2", "tool_a", REQUEST), GENEROUS_BUDGET, 1))
+        assertAccepted(beginAnew(projecting(run, "call_1", "tool_a", REQUEST), GENEROUS_BUDGET, 1));
+        assertThat(beginAnew(projecting(run, "call_2", "tool_a", REQUEST), GENEROUS_BUDGET, 1))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
 
-        assertAccepted(beginWithBudgets(projecting(run, "call_3", "tool_b", REQUEST), GENEROUS_BUDGET, 1));
+        assertAccepted(beginAnew(projecting(run, "call_3", "tool_b", REQUEST), GENEROUS_BUDGET, 1));
     }
 
     @Test
     default void toolBudgetIsPerRun() {
         RunId exhausted = openedRun();
-        assertAccepted(beginWithBudgets(projecting(exhausted, "call_1"), GENEROUS_BUDGET, 1));
-        assertThat(beginWithBudgets(projecting(exhausted, "call_2"), GENEROUS_BUDGET, 1))
+        assertAccepted(beginAnew(projecting(exhausted, "call_1"), GENEROUS_BUDGET, 1));
+        assertThat(beginAnew(projecting(exhausted, "call_2"), GENEROUS_BUDGET, 1))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
 
-        assertAccepted(beginWithBudgets(projecting(openedRun(), "call_2"), GENEROUS_BUDGET, 1));
-    }
-
-    private Either<StoreFailure, CanonicalRecord.Projecting> beginWithBudgets(CanonicalRecord.Projecting record,
-            int runCallBudget, int toolCallBudget) {
-        return store().begin(start(record, AttemptToken.random(), runCallBudget, toolCallBudget), TIMEOUT);
+        assertAccepted(beginAnew(projecting(openedRun(), "call_2"), GENEROUS_BUDGET, 1));
     }
 }

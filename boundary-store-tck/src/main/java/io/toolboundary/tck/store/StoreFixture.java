@@ -1,15 +1,18 @@
 package io.toolboundary.tck.store;
 
+import static io.toolboundary.tck.store.StoreRecordFixtures.GENEROUS_BUDGET;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
@@ -26,32 +29,21 @@ import io.vavr.control.Option;
 import java.time.Duration;
 
 /**
- * How a store adapter's test hands its store to the contracts: the test class implements this interface and the
- * contract interfaces it runs. {@link #store()} is required; every other hook refuses by default, and each contract
- * names the hooks it calls. JUnit makes a new test instance for each test, so what the implementing class keeps in
- * fields (a clock, a store built on it) is fresh for each test. The default methods at the end are the steps the store
- * contracts share.
+ * How a store adapter's test hands its store to the contracts it implements: {@link #store()} is required, every other
+ * hook refuses until implemented (docs/store-tck.md says which suite calls which). The default methods at the end are
+ * the steps the contracts share.
  */
 public interface StoreFixture {
 
-    /**
-     * The store under test; may be the same instance for every test. Every test works in a run of its own, so one
-     * shared store on one shared server is enough.
-     */
+    /** The store under test; one instance for every test will do, as each test works in a run of its own. */
     CanonicalInvocationStore store();
 
-    /**
-     * The clock the boundaries of the boundary suites read; a new one for each test, standing at the suite's start. A
-     * store built on it follows it; the implementing class holds it in a field.
-     */
+    /** The clock the boundary suites' boundaries read: a new one for each test, at the suite's start. */
     default MutableClock clock() {
         throw missing("clock()");
     }
 
-    /**
-     * The clock the store's expiry follows, when a contract may move it; none when the store keeps its own time (then
-     * records end through {@link #expire(InvocationKey)}).
-     */
+    /** The clock the store's expiry follows, for a contract to move; none when the store keeps its own time. */
     default Option<MutableClock> storeClock() {
         throw missing("storeClock()");
     }
@@ -66,27 +58,19 @@ public interface StoreFixture {
         throw missing("remainingTtl(InvocationKey)");
     }
 
-    /**
-     * Ends the life of the record under {@code key} now, as if its time to live had run out. May be called from inside
-     * a tool, while the boundary waits for it.
-     */
+    /** Ends the record's life now, as if its TTL had run out; may be called from inside a tool. */
     default void expire(InvocationKey key) {
         throw missing("expire(InvocationKey)");
     }
 
-    /**
-     * Ends the life of the run's state now, as if its time to live had run out, leaving its records as they are. The
-     * run was opened for less time than its records live.
-     */
+    /** Ends the run's state now, as if its TTL (shorter than its records') had run out, leaving its records. */
     default void expireRun(RunId runId) {
         throw missing("expireRun(RunId)");
     }
 
     /**
-     * Lets the store's own clock pass the execution lease of the record under {@code key}, as if the process running
-     * its tool had stopped {@link StoreRecordFixtures#LEASE} ago: a store on a test clock moves that clock by {@link
-     * StoreRecordFixtures#LEASE}; a store on a server's clock may move the stored lease's end to the past. A store on
-     * {@link #clock()}, which the boundary suites move past the lease themselves, needs nothing more (the default).
+     * Lets the store's own clock pass the record's execution lease ({@link StoreRecordFixtures#LEASE}), as if its tool's
+     * process had stopped; nothing is needed (the default) for a store on {@link #clock()}, which the suites move.
      */
     default void passLease(InvocationKey key) {
     }
@@ -96,52 +80,43 @@ public interface StoreFixture {
         throw missing("maxRecordBytes()");
     }
 
-    /**
-     * Whether the store measures its records' lives on {@link #clock()}: then a record created at the suite's start has
-     * exactly the boundary's TTL left until the clock moves, and dies when the clock reaches its expiry.
-     */
+    /** Whether the store measures its records' lives on {@link #clock()}, so that TTL checks may be exact. */
     default boolean storeExpiresOnTheSuiteClock() {
         throw missing("storeExpiresOnTheSuiteClock()");
     }
 
-    /**
-     * Rounds of the race of 64 threads calling one key through a boundary: 1,000. A store whose round trips are slow
-     * may run fewer; at least one.
-     */
+    /** Rounds of the race of 64 threads calling one key through a boundary: 1,000; a slow store may run fewer. */
     default int sameKeyRaceRounds() {
         return 1_000;
     }
 
-    /**
-     * Rounds of the race of many runs spending their budgets at once through a boundary: 100. A store whose round trips
-     * are slow may run fewer; at least one.
-     */
+    /** Rounds of the race of many runs spending their budgets through a boundary: 100; a slow store may run fewer. */
     default int budgetRaceRounds() {
         return 100;
     }
 
-    /**
-     * A run no other test uses, opened in the store with {@link StoreRecordFixtures#RUN_TOKEN} for {@link
-     * StoreRecordFixtures#RUN_TTL}, as every helper start expects.
-     */
+    /** A call begun in a run of its own: its PROJECTING record and the token of the attempt that began it. */
+    record Begun(CanonicalRecord.Projecting record, AttemptToken token) {
+
+        /** The record's key. */
+        public InvocationKey key() {
+            return record.key();
+        }
+    }
+
+    /** A run no other test uses, opened in the store with the token and TTL every helper start expects. */
     default RunId openedRun() {
         return opened(freshRunId());
     }
 
-    /**
-     * Opens {@code runId}, which the store does not hold yet, with {@link StoreRecordFixtures#RUN_TOKEN} for {@link
-     * StoreRecordFixtures#RUN_TTL}, as every helper start expects.
-     */
+    /** Opens {@code runId}, which the store does not hold yet, as {@link #openedRun()} does. */
     default RunId opened(RunId runId) {
         assertThat(store().openRun(new RunOpening(runId, RUN_TOKEN, RUN_TTL), TIMEOUT)).as("open %s", runId)
                 .isEqualTo(Either.right(RUN_TOKEN));
         return runId;
     }
 
-    /**
-     * Begins {@code record} with {@link StoreRecordFixtures#start(CanonicalRecord.Projecting, AttemptToken)}, asserting
-     * it is created.
-     */
+    /** Begins {@code record} with {@link StoreRecordFixtures#start}, asserting it is created. */
     default void begin(CanonicalRecord.Projecting record, AttemptToken token) {
         assertThat(store().begin(start(record, token), TIMEOUT)).as("begin %s", record.key()).isEqualTo(Either.right(record));
     }
@@ -153,9 +128,38 @@ public interface StoreFixture {
         return token;
     }
 
+    /** Begins {@code call_1} in a run of its own ({@link StoreRecordFixtures#projecting}), asserting it is created. */
+    default Begun begunCall() {
+        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
+        return new Begun(record, begun(record));
+    }
+
+    /** What the store answers a begin of {@code record} by a new attempt, with {@link StoreRecordFixtures#start}. */
+    default Either<StoreFailure, CanonicalRecord.Projecting> beginAnew(CanonicalRecord.Projecting record) {
+        return store().begin(start(record, AttemptToken.random()), TIMEOUT);
+    }
+
+    /** What the store answers a begin of {@code record} by a new attempt, within these budgets. */
+    default Either<StoreFailure, CanonicalRecord.Projecting> beginAnew(CanonicalRecord.Projecting record, int runCallBudget,
+            int toolCallBudget) {
+        return store().begin(start(record, AttemptToken.random(), runCallBudget, toolCallBudget), TIMEOUT);
+    }
+
+    /** A start of {@code record} with {@code ttl} and {@code lease}, generous budgets and the store's record limit. */
+    default InvocationStart startLiving(CanonicalRecord.Projecting record, AttemptToken token, Duration ttl,
+            Duration lease) {
+        return new InvocationStart(record, token, RUN_TOKEN, ttl, lease, GENEROUS_BUDGET, GENEROUS_BUDGET, maxRecordBytes());
+    }
+
     /** Completes {@code outcome}'s record as the attempt of {@code token}. */
     default Either<StoreFailure, Completion> complete(CanonicalRecord.Final outcome, AttemptToken token) {
         return store().complete(outcome.key(), token, outcome.completion(), TIMEOUT);
+    }
+
+    /** Completes {@code outcome}'s record as the attempt of {@code token}, asserting the store took and keeps it. */
+    default void assertCompleted(CanonicalRecord.Final outcome, AttemptToken token) {
+        assertThat(complete(outcome, token)).as("complete %s", outcome.key()).isEqualTo(Either.right(outcome.completion()));
+        assertThat(stored(outcome.key())).isEqualTo(Option.some(outcome));
     }
 
     /** A boundary over the store, on the system clock, whose limits fit the store's record limit. */

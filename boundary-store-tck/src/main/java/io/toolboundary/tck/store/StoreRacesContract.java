@@ -4,6 +4,7 @@ import static io.toolboundary.tck.store.StoreChecks.BOUNDARY_RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACERS;
 import static io.toolboundary.tck.store.StoreChecks.RACE_TOOL;
 import static io.toolboundary.tck.store.StoreChecks.ROUNDS;
+import static io.toolboundary.tck.store.StoreChecks.race;
 import static io.toolboundary.tck.store.StoreChecks.raceOn;
 import static io.toolboundary.tck.store.StoreChecks.refused;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
@@ -51,7 +52,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.RepeatedTest;
@@ -71,21 +71,16 @@ public interface StoreRacesContract extends StoreFixture {
     default void runsTheToolExactlyOnceInEachRoundOf64ThreadsCallingOneKey() throws Exception {
         int rounds = sameKeyRaceRounds();
         assertThat(rounds).as("rounds").isPositive();
-        List<CountingExecutor> tools = new ArrayList<>();
-        List<ToolBoundary> boundaries = new ArrayList<>();
-        List<RunContext> runs = new ArrayList<>();
-        List<ToolCallEnvelope> calls = new ArrayList<>();
+        record Round(CountingExecutor tool, ToolBoundary boundary, RunContext run, ToolCallEnvelope call,
+                List<Either<BoundaryError, AgentResult>> results) {
+        }
+        List<Round> all = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             CountingExecutor tool = FakeTools.counting(FakeTools.returning("raw " + round));
-            tools.add(tool);
-            boundaries.add(fittingBoundary(ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"))));
+            ToolBinding binding = ToolBinding.readOnly(RACE_TOOL, tool, FakeProjectors.evidenceFound("found"));
             RunContext run = RunContext.active(openedRun(), Fixtures.FAR_FUTURE, RunContext.UNLIMITED).opened(RUN_TOKEN);
-            runs.add(run);
-            calls.add(Fixtures.envelope(run).withToolName(RACE_TOOL).build());
-        }
-        List<List<Either<BoundaryError, AgentResult>>> results = new ArrayList<>();
-        for (int round = 0; round < rounds; round++) {
-            results.add(Collections.synchronizedList(new ArrayList<>()));
+            all.add(new Round(tool, fittingBoundary(binding), run, Fixtures.envelope(run).withToolName(RACE_TOOL).build(),
+                    Collections.synchronizedList(new ArrayList<>())));
         }
         // Each racer plays every round; a barrier releases the 64 calls of a round together.
         CyclicBarrier roundStart = new CyclicBarrier(BOUNDARY_RACERS);
@@ -94,9 +89,9 @@ public interface StoreRacesContract extends StoreFixture {
             List<Future<?>> racers = new ArrayList<>();
             for (int racer = 0; racer < BOUNDARY_RACERS; racer++) {
                 racers.add(pool.submit(() -> {
-                    for (int round = 0; round < rounds; round++) {
+                    for (Round round : all) {
                         roundStart.await(60, SECONDS);
-                        results.get(round).add(boundaries.get(round).invoke(runs.get(round), calls.get(round)));
+                        round.results().add(round.boundary().invoke(round.run(), round.call()));
                     }
                     return null;
                 }));
@@ -109,18 +104,18 @@ public interface StoreRacesContract extends StoreFixture {
         }
 
         for (int round = 0; round < rounds; round++) {
-            List<Either<BoundaryError, AgentResult>> outcomes = results.get(round);
-            assertThat(tools.get(round).executions()).as("executions in round %d", round).isEqualTo(1);
-            assertThat(outcomes.stream().filter(Either::isRight).toList()).as("results in round %d", round)
+            Round played = all.get(round);
+            assertThat(played.tool().executions()).as("executions in round %d", round).isEqualTo(1);
+            assertThat(played.results().stream().filter(Either::isRight).toList()).as("results in round %d", round)
                     .containsExactly(Either.right(evidenceFound("found")));
-            assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
+            assertThat(played.results().stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
                     .hasSize(BOUNDARY_RACERS - 1)
                     .allSatisfy(result -> assertThat(result).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL))));
-            InvocationKey key = InvocationKey.of(runs.get(round).runId(), new ToolCallId(calls.get(round).toolCallId()));
+            InvocationKey key = InvocationKey.of(played.run().runId(), new ToolCallId(played.call().toolCallId()));
             assertThat(stored(key).map(CanonicalRecord::status)).as("record of round %d", round)
                     .isEqualTo(Option.some(InvocationStatus.READY));
         }
-        long executions = tools.stream().mapToLong(CountingExecutor::executions).sum();
+        long executions = all.stream().mapToLong(round -> round.tool().executions()).sum();
         System.out.printf("RELIABILITY race-one-key/%s rounds=%d threads=%d calls=%d executions=%d duplicateExecutions=%d%n",
                 getClass().getSimpleName(), rounds, BOUNDARY_RACERS,
                 (long) rounds * BOUNDARY_RACERS, executions, executions - rounds);
@@ -212,24 +207,23 @@ public interface StoreRacesContract extends StoreFixture {
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
-        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("found"));
+        CanonicalRecord.Ready ready = readyOf(record);
         assertThat(complete(ready, winner)).isEqualTo(Either.right(ready.completion()));
     }
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
     default void storesExactlyOneOf32RacingCompletions() throws Exception {
-        CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
-        AttemptToken token = begun(record);
+        Begun call = begunCall();
         List<CanonicalRecord.Final> outcomes = IntStream.range(0, RACERS)
                 .mapToObj(i -> i % 2 == 0
-                        ? (CanonicalRecord.Final) readyOf(record, "raw " + i, evidenceFound("found " + i))
-                        : failedOf(record, ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
+                        ? (CanonicalRecord.Final) readyOf(call.record(), "raw " + i, evidenceFound("found " + i))
+                        : failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
                 .toList();
 
         List<Either<StoreFailure, Completion>> results =
-                race(i -> store().complete(record.key(), token, outcomes.get(i).completion(), TIMEOUT));
+                race(i -> store().complete(call.key(), call.token(), outcomes.get(i).completion(), TIMEOUT));
 
-        CanonicalRecord stored = stored(record.key()).get();
+        CanonicalRecord stored = stored(call.key()).get();
         assertThat(outcomes).contains((CanonicalRecord.Final) stored);
         Completion won = ((CanonicalRecord.Final) stored).completion();
         assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(won));
@@ -237,15 +231,5 @@ public interface StoreRacesContract extends StoreFixture {
                 .containsExactly(won);
         assertThat(results.stream().filter(Either::isLeft).toList())
                 .allSatisfy(result -> assertThat(result).isEqualTo(refused(new Refusal.Conflict())));
-    }
-
-    /** Runs {@code task} on {@link #RACERS} threads released together; returns the results in thread order. */
-    private <T> List<T> race(IntFunction<T> task) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
-        try {
-            return raceOn(pool, RACERS, task);
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

@@ -116,6 +116,11 @@ public final class StoreRecordFixtures {
         return (CanonicalRecord.Ready) record.complete(new Completion.Succeeded(raw, result, COMPLETED_AT));
     }
 
+    /** The READY record completing {@code record} with the raw response {@code raw} and the result {@code found}. */
+    public static CanonicalRecord.Ready readyOf(CanonicalRecord.Projecting record) {
+        return readyOf(record, "raw", evidenceFound("found"));
+    }
+
     /** The ERROR record ending {@code record} at {@link #COMPLETED_AT}. */
     public static CanonicalRecord.Failed failedOf(CanonicalRecord.Projecting record, ErrorCode code,
             Option<String> raw) {

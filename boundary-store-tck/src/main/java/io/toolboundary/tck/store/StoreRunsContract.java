@@ -6,6 +6,7 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TOKEN;
 import static io.toolboundary.tck.store.StoreRecordFixtures.RUN_TTL;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.evidenceFound;
 import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
 import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
 import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
@@ -17,12 +18,10 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.RunOpening;
 import io.toolboundary.application.RunToken;
-import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
-import io.vavr.control.Option;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -48,7 +47,7 @@ public interface StoreRunsContract extends StoreFixture {
         RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
 
         assertThat(store().openRun(new RunOpening(runId, new RunToken("another-opening"), RUN_TTL), TIMEOUT)).isEqualTo(Either.right(RUN_TOKEN));
-        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random()), TIMEOUT).isRight()).isTrue();
+        assertThat(beginAnew(projecting(runId, "call_1")).isRight()).isTrue();
     }
 
     @Test
@@ -56,7 +55,7 @@ public interface StoreRunsContract extends StoreFixture {
     default void aBeginInARunNeverOpenedIsRefusedAndStoresNothing() {
         CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
 
-        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(record)).isEqualTo(refused(new Refusal.RunStateLost()));
 
         assertThat(stored(record.key())).isEmpty();
     }
@@ -66,7 +65,7 @@ public interface StoreRunsContract extends StoreFixture {
         RunId runId = openedFor(RUN_TTL, new RunToken("the-first-opening"));
         CanonicalRecord.Projecting record = projecting(runId, "call_1");
 
-        assertThat(store().begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(record)).isEqualTo(refused(new Refusal.RunStateLost()));
 
         assertThat(stored(record.key())).isEmpty();
     }
@@ -82,11 +81,9 @@ public interface StoreRunsContract extends StoreFixture {
 
         assertThat(store().begin(start(ran, token), TIMEOUT)).as("a retry of the same attempt")
                 .isEqualTo(refused(new Refusal.RunStateLost()));
-        assertThat(store().begin(start(ran, AttemptToken.random()), TIMEOUT)).as("a replay of the same call")
-                .isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(ran)).as("a replay of the same call").isEqualTo(refused(new Refusal.RunStateLost()));
         CanonicalRecord.Projecting next = projecting(runId, "call_2");
-        assertThat(store().begin(start(next, AttemptToken.random()), TIMEOUT)).as("a new call")
-                .isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(next)).as("a new call").isEqualTo(refused(new Refusal.RunStateLost()));
         assertThat(stored(next.key())).isEmpty();
         assertThat(stored(ran.key())).contains(ran);
     }
@@ -97,7 +94,7 @@ public interface StoreRunsContract extends StoreFixture {
         CanonicalRecord.Projecting record = projecting(runId, "call_1");
         AttemptToken token = begun(record);
         expireRun(runId);
-        CanonicalRecord.Ready ready = readyOf(record, "raw", new AgentResult("hit", io.toolboundary.domain.EvidenceStatus.EVIDENCE_FOUND, Option.none()));
+        CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("hit"));
 
         assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
     }
@@ -105,14 +102,14 @@ public interface StoreRunsContract extends StoreFixture {
     @Test
     default void aRunOpenedAgainAfterItsStateEndedRefusesTheOldTokenAndCountsFromZero() {
         RunId runId = openedFor(SHORT_RUN_TTL, RUN_TOKEN);
-        begin(projecting(runId, "call_1"), AttemptToken.random());
+        begun(projecting(runId, "call_1"));
         expireRun(runId);
         RunToken reopened = new RunToken("opened-again");
 
         assertThat(store().openRun(new RunOpening(runId, reopened, RUN_TTL), TIMEOUT)).isEqualTo(Either.right(reopened));
 
         CanonicalRecord.Projecting next = projecting(runId, "call_2");
-        assertThat(store().begin(start(next, AttemptToken.random()), TIMEOUT)).isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(next)).isEqualTo(refused(new Refusal.RunStateLost()));
         assertThat(store().begin(new io.toolboundary.application.InvocationStart(next, AttemptToken.random(),
                 reopened, TTL, LEASE, 1, 1, Long.MAX_VALUE), TIMEOUT)).isEqualTo(Either.right(next));
     }
@@ -121,11 +118,11 @@ public interface StoreRunsContract extends StoreFixture {
     default void theRunsBudgetOutlivesItsRecords() {
         RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
         CanonicalRecord.Projecting first = projecting(runId, "call_1");
-        assertThat(store().begin(start(first, AttemptToken.random(), 1, 5), TIMEOUT).isRight()).isTrue();
+        assertThat(beginAnew(first, 1, 5).isRight()).isTrue();
 
         expire(first.key());
 
-        assertThat(store().begin(start(projecting(runId, "call_2"), AttemptToken.random(), 1, 5), TIMEOUT))
+        assertThat(beginAnew(projecting(runId, "call_2"), 1, 5))
                 .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
     }
 
@@ -138,7 +135,7 @@ public interface StoreRunsContract extends StoreFixture {
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(null, RUN_TOKEN, RUN_TTL), TIMEOUT));
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, null, RUN_TTL), TIMEOUT));
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, null), TIMEOUT));
-        assertThat(store().begin(start(projecting(runId, "call_1"), AttemptToken.random()), TIMEOUT))
+        assertThat(beginAnew(projecting(runId, "call_1")))
                 .as("no refused opening opened the run").isEqualTo(refused(new Refusal.RunStateLost()));
     }
 }
