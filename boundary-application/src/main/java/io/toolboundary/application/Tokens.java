@@ -16,7 +16,8 @@ final class Tokens {
 
     /** A value no other call of this method returns, in this process or another. */
     static String next() {
-        return PROCESS_PREFIX + Long.toHexString(COUNTER.incrementAndGet());
+        // Decimal: the concatenation writes the digits straight into the token, with no string of its own.
+        return PROCESS_PREFIX + COUNTER.incrementAndGet();
     }
 
     /** Throws unless {@code value} is 1 to 64 characters of {@code [A-Za-z0-9-]}. */

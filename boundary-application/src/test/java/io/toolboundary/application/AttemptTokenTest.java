@@ -20,7 +20,7 @@ class AttemptTokenTest {
         AttemptToken first = AttemptToken.random();
         AttemptToken second = AttemptToken.random();
 
-        assertThat(first.value()).matches("[0-9a-f]{20}-[0-9a-f]{1,16}");
+        assertThat(first.value()).matches("[0-9a-f]{20}-[0-9]{1,19}");
         assertThat(second).isNotEqualTo(first);
         assertThat(second.value()).startsWith(first.value().substring(0, 21));
     }

@@ -19,7 +19,7 @@ class RunTokenTest {
         RunToken run = RunToken.random();
         AttemptToken attempt = AttemptToken.random();
 
-        assertThat(run.value()).matches("[0-9a-f]{20}-[0-9a-f]{1,16}");
+        assertThat(run.value()).matches("[0-9a-f]{20}-[0-9]{1,19}");
         assertThat(run.value()).isNotEqualTo(attempt.value());
         assertThat(RunToken.random()).isNotEqualTo(run);
     }
