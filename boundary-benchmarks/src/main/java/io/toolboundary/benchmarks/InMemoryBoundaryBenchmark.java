@@ -47,7 +47,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Memory stays bounded: each iteration gets a new store and boundary, and the store's clock moves one
  * millisecond per call, so a record lives for the next {@value #TTL_CALLS} calls (however long they
  * take) and the store's own sweep drops it after that.
- * The run has an unlimited call budget, so no budget ever stops a call; a refused call fails the run.
+ * A new run is opened every {@value #RUN_CALLS} calls (through the boundary, as a harness opens one, its cost
+ * part of the call's), so that a run's ledger is the size of a long agent run's: one run per iteration would
+ * hold a million calls, and its table's growth would weigh on every call. Each run has an unlimited call
+ * budget, so no budget ever stops a call; a refused call fails the run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.AverageTime, Mode.SampleTime})
@@ -59,6 +62,8 @@ public class InMemoryBoundaryBenchmark {
 
     /** How many calls a record outlives: the store's clock moves one millisecond per call. */
     static final long TTL_CALLS = 10_000;
+    /** How many calls one run makes before the next is opened. */
+    static final long RUN_CALLS = 1_000;
 
     /** The arguments' size in UTF-8 bytes. */
     @Param({"128", "1024", "16384"})
@@ -106,8 +111,13 @@ public class InMemoryBoundaryBenchmark {
     /** One call through the boundary. */
     @Benchmark
     public AgentResult boundary() {
+        long call = calls.incrementAndGet();
+        if (call % RUN_CALLS == 0) {
+            runId = "bench-inmemory-" + iterations.get() + "-" + call;
+            run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+        }
         Either<BoundaryError, AgentResult> result = boundary.invoke(run,
-                ToolCallEnvelope.of(runId, "c" + calls.incrementAndGet(), Payloads.TOOL_NAME, arguments));
+                ToolCallEnvelope.of(runId, "c" + call, Payloads.TOOL_NAME, arguments));
         if (result.isLeft()) {
             throw new IllegalStateException("the boundary refused a benchmark call: " + result.getLeft().code());
         }
