@@ -95,6 +95,11 @@ final class BenchRedis implements AutoCloseable {
                 FakeProjectors.evidenceFound(Payloads.agentContent()));
     }
 
+    /** The commands of {@code captured}, a boundary call, sent again without the boundary on the same client. */
+    StoreCommands storeCommands(CallCapture.Captured captured, String capturedId) {
+        return new StoreCommands(client, captured, capturedId);
+    }
+
     /** The store's key of a record: {@code <prefix>:{<runId>}:call:<toolCallId>}, the documented layout. */
     static String recordKey(InvocationKey key) {
         return PREFIX + ":{" + key.runId().value() + "}:call:" + key.toolCallId().value();

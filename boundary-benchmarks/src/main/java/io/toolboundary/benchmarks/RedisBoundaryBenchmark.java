@@ -36,15 +36,16 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * The boundary on the Redis store against the hand-rolled peer ({@link HandRolledToolCalls}) on the
- * same Redisson client, at 1, 8 and 32 concurrent callers: the distribution of one call's time
+ * The boundary on the Redis store against the hand-rolled peer ({@link HandRolledToolCalls}) and against
+ * its own commands sent alone ({@link StoreCommands}: a call captured in each run, sent again on new ids),
+ * on the same Redisson client, at 1, 8 and 32 concurrent callers: the distribution of one call's time
  * (SampleTime), and from its mean the calls per second (callers / mean: each caller starts its next
  * call when the last one ends). Arguments are {@value Payloads#REDIS_REQUEST_BYTES} bytes, the agent
  * result {@value Payloads#AGENT_RESULT_BYTES} bytes, the raw response 1 KiB or 64 KiB.
  *
  * <p>Each JVM starts its own {@code redis-server} (no persistence) through the testkit's fixture; each trial
  * makes calls of the measured kind on one thread for a second before JMH's own warmup; the first trial
- * of a JVM first calls for longer, boundary and peer at both raw sizes: with 32 callers on two cores the
+ * of a JVM first calls for longer, every kind at both raw sizes: with 32 callers on two cores the
  * JIT compiler gets little CPU, and the client path would otherwise still be compiling while it is
  * measured. {@code bench/run} runs this class without forks ({@code -f 0}), three times: each run
  * measures every configuration in one warm JVM, so boundary and peer of one run are measured alike.
@@ -82,6 +83,8 @@ public class RedisBoundaryBenchmark {
     private BenchRedis redis;
     private ToolBoundary boundary;
     private HandRolledToolCalls peer;
+    /** The commands of a call captured in the current run, sent without the boundary. */
+    private volatile StoreCommands storeCommands;
     private String arguments;
     private volatile String runId;
     private volatile RunContext run;
@@ -95,7 +98,7 @@ public class RedisBoundaryBenchmark {
             for (int size : RedisFloor.RAW_BYTES) {
                 boundary = redis.boundary(FakeTools.returning(Payloads.raw(size)));
                 peer = redis.peer(FakeTools.returning(Payloads.raw(size)));
-                warm(JVM_WARMUP_SECONDS / RedisFloor.RAW_BYTES.length, true, true);
+                warm(JVM_WARMUP_SECONDS / RedisFloor.RAW_BYTES.length, Kind.values());
             }
             jvmWarm = true;
         }
@@ -104,35 +107,50 @@ public class RedisBoundaryBenchmark {
         peer = redis.peer(FakeTools.returning(raw));
         redis.flush();
         PeerCheck.verify(redis, peer, arguments);
-        boolean measuresPeer = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1)
-                .startsWith("peer");
-        warm(SOLO_WARMUP_SECONDS, !measuresPeer, measuresPeer);
+        String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+        warm(SOLO_WARMUP_SECONDS, Kind.valueOf(method.substring(0, method.length() - 2).toUpperCase(Locale.ROOT)));
     }
 
+    /** What a benchmark method calls: the boundary, the peer, or the boundary's commands alone. */
+    enum Kind { BOUNDARY, PEER, COMMANDS }
+
     /** Calls on one thread for {@code seconds}, flushing the server now and then so that memory stays small. */
-    private void warm(double seconds, boolean boundaryCalls, boolean peerCalls) throws Exception {
+    private void warm(double seconds, Kind... kinds) throws Exception {
         long until = System.nanoTime() + (long) (seconds * 1e9);
         for (long i = 0; System.nanoTime() < until; i++) {
             if (i % 1000 == 0) {
                 redis.flush();
-                runId = "bench-redis-warmup-" + i;
-                run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+                openRun("bench-redis-warmup-" + i);
             }
-            if (boundaryCalls) {
-                boundaryCall();
-            }
-            if (peerCalls) {
-                peerCall();
+            for (Kind kind : kinds) {
+                switch (kind) {
+                    case BOUNDARY -> boundaryCall();
+                    case PEER -> peerCall();
+                    case COMMANDS -> commandsCall();
+                }
             }
         }
+    }
+
+    /** Opens a run through the boundary and captures one call's commands in it, for the commands' calls. */
+    private void openRun(String id) {
+        runId = id;
+        run = Fixtures.opened(boundary, Fixtures.runContext(id));
+        RunContext opened = run;
+        CallCapture.Captured captured = CallCapture.capture(redis.endpoint(), () -> {
+            if (boundary.invoke(opened, ToolCallEnvelope.of(id, RedisFloor.CAPTURE_ID, Payloads.TOOL_NAME, arguments))
+                    .isLeft()) {
+                throw new IllegalStateException("the boundary refused the call to capture");
+            }
+        });
+        storeCommands = redis.storeCommands(captured, RedisFloor.CAPTURE_ID);
     }
 
     /** An empty server and a new run, opened in it, before every iteration; the CPU clocks read after. */
     @Setup(Level.Iteration)
     public void flush() {
         redis.flush();
-        runId = "bench-redis-" + iterations.incrementAndGet();
-        run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+        openRun("bench-redis-" + iterations.incrementAndGet());
         iterationCalls = calls.get();
         iterationClientCpuNanos = processCpuNanos();
         iterationServerCpuSeconds = redis.cpuSeconds();
@@ -203,6 +221,30 @@ public class RedisBoundaryBenchmark {
     @Threads(32)
     public Projection peer32() throws Exception {
         return peerCall();
+    }
+
+    @Benchmark
+    @Threads(1)
+    public String commands01() {
+        return commandsCall();
+    }
+
+    @Benchmark
+    @Threads(8)
+    public String commands08() {
+        return commandsCall();
+    }
+
+    @Benchmark
+    @Threads(32)
+    public String commands32() {
+        return commandsCall();
+    }
+
+    private String commandsCall() {
+        String toolCallId = "c" + calls.incrementAndGet();
+        storeCommands.call(toolCallId);
+        return toolCallId;
     }
 
     private AgentResult boundaryCall() {

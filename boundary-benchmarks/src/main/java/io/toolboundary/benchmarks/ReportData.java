@@ -159,6 +159,11 @@ final class ReportData {
         return paired(redisRpsByRun("boundary", callers, raw), redisRpsByRun("peer", callers, raw));
     }
 
+    /** Calls per second of {@code kind} over {@code over}'s, each run against the same run's. */
+    Spread rpsRatio(String kind, String over, int callers, int raw) {
+        return paired(redisRpsByRun(kind, callers, raw), redisRpsByRun(over, callers, raw));
+    }
+
     /** Boundary calls per second over the floor's, the i-th run against the i-th repeat of the floor. */
     Spread floorRatio(int callers, int raw) {
         Map<Integer, Double> floors = new TreeMap<>();

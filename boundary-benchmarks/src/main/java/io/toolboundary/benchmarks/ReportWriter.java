@@ -114,6 +114,12 @@ public final class ReportWriter {
                 + " on such an id as in the real call. Server time with one connection; the floor with 8 (or 1, 8 and 32).\n");
         md.append("- Peer: `HandRolledToolCalls`, checked against the server before it is measured (claim refuses a"
                 + " duplicate, finish keeps the TTL).\n");
+        md.append("- The boundary's commands alone: `StoreCommands`, one boundary call captured with `MONITOR` in each"
+                + " iteration's run, its commands sent again on new ids as the store sends them (begin's `EVALSHA`, then"
+                + " `MULTI`, `SET ... XX KEEPTTL`, complete's `EVALSHA`, `EXEC`) on the same client, each reply checked;"
+                + " no boundary work between them.\n");
+        md.append("- CPU time per call: each measurement iteration's CPU time of the client JVM (every thread) and of"
+                + " `redis-server` (`used_cpu_sys + used_cpu_user`) over its calls, `bench/results/cpu-redis-<run>.jsonl`.\n");
         md.append("- Memory: `RecordMemory`, see its section.\n");
         md.append("- Scripts' parts: `LuaBreakdown`, see its section.\n");
         md.append("- Record layouts: `LayoutCompare`, see its section.\n\n");

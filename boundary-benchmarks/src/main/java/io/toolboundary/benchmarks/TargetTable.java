@@ -68,7 +68,7 @@ final class TargetTable {
             for (int callers : RedisFloor.CALLERS) {
                 Spread ratio = data.peerRatio(callers, raw);
                 row("boundary / hand-rolled peer on the same client, " + Fmt.callers(callers) + ", " + Fmt.kib(raw) + " raw",
-                        ratio.format(Fmt::ratio), "≥ 0.8", cpuBound(callers, raw), ratio, PEER_RATIO, true,
+                        ratio.format(Fmt::ratio), "≥ 0.8", peerFloor(callers, raw), ratio, PEER_RATIO, true,
                         () -> peerLeft(callers, raw));
             }
         }
@@ -189,13 +189,32 @@ final class TargetTable {
     }
 
     /**
-     * With every core busy, calls per second are cores over CPU time per call, so boundary / peer cannot pass
-     * the peer's CPU time per call over the boundary's.
+     * The boundary's commands sent alone on the same client, over the peer's calls per second: what those
+     * commands allow; and, with every core busy, calls per second are cores over CPU time per call, so
+     * boundary / peer cannot pass the peer's CPU time per call over the boundary's.
      */
-    private String cpuBound(int callers, int raw) {
+    private String peerFloor(int callers, int raw) {
+        Spread commands = data.rpsRatio("commands", "peer", callers, raw);
         double bound = cpuPerCall("peer", callers, raw) / cpuPerCall("boundary", callers, raw);
-        return Double.isFinite(bound) ? Fmt.ratio(bound) + " (the peer's CPU time per call over the boundary's,"
-                + " client and server)" : "—";
+        String text = commands.measured() ? commands.format(Fmt::ratio) + " (the boundary's commands alone, sent the"
+                + " same way on the same client)" : "";
+        if (Double.isFinite(bound)) {
+            text += (text.isEmpty() ? "" : "; ") + Fmt.ratio(bound) + " (the peer's CPU time per call over the"
+                    + " boundary's, client and server)";
+        }
+        return text.isEmpty() ? "—" : text;
+    }
+
+    private String commandsFigures(int callers, int raw) {
+        Spread commands = data.redisRps("commands", callers, raw);
+        if (!commands.measured()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, " The boundary's commands alone, sent the same way on the same client with no"
+                + " boundary work between them, make %s calls/s: the boundary makes %s of that, and those commands %s"
+                + " of the peer's.", Fmt.whole(commands.median()),
+                Fmt.ratio(data.rpsRatio("boundary", "commands", callers, raw).median()),
+                Fmt.ratio(data.rpsRatio("commands", "peer", callers, raw).median()));
     }
 
     private String cpuFigures(int callers, int raw) {
@@ -222,7 +241,7 @@ final class TargetTable {
                                 ? "1 KiB request" : "on the line between the 128 B and 16 KiB requests",
                         Fmt.num(p50 - server - own))
                 : "";
-        return peerFigures(callers, raw) + cpuFigures(callers, raw) + split;
+        return peerFigures(callers, raw) + commandsFigures(callers, raw) + cpuFigures(callers, raw) + split;
     }
 
     /** The in-memory overhead at {@code request} bytes and raw 1 KiB: measured, or on the line through 128 B and 16 KiB. */
