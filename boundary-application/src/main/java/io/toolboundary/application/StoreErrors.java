@@ -41,6 +41,7 @@ public final class StoreErrors {
      *
      * @param refusal why the store refused
      * @return its code
+     * @throws IllegalArgumentException for a kind of refusal without a code here (a programming error)
      */
     public static ErrorCode code(Refusal refusal) {
         if (refusal instanceof Refusal.BudgetExhausted spent) {
@@ -67,6 +68,10 @@ public final class StoreErrors {
         if (refusal instanceof Refusal.LeaseNotExpired) {
             return ErrorCode.LEASE_NOT_EXPIRED;
         }
-        return ErrorCode.RECORD_CONFLICT;
+        if (refusal instanceof Refusal.Conflict) {
+            return ErrorCode.RECORD_CONFLICT;
+        }
+        // Refusal is sealed and every kind is named above: a kind added without its code fails here, loudly.
+        throw new IllegalArgumentException("no code for refusal " + refusal.getClass().getSimpleName());
     }
 }
