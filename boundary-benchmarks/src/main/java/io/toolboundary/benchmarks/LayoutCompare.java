@@ -24,8 +24,6 @@ import java.util.Map;
  * <ul>
  *   <li>{@code packed}: the store's record hash ({@code h}, {@code a}, {@code o}, {@code c}) with its
  *       scripts as they are;</li>
- *   <li>{@code packed, patterns}: the same hash with the scripts that read {@code h} and {@code o} by
- *       Lua patterns, as before;</li>
  *   <li>{@code named}: a hash of named fields within {@code hash-max-listpack-value}, so a listpack; the
  *       arguments and the agent's content in keys of their own;</li>
  *   <li>{@code string}: one string per record, a fixed-width header read by {@code GETRANGE} at fixed
@@ -49,7 +47,6 @@ public final class LayoutCompare {
     /** One layout: its scripts and how it builds one call's commands. */
     private enum Layout {
         PACKED("packed hash (the store's)"),
-        PACKED_PATTERNS("packed hash, scripts reading it by Lua patterns (before)"),
         NAMED("named fields, listpack hash; arguments and content in keys of their own"),
         STRING("one string per record, fixed-width header; completion by SETRANGE and APPEND"),
         STRING_REWRITE("one string per record, fixed-width header; completion rewrites it (GET, SET KEEPTTL)");
@@ -133,8 +130,8 @@ public final class LayoutCompare {
         String runKey = key(runId, "run", null);
         admin.call("HSET", runKey, "token", RUN_TOKEN, "calls", "0");
         admin.call("PEXPIRE", runKey, TTL);
-        long memoryBefore = usedMemory(admin);
-        long runBefore = memoryUsage(admin, runKey);
+        long memoryBefore = RecordMemory.usedMemory(admin);
+        long runBefore = RecordMemory.memoryUsage(admin, runKey);
         ServerStats.reset(admin);
         for (int from = 0; from < calls; from += BATCH) {
             int to = Math.min(calls, from + BATCH);
@@ -159,7 +156,7 @@ public final class LayoutCompare {
             }
         }
         ServerStats afterComplete = ServerStats.read(admin);
-        long memoryAfter = usedMemory(admin);
+        long memoryAfter = RecordMemory.usedMemory(admin);
         long keys = 0;
         for (Map.Entry<String, Long> usage : usage(admin, runId).entrySet()) {
             keys += usage.getKey().equals(runKey) ? usage.getValue() - runBefore : usage.getValue();
@@ -196,7 +193,7 @@ public final class LayoutCompare {
         command.addAll(List.of(token, FINGERPRINT, TTL, "1000000", "1000000", "60000", RUN_TOKEN,
                 "tool:" + Payloads.TOOL_NAME, "call:" + id, "0"));
         switch (layout) {
-            case PACKED, PACKED_PATTERNS -> command.addAll(List.of("4|" + token + "|",
+            case PACKED -> command.addAll(List.of("4|" + token + "|",
                     "|" + createdAt + "|" + Payloads.TOOL_NAME + "|" + FINGERPRINT, request));
             case NAMED -> command.addAll(List.of("4", createdAt, Payloads.TOOL_NAME, request));
             case STRING, STRING_REWRITE -> command.addAll(List.of("5P0", String.format("%02d", token.length()) + token + "|"
@@ -217,7 +214,7 @@ public final class LayoutCompare {
         List<String> command = new ArrayList<>(List.of("EVALSHA", sha, Integer.toString(keys.size())));
         command.addAll(keys);
         switch (layout) {
-            case PACKED, PACKED_PATTERNS -> command.addAll(List.of(token, "READY", "", "1",
+            case PACKED -> command.addAll(List.of(token, "READY", "", "1",
                     "READY|" + updatedAt + "|EVIDENCE_FOUND|1|-", content));
             case NAMED -> command.addAll(List.of(token, "READY", "", "1", updatedAt, "EVIDENCE_FOUND", "-", content));
             case STRING, STRING_REWRITE -> command.addAll(List.of(token, "R", "", "1", String.format("%02d", token.length()), "R1",
@@ -229,7 +226,6 @@ public final class LayoutCompare {
     private static String beginSource(Layout layout) {
         return switch (layout) {
             case PACKED -> LuaBreakdown.storeScript("begin.lua");
-            case PACKED_PATTERNS -> own("begin-patterns.lua");
             case NAMED -> own("layouts/run-prelude.lua") + own("layouts/begin-named.lua");
             case STRING, STRING_REWRITE -> own("layouts/run-prelude.lua") + own("layouts/begin-string.lua");
         };
@@ -238,7 +234,6 @@ public final class LayoutCompare {
     private static String completeSource(Layout layout) {
         return switch (layout) {
             case PACKED -> LuaBreakdown.storeScript("complete.lua");
-            case PACKED_PATTERNS -> own("complete-patterns.lua");
             case NAMED -> own("layouts/complete-named.lua");
             case STRING -> own("layouts/complete-string.lua");
             case STRING_REWRITE -> own("layouts/complete-string-rewrite.lua");
@@ -256,7 +251,7 @@ public final class LayoutCompare {
             if (key.contains(id(0)) || key.endsWith(":run")) {
                 keys.put(key.replace(runId, "<run>").replace(id(0), "<id>").replace(token(0), "<token>"),
                         admin.text("TYPE", key) + " " + admin.text("OBJECT", "ENCODING", key) + " "
-                                + memoryUsage(admin, key) + " B");
+                                + RecordMemory.memoryUsage(admin, key) + " B");
             }
         }
         return keys;
@@ -304,29 +299,10 @@ public final class LayoutCompare {
             List<?> reply = (List<?>) admin.call("SCAN", cursor, "MATCH", "*{" + runId + "}*", "COUNT", "1000");
             cursor = Resp.text(reply.get(0));
             for (Object key : (List<?>) reply.get(1)) {
-                usage.put(Resp.text(key), memoryUsage(admin, Resp.text(key)));
+                usage.put(Resp.text(key), RecordMemory.memoryUsage(admin, Resp.text(key)));
             }
         } while (!cursor.equals("0"));
         return usage;
     }
 
-    private static long memoryUsage(Resp admin, String key) {
-        Object reply = admin.call("MEMORY", "USAGE", key, "SAMPLES", "0");
-        return reply instanceof Long bytes ? bytes : 0;
-    }
-
-    /** {@code used_memory} less the clients' buffers, as {@link RecordMemory} reads it. */
-    private static long usedMemory(Resp admin) {
-        long used = -1;
-        long clients = 0;
-        for (String line : admin.text("INFO", "memory").split("\r?\n")) {
-            String value = line.substring(line.indexOf(':') + 1).trim();
-            if (line.startsWith("used_memory:")) {
-                used = Long.parseLong(value);
-            } else if (line.startsWith("mem_clients_normal:") || line.startsWith("mem_clients_slaves:")) {
-                clients += Long.parseLong(value);
-            }
-        }
-        return used - clients;
-    }
 }

@@ -23,9 +23,8 @@ import java.util.Map;
  * {@code MONITOR} ({@link CallCapture}); its {@code begin.lua} and {@code complete.lua} commands, with
  * their keys and arguments exactly as the store sent them, are then replayed from one connection
  * (pipelined, each on a tool_call_id of its own) against several scripts side by side: the store's own,
- * begin.lua as it was before its last trim (kept as a resource of this module), an empty script, each
- * script's commands alone with constants in place of its checks and computed values, and scripts that
- * each do one part of begin's or complete's work. {@code INFO commandstats}
+ * an empty script, each script's commands alone with constants in place of its checks and computed values,
+ * and scripts that each do one part of begin's or complete's work. {@code INFO commandstats}
  * gives each script's execution time per call ({@code usec / calls}) and the time of the Redis commands
  * it ran inside; a part's cost in Lua is its script's time less the empty script's. The completion is
  * also replayed as the store sends it, {@code MULTI}, {@code SET ... XX KEEPTTL}, {@code EVALSHA},
@@ -250,8 +249,6 @@ public final class LuaBreakdown {
         return List.of(
                 new Variant("empty", "an empty script (`return 1`) with begin's keys and arguments", "return 1"),
                 new Variant("begin.lua", "the store's begin.lua", storeScript("begin.lua")),
-                new Variant("begin.lua, nine commands", "begin.lua before its counters and ledger became one HSET"
-                        + " and its pending key one SET ... PX", ownScript("begin-nine-commands.lua")),
                 part("commands alone", "begin.lua's seven commands, with constants in place of its checks, counts"
                         + " and lease", "redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])\n"
                                 + "redis.call('EXISTS', KEYS[1], KEYS[3])\n"

@@ -278,7 +278,8 @@ public final class RecordMemory {
         return value.equals(request) || value.equals(raw) || value.equals(Payloads.agentContent());
     }
 
-    private static long memoryUsage(Resp admin, String key) {
+    /** {@code MEMORY USAGE key SAMPLES 0}; 0 for a missing key. */
+    static long memoryUsage(Resp admin, String key) {
         Object reply = admin.call("MEMORY", "USAGE", key, "SAMPLES", "0");
         return reply instanceof Long bytes ? bytes : 0;
     }
@@ -288,7 +289,7 @@ public final class RecordMemory {
      * {@code mem_clients_slaves}): the server shrinks idle clients' query buffers on its own schedule,
      * which would otherwise show as memory a call freed.
      */
-    private static long usedMemory(Resp admin) {
+    static long usedMemory(Resp admin) {
         long used = -1;
         long clients = 0;
         for (String line : admin.text("INFO", "memory").split("\r?\n")) {

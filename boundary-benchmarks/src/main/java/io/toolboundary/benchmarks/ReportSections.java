@@ -313,7 +313,7 @@ final class ReportSections {
                 + " their keys and arguments exactly as the store sent them (" + data.lua.path("beginArguments").asInt()
                 + " keys and arguments, " + Fmt.whole(data.lua.path("beginArgumentBytes").asDouble()) + " B, for begin),"
                 + " from one connection, pipelined, each on a tool_call_id of its own, against scripts side by side: the"
-                + " store's, begin.lua before its last trim, an empty script, each script's commands alone (constants in"
+                + " store's, an empty script, each script's commands alone (constants in"
                 + " place of its checks and computed values), and scripts that each do one part of the work. Time per call: `INFO commandstats` (`usec / calls`) of the script, " + data.lua.path("calls")
                 .asInt() + " calls per variant, median (min–max) over " + data.lua.path("repeats").asInt() + " repeats,"
                 + " the variants interleaved; over the empty script: what the part costs in Lua; inside: the Redis"
