@@ -27,9 +27,8 @@ import java.util.Map;
  * and scripts that each do one part of begin's or complete's work. {@code INFO commandstats}
  * gives each script's execution time per call ({@code usec / calls}) and the time of the Redis commands
  * it ran inside; a part's cost in Lua is its script's time less the empty script's. The completion is
- * also replayed as the store sends it, {@code MULTI}, {@code SET ... XX KEEPTTL}, {@code EVALSHA},
- * {@code EXEC}, at 1 KiB and 64 KiB of raw response: begin plus that transaction is the server's time
- * per successful call. Every variant runs once per repeat, the variants interleaved, so that a busy
+ * also replayed as the store sends it, {@code SET ... XX KEEPTTL} then {@code EVALSHA} in one pipeline,
+ * at 1 KiB and 64 KiB of raw response: begin plus those two is the server's time per successful call. Every variant runs once per repeat, the variants interleaved, so that a busy
  * machine weighs on all of them alike.
  *
  * <p>Usage: {@code LuaBreakdown <output.json> <calls per variant> <repeats>}.
@@ -38,6 +37,8 @@ public final class LuaBreakdown {
 
     private static final String CAPTURE_ID = "capturedcallzq";
     private static final int BATCH = 200;
+    /** Where complete's {@code ARGV[4]}, the raw response's length, sits in its {@code EVALSHA}: after the name, SHA, key count and three keys. */
+    private static final int COMPLETE_RAW_LENGTH = 9;
     private static final String STORE_SCRIPTS = "/io/toolboundary/adapter/redis/";
     private static final String OWN_SCRIPTS = "/io/toolboundary/benchmarks/lua/";
 
@@ -179,10 +180,9 @@ public final class LuaBreakdown {
     }
 
     /**
-     * A successful call as the store sends it, {@code calls} times: begin, then {@code MULTI}, the raw
-     * response's {@code SET}, complete, {@code EXEC}; begin's and the transaction's time per call. The two
-     * are read apart: {@code commandstats} counts a command run by {@code EXEC} under its own name too, so
-     * one reading would count complete's {@code EVALSHA} twice.
+     * A successful call as the store sends it, {@code calls} times: begin, then the raw response's
+     * {@code SET} and complete, pipelined; the time per call of begin, of the {@code SET} and of complete.
+     * complete's {@code ARGV[4]}, the raw response's length, is set to {@code raw}'s.
      */
     private static Map<String, Object> successfulCalls(Resp admin, List<String> begin, List<String> set,
             List<String> complete, String raw, int calls, String prefix) {
@@ -192,31 +192,33 @@ public final class LuaBreakdown {
         ServerStats.reset(admin);
         List<String> sized = new ArrayList<>(set);
         sized.set(2, raw);
+        List<String> completing = new ArrayList<>(complete);
+        completing.set(COMPLETE_RAW_LENGTH, Integer.toString(raw.getBytes(StandardCharsets.UTF_8).length));
         for (int from = 0; from < calls; from += BATCH) {
             int to = Math.min(calls, from + BATCH);
             for (int i = from; i < to; i++) {
                 String id = prefix + i;
-                admin.send(bytes(List.of("MULTI")));
                 admin.send(bytes(withId(sized, id)));
-                admin.send(bytes(withId(complete, id)));
-                admin.send(bytes(List.of("EXEC")));
+                admin.send(bytes(withId(completing, id)));
             }
             admin.flush();
             for (int i = from; i < to; i++) {
-                for (int reply = 0; reply < 4; reply++) {
-                    if (admin.read() instanceof Resp.Error error) {
-                        throw new IllegalStateException("a replayed completion failed: " + error.message());
-                    }
+                if (admin.read() instanceof Resp.Error error) {
+                    throw new IllegalStateException("a replayed SET failed: " + error.message());
+                }
+                Object applied = admin.read();
+                if (!(applied instanceof List<?> reply) || reply.isEmpty() || !(reply.get(0) instanceof byte[] first)
+                        || !"APPLIED".equals(new String(first, StandardCharsets.UTF_8))) {
+                    throw new IllegalStateException("a replayed completion did not apply: " + applied);
                 }
             }
         }
         ServerStats stats = ServerStats.read(admin);
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("evalshaUsecPerCall", beginUsec);
-        row.put("setUsecPerCall", stats.usec("set") / stats.calls("set"));
-        row.put("multiUsecPerCall", stats.usec("multi") / calls);
-        row.put("execUsecPerCall", stats.usec("exec") / calls);
-        row.put("usecPerCall", beginUsec + (stats.usec("multi") + stats.usec("exec")) / calls);
+        row.put("setUsecPerCall", stats.usec("set") / calls);
+        row.put("completeUsecPerCall", stats.usec("evalsha") / calls);
+        row.put("usecPerCall", beginUsec + (stats.usec("set") + stats.usec("evalsha")) / calls);
         return row;
     }
 
@@ -294,14 +296,17 @@ public final class LuaBreakdown {
         return List.of(
                 new Variant("empty", "an empty script (`return 1`) with complete's keys and arguments", "return 1"),
                 new Variant("complete.lua", "the store's complete.lua", storeScript("complete.lua")),
-                part("commands alone", "complete.lua's three commands, without its checks",
-                        "redis.call('HMGET', KEYS[1], 'h', 'o')\nredis.call('RENAME', KEYS[2], KEYS[3])\n"
+                part("commands alone", "complete.lua's four commands, without its checks",
+                        "redis.call('HMGET', KEYS[1], 'h', 'o')\nredis.call('STRLEN', KEYS[2])\n"
+                                + "redis.call('RENAME', KEYS[2], KEYS[3])\n"
                                 + "redis.call('HSET', KEYS[1], 'o', ARGV[5], 'c', ARGV[6])"),
                 part("HMGET record", "the record's head and outcome", "redis.call('HMGET', KEYS[1], 'h', 'o')"),
                 part("HMGET record, head regex", "the same, then the token, tool and fingerprint by string.match"
                         + " (no script does this)",
                         "local stored = redis.call('HMGET', KEYS[1], 'h', 'o')\nlocal token, tool, fingerprint ="
                                 + " string.match(stored[1] or '', '^[^|]*|([^|]*)|[^|]*|[^|]*|([^|]*)|(.*)$')"),
+                part("STRLEN", "the pending key's length, against the raw response's",
+                        "if redis.call('STRLEN', KEYS[2]) ~= tonumber(ARGV[4]) then return 0 end"),
                 part("RENAME", "the pending key to the record's raw key", "redis.call('RENAME', KEYS[2], KEYS[3])"),
                 part("HSET outcome", "the outcome and the agent's content",
                         "redis.call('HSET', KEYS[1], 'o', ARGV[5], 'c', ARGV[6])"));

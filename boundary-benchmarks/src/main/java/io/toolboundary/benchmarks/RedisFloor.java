@@ -174,16 +174,10 @@ public final class RedisFloor {
         return row;
     }
 
-    /**
-     * The server's time for the commands the captured call sent, each counted once. {@code commandstats}
-     * counts a command that {@code EXEC} runs under its own name and again inside {@code EXEC}'s time, so
-     * {@code EXEC} itself is left out (its own bookkeeping, well under a microsecond, with it) and
-     * {@code MULTI} kept.
-     */
+    /** The server's time for the commands the captured call sent, each counted once. */
     private static double topLevelUsec(ServerStats stats, CallCapture.Captured call) {
         Set<String> names = new LinkedHashSet<>();
         call.commands().forEach(command -> names.add(command.get(0).toLowerCase()));
-        call.skipped().stream().filter(name -> name.equals("MULTI")).forEach(name -> names.add(name.toLowerCase()));
         return names.stream().mapToDouble(stats::usec).sum();
     }
 

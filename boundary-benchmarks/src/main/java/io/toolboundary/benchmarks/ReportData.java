@@ -368,7 +368,7 @@ final class ReportData {
         return medians;
     }
 
-    /** A figure of the replayed successful calls at {@code raw} ("usecPerCall", "execUsecPerCall", ...), over repeats. */
+    /** A figure of the replayed successful calls at {@code raw} ("usecPerCall", "completeUsecPerCall", ...), over repeats. */
     Spread luaPerCall(int raw, String field) {
         List<Double> values = new ArrayList<>();
         for (JsonNode size : lua.path("perCall")) {

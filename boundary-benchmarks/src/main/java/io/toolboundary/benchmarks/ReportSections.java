@@ -335,16 +335,14 @@ final class ReportSections {
             }
             md.append("\n");
         }
-        md.append("A successful call replayed as the store sends it: begin, then `MULTI`, `SET ... XX KEEPTTL` of the raw"
-                + " response, `EVALSHA complete.lua`, `EXEC`. µs per call from `commandstats`, begin read apart from the"
-                + " transaction (the transaction's `EXEC` includes the commands it ran, which `commandstats` also counts"
-                + " under their own names); per call: begin, `MULTI` and `EXEC`. Pipelined, as above, and on ids that stay: the"
-                + " server-time section's replay sends each command alone, one request at a time.\n\n| raw | begin µs | MULTI µs | EXEC (SET and complete) µs | of which"
-                + " SET µs | per call µs |\n|---:|---:|---:|---:|---:|---:|\n");
+        md.append("A successful call replayed as the store sends it: begin, then `SET ... XX KEEPTTL` of the raw"
+                + " response and `EVALSHA complete.lua` in one pipeline. µs per call from `commandstats`, begin read apart"
+                + " from the completion. Pipelined, as above, and on ids that stay: the server-time section's replay sends"
+                + " each command alone, one request at a time.\n\n| raw | begin µs | SET µs | complete µs | per call µs"
+                + " |\n|---:|---:|---:|---:|---:|\n");
         for (int raw : RedisFloor.RAW_BYTES) {
             md.append("| ").append(Fmt.kib(raw));
-            for (String field : List.of("evalshaUsecPerCall", "multiUsecPerCall", "execUsecPerCall", "setUsecPerCall",
-                    "usecPerCall")) {
+            for (String field : List.of("evalshaUsecPerCall", "setUsecPerCall", "completeUsecPerCall", "usecPerCall")) {
                 md.append(" | ").append(data.luaPerCall(raw, field).format(Fmt::num));
             }
             md.append(" |\n");

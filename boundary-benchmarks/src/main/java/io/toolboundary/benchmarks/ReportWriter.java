@@ -116,7 +116,7 @@ public final class ReportWriter {
                 + " duplicate, finish keeps the TTL).\n");
         md.append("- The boundary's commands alone: `StoreCommands`, one boundary call captured with `MONITOR` in each"
                 + " iteration's run, its commands sent again on new ids as the store sends them (begin's `EVALSHA`, then"
-                + " `MULTI`, `SET ... XX KEEPTTL`, complete's `EVALSHA`, `EXEC`) on the same client, each reply checked;"
+                + " `SET ... XX KEEPTTL` and complete's `EVALSHA` in one pipeline) on the same client, each reply checked;"
                 + " no boundary work between them.\n");
         md.append("- CPU time per call: each measurement iteration's CPU time of the client JVM (every thread) and of"
                 + " `redis-server` (`used_cpu_sys + used_cpu_user`) over its calls, `bench/results/cpu-redis-<run>.jsonl`.\n");

@@ -15,8 +15,8 @@ import org.redisson.command.CommandBatchService;
 /**
  * The floor of the client path: the commands one boundary call sends, captured from a real call, sent
  * again as the store sends them on the same Redisson client, with none of the boundary's own work
- * between them: begin's {@code EVALSHA}, then {@code MULTI}, the raw response's {@code SET ... XX KEEPTTL},
- * complete's {@code EVALSHA}, {@code EXEC}. Each call on a tool_call_id of its own, in the captured call's
+ * between them: begin's {@code EVALSHA}, then the raw response's {@code SET ... XX KEEPTTL} and complete's
+ * {@code EVALSHA} in one pipeline. Each call on a tool_call_id of its own, in the captured call's
  * run, with the captured attempt's token. What the boundary's calls cost beyond these is its own work.
  * Thread-safe.
  */
@@ -58,7 +58,7 @@ final class StoreCommands {
             throw new IllegalStateException("begin answered " + begun.get(0));
         }
         CommandBatchService batch = new CommandBatchService(commands,
-                BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
+                BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY));
         String pending = set.get(1).replace(capturedId, toolCallId);
         batch.writeAsync(pending, StringCodec.INSTANCE, RedisCommands.SET_BOOLEAN, pending, set.get(2), "XX", "KEEPTTL");
         batch.writeAsync(key(complete, toolCallId), StringCodec.INSTANCE, EVALSHA, parameters(complete, toolCallId));

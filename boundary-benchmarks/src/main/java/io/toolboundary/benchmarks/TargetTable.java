@@ -149,7 +149,7 @@ final class TargetTable {
     /** begin's and complete's commands alone, from the scripts' parts, plus the raw response's SET at {@code raw}. */
     private double commandsAlone(int raw) {
         return data.luaMicros("begin", "commands alone").median() + data.luaMicros("complete", "commands alone").median()
-                + data.luaPerCall(raw, "setUsecPerCall").median() + data.luaPerCall(raw, "multiUsecPerCall").median();
+                + data.luaPerCall(raw, "setUsecPerCall").median();
     }
 
     private String serverLeft(int raw) {
@@ -159,18 +159,18 @@ final class TargetTable {
         double commands = commandsAlone(raw);
         String text = String.format(Locale.ROOT, "one warm caller: %s µs per call, the peer's two SETs %s µs. Replayed"
                 + " back to back from one connection the same commands take %s µs: begin.lua %s µs (its commands alone"
-                + " %s µs, an empty script with its keys and arguments %s µs) and the transaction %s µs (complete.lua %s"
-                + " µs, its commands alone %s µs, an empty script %s µs; the raw response's SET %s µs). The commands a"
+                + " %s µs, an empty script with its keys and arguments %s µs), the raw response's SET %s µs and"
+                + " complete.lua %s µs (alone: %s µs, its commands alone %s µs, an empty script %s µs). The commands a"
                 + " call's guarantees need cost %s µs inside two scripts before any check, ",
                 Fmt.num(warm), Fmt.num(data.warmJvm(raw, "peerUsecPerCall").median()), Fmt.num(replayed),
                 Fmt.num(data.luaPerCall(raw, "evalshaUsecPerCall").median()),
                 Fmt.num(data.luaMicros("begin", "commands alone").median()),
                 Fmt.num(data.luaMicros("begin", "empty").median()),
-                Fmt.num(data.luaPerCall(raw, "execUsecPerCall").median()),
+                Fmt.num(data.luaPerCall(raw, "setUsecPerCall").median()),
+                Fmt.num(data.luaPerCall(raw, "completeUsecPerCall").median()),
                 Fmt.num(data.luaMicros("complete", "complete.lua").median()),
                 Fmt.num(data.luaMicros("complete", "commands alone").median()),
-                Fmt.num(data.luaMicros("complete", "empty").median()),
-                Fmt.num(data.luaPerCall(raw, "setUsecPerCall").median()), Fmt.num(commands));
+                Fmt.num(data.luaMicros("complete", "empty").median()), Fmt.num(commands));
         text += commands >= target
                 ? String.format(Locale.ROOT, "already over the %s µs target.", Fmt.whole(target))
                 : String.format(Locale.ROOT, "which leaves the checks %s µs of the %s µs target.", Fmt.num(target - commands),

@@ -26,6 +26,9 @@ public sealed interface Completion permits Completion.Succeeded, Completion.Fail
     /** {@return the bytes the completion adds to its record, in UTF-8, as {@link CanonicalRecord#byteSize()} counts them} */
     long byteSize();
 
+    /** {@return the raw response's length in UTF-8 bytes; 0 without one} */
+    long rawBytes();
+
     /** The tool ran and its result was projected: the record becomes READY. */
     final class Succeeded implements Completion {
 
@@ -82,6 +85,11 @@ public sealed interface Completion permits Completion.Succeeded, Completion.Fail
         @Override
         public long byteSize() {
             return rawBytes + result.byteSize();
+        }
+
+        @Override
+        public long rawBytes() {
+            return rawBytes;
         }
 
         @Override
@@ -154,6 +162,11 @@ public sealed interface Completion permits Completion.Succeeded, Completion.Fail
 
         @Override
         public long byteSize() {
+            return rawBytes;
+        }
+
+        @Override
+        public long rawBytes() {
             return rawBytes;
         }
 

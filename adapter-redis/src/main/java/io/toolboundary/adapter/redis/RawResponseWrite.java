@@ -3,11 +3,12 @@ package io.toolboundary.adapter.redis;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.BatchOptions;
-import org.redisson.api.BatchResult;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.protocol.RedisCommand;
 import org.redisson.client.protocol.RedisCommands;
@@ -15,11 +16,16 @@ import org.redisson.command.CommandBatchService;
 
 /**
  * A completion's raw response on its way to Redis beside {@code complete.lua}, never through it: in one
- * {@code MULTI}/{@code EXEC}, {@code SET <the attempt's pending key> <raw> XX KEEPTTL}, then the script,
- * which links it to the record (or deletes it when it refuses). The raw response costs Redis a plain
- * {@code SET}, whatever its size, and never enters Lua. {@code XX} writes only into the placeholder
- * {@code begin.lua} created for the attempt, so this never creates a key; {@code KEEPTTL} keeps the TTL
- * that placeholder got at creation.
+ * pipeline on the connection of the keys' slot, {@code SET <the attempt's pending key> <raw> XX KEEPTTL},
+ * then the script, which links it to the record (or deletes it when it refuses). The raw response costs
+ * Redis a plain {@code SET}, whatever its size, and never enters Lua. {@code XX} writes only into the
+ * placeholder {@code begin.lua} created for the attempt, so this never creates a key; {@code KEEPTTL} keeps
+ * the TTL that placeholder got at creation.
+ *
+ * <p>The pipeline is not a transaction: Redis may refuse the {@code SET} ({@code OOM}, a redirection) and
+ * still run the script. The script receives the raw response's length and links the pending key only when
+ * it holds that many bytes; otherwise it answers {@code RAW_NOT_WRITTEN} and writes nothing, and the
+ * {@code SET}'s own failure is the try's.
  *
  * @param pendingKey the attempt's pending raw key, {@link RedisKeys#pendingRaw}
  * @param text the raw response, written into the command's buffer in UTF-8 as it is sent
@@ -34,67 +40,60 @@ record RawResponseWrite(String pendingKey, String text) {
         requireNonNull(text, "text is null");
     }
 
-    /**
-     * Sends the transaction: {@code MULTI}, the {@code SET}, the script (by SHA, or by source when
-     * {@code bySource}), {@code EXEC}, in one pipeline on the connection of the keys' slot. Completes with
-     * the script's reply; fails with the failure of the transaction or of the script.
-     */
-    CompletableFuture<Object> send(RedissonClient client, BatchOptions options, LuaScripts.Script<?, ?> script,
-            boolean bySource, String routingKey, List<Object> keys, Object[] values) {
-        return transaction(client, options, script, bySource, routingKey, keys, values)
-                .thenApply(result -> lastReply(result.getResponses()));
+    /** The script's reply, and how many replicas acknowledged before the {@code WAIT} the options asked for. */
+    record Replied(Object reply, int syncedReplicas) {
     }
 
     /**
-     * The transaction of {@link #send}, with {@code options} as they are (a {@code WAIT} behind it when
-     * they ask for one); completes with the replies of both commands.
+     * Sends the pipeline: the {@code SET}, the script (by SHA, or by source when {@code bySource}), on the
+     * connection of the keys' slot, with {@code options} as they are (a {@code WAIT} behind it when they ask
+     * for one). Completes with the script's reply; fails with the script's failure, with the {@code SET}'s
+     * when the script found the raw response not written, or with {@link Unlinked}.
      */
-    CompletableFuture<BatchResult<?>> transaction(RedissonClient client, BatchOptions options,
-            LuaScripts.Script<?, ?> script, boolean bySource, String routingKey, List<Object> keys, Object[] values) {
+    CompletableFuture<Replied> send(RedissonClient client, BatchOptions options, LuaScripts.Script<?, ?> script,
+            boolean bySource, String routingKey, List<Object> keys, Object[] values) {
         if (!(client instanceof Redisson redisson)) {
             throw new IllegalStateException("not a Redisson client: " + client.getClass().getName());
         }
         try {
             return send(redisson, options, script, bySource, routingKey, keys, values);
         } catch (RuntimeException failed) {
-            // No connection to be had, a client shut down: the transaction was not sent.
+            // No connection to be had, a client shut down: the pipeline was not sent.
             return CompletableFuture.failedFuture(failed);
         }
     }
 
-    private CompletableFuture<BatchResult<?>> send(Redisson redisson, BatchOptions options, LuaScripts.Script<?, ?> script,
+    private CompletableFuture<Replied> send(Redisson redisson, BatchOptions options, LuaScripts.Script<?, ?> script,
             boolean bySource, String routingKey, List<Object> keys, Object[] values) {
-        // Redisson's buckets send SET ... XX or SET ... KEEPTTL, never both, so the transaction is built on
-        // the client's own batch service and the SET sent as it is.
+        // Redisson's buckets send SET ... XX or SET ... KEEPTTL, never both, so the pipeline is built on the
+        // client's own batch service and the SET sent as it is.
         CommandBatchService batch = new CommandBatchService(redisson.getCommandExecutor(),
-                options.executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
-        batch.writeAsync(pendingKey, ScriptCodec.INSTANCE, RedisCommands.SET_BOOLEAN, pendingKey, text, "XX",
-                "KEEPTTL");
+                options.executionMode(BatchOptions.ExecutionMode.IN_MEMORY));
+        CompletableFuture<Boolean> set = batch.<Boolean, Boolean>writeAsync(pendingKey, ScriptCodec.INSTANCE,
+                RedisCommands.SET_BOOLEAN, pendingKey, text, "XX", "KEEPTTL").toCompletableFuture();
         // The script by its SHA-1, as it is named, never turned into another command by the client's script
-        // cache. When the node did not know it, SCRIPT LOAD goes first, in the same transaction on the same
+        // cache. When the node did not know it, SCRIPT LOAD goes first, in the same pipeline on the same
         // connection, so it reaches the node that runs the script.
         if (bySource) {
             batch.writeAsync(routingKey, ScriptCodec.INSTANCE, RedisCommands.SCRIPT_LOAD, script.source());
         }
-        batch.writeAsync(routingKey, ScriptCodec.INSTANCE, EVALSHA_LIST, evalShaParams(script, keys, values));
-        return batch.executeAsync().toCompletableFuture()
-                .handle((result, failure) -> failure == null
-                        ? CompletableFuture.<BatchResult<?>>completedFuture(result)
-                        : isDiscarded(failure)
-                                ? whyDiscarded(redisson)
-                                : CompletableFuture.<BatchResult<?>>failedFuture(failure))
-                .thenCompose(next -> next);
-    }
-
-    /**
-     * The transaction was discarded ({@code EXECABORT}): Redis refused a command while queueing it, and ran
-     * none. Only the {@code SET} can be refused so ({@code OOM}, or the node's state: {@code READONLY},
-     * {@code CLUSTERDOWN}, a redirection), and {@code EXECABORT} does not say why; the {@code SET} alone,
-     * sent once more, does. Its failure is the transaction's; when it succeeds (it wrote only the attempt's
-     * pending key, as the next try does), the transaction counts as not sent.
-     */
-    private CompletableFuture<BatchResult<?>> whyDiscarded(Redisson redisson) {
-        return sendAlone(redisson).thenCompose(written -> CompletableFuture.<BatchResult<?>>failedFuture(new Discarded()));
+        CompletableFuture<List<Object>> reply = batch.<List<Object>, List<Object>>writeAsync(routingKey,
+                ScriptCodec.INSTANCE, EVALSHA_LIST, evalShaParams(script, keys, values)).toCompletableFuture();
+        return batch.executeAsync().toCompletableFuture().handle((result, failure) -> {
+            if (!reply.isDone() || reply.isCompletedExceptionally()) {
+                Throwable why = cause(reply, failure);
+                throw new CompletionException(why != null ? why
+                        : new IllegalStateException("a pipeline answered without the script's reply"));
+            }
+            List<Object> answer = reply.join();
+            if (!answer.isEmpty() && ScriptReplies.Complete.RAW_NOT_WRITTEN.name().equals(answer.get(0))) {
+                // The script wrote nothing: the SET did not reach the key it read.
+                throw new CompletionException(set.isCompletedExceptionally() ? cause(set, failure) : new Unlinked());
+            }
+            // Replied, also when the SET failed: the key held the raw response, written by an earlier try of
+            // the same attempt. Without the batch's result, no replica is known to have acknowledged.
+            return new Replied(answer, failure == null ? result.getSyncedSlaves() : 0);
+        });
     }
 
     /**
@@ -111,20 +110,31 @@ record RawResponseWrite(String pendingKey, String text) {
     }
 
     /**
-     * Redis discarded the transaction ({@code EXECABORT}), ran none of it, and the {@code SET} alone went
-     * through: what refused it was the transaction (a redirection in a slot migration), so the next try
-     * sends the two apart.
+     * The script found the pending key without the raw response although the {@code SET} before it was not
+     * refused: the {@code SET} reached another node than the script (a slot in migration). The script wrote
+     * nothing; the next try sends the two apart.
      */
-    static final class Discarded extends RuntimeException {
+    static final class Unlinked extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        Discarded() {
-            super("EXECABORT: the transaction was discarded; its SET alone was not refused", null, false, false);
+        Unlinked() {
+            super("the raw response's SET reached another node than complete.lua, which wrote nothing", null, false,
+                    false);
         }
     }
 
-    private static boolean isDiscarded(Throwable failure) {
-        return RedisFailures.replied(failure, "EXECABORT", Discarded.class);
+    /** Why {@code command} failed: its own failure, else the batch's. */
+    private static Throwable cause(CompletableFuture<?> command, Throwable batchFailure) {
+        if (command.isCompletedExceptionally()) {
+            try {
+                command.join();
+            } catch (CompletionException | CancellationException failed) {
+                return failed.getCause() == null ? failed : failed.getCause();
+            }
+        }
+        return batchFailure instanceof CompletionException && batchFailure.getCause() != null
+                ? batchFailure.getCause()
+                : batchFailure;
     }
 
     /** The batch options of one try: the store's reply timeout and no retries of the client's own. */
@@ -142,13 +152,5 @@ record RawResponseWrite(String pendingKey, String text) {
         }
         System.arraycopy(values, 0, params, 2 + keys.size(), values.length);
         return params;
-    }
-
-    /** The script's reply: the last of a transaction's replies. */
-    static Object lastReply(List<?> responses) {
-        if (responses.isEmpty()) {
-            throw new IllegalStateException("a transaction answered no replies");
-        }
-        return responses.get(responses.size() - 1);
     }
 }

@@ -165,9 +165,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /**
      * The completion's one round trip. The token proves the attempt: the script checks it and the
      * status, and receives only the small values the completion adds; the request, tool, fingerprint and
-     * creation instant stay where begin wrote them. A raw response goes beside the script, in the same
-     * {@code MULTI}/{@code EXEC}, as a plain {@code SET} into the attempt's pending key
-     * ({@link RawResponseWrite}), encoded to UTF-8 straight into the command's buffer.
+     * creation instant stay where begin wrote them. A raw response goes beside the script, just before it
+     * in the same pipeline, as a plain {@code SET} into the attempt's pending key
+     * ({@link RawResponseWrite}), encoded to UTF-8 straight into the command's buffer; the script receives
+     * its length in bytes.
      */
     private Either<StoreFailure, Completion> sendCompletion(InvocationKey key, AttemptToken token, Completion outcome,
             Option<Long> room, Duration timeout) {
@@ -176,7 +177,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         Option<RawResponseWrite> raw = outcome.rawResponse()
                 .map(text -> new RawResponseWrite(pending, text));
         ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
-                outcome.status().name(), room, raw.isDefined(), RecordCodec.outcome(outcome),
+                outcome.status().name(), room, raw.map(write -> outcome.rawBytes()), RecordCodec.outcome(outcome),
                 RecordCodec.content(outcome));
         return scripts.run(LuaScripts.COMPLETE, args, timeout, raw)
                 .flatMap(reply -> ScriptReplies.complete(reply, key, outcome, token));

@@ -149,8 +149,7 @@ final class RedisFailures {
             return Failure.NOT_SENT;
         }
         return switch (reply) {
-            // EXECABORT: a transaction Redis discarded without running any of it (see RawResponseWrite)
-            case "TRYAGAIN", "CLUSTERDOWN", "LOADING", "BUSY", "READONLY", "MASTERDOWN", "NOSCRIPT", "EXECABORT" ->
+            case "TRYAGAIN", "CLUSTERDOWN", "LOADING", "BUSY", "READONLY", "MASTERDOWN", "NOSCRIPT" ->
                     Failure.NOT_SENT;
             case "NOAUTH", "WRONGPASS", "NOPERM" -> Failure.REFUSED;
             case "WRONGTYPE", "ERR" -> Failure.DATA_INVALID;

@@ -86,7 +86,7 @@ final class ReplicaAcknowledger {
             Object[] values, Option<RawResponseWrite> raw) {
         if (raw.isDefined()) {
             return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, true, routingKey,
-                    keys, values);
+                    keys, values).thenApply(RawResponseWrite.Replied::reply);
         }
         return plain.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST, keys,
                 values).toCompletableFuture();
@@ -129,7 +129,7 @@ final class ReplicaAcknowledger {
 
     /**
      * {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try; with a raw response, its
-     * {@code SET} and the script in {@code MULTI}/{@code EXEC}, then {@code WAIT}.
+     * {@code SET} and the script in one pipeline, then {@code WAIT}.
      */
     private CompletableFuture<Sent> batch(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys,
             Object[] values, Option<RawResponseWrite> raw) {
@@ -137,23 +137,19 @@ final class ReplicaAcknowledger {
                 .sync(wanted.replicas(), wanted.timeout())
                 .responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS)
                 .retryAttempts(0);
-        CompletableFuture<? extends BatchResult<?>> sent;
         if (raw.isDefined()) {
-            sent = raw.get().transaction(client, options, script, false, routingKey, keys, values);
-        } else {
-            RBatch batch = client.createBatch(options);
-            batch.getScript(ScriptCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
-                    RScript.ReturnType.LIST, keys, values);
-            sent = batch.executeAsync().toCompletableFuture();
+            return raw.get().send(client, options, script, false, routingKey, keys, values)
+                    .thenApply(replied -> new Sent(replied.reply(), replied.syncedReplicas()));
         }
-        int expected = raw.isDefined() ? 2 : 1;
-        return sent.thenApply(result -> {
+        RBatch batch = client.createBatch(options);
+        batch.getScript(ScriptCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
+                RScript.ReturnType.LIST, keys, values);
+        return batch.executeAsync().toCompletableFuture().thenApply(result -> {
             List<?> responses = result.getResponses();
-            if (responses.size() != expected) {
-                throw new IllegalStateException("a batch of " + expected + " commands answered " + responses.size()
-                        + " replies");
+            if (responses.size() != 1) {
+                throw new IllegalStateException("a batch of one command answered " + responses.size() + " replies");
             }
-            return new Sent(RawResponseWrite.lastReply(responses), result.getSyncedSlaves());
+            return new Sent(responses.get(0), result.getSyncedSlaves());
         });
     }
 

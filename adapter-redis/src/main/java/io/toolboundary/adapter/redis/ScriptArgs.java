@@ -89,12 +89,13 @@ sealed interface ScriptArgs {
      * @param token the attempt token
      * @param status the final status, {@code READY} or {@code ERROR}
      * @param room the bytes the record cap leaves for what begin wrote; none without a cap
-     * @param withRaw whether the transaction's {@code SET} wrote a raw response into {@code pendingRaw}
+     * @param rawBytes the raw response's length in UTF-8 bytes, which the {@code SET} before the script
+     *     wrote into {@code pendingRaw}; none when the outcome has no raw response
      * @param outcome the value of the record's outcome field
      * @param content READY only: the agent's content
      */
     record Complete(String record, String pendingRaw, String raw, String token, String status, Option<Long> room,
-            boolean withRaw, String outcome, Option<String> content) implements ScriptArgs {
+            Option<Long> rawBytes, String outcome, Option<String> content) implements ScriptArgs {
         @Override
         public List<Object> keys() {
             return List.of(record, pendingRaw, raw);
@@ -106,7 +107,7 @@ sealed interface ScriptArgs {
             argv.add(token);
             argv.add(status);
             argv.add(room.map(String::valueOf).getOrElse(""));
-            argv.add(withRaw ? "1" : "0");
+            argv.add(rawBytes.map(String::valueOf).getOrElse(""));
             argv.add(outcome);
             content.forEach(argv::add);
             return argv;

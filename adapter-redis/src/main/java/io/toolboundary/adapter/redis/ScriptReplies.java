@@ -113,7 +113,9 @@ final class ScriptReplies {
         /** The final record would be over the store's record cap; nothing written. */
         TOO_LARGE(Effect.REFUSAL),
         /** The attempt's pending raw key is gone (evicted), so the raw response was not kept; nothing written. */
-        RAW_LOST(Effect.REFUSAL);
+        RAW_LOST(Effect.REFUSAL),
+        /** The pending raw key does not hold the raw response: its {@code SET} was refused; nothing written. */
+        RAW_NOT_WRITTEN(Effect.REFUSAL);
 
         private final Effect effect;
 
@@ -275,6 +277,8 @@ final class ScriptReplies {
             case TOO_LARGE -> refused(parsed, new Refusal.TooLarge());
             // The raw response the tool returned was not kept: data lost, never a record without it.
             case RAW_LOST -> failed(parsed, StoreFailure.dataInvalid());
+            // The raw response's SET was refused or went elsewhere, and the script wrote nothing.
+            case RAW_NOT_WRITTEN -> failed(parsed, StoreFailure.unavailable());
         });
     }
 

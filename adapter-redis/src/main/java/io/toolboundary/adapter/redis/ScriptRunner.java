@@ -104,7 +104,7 @@ final class ScriptRunner {
 
     /**
      * {@link #run(LuaScripts.Script, ScriptArgs, Duration)}, with {@code raw}, when defined, sent before
-     * the script in the same {@code MULTI}/{@code EXEC} on every try ({@link RawResponseWrite}).
+     * the script in the same pipeline on every try ({@link RawResponseWrite}).
      */
     <A extends ScriptArgs> Either<StoreFailure, Object> run(LuaScripts.Script<A, ?> script, A args,
             Duration timeout, Option<RawResponseWrite> raw) {
@@ -147,11 +147,11 @@ final class ScriptRunner {
     private enum RawPlacement {
         /** There is none. */
         NONE,
-        /** In one transaction with the script. */
-        IN_TRANSACTION,
+        /** Just before the script, in one pipeline with it. */
+        IN_PIPELINE,
         /**
-         * As two commands, each following redirections: the {@code SET}, then the script; once Redis
-         * discarded the transaction for a reason its {@code SET} alone got past (a slot in migration).
+         * As two commands, each following redirections: the {@code SET}, then the script; once the
+         * pipeline's {@code SET} reached another node than its script (a slot in migration).
          */
         BEFORE_SCRIPT
     }
@@ -215,7 +215,7 @@ final class ScriptRunner {
 
         Either<StoreFailure, Object> run() {
             Plan plan = new Plan(script.equals(LuaScripts.END) ? Via.SOURCE : Via.SHA,
-                    raw.isDefined() ? RawPlacement.IN_TRANSACTION : RawPlacement.NONE, false);
+                    raw.isDefined() ? RawPlacement.IN_PIPELINE : RawPlacement.NONE, false);
             int retries = 0;
             while (true) {
                 Step step = once(plan);
@@ -240,7 +240,7 @@ final class ScriptRunner {
                 if (plan.raw() == RawPlacement.BEFORE_SCRIPT) {
                     wait.await(raw.get().sendAlone(client));
                 }
-                Option<RawResponseWrite> together = plan.raw() == RawPlacement.IN_TRANSACTION ? raw : Option.none();
+                Option<RawResponseWrite> together = plan.raw() == RawPlacement.IN_PIPELINE ? raw : Option.none();
                 Object answer = wait.await(send(script, routingKey, scriptKeys, values, acknowledged, together,
                         plan.via() == Via.SOURCE));
                 if (acknowledged.isDefined() && plan.via() == Via.SOURCE) {
@@ -256,8 +256,8 @@ final class ScriptRunner {
             } catch (ExecutionException failed) {
                 failure = failed.getCause() == null ? failed : failed.getCause();
             }
-            if (failure instanceof RawResponseWrite.Discarded && plan.raw() == RawPlacement.IN_TRANSACTION) {
-                // Nothing of the transaction ran, and the SET alone did: from now on the two go apart.
+            if (failure instanceof RawResponseWrite.Unlinked && plan.raw() == RawPlacement.IN_PIPELINE) {
+                // The script wrote nothing, and its SET went elsewhere: from now on the two go apart.
                 return new Step.Resend(plan.raw(RawPlacement.BEFORE_SCRIPT));
             }
             if (failure instanceof ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
@@ -281,7 +281,7 @@ final class ScriptRunner {
         }
     }
 
-    /** One try of the script, with {@code raw} in its transaction when defined. */
+    /** One try of the script, with {@code raw} before it in its pipeline when defined. */
     private CompletionStage<Object> send(LuaScripts.Script<?, ?> script, String routingKey, List<Object> scriptKeys,
             Object[] values, Option<ReplicaAcknowledger> acknowledged, Option<RawResponseWrite> raw, boolean bySource) {
         if (acknowledged.isDefined()) {
@@ -291,7 +291,7 @@ final class ScriptRunner {
         }
         if (raw.isDefined()) {
             return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, bySource, routingKey,
-                    scriptKeys, values);
+                    scriptKeys, values).thenApply(RawResponseWrite.Replied::reply);
         }
         return bySource
                 ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST,
@@ -304,9 +304,9 @@ final class ScriptRunner {
     }
 
     /**
-     * True when the node did not know the script: {@code NOSCRIPT}, also when it came inside a
-     * transaction's {@code EXEC} (where the {@code SET} before it ran, writing only the attempt's pending
-     * raw key, which the next try writes again).
+     * True when the node did not know the script: {@code NOSCRIPT}, also behind a raw response's
+     * {@code SET} in the same pipeline (which wrote only the attempt's pending raw key, as the next try
+     * does again).
      */
     static boolean isNoScript(Throwable failure) {
         return RedisFailures.replied(failure, "NOSCRIPT", RedisNoScriptException.class);

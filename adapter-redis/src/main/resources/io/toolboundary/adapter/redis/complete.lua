@@ -3,11 +3,13 @@
 -- completion adds. HSET on an existing hash and RENAME leave TTLs as they are; a missing record is never
 -- re-created. Safe to run twice with the same token (a client retry).
 --
--- The raw response never passes through this script: when the completion has one, the store sends it in
--- the same MULTI/EXEC, just before, as SET KEYS[2] <raw> XX KEEPTTL, which writes into the attempt's
--- pending key if begin.lua made it (and creates nothing otherwise). This script then links it to the
--- record by renaming it to KEYS[3], or deletes it when it refuses: a raw response is read only through a
--- record whose 'o' says it has one, and only KEYS[3], which only this script's RENAME creates.
+-- The raw response never passes through this script: when the completion has one, the store sends it
+-- just before, in the same pipeline on the same connection, as SET KEYS[2] <raw> XX KEEPTTL, which writes
+-- into the attempt's pending key if begin.lua made it (and creates nothing otherwise). This script then
+-- links it to the record by renaming it to KEYS[3], or deletes it when it refuses: a raw response is read
+-- only through a record whose 'o' says it has one, and only KEYS[3], which only this script's RENAME
+-- creates. The pipeline is not a transaction, so the SET may have been refused (OOM, a redirection) while
+-- this script runs: it links the key only when it holds as many bytes as the raw response has.
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- KEYS[2]  the attempt's pending raw  <prefix>:{<runId>}:pending:<token>:<toolCallId>, made by begin.lua
@@ -16,8 +18,8 @@
 -- ARGV[2]  the final status, READY or ERROR
 -- ARGV[3]  the bytes the store's record cap leaves for what begin wrote (tool, arguments, fingerprint),
 --          or '' when the store has no cap
--- ARGV[4]  '1' when the SET before this script wrote the raw response into KEYS[2], '0' when the
---          outcome has none
+-- ARGV[4]  the raw response's length in UTF-8 bytes, which the SET before this script wrote into
+--          KEYS[2], or '' when the outcome has none
 -- ARGV[5]  the value of 'o', the outcome's small values (see RecordCodec)
 -- ARGV[6]  READY only: the agent's content, field 'c'
 --
@@ -31,16 +33,20 @@
 --   {'CONFLICT'}                              it is final with another status
 --   {'RAW_LOST'}                              the attempt's pending key is gone (evicted): the raw response
 --                                             was not kept, so nothing is written
--- Every reply but APPLIED and TOO_LARGE deletes KEYS[2], the attempt's own pending key (never another
--- attempt's): a raw response a refused completion wrote there is gone with it. TOO_LARGE leaves the record
--- PROJECTING, so it empties the placeholder instead (SET '' XX KEEPTTL), for the attempt's next completion.
+--   {'RAW_NOT_WRITTEN'}                       the pending key does not hold the raw response: the SET before
+--                                             this script was refused; nothing is written, the key stays
+-- Every reply but APPLIED, TOO_LARGE and RAW_NOT_WRITTEN deletes KEYS[2], the attempt's own pending key
+-- (never another attempt's): a raw response a refused completion wrote there is gone with it. TOO_LARGE
+-- leaves the record PROJECTING, so it empties the placeholder instead (SET '' XX KEEPTTL), for the
+-- attempt's next completion; RAW_NOT_WRITTEN leaves the placeholder as it is, for the next try.
 --
--- Cost: the usual call sends three commands, HMGET, RENAME (DEL without a raw response) and HSET (with a
--- cap, one HSTRLEN besides). No EXISTS: every record has a head, so a reply of two nils is a missing key
--- (and a key of another type fails HMGET with WRONGTYPE). No pattern reads a packed value: the token is
--- compared in place, after the one-character schema of 'h'; the status is the first five characters of
--- 'o' (READY or ERROR), PROJECTING without it; a READY record has a raw response, and an ERROR record's
--- flag is the third character from the end of 'o' (its scope is '-').
+-- Cost: the usual call sends four commands, HMGET, STRLEN, RENAME and HSET (without a raw response,
+-- HMGET, DEL and HSET; with a cap, one HSTRLEN besides). The record needs no EXISTS: every record has a
+-- head, so a reply of two nils is a missing key (and a key of another type fails HMGET with WRONGTYPE).
+-- No pattern reads a packed value: the token is compared in place, after the one-character schema of
+-- 'h'; the status is the first five characters of 'o' (READY or ERROR), PROJECTING without it; a READY
+-- record has a raw response, and an ERROR record's flag is the third character from the end of 'o' (its
+-- scope is '-').
 local record = KEYS[1]
 local stored = redis.call('HMGET', record, 'h', 'o')
 local head, outcome = stored[1], stored[2]
@@ -85,7 +91,13 @@ if status ~= 'PROJECTING' then
   redis.call('DEL', KEYS[2])
   return {'CONFLICT'}
 end
-if ARGV[4] == '1' then
+if ARGV[4] ~= '' then
+  if redis.call('STRLEN', KEYS[2]) ~= tonumber(ARGV[4]) then
+    if redis.call('EXISTS', KEYS[2]) == 0 then
+      return {'RAW_LOST'}
+    end
+    return {'RAW_NOT_WRITTEN'}
+  end
   -- RENAME fails on a missing key before it writes anything; then so does this script, writing nothing.
   if redis.pcall('RENAME', KEYS[2], KEYS[3])['err'] then
     return {'RAW_LOST'}

@@ -21,6 +21,7 @@ import io.toolboundary.application.StoreErrors;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
@@ -714,6 +715,39 @@ abstract class RedisStoreBehaviourTest {
         assertThat(store.find(pending.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(pending)));
         assertThat(deployment.callLong("EXISTS", store.keys().raw(pending.key()),
                 store.keys().pendingRaw(pending.key(), pendingToken))).isZero();
+    }
+
+    @Test
+    void aPendingKeyThatDoesNotHoldTheRawResponseIsNeverLinked() {
+        // The raw response's SET and complete.lua share a pipeline, not a transaction: the SET may be refused
+        // (OOM, a redirection) while the script runs. Sent so, the script finds the empty placeholder.
+        RunId run = openedRun();
+        CanonicalRecord.Projecting record = projecting(key(run, "set-refused"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token), TIMEOUT);
+        Completion done = ready(record, "raw \uD83D\uDE00", "result").completion();
+        String pending = store.keys().pendingRaw(record.key(), token);
+        ScriptArgs.Complete args = new ScriptArgs.Complete(store.recordKey(record.key()), pending,
+                store.keys().raw(record.key()), token.value(), "READY", Option.none(), Option.some(done.rawBytes()),
+                RecordCodec.outcome(done), RecordCodec.content(done));
+        List<String> eval = new ArrayList<>(List.of("EVAL", LuaScripts.COMPLETE.source(), "3"));
+        args.keys().forEach(key -> eval.add((String) key));
+        args.argv().forEach(value -> eval.add(String.valueOf(value)));
+
+        assertThat(done.rawBytes()).isEqualTo(8);
+        assertThat(deployment.call(eval.toArray(String[]::new))).isEqualTo(List.of("RAW_NOT_WRITTEN"));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
+        assertThat(deployment.call("GET", pending)).isEqualTo("");
+        assertThat(deployment.callLong("EXISTS", store.keys().raw(record.key()))).isZero();
+
+        // seven bytes where the raw response has eight are not the raw response either
+        deployment.call("SET", pending, "1234567", "XX", "KEEPTTL");
+        assertThat(deployment.call(eval.toArray(String[]::new))).isEqualTo(List.of("RAW_NOT_WRITTEN"));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
+
+        // the placeholder stays for the attempt's next try, which links the raw response whole
+        assertThat(store.complete(record.key(), token, done, TIMEOUT)).isEqualTo(Either.right(done));
+        assertThat(deployment.call("GET", store.keys().raw(record.key()))).isEqualTo("raw \uD83D\uDE00");
     }
 
     /** Every key of the run, through the operator view's SCAN. */

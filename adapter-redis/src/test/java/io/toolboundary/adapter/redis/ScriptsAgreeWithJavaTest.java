@@ -56,7 +56,7 @@ class ScriptsAgreeWithJavaTest {
 
     /** The Redis commands the scripts call. */
     private static final Set<String> COMMANDS = Set.of("EXISTS", "HGET", "HMGET", "HGETALL", "PEXPIRE",
-            "TIME", "HSET", "HSTRLEN", "SET", "GET", "DEL", "RENAME");
+            "TIME", "HSET", "HSTRLEN", "STRLEN", "SET", "GET", "DEL", "RENAME");
     /**
      * The fields of a run's state the scripts name: the token it was opened with and the run's call
      * counter. Its tools' counters are fields too, {@link RedisKeys#toolCounterField}, named by begin's
@@ -102,7 +102,8 @@ class ScriptsAgreeWithJavaTest {
                     ScriptReplies.Complete.NOT_FOUND, Answer.refused(StoreFailure.refused(new Refusal.Expired())),
                     ScriptReplies.Complete.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
                     ScriptReplies.Complete.CONFLICT, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
-                    ScriptReplies.Complete.RAW_LOST, Answer.refused(StoreFailure.dataInvalid())),
+                    ScriptReplies.Complete.RAW_LOST, Answer.refused(StoreFailure.dataInvalid()),
+                    ScriptReplies.Complete.RAW_NOT_WRITTEN, Answer.refused(StoreFailure.unavailable())),
             LuaScripts.END, Map.of(
                     ScriptReplies.End.ENDED, Answer.of(hash(ENDED), Either.right(ENDED)),
                     ScriptReplies.End.FINAL, Answer.of(hash(READY), Either.right(READY)),
