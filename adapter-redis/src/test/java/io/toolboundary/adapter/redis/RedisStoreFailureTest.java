@@ -124,6 +124,12 @@ class RedisStoreFailureTest {
         assertThat(redis.call("HGET", store.runKey(refused.key().runId()), "calls")).as("no budget reserved")
                 .isEqualTo("0");
         assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(begun)));
+        // the refused SET left the attempt's placeholder as it was, and the script linked nothing: the
+        // attempt's next completion goes through whole
+        assertThat(redis.call("GET", store.keys().pendingRaw(begun.key(), token))).isEqualTo("");
+        Completion done = ready(begun, "raw", "result").completion();
+        assertThat(store.complete(begun.key(), token, done, TIMEOUT)).isEqualTo(Either.right(done));
+        assertThat(redis.call("GET", store.keys().raw(begun.key()))).isEqualTo("raw");
     }
 
     @Test
