@@ -16,6 +16,18 @@ import java.util.function.LongSupplier;
  */
 final class Diagnostics {
 
+    /**
+     * A tool's or a projector's code for one call: it takes the call and its input as arguments, so that
+     * a step can be a constant rather than a closure built for every call.
+     *
+     * @param <I> what the step works on
+     * @param <T> what it returns
+     */
+    @FunctionalInterface
+    interface Step<I, T> {
+        T run(AdmittedCall call, I input) throws Exception;
+    }
+
     private final BoundaryListener listener;
     private final LongSupplier ticker;
 
@@ -40,6 +52,19 @@ final class Diagnostics {
      * @return what the code returned, or what it threw
      */
     <T> Either<Throwable, T> timed(Callable<T> work, Consumer<Duration> elapsed) {
+        return timed((ignored, code) -> code.call(), null, work, elapsed);
+    }
+
+    /**
+     * Runs a step of {@code call} over {@code input} as {@link #timed(Callable, Consumer)} runs its code.
+     *
+     * @param step the executor or projector call
+     * @param call the call the step belongs to
+     * @param input what the step works on
+     * @param elapsed the listener event that receives the duration, measured by the ticker; never negative
+     * @return what the step returned, or what it threw
+     */
+    <I, T> Either<Throwable, T> timed(Step<I, T> step, AdmittedCall call, I input, Consumer<Duration> elapsed) {
         long started = 0L;
         boolean ticked;
         try {
@@ -48,15 +73,15 @@ final class Diagnostics {
         } catch (RuntimeException failure) {
             ticked = false;
         }
-        return run(work, ticked, started, elapsed);
+        return run(step, call, input, ticked, started, elapsed);
     }
 
     /**
-     * Runs {@code work} as {@link #timed} does, without reading the ticker: for a listener that does
-     * nothing with the time ({@link #quiet()}).
+     * Runs a step as {@link #timed(Step, AdmittedCall, Object, Consumer)} does, without reading the
+     * ticker: for a listener that does nothing with the time ({@link #quiet()}).
      */
-    <T> Either<Throwable, T> untimed(Callable<T> work) {
-        return run(work, false, 0L, null);
+    <I, T> Either<Throwable, T> untimed(Step<I, T> step, AdmittedCall call, I input) {
+        return run(step, call, input, false, 0L, null);
     }
 
     /** True when the listener is the one that does nothing, so that nothing need be measured for it. */
@@ -64,10 +89,11 @@ final class Diagnostics {
         return listener instanceof NoopListener;
     }
 
-    private <T> Either<Throwable, T> run(Callable<T> work, boolean ticked, long started, Consumer<Duration> elapsed) {
+    private <I, T> Either<Throwable, T> run(Step<I, T> step, AdmittedCall call, I input, boolean ticked, long started,
+            Consumer<Duration> elapsed) {
         T value;
         try {
-            value = work.call();
+            value = step.run(call, input);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
             report(ticked, started, elapsed);

@@ -10,7 +10,6 @@ import io.toolboundary.domain.RawResponse;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
-import java.util.concurrent.Callable;
 
 /**
  * Steps 3 to 5 of a call whose record the store confirmed: run the tool, check its raw response, project
@@ -18,6 +17,13 @@ import java.util.concurrent.Callable;
  * complete, keeping the raw response once it has been checked.
  */
 final class Execution {
+
+    /** Step 3's code: the call's tool, run on its request. */
+    private static final Diagnostics.Step<ToolRequest, String> EXECUTE =
+            (call, request) -> call.binding().executor().execute(request);
+    /** Step 5's code: the call's projector, given the checked raw response's text. */
+    private static final Diagnostics.Step<RawResponse, Projection> PROJECT =
+            (call, rawResponse) -> call.binding().projector().project(call.request(), rawResponse.text());
 
     private final Clock clock;
     private final Limits limits;
@@ -34,9 +40,9 @@ final class Execution {
     /** Step 3: runs the tool once; what it returned, or what it threw ({@link #toolFailed} ends the record then). */
     Either<Throwable, String> execute(AdmittedCall call) {
         ToolRequest request = call.request();
-        Callable<String> work = () -> call.binding().executor().execute(request);
-        return diagnostics.quiet() ? diagnostics.untimed(work)
-                : diagnostics.timed(work, elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
+        return diagnostics.quiet() ? diagnostics.untimed(EXECUTE, call, request)
+                : diagnostics.timed(EXECUTE, call, request,
+                        elapsed -> listener.onExecuted(request.key(), request.tool(), elapsed));
     }
 
     /**
@@ -81,9 +87,9 @@ final class Execution {
      */
     CanonicalRecord.Final project(AdmittedCall call, RawResponse rawResponse) {
         ToolRequest request = call.request();
-        Callable<Projection> work = () -> call.binding().projector().project(request, rawResponse.text());
-        Either<Throwable, Projection> projected = diagnostics.quiet() ? diagnostics.untimed(work)
-                : diagnostics.timed(work, elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
+        Either<Throwable, Projection> projected = diagnostics.quiet() ? diagnostics.untimed(PROJECT, call, rawResponse)
+                : diagnostics.timed(PROJECT, call, rawResponse,
+                        elapsed -> listener.onProjected(request.key(), request.tool(), elapsed));
         if (projected.isLeft()) {
             listener.onProjectorFailed(request.key(), request.tool(), projected.getLeft().getClass());
             return keeping(call, ErrorCode.PROJECTION_FAILED, rawResponse);

@@ -222,10 +222,13 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             StoreRules.BeginFacts facts = new StoreRules.BeginFacts(ledger(run, record),
                     RecordTable.held(records.live(key, now), start.token()), record.requestFingerprint(),
                     start.runCallBudget(), start.toolCallBudget());
-            return StoreRules.begin(facts).fold(
-                    () -> create(start, run, now),
-                    Either::right,
-                    refusal -> Either.left(StoreFailure.refused(refusal)));
+            // The rules answer a retry or a refusal themselves; the record they admit is created here, so
+            // that no function passed to the fold captures this call's state (an allocation per call).
+            Option<Either<StoreFailure, CanonicalRecord.Projecting>> answered = StoreRules.begin(facts).fold(
+                    Option::none,
+                    own -> Option.some(Either.right(own)),
+                    refusal -> Option.some(Either.left(StoreFailure.refused(refusal))));
+            return answered.isDefined() ? answered.get() : create(start, run, now);
         }
     }
 
