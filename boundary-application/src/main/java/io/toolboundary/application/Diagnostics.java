@@ -5,7 +5,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.vavr.control.Either;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -43,20 +42,9 @@ final class Diagnostics {
     }
 
     /**
-     * Runs a tool's or a projector's code and reports how long it ran, whether it returned or threw.
-     * A throwable is returned, not thrown, unless it is the JVM's own distress; an interrupt it carried
-     * is restored on the calling thread before the caller hears of it.
-     *
-     * @param work the executor or projector call
-     * @param elapsed the listener event that receives the duration, measured by the ticker; never negative
-     * @return what the code returned, or what it threw
-     */
-    <T> Either<Throwable, T> timed(Callable<T> work, Consumer<Duration> elapsed) {
-        return timed((ignored, code) -> code.call(), null, work, elapsed);
-    }
-
-    /**
-     * Runs a step of {@code call} over {@code input} as {@link #timed(Callable, Consumer)} runs its code.
+     * Runs a step of {@code call} over {@code input} and reports how long it ran, whether it returned or
+     * threw. A throwable is returned, not thrown, unless it is the JVM's own distress; an interrupt it
+     * carried is restored on the calling thread before the caller hears of it.
      *
      * @param step the executor or projector call
      * @param call the call the step belongs to

@@ -9,11 +9,19 @@ import io.vavr.control.Either;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class DiagnosticsTest {
 
     final List<Duration> elapsed = new ArrayList<>();
+
+    /** Runs {@code work} as a step whose input is the work itself. */
+    private static <T> Either<Throwable, T> timed(Diagnostics diagnostics, Callable<T> work,
+            Consumer<Duration> elapsed) {
+        return diagnostics.timed((call, code) -> code.call(), null, work, elapsed);
+    }
 
     @Test
     void returnsWhatTheCodeReturnedAndReportsHowLongItRan() {
@@ -21,7 +29,7 @@ class DiagnosticsTest {
         int[] next = {0};
         Diagnostics diagnostics = new Diagnostics(BoundaryListener.noop(), () -> readings[next[0]++]);
 
-        Either<Throwable, String> result = diagnostics.timed(() -> "raw", elapsed::add);
+        Either<Throwable, String> result = timed(diagnostics, () -> "raw", elapsed::add);
 
         assertThat(result).isEqualTo(Either.right("raw"));
         assertThat(elapsed).containsExactly(Duration.ofNanos(250));
@@ -32,7 +40,7 @@ class DiagnosticsTest {
         Diagnostics diagnostics = new Diagnostics(BoundaryListener.noop(), () -> 7);
         IllegalStateException failure = new IllegalStateException("tool down");
 
-        Either<Throwable, String> result = diagnostics.timed(() -> {
+        Either<Throwable, String> result = timed(diagnostics, () -> {
             throw failure;
         }, elapsed::add);
 
@@ -44,7 +52,7 @@ class DiagnosticsTest {
     void returnsAStackOverflowAsAnOutcome() {
         Diagnostics diagnostics = new Diagnostics(BoundaryListener.noop(), System::nanoTime);
 
-        Either<Throwable, String> result = diagnostics.timed(() -> {
+        Either<Throwable, String> result = timed(diagnostics, () -> {
             throw new StackOverflowError();
         }, elapsed::add);
 
@@ -55,7 +63,7 @@ class DiagnosticsTest {
     void letsTheJvmsOwnDistressThroughWithoutReportingTime() {
         Diagnostics diagnostics = new Diagnostics(BoundaryListener.noop(), System::nanoTime);
 
-        assertThatThrownBy(() -> diagnostics.timed(() -> {
+        assertThatThrownBy(() -> timed(diagnostics, () -> {
             throw new OutOfMemoryError("test");
         }, elapsed::add)).isInstanceOf(OutOfMemoryError.class);
         assertThatThrownBy(() -> diagnostics.unexpected(new InternalError("test"))).isInstanceOf(InternalError.class);
@@ -66,7 +74,7 @@ class DiagnosticsTest {
     void restoresTheInterruptOfCodeThatWasInterrupted() {
         Diagnostics diagnostics = new Diagnostics(BoundaryListener.noop(), System::nanoTime);
         try {
-            Either<Throwable, String> result = diagnostics.timed(() -> {
+            Either<Throwable, String> result = timed(diagnostics, () -> {
                 throw new InterruptedException();
             }, elapsed::add);
 
@@ -83,7 +91,7 @@ class DiagnosticsTest {
             throw new IllegalStateException("ticker down");
         });
 
-        assertThat(diagnostics.timed(() -> "raw", elapsed::add)).isEqualTo(Either.right("raw"));
+        assertThat(timed(diagnostics, () -> "raw", elapsed::add)).isEqualTo(Either.right("raw"));
         assertThat(elapsed).isEmpty();
     }
 
