@@ -132,6 +132,7 @@ public final class LayoutCompare {
         admin.call("PEXPIRE", runKey, TTL);
         long memoryBefore = RecordMemory.usedMemory(admin);
         long runBefore = RecordMemory.memoryUsage(admin, runKey);
+        String rawBytes = Integer.toString(raw.getBytes(StandardCharsets.UTF_8).length);
         ServerStats.reset(admin);
         for (int from = 0; from < calls; from += BATCH) {
             int to = Math.min(calls, from + BATCH);
@@ -147,7 +148,7 @@ public final class LayoutCompare {
             for (int i = from; i < to; i++) {
                 String id = id(i);
                 admin.send(bytes(List.of("SET", key(runId, "pending", token(i) + ":" + id), raw, "XX", "KEEPTTL")));
-                admin.send(bytes(complete(layout, shas[1], runId, i, content)));
+                admin.send(bytes(complete(layout, shas[1], runId, i, content, rawBytes)));
             }
             admin.flush();
             for (int i = from; i < to; i++) {
@@ -202,7 +203,7 @@ public final class LayoutCompare {
         return command;
     }
 
-    private static List<String> complete(Layout layout, String sha, String runId, int i, String content) {
+    private static List<String> complete(Layout layout, String sha, String runId, int i, String content, String rawBytes) {
         String id = id(i);
         String token = token(i);
         String updatedAt = Instant.ofEpochSecond(1_764_838_801L + i, 223_456_789).toString();
@@ -214,10 +215,10 @@ public final class LayoutCompare {
         List<String> command = new ArrayList<>(List.of("EVALSHA", sha, Integer.toString(keys.size())));
         command.addAll(keys);
         switch (layout) {
-            case PACKED -> command.addAll(List.of(token, "READY", "", "1",
+            case PACKED -> command.addAll(List.of(token, "READY", "", rawBytes,
                     "READY|" + updatedAt + "|EVIDENCE_FOUND|1|-", content));
-            case NAMED -> command.addAll(List.of(token, "READY", "", "1", updatedAt, "EVIDENCE_FOUND", "-", content));
-            case STRING, STRING_REWRITE -> command.addAll(List.of(token, "R", "", "1", String.format("%02d", token.length()), "R1",
+            case NAMED -> command.addAll(List.of(token, "READY", "", rawBytes, updatedAt, "EVIDENCE_FOUND", "-", content));
+            case STRING, STRING_REWRITE -> command.addAll(List.of(token, "R", "", rawBytes, String.format("%02d", token.length()), "R1",
                     "\n" + updatedAt + "|EVIDENCE_FOUND|-\n" + content));
         }
         return command;

@@ -23,7 +23,10 @@ if status ~= 'P' then
   redis.call('DEL', KEYS[2])
   return {'CONFLICT'}
 end
-if ARGV[4] == '1' then
+if ARGV[4] ~= '' then
+  if redis.call('STRLEN', KEYS[2]) ~= tonumber(ARGV[4]) then
+    return {'RAW_NOT_WRITTEN'}
+  end
   if redis.pcall('RENAME', KEYS[2], KEYS[3])['err'] then
     return {'RAW_LOST'}
   end

@@ -2,7 +2,8 @@
 -- the status and raw flag written in place (SETRANGE), the outcome and the content appended (APPEND);
 -- neither touches the TTL.
 -- KEYS[1] record, KEYS[2] pending raw, KEYS[3] raw
--- ARGV[1] token, ARGV[2] status letter (R or E), ARGV[3] room ('' without a cap), ARGV[4] raw flag,
+-- ARGV[1] token, ARGV[2] status letter (R or E), ARGV[3] room ('' without a cap), ARGV[4] the raw
+-- response's length ('' without one),
 -- ARGV[5] the token's length (2 digits), ARGV[6] status letter and raw flag, ARGV[7] the appended tail
 -- '\n<updatedAt>|<evidence or code>|<scope mark>\n<content>'
 local record = KEYS[1]
@@ -25,7 +26,10 @@ if status ~= 'P' then
   redis.call('DEL', KEYS[2])
   return {'CONFLICT'}
 end
-if ARGV[4] == '1' then
+if ARGV[4] ~= '' then
+  if redis.call('STRLEN', KEYS[2]) ~= tonumber(ARGV[4]) then
+    return {'RAW_NOT_WRITTEN'}
+  end
   if redis.pcall('RENAME', KEYS[2], KEYS[3])['err'] then
     return {'RAW_LOST'}
   end
