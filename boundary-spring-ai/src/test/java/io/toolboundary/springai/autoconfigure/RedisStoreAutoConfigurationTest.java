@@ -100,6 +100,33 @@ class RedisStoreAutoConfigurationTest {
     }
 
     @Test
+    void healthStaysUpAndWarnsWhenTheServerDoesNotLetTheStoreReadItsEvictionPolicy() {
+        try (RedisServerProcess server = RedisServerProcess.start()) {
+            // an application user that may run the store's commands but not CONFIG
+            server.call("ACL", "SETUSER", "app", "on", ">app-secret", "~*", "&*", "+@all", "-config");
+            Config config = new Config();
+            config.useSingleServer().setAddress(server.endpoint().uri()).setUsername("app").setPassword("app-secret");
+            RedissonClient appClient = Redisson.create(config);
+            try {
+                runner.withBean(RedissonClient.class, () -> appClient).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    RunContext run = Fixtures.anyRunContext();
+                    assertThat(onlyResponse(execute(context, run, "call_u1", "{}"))).isEqualTo("EVIDENCE_FOUND\nbounded logs");
+
+                    LineApi.Reported health = LineApi.health(context, "toolBoundaryRedisHealthIndicator");
+                    assertThat(health.status()).isEqualTo("UP");
+                    assertThat(health.details()).containsEntry("maxmemory-policy", "unreadable")
+                            .containsEntry("warning", "the masters' maxmemory-policy could not be read (is CONFIG GET"
+                                    + " allowed?)");
+                    assertThat(health.details().toString()).doesNotContain("app-secret", "127.0.0.1");
+                });
+            } finally {
+                appClient.shutdown();
+            }
+        }
+    }
+
+    @Test
     void healthIsDownWhenTheServerStopsAnswering() {
         try (RedisServerProcess server = RedisServerProcess.start()) {
             Config config = new Config();
