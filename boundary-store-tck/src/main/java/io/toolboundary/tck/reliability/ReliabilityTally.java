@@ -11,7 +11,7 @@ import java.util.List;
  * calls=<n> rejected=<n> leaks=<n> unexpected=<n> duplicateExecutions=<n>}, and then fails when any finding was
  * recorded, quoting the first 20 and the seed that replays the run.
  */
-public final class ReliabilityTally {
+final class ReliabilityTally {
 
     private final String scenario;
     private final long seed;
@@ -24,13 +24,13 @@ public final class ReliabilityTally {
     private final List<String> findings = new ArrayList<>();
 
     /** A tally named {@code scenario} (for example {@code hostile-ids/in-memory}) of the run of {@code seed}. */
-    public ReliabilityTally(String scenario, long seed) {
+    ReliabilityTally(String scenario, long seed) {
         this.scenario = requireNonNull(scenario, "scenario is null");
         this.seed = seed;
     }
 
     /** One call through the boundary; {@code wasRejected} when it ended in an error. */
-    public void call(boolean wasRejected) {
+    void call(boolean wasRejected) {
         calls++;
         if (wasRejected) {
             rejected++;
@@ -38,38 +38,38 @@ public final class ReliabilityTally {
     }
 
     /** Something the agent received held a forbidden fragment. */
-    public void leak(int attempt, String what) {
+    void leak(int attempt, String what) {
         leaks++;
         note(attempt, "leak: " + what);
     }
 
     /** A throwable escaped the boundary or the store. */
-    public void unexpected(int attempt, Throwable failure) {
+    void unexpected(int attempt, Throwable failure) {
         unexpected++;
         note(attempt, "unexpected " + failure.getClass().getName());
     }
 
     /** A tool ran more than once for one key. */
-    public void duplicateExecution(int attempt, String what) {
+    void duplicateExecution(int attempt, String what) {
         duplicateExecutions++;
         note(attempt, "duplicate execution: " + what);
     }
 
     /** The outcome or the stored state was not the expected one. */
-    public void violation(int attempt, String what) {
+    void violation(int attempt, String what) {
         violations++;
         note(attempt, what);
     }
 
     /** Records a violation when {@code holds} is false. */
-    public void check(boolean holds, int attempt, String what) {
+    void check(boolean holds, int attempt, String what) {
         if (!holds) {
             violation(attempt, what);
         }
     }
 
     /** Prints the line the README figures are collected from, then fails when anything was found. */
-    public void reportAndAssertClean() {
+    void reportAndAssertClean() {
         System.out.println("RELIABILITY " + scenario + " calls=" + calls + " rejected=" + rejected + " leaks=" + leaks
                 + " unexpected=" + unexpected + " duplicateExecutions=" + duplicateExecutions);
         assertThat(findings)
