@@ -151,7 +151,8 @@ final class ScriptRunner {
         IN_PIPELINE,
         /**
          * As two commands, each following redirections: the {@code SET}, then the script; once the
-         * pipeline's {@code SET} reached another node than its script (a slot in migration).
+         * pipeline's {@code SET} or {@code SCRIPT LOAD} reached another node than its script (a slot in
+         * migration).
          */
         BEFORE_SCRIPT
     }
@@ -270,6 +271,12 @@ final class ScriptRunner {
                 // the slot's owner in the client's map, not necessarily to that node; the script's source,
                 // sent the way the script is, reaches the node that runs it (and leaves it cached there).
                 return new Step.Resend(plan.via(Via.SOURCE));
+            }
+            if (isNoScript(failure) && plan.raw() == RawPlacement.IN_PIPELINE) {
+                // The node that ran the pipeline's EVALSHA did not get its SCRIPT LOAD: the EVALSHA followed a
+                // redirection (a slot in migration) that SCRIPT LOAD, which names no key, could not. From now
+                // on the SET and the script go apart, the script by its source, each following redirections.
+                return new Step.Resend(plan.raw(RawPlacement.BEFORE_SCRIPT));
             }
             RedisFailures.Failure kind = RedisFailures.classify(failure);
             Plan next = plan.mayHaveRun(plan.mayHaveRun() || kind.mayHaveRun());
