@@ -34,8 +34,9 @@ import org.redisson.api.RedissonClient;
  *
  * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
  * {@code abandon} are each one atomic script, one round trip, safe to repeat (a completion with a raw
- * response sends it beside its script, as a plain {@code SET}, in the same {@code MULTI}/{@code EXEC}, so
- * that it never enters Lua); a successful begin and complete send exactly two script calls and nothing
+ * response sends it just before its script, as a plain {@code SET} in the same pipeline, so that it never
+ * enters Lua, and the script links it only when it holds all its bytes); a successful begin and complete
+ * send exactly two script calls and nothing
  * else but that {@code SET} (with
  * {@link RedisStoreOptions.Builder#replicaAcknowledgement replica acknowledgement}, a {@code WAIT} behind
  * each, in the same round trip); no command that sets, refreshes or removes a TTL is sent after

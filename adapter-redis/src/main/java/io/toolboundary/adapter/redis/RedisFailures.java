@@ -107,7 +107,7 @@ final class RedisFailures {
 
     /**
      * True when {@code failure} or one of its causes is Redis's error reply {@code word} (its first word,
-     * as {@code NOSCRIPT} or {@code EXECABORT}), or a {@code type}, as the client may name it instead.
+     * as {@code NOSCRIPT}), or a {@code type}, as the client may name it instead.
      */
     static boolean replied(Throwable failure, String word, Class<? extends Throwable> type) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
