@@ -73,7 +73,7 @@ record RawResponseWrite(String pendingKey, String text) {
                 RedisCommands.SET_BOOLEAN, pendingKey, text, "XX", "KEEPTTL").toCompletableFuture();
         // The script by its SHA-1, as it is named, never turned into another command by the client's script
         // cache. When the node did not know it, SCRIPT LOAD goes first, in the same pipeline on the same
-        // connection, so it reaches the node that runs the script.
+        // connection (a redirection can still take the EVALSHA elsewhere: ScriptRunner then sends apart).
         if (bySource) {
             batch.writeAsync(routingKey, ScriptCodec.INSTANCE, RedisCommands.SCRIPT_LOAD, script.source());
         }
