@@ -20,6 +20,7 @@ import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisDeployment;
@@ -130,6 +131,47 @@ class RedisStoreFailureTest {
         Completion done = ready(begun, "raw", "result").completion();
         assertThat(store.complete(begun.key(), token, done, TIMEOUT)).isEqualTo(Either.right(done));
         assertThat(redis.call("GET", store.keys().raw(begun.key()))).isEqualTo("raw");
+    }
+
+    @Test
+    void aCompletionWhoseSetIsRefusedLinksTheRawResponseAnEarlierTryOfTheAttemptWrote() {
+        // An earlier try's SET reached the server and its reply was lost; this try's SET is refused for memory.
+        // The script finds every byte of the raw response in the placeholder and completes the record.
+        RedisDeployment redis = RedisServerFixture.standalone();
+        RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(
+                RedisTestServers.standaloneClient(), OPTIONS);
+        CanonicalRecord.Projecting begun = projecting(key(openedRun(store), "c1"), "{}");
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(begun, token), TIMEOUT);
+        Completion done = ready(begun, "raw \uD83D\uDE00", "result").completion();
+        redis.call("SET", store.keys().pendingRaw(begun.key(), token), "raw \uD83D\uDE00", "XX", "KEEPTTL");
+        long refusedBefore = rejectedSets(redis);
+        Either<StoreFailure, Completion> complete;
+        redis.call("CONFIG", "SET", "maxmemory", "1");
+        try {
+            complete = store.complete(begun.key(), token, done, TIMEOUT);
+        } finally {
+            redis.call("CONFIG", "SET", "maxmemory", "0");
+        }
+
+        assertThat(rejectedSets(redis)).as("this try's SET was refused").isGreaterThan(refusedBefore);
+        assertThat(complete).isEqualTo(Either.right(done));
+        assertThat(redis.call("GET", store.keys().raw(begun.key()))).isEqualTo("raw \uD83D\uDE00");
+        assertThat(store.find(begun.key(), TIMEOUT).get().get().status()).isEqualTo(InvocationStatus.READY);
+    }
+
+    /** How many SET commands the server has refused, from {@code INFO commandstats}. */
+    private static long rejectedSets(RedisDeployment redis) {
+        for (String line : String.valueOf(redis.call("INFO", "commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_set:")) {
+                for (String field : line.substring("cmdstat_set:".length()).split(",")) {
+                    if (field.startsWith("rejected_calls=")) {
+                        return Long.parseLong(field.substring("rejected_calls=".length()).trim());
+                    }
+                }
+            }
+        }
+        return 0;
     }
 
     @Test
