@@ -18,6 +18,8 @@ import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -56,8 +58,9 @@ final class LeakWorld {
     LeakWorld(StoreFixture fixture) {
         this.fixture = fixture;
         this.clock = fixture.clock();
-        this.run = Fixtures.runContext(runId).opened(fixture.store().openRun(new RunOpening(new io.toolboundary.domain.RunId(runId),
-                RunToken.random(), Duration.ofDays(365)), TIMEOUT).getOrElseThrow(e -> new AssertionError("open run: " + e)));
+        RunOpening opening = new RunOpening(new RunId(runId), RunToken.random(), Duration.ofDays(365));
+        this.run = Fixtures.runContext(runId).opened(fixture.store().openRun(opening, TIMEOUT)
+                .getOrElseThrow(e -> new AssertionError("open run: " + e)));
     }
 
     ToolBoundaryBuilder builder(BoundaryListener listener) {
@@ -114,7 +117,7 @@ final class LeakWorld {
     }
 
     InvocationKey key() {
-        return InvocationKey.of(new io.toolboundary.domain.RunId(runId), new io.toolboundary.domain.ToolCallId(TOOL_CALL_ID));
+        return InvocationKey.of(new RunId(runId), new ToolCallId(TOOL_CALL_ID));
     }
 
     void expire(InvocationKey key) {

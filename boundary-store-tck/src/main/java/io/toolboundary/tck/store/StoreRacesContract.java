@@ -110,7 +110,8 @@ public interface StoreRacesContract extends StoreFixture {
                     .containsExactly(Either.right(evidenceFound("found")));
             assertThat(played.results().stream().filter(Either::isLeft).toList()).as("refusals in round %d", round)
                     .hasSize(BOUNDARY_RACERS - 1)
-                    .allSatisfy(result -> assertThat(result).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL))));
+                    .allSatisfy(result -> assertThat(result)
+                            .isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL))));
             InvocationKey key = InvocationKey.of(played.run().runId(), new ToolCallId(played.call().toolCallId()));
             assertThat(stored(key).map(CanonicalRecord::status)).as("record of round %d", round)
                     .isEqualTo(Option.some(InvocationStatus.READY));

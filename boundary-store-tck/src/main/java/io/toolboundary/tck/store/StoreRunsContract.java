@@ -46,7 +46,8 @@ public interface StoreRunsContract extends StoreFixture {
     default void openingARunTheStoreHoldsChangesNothingAndAnswersItsToken() {
         RunId runId = openedFor(RUN_TTL, RUN_TOKEN);
 
-        assertThat(store().openRun(new RunOpening(runId, new RunToken("another-opening"), RUN_TTL), TIMEOUT)).isEqualTo(Either.right(RUN_TOKEN));
+        assertThat(store().openRun(new RunOpening(runId, new RunToken("another-opening"), RUN_TTL), TIMEOUT))
+                .isEqualTo(Either.right(RUN_TOKEN));
         assertThat(beginAnew(projecting(runId, "call_1")).isRight()).isTrue();
     }
 
@@ -130,8 +131,10 @@ public interface StoreRunsContract extends StoreFixture {
     default void refusesAnOpeningWithoutATimeToLive() {
         RunId runId = freshRunId();
 
-        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, Duration.ZERO), TIMEOUT));
-        assertThatIllegalArgumentException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, Duration.ofSeconds(-1)), TIMEOUT));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, Duration.ZERO), TIMEOUT));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, Duration.ofSeconds(-1)), TIMEOUT));
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(null, RUN_TOKEN, RUN_TTL), TIMEOUT));
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, null, RUN_TTL), TIMEOUT));
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, null), TIMEOUT));
