@@ -45,18 +45,17 @@ record RawResponseWrite(String pendingKey, String text) {
     }
 
     /**
-     * Sends the pipeline: the {@code SET}, the script (by SHA, or by source when {@code bySource}), on the
-     * connection of the keys' slot, with {@code options} as they are (a {@code WAIT} behind it when they ask
+     * Sends the pipeline: the {@code SET}, then the script by its SHA-1, on the connection of the keys' slot, with {@code options} as they are (a {@code WAIT} behind it when they ask
      * for one). Completes with the script's reply; fails with the script's failure, with the {@code SET}'s
      * when the script found the raw response not written, or with {@link Unlinked}.
      */
     CompletableFuture<Replied> send(RedissonClient client, BatchOptions options, LuaScripts.Script<?, ?> script,
-            boolean bySource, String routingKey, List<Object> keys, Object[] values) {
+            String routingKey, List<Object> keys, Object[] values) {
         if (!(client instanceof Redisson redisson)) {
             throw new IllegalStateException("not a Redisson client: " + client.getClass().getName());
         }
         try {
-            return send(redisson, options, script, bySource, routingKey, keys, values);
+            return send(redisson, options, script, routingKey, keys, values);
         } catch (RuntimeException failed) {
             // No connection to be had, a client shut down: the pipeline was not sent.
             return CompletableFuture.failedFuture(failed);
@@ -64,7 +63,7 @@ record RawResponseWrite(String pendingKey, String text) {
     }
 
     private CompletableFuture<Replied> send(Redisson redisson, BatchOptions options, LuaScripts.Script<?, ?> script,
-            boolean bySource, String routingKey, List<Object> keys, Object[] values) {
+            String routingKey, List<Object> keys, Object[] values) {
         // Redisson's buckets send SET ... XX or SET ... KEEPTTL, never both, so the pipeline is built on the
         // client's own batch service and the SET sent as it is.
         CommandBatchService batch = new CommandBatchService(redisson.getCommandExecutor(),
@@ -72,11 +71,9 @@ record RawResponseWrite(String pendingKey, String text) {
         CompletableFuture<Boolean> set = batch.<Boolean, Boolean>writeAsync(pendingKey, ScriptCodec.INSTANCE,
                 RedisCommands.SET_BOOLEAN, pendingKey, text, "XX", "KEEPTTL").toCompletableFuture();
         // The script by its SHA-1, as it is named, never turned into another command by the client's script
-        // cache. When the node did not know it, SCRIPT LOAD goes first, in the same pipeline on the same
-        // connection (a redirection can still take the EVALSHA elsewhere: ScriptRunner then sends apart).
-        if (bySource) {
-            batch.writeAsync(routingKey, ScriptCodec.INSTANCE, RedisCommands.SCRIPT_LOAD, script.source());
-        }
+        // cache. A node that does not know it answers NOSCRIPT, and ScriptRunner then sends the two apart,
+        // the script by its source: a SCRIPT LOAD here, naming no key, could not follow a redirection the
+        // EVALSHA follows.
         CompletableFuture<List<Object>> reply = batch.<List<Object>, List<Object>>writeAsync(routingKey,
                 ScriptCodec.INSTANCE, EVALSHA_LIST, evalShaParams(script, keys, values)).toCompletableFuture();
         return batch.executeAsync().toCompletableFuture().handle((result, failure) -> {

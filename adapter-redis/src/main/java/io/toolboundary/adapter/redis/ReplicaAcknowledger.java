@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-
+import io.toolboundary.adapter.redis.RawResponseWrite.Replied;
 import io.vavr.control.Option;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -69,7 +69,7 @@ final class ReplicaAcknowledger {
         return batch(script, routingKey, keys, values, raw).thenCompose(sent -> switch (effect(script, sent.reply())) {
             case REFUSAL -> CompletableFuture.completedFuture(sent.reply());
             case WRITE -> acknowledged(sent, sent.reply());
-            case CONFIRMATION -> sent.synced() < wanted.replicas()
+            case CONFIRMATION -> sent.syncedReplicas() < wanted.replicas()
                     ? acknowledged(sent, sent.reply())
                     : touch(routingKey, new ScriptArgs.Touch((String) keys.get(0),
                             script.equals(LuaScripts.OPEN) ? "token" : RecordCodec.HEAD))
@@ -83,11 +83,7 @@ final class ReplicaAcknowledger {
      * {@code EVALSHA} known to the node.
      */
     CompletableFuture<Object> loadAndRun(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys,
-            Object[] values, Option<RawResponseWrite> raw) {
-        if (raw.isDefined()) {
-            return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, true, routingKey,
-                    keys, values).thenApply(RawResponseWrite.Replied::reply);
-        }
+            Object[] values) {
         return plain.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST, keys,
                 values).toCompletableFuture();
     }
@@ -99,23 +95,23 @@ final class ReplicaAcknowledger {
                 : ScriptReplies.Effect.WRITE;
     }
 
-    private CompletableFuture<Object> acknowledged(Sent sent, Object reply) {
-        return sent.synced() >= wanted.replicas()
+    private CompletableFuture<Object> acknowledged(Replied sent, Object reply) {
+        return sent.syncedReplicas() >= wanted.replicas()
                 ? CompletableFuture.completedFuture(reply)
-                : CompletableFuture.failedFuture(new ReplicasNotAcknowledged(sent.synced(), wanted));
+                : CompletableFuture.failedFuture(new ReplicasNotAcknowledged(sent.syncedReplicas(), wanted));
     }
 
     /** The touch and its {@code WAIT}; {@code NOSCRIPT} loads it (by running it) and sends the batch once more. */
-    private CompletableFuture<Sent> touch(String routingKey, ScriptArgs.Touch touch) {
+    private CompletableFuture<Replied> touch(String routingKey, ScriptArgs.Touch touch) {
         List<Object> keys = touch.keys();
         Object[] values = touch.argv().toArray();
         return batch(LuaScripts.TOUCH, routingKey, keys, values, Option.none())
                 .handle((sent, failure) -> failure == null ? CompletableFuture.completedFuture(sent)
                         : unwrap(failure) instanceof RedisNoScriptException
-                                ? loadAndRun(LuaScripts.TOUCH, routingKey, keys, values, Option.none())
+                                ? loadAndRun(LuaScripts.TOUCH, routingKey, keys, values)
                                         .thenCompose(loaded -> batch(LuaScripts.TOUCH, routingKey, keys, values,
                                                 Option.none()))
-                                : CompletableFuture.<Sent>failedFuture(unwrap(failure)))
+                                : CompletableFuture.<Replied>failedFuture(unwrap(failure)))
                 .thenCompose(next -> next)
                 .thenApply(sent -> {
                     if (!(sent.reply() instanceof List<?> items)
@@ -131,15 +127,14 @@ final class ReplicaAcknowledger {
      * {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try; with a raw response, its
      * {@code SET} and the script in one pipeline, then {@code WAIT}.
      */
-    private CompletableFuture<Sent> batch(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys,
+    private CompletableFuture<Replied> batch(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys,
             Object[] values, Option<RawResponseWrite> raw) {
         BatchOptions options = BatchOptions.defaults()
                 .sync(wanted.replicas(), wanted.timeout())
                 .responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS)
                 .retryAttempts(0);
         if (raw.isDefined()) {
-            return raw.get().send(client, options, script, false, routingKey, keys, values)
-                    .thenApply(replied -> new Sent(replied.reply(), replied.syncedReplicas()));
+            return raw.get().send(client, options, script, routingKey, keys, values);
         }
         RBatch batch = client.createBatch(options);
         batch.getScript(ScriptCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
@@ -149,16 +144,12 @@ final class ReplicaAcknowledger {
             if (responses.size() != 1) {
                 throw new IllegalStateException("a batch of one command answered " + responses.size() + " replies");
             }
-            return new Sent(responses.get(0), result.getSyncedSlaves());
+            return new Replied(responses.get(0), result.getSyncedSlaves());
         });
     }
 
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-    }
-
-    /** A script's reply, and how many replicas acknowledged the writes before the {@code WAIT} behind it. */
-    private record Sent(Object reply, int synced) {
     }
 
     /**

@@ -151,8 +151,8 @@ final class ScriptRunner {
         IN_PIPELINE,
         /**
          * As two commands, each following redirections: the {@code SET}, then the script; once the
-         * pipeline's {@code SET} or {@code SCRIPT LOAD} reached another node than its script (a slot in
-         * migration).
+         * pipeline's {@code SET} reached another node than its script (a slot in migration), or its
+         * script was unknown to the node that ran it.
          */
         BEFORE_SCRIPT
     }
@@ -270,13 +270,10 @@ final class ScriptRunner {
                 // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
                 // the slot's owner in the client's map, not necessarily to that node; the script's source,
                 // sent the way the script is, reaches the node that runs it (and leaves it cached there).
-                return new Step.Resend(plan.via(Via.SOURCE));
-            }
-            if (isNoScript(failure) && plan.raw() == RawPlacement.IN_PIPELINE) {
-                // The node that ran the pipeline's EVALSHA did not get its SCRIPT LOAD: the EVALSHA followed a
-                // redirection (a slot in migration) that SCRIPT LOAD, which names no key, could not. From now
-                // on the SET and the script go apart, the script by its source, each following redirections.
-                return new Step.Resend(plan.raw(RawPlacement.BEFORE_SCRIPT));
+                // A raw response's pipeline goes apart from then on: the SET alone, then the script by source.
+                Plan bySource = plan.via(Via.SOURCE);
+                return new Step.Resend(plan.raw() == RawPlacement.IN_PIPELINE
+                        ? bySource.raw(RawPlacement.BEFORE_SCRIPT) : bySource);
             }
             RedisFailures.Failure kind = RedisFailures.classify(failure);
             Plan next = plan.mayHaveRun(plan.mayHaveRun() || kind.mayHaveRun());
@@ -288,16 +285,19 @@ final class ScriptRunner {
         }
     }
 
-    /** One try of the script, with {@code raw} before it in its pipeline when defined. */
+    /**
+     * One try of the script, with {@code raw} before it in its pipeline when defined; a pipeline names the
+     * script by its SHA-1 only ({@code bySource} never comes with {@code raw}).
+     */
     private CompletionStage<Object> send(LuaScripts.Script<?, ?> script, String routingKey, List<Object> scriptKeys,
             Object[] values, Option<ReplicaAcknowledger> acknowledged, Option<RawResponseWrite> raw, boolean bySource) {
         if (acknowledged.isDefined()) {
             return bySource
-                    ? acknowledged.get().loadAndRun(script, routingKey, scriptKeys, values, raw)
+                    ? acknowledged.get().loadAndRun(script, routingKey, scriptKeys, values)
                     : acknowledged.get().send(script, routingKey, scriptKeys, values, raw);
         }
         if (raw.isDefined()) {
-            return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, bySource, routingKey,
+            return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, routingKey,
                     scriptKeys, values).thenApply(RawResponseWrite.Replied::reply);
         }
         return bySource
