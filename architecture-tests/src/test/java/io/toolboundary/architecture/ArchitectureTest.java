@@ -51,6 +51,7 @@ class ArchitectureTest {
     static final String ADAPTERS = "io.toolboundary.adapter..";
     static final String REDIS_ADAPTER = "io.toolboundary.adapter.redis..";
     static final String TESTKIT = "io.toolboundary.testkit..";
+    /** Both test kits for store authors: the store TCK and the reliability TCK. */
     static final String STORE_TCK = "io.toolboundary.tck..";
     static final String DEMO = "io.toolboundary.demo..";
     /** The operator's command line: like the demo, a program that chooses and builds a store. */

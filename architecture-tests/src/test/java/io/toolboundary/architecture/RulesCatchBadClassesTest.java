@@ -42,6 +42,8 @@ import io.toolboundary.tck.bad.StoreSuiteUsingRedisson;
 import io.toolboundary.tck.bad.SuiteSideOfACycle;
 import io.toolboundary.tck.bad.fixture.FixtureSideOfACycle;
 import io.toolboundary.tck.bad.StoreSuiteUsingTheTestkit;
+import io.toolboundary.tck.reliability.StoreModelContract;
+import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingRedisson;
 import io.toolboundary.testkit.bad.TestkitFixtureUsingTheInMemoryStore;
 import io.toolboundary.langchain4j.LangChain4jToolBoundary;
@@ -463,6 +465,8 @@ class RulesCatchBadClassesTest {
             assertThat(PRODUCTION.contain(ToolBoundary.class)).isTrue();
             assertThat(PRODUCTION.contain(CanonicalRecord.class)).isTrue();
             assertThat(PRODUCTION.contain(InMemoryCanonicalInvocationStore.class)).isTrue();
+            assertThat(PRODUCTION.contain(StoreFixture.class)).isTrue();
+            assertThat(PRODUCTION.contain(StoreModelContract.class)).isTrue();
         }
 
         @Test
