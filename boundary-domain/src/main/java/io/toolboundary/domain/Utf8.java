@@ -118,9 +118,24 @@ public final class Utf8 {
 
     /** The length of the text's leading run of ASCII characters: one byte each, nothing else to check. */
     private static int asciiPrefix(CharSequence text, int length) {
-        int i = 0;
+        int i = text instanceof String string ? asciiOctets(string, length) : 0;
         while (i < length && text.charAt(i) < 0x80) {
             i++;
+        }
+        return i;
+    }
+
+    /**
+     * How many characters of a leading ASCII run a string holds in whole steps of eight: the eight or'ed
+     * together stay below 0x80 only when each does, so a step takes one test instead of eight.
+     */
+    private static int asciiOctets(String text, int length) {
+        int i = 0;
+        for (int last = length - 8; i <= last; i += 8) {
+            if ((text.charAt(i) | text.charAt(i + 1) | text.charAt(i + 2) | text.charAt(i + 3) | text.charAt(i + 4)
+                    | text.charAt(i + 5) | text.charAt(i + 6) | text.charAt(i + 7)) >= 0x80) {
+                break;
+            }
         }
         return i;
     }

@@ -230,6 +230,28 @@ class Utf8Test {
         }
 
         @Test
+        void seesACharacterBeyondAsciiAtEveryPlaceOfAnAsciiRun() {
+            // A string's leading ASCII run is read eight characters a step: the character that ends it is put
+            // at every place of a step, in runs of every length up to five steps.
+            for (int length = 0; length <= 40; length++) {
+                for (String ascii : new String[] {"a", "\u007F"}) {
+                    String run = ascii.repeat(length);
+                    assertThat(Utf8.wellFormedByteLength(run)).as("%d of U+%04X", length, (int) ascii.charAt(0))
+                            .isEqualTo(length);
+                    for (int at = 0; at < length; at++) {
+                        for (String other : new String[] {"\u0080", "\u00FF", "é", "€", "😀"}) {
+                            String text = run.substring(0, at) + other + run.substring(at + 1);
+                            assertThat(Utf8.wellFormedByteLength(text)).as("%s at %d of %d", other, at, length)
+                                    .isEqualTo(Utf8.byteLength(text)).isEqualTo(text.getBytes(UTF_8).length);
+                        }
+                        assertThat(Utf8.wellFormedByteLength(run.substring(0, at) + HIGH + run.substring(at + 1)))
+                                .as("a lone surrogate at %d of %d", at, length).isEqualTo(-1);
+                    }
+                }
+            }
+        }
+
+        @Test
         void rejectsNullText() {
             assertThatNullPointerException().isThrownBy(() -> Utf8.wellFormedByteLength(null))
                     .withMessage("text is null");
