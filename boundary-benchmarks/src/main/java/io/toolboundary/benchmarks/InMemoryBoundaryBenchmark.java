@@ -41,7 +41,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * What the boundary adds to a tool call on the in-memory store: {@link #boundary} runs
  * {@link ToolBoundary#invoke} (preflight, JSON check and fingerprint, begin, execute, byte checks,
- * project, complete); {@link #baseline} calls the same fake executor and projector directly. Both
+ * project, complete); {@link #handRolled} makes the same call on a map that decides only what the record
+ * needs; {@link #baseline} calls the same fake executor and projector directly. All three
  * build a fresh tool_call_id from a counter, so every boundary call is a new canonical key.
  *
  * <p>Memory stays bounded: each iteration gets a new store and boundary, and the store's clock moves one
@@ -83,6 +84,8 @@ public class InMemoryBoundaryBenchmark {
     private ToolBoundary boundary;
     private RunContext run;
     private String runId;
+    private HandRolledInMemory handRolledStore;
+    private String handRolledRunId;
 
     /** Builds the payloads and the fake tool once per trial. */
     @Setup(Level.Trial)
@@ -106,6 +109,9 @@ public class InMemoryBoundaryBenchmark {
                 .build();
         runId = "bench-inmemory-" + iterations.incrementAndGet();
         run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+        handRolledStore = new HandRolledInMemory(new CallCountClock(calls), TTL_CALLS, Long.MAX_VALUE, executor, projector);
+        handRolledRunId = runId;
+        handRolledStore.openRun(handRolledRunId);
     }
 
     /** One call through the boundary. */
@@ -122,6 +128,25 @@ public class InMemoryBoundaryBenchmark {
             throw new IllegalStateException("the boundary refused a benchmark call: " + result.getLeft().code());
         }
         return result.get();
+    }
+
+    /**
+     * The same call on {@link HandRolledInMemory}, a map that makes the decisions the record needs and no
+     * more, with a run opened every {@value #RUN_CALLS} calls as {@link #boundary} does; only its mean is reported.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    public Projection handRolled() throws Exception {
+        long call = calls.incrementAndGet();
+        if (call % RUN_CALLS == 0) {
+            handRolledRunId = "bench-inmemory-" + iterations.get() + "-" + call;
+            handRolledStore.openRun(handRolledRunId);
+        }
+        Projection result = handRolledStore.call(handRolledRunId, "c" + call, arguments);
+        if (result == null) {
+            throw new IllegalStateException("the hand-rolled map refused a benchmark call");
+        }
+        return result;
     }
 
     /** The same executor and projector, called directly; only its mean is reported. */

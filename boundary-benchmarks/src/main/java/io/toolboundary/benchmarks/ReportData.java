@@ -101,6 +101,15 @@ final class ReportData {
         return inMemoryMicros("boundary", request, raw).map(value -> value - baseline);
     }
 
+    /**
+     * What the hand-rolled map ({@link HandRolledInMemory}) adds to the direct call: each of its forks less the
+     * baseline's median; empty when it did not run.
+     */
+    Spread handRolledOverhead(int request, int raw) {
+        double baseline = inMemoryMicros("baseline", request, raw).median();
+        return inMemoryMicros("handRolled", request, raw).map(value -> value - baseline);
+    }
+
     /** Bytes allocated per call, over forks. */
     Spread inMemoryAllocation(String method, int request, int raw) {
         return Spread.of(inMemoryForks(method, "avgt", request, raw).stream()

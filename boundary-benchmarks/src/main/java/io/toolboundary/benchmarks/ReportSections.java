@@ -32,13 +32,16 @@ final class ReportSections {
 
     void inMemory() throws IOException {
         md.append("## In-memory store: what `ToolBoundary.invoke` adds\n\n");
-        md.append("`boundary`: `ToolBoundary.invoke` on `InMemoryCanonicalInvocationStore`; `baseline`: the same fake"
-                + " executor and projector called directly. Agent result " + Payloads.AGENT_RESULT_BYTES + " B. Mean µs"
-                + " per call (AverageTime) and bytes allocated per call (`-prof gc`), median (min–max) over forks (the"
-                + " boundary and the baseline in JMH runs of their own: the boundary needs a longer warmup);"
-                + " overhead: each boundary fork less the baseline's median; p50/p99 from SampleTime where it ran.\n\n");
-        md.append("| request | raw | baseline µs | boundary µs | overhead µs | p50 µs | p99 µs | baseline B/call"
-                + " | boundary B/call | beyond the record's strings B/call |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("`boundary`: `ToolBoundary.invoke` on `InMemoryCanonicalInvocationStore`; `hand-rolled`: the same"
+                + " call on a `ConcurrentHashMap` that makes only the decisions the record needs (`HandRolledInMemory`);"
+                + " `baseline`: the same fake executor and projector called directly. Agent result "
+                + Payloads.AGENT_RESULT_BYTES + " B. Mean µs per call (AverageTime) and bytes allocated per call"
+                + " (`-prof gc`), median (min–max) over forks (the boundary and the hand-rolled map in one JMH run, the"
+                + " baseline in one of its own: the boundary needs a longer warmup); overhead: each fork less the"
+                + " baseline's median; p50/p99 from SampleTime where it ran.\n\n");
+        md.append("| request | raw | baseline µs | boundary µs | overhead µs | hand-rolled overhead µs | p50 µs | p99 µs"
+                + " | baseline B/call | boundary B/call | beyond the record's strings B/call |"
+                + "\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         XYChart chart = new XYChartBuilder().width(900).height(520).title("In-memory store: boundary overhead per call")
                 .xAxisTitle("request size (bytes, log scale)").yAxisTitle("overhead over a direct call (µs)").build();
         chart.getStyler().setXAxisLogarithmic(true).setXAxisDecimalPattern("#,###")
@@ -60,6 +63,7 @@ final class ReportSections {
                         .append(" | ").append(data.inMemoryMicros("baseline", request, raw).format(Fmt::num))
                         .append(" | ").append(boundary.format(Fmt::num))
                         .append(" | ").append(overhead.format(Fmt::num))
+                        .append(" | ").append(data.handRolledOverhead(request, raw).format(Fmt::num))
                         .append(" | ").append(data.inMemoryPercentile(request, raw, false).format(Fmt::num))
                         .append(" | ").append(data.inMemoryPercentile(request, raw, true).format(Fmt::num))
                         .append(" | ").append(data.inMemoryAllocation("baseline", request, raw).format(Fmt::whole))

@@ -96,7 +96,8 @@ public final class ReportWriter {
                 + " refused call fails the benchmark rather than being measured.\n");
         md.append("- In-memory: forked JMH (`-f 3` or more); a new store and boundary each iteration; the store's clock"
                 + " moves one millisecond per call, so a record outlives the next " + InMemoryBoundaryBenchmark.TTL_CALLS
-                + " calls and the store's own sweep then drops it.\n");
+                + " calls and the store's own sweep then drops it; the hand-rolled map (`HandRolledInMemory`) runs on"
+                + " the same clock and drops its records the same way.\n");
         md.append("- Redis through the client: JMH without forks (`-f 0`), run three times or more, each run a JVM of"
                 + " its own that measures every configuration after one warm-up of "
                 + "boundary and peer calls at both raw sizes on one thread, then a second of the measured kind before"
