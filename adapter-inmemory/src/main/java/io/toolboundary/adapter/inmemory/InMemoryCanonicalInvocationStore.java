@@ -251,7 +251,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
         InvocationKey key = record.key();
         run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
-        RecordTable.Entry begun = RecordTable.Entry.begun(record, start.token(), now.plus(start.ttl()), now, start.lease());
+        RecordTable.Entry begun =
+                new RecordTable.Entry(record, start.token(), now.plus(start.ttl()), now, start.lease());
         records.put(key, begun);
         expiries.records.schedule(begun);
         return Either.right(record);
@@ -381,7 +382,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     /** Drops the record or run a schedule handed over, unless it lives on (a record is looked up by its key). */
     private void dropIfExpired(Object due, Instant now) {
         if (due instanceof RecordTable.Entry entry) {
-            records.dropIfExpired(entry.key(), now);
+            records.dropIfExpired(entry.record().key(), now);
         } else if (due instanceof RunTable.RunState run) {
             runs.dropIfExpired(run.runId(), now, room);
         }

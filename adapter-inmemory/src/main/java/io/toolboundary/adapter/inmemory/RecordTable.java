@@ -125,18 +125,14 @@ final class RecordTable {
     }
 
     /**
-     * A record as held under its key: its attempt's token, expiry and lease, the lease kept as the begin's
-     * time and its length, so that a begin computes no instant it may never need. The key and the size are
-     * the record's own, held here so that a sweep finds and releases the table's entry without reading the
-     * record; {@link #begun} and {@link #with} keep them so.
+     * A record as held: its attempt's token, expiry and lease, the lease kept as the begin's time and its
+     * length, so that a begin computes no instant it may never need.
      */
-    record Entry(InvocationKey key, CanonicalRecord record, long bytes, AttemptToken token, Instant expiresAt,
-            Instant begunAt, Duration lease) {
+    record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant begunAt, Duration lease) {
 
-        /** The entry of a record just begun. */
-        static Entry begun(CanonicalRecord.Projecting record, AttemptToken token, Instant expiresAt, Instant begunAt,
-                Duration lease) {
-            return new Entry(record.key(), record, record.byteSize(), token, expiresAt, begunAt, lease);
+        /** The entry's size as counted toward {@code maxBytes}: its record's, counted when it was made. */
+        long bytes() {
+            return record.byteSize();
         }
 
         boolean expiredAt(Instant now) {
@@ -157,7 +153,7 @@ final class RecordTable {
 
         /** The same entry holding the record's final state; token, expiry and lease unchanged. */
         Entry with(CanonicalRecord.Final done) {
-            return new Entry(key, done, done.byteSize(), token, expiresAt, begunAt, lease);
+            return new Entry(done, token, expiresAt, begunAt, lease);
         }
     }
 }
