@@ -10,7 +10,7 @@ import java.util.function.BiConsumer;
  */
 final class Expiries {
 
-    /** The records' schedule: each entry as begun (a completed record keeps its expiry). */
+    /** The records' schedule: each record's one entry, scheduled at its begin (completion keeps its expiry). */
     final ExpirySchedule<RecordTable.Entry> records = new ExpirySchedule<>(RecordTable.Entry::expiresAt);
     /** The runs' schedule. */
     final ExpirySchedule<RunTable.RunState> runs = new ExpirySchedule<>(RunTable.RunState::expiresAt);

@@ -253,7 +253,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
         RecordTable.Entry begun =
                 new RecordTable.Entry(record, start.token(), now.plus(start.ttl()), now, start.lease());
-        records.put(key, begun);
+        records.put(begun);
         expiries.records.schedule(begun);
         return Either.right(record);
     }
@@ -273,7 +273,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             if (current != null && current.token().equals(token) && current.bytesWith(completion) > maxRecordBytes) {
                 return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
             }
-            return carryOut(key, current, StoreRules.complete(RecordTable.held(current, token), completion),
+            return carryOut(current, StoreRules.complete(RecordTable.held(current, token), completion),
                     CanonicalRecord.Final::completion);
         }
     }
@@ -285,7 +285,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         requireNonNull(token, "token is null");
         synchronized (stripe(key.runId())) {
             RecordTable.Entry current = records.live(key, clock.instant());
-            return carryOut(key, current, StoreRules.end(RecordTable.held(current, token), code, now),
+            return carryOut(current, StoreRules.end(RecordTable.held(current, token), code, now),
                     Function.identity());
         }
     }
@@ -298,7 +298,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             Instant storeNow = clock.instant();
             RecordTable.Entry current = records.live(key, storeNow);
             boolean leasePassed = current != null && current.leasePassedAt(storeNow);
-            return carryOut(key, current,
+            return carryOut(current,
                     StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now),
                     Function.identity());
         }
@@ -308,10 +308,10 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
      * Carries out a change the rules decided on {@code current}, answering {@code answer} of the final record;
      * the caller holds the run's stripe.
      */
-    private <F extends CanonicalRecord.Final, R> Either<StoreFailure, R> carryOut(InvocationKey key,
-            RecordTable.Entry current, StoreRules.Change<F> decided, Function<? super F, R> answer) {
+    private <F extends CanonicalRecord.Final, R> Either<StoreFailure, R> carryOut(RecordTable.Entry current,
+            StoreRules.Change<F> decided, Function<? super F, R> answer) {
         return decided.fold(
-                done -> records.replace(key, current, done, answer.apply(done), reclaim),
+                done -> records.complete(current, done, answer.apply(done), reclaim),
                 done -> Either.right(answer.apply(done)),
                 refusal -> Either.left(StoreFailure.refused(refusal)));
     }
@@ -379,10 +379,10 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         expiries.sweep(sweptAt, dropIfExpired);
     }
 
-    /** Drops the record or run a schedule handed over, unless it lives on (a record is looked up by its key). */
+    /** Drops the record or run a schedule handed over, unless it lives on (a run is looked up by its id). */
     private void dropIfExpired(Object due, Instant now) {
         if (due instanceof RecordTable.Entry entry) {
-            records.dropIfExpired(entry.record().key(), now);
+            records.dropIfExpired(entry, now);
         } else if (due instanceof RunTable.RunState run) {
             runs.dropIfExpired(run.runId(), now, room);
         }

@@ -12,6 +12,8 @@ import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -21,7 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The records the in-memory store holds, each with its attempt's token, expiry, lease and counted size.
- * Writers hold the record's run stripe lock (the store takes it); readers take none.
+ * Writers hold the record's run stripe lock (the store takes it), except the expiry sweep, which takes
+ * none; readers take none. An entry is one object for its record's whole life, the final state written
+ * into it, so that the sweep drops the very entry it scheduled at the begin; whoever removes an entry
+ * from the table gives its room back, once ({@link Entry#retire()}).
  */
 final class RecordTable {
 
@@ -36,9 +41,7 @@ final class RecordTable {
     Entry live(InvocationKey key, Instant now) {
         Entry entry = records.get(key);
         if (entry != null && entry.expiredAt(now)) {
-            if (records.remove(key, entry)) {
-                room.releaseRecord(entry.bytes());
-            }
+            drop(entry);
             return null;
         }
         return entry;
@@ -50,46 +53,61 @@ final class RecordTable {
     }
 
     /** Holds a new entry, whose room was taken; gives back the room of one it replaces. */
-    void put(InvocationKey key, Entry entry) {
-        Entry previous = records.put(key, entry);
+    void put(Entry entry) {
+        Entry previous = records.put(entry.key(), entry);
         if (previous != null) {
-            room.releaseRecord(previous.bytes());
+            release(previous);
         }
     }
 
     /**
-     * Replaces {@code current} by an entry holding {@code done}, counting the difference in bytes, and then
-     * answers {@code written}; nothing written (the store full) when the growth does not fit even after
-     * {@code reclaim}.
+     * Writes {@code done} into {@code current}, counting the difference in bytes, and then answers
+     * {@code written}; refused as expired when a sweep dropped the entry meanwhile, and as full when the
+     * room cannot hold the difference even after {@code reclaim}.
      */
-    <T> Either<StoreFailure, T> replace(InvocationKey key, Entry current, CanonicalRecord.Final done, T written,
-            Runnable reclaim) {
-        long growth = done.byteSize() - current.bytes();
+    <T> Either<StoreFailure, T> complete(Entry current, CanonicalRecord.Final done, T written, Runnable reclaim) {
+        long was = current.bytes;
+        if (was == Entry.DROPPED) {
+            return Either.left(StoreFailure.refused(new Refusal.Expired()));
+        }
+        long growth = done.byteSize() - was;
         if (!room.grow(growth)) {
             reclaim.run();
             if (!room.grow(growth)) {
                 return Either.left(StoreFailure.full());
             }
         }
-        if (!records.replace(key, current, current.with(done))) {
-            // Reclaimed by a sweep since it was read: it expired meanwhile.
+        if (!current.finish(was, done)) {
+            // Dropped by a sweep since it was read: it expired meanwhile.
             room.ungrow(growth);
             return Either.left(StoreFailure.refused(new Refusal.Expired()));
         }
         return Either.right(written);
     }
 
-    /** Drops the entry when it has expired at {@code now}. */
-    void dropIfExpired(InvocationKey key, Instant now) {
-        Entry entry = records.get(key);
-        if (entry != null && entry.expiredAt(now) && records.remove(key, entry)) {
-            room.releaseRecord(entry.bytes());
+    /** Drops {@code entry} when it has expired at {@code now} and is still held. */
+    void dropIfExpired(Entry entry, Instant now) {
+        if (entry.expiredAt(now)) {
+            drop(entry);
         }
     }
 
     /** Drops every expired entry now. */
     void dropExpired(Instant now) {
-        records.keySet().forEach(key -> dropIfExpired(key, now));
+        records.values().forEach(entry -> dropIfExpired(entry, now));
+    }
+
+    private void drop(Entry entry) {
+        if (records.remove(entry.key(), entry)) {
+            release(entry);
+        }
+    }
+
+    private void release(Entry removed) {
+        long bytes = removed.retire();
+        if (bytes != Entry.DROPPED) {
+            room.releaseRecord(bytes);
+        }
     }
 
     /** The first {@code limit} live tool_call_ids of the run after {@code after}, in order; looks at every entry. */
@@ -125,14 +143,59 @@ final class RecordTable {
     }
 
     /**
-     * A record as held: its attempt's token, expiry and lease, the lease kept as the begin's time and its
-     * length, so that a begin computes no instant it may never need.
+     * A record as held under its key: its attempt's token, expiry and lease (kept as the begin's time and
+     * its length, so that a begin computes no instant it may never need), and its size as counted toward
+     * {@code maxBytes}. The completion writes the final record and its size into the entry; a drop marks
+     * the size {@link #DROPPED}, so that a completion racing the sweep either lands before the drop (and
+     * the drop gives back the grown size) or is refused.
      */
-    record Entry(CanonicalRecord record, AttemptToken token, Instant expiresAt, Instant begunAt, Duration lease) {
+    static final class Entry {
 
-        /** The entry's size as counted toward {@code maxBytes}: its record's, counted when it was made. */
-        long bytes() {
-            return record.byteSize();
+        /** The size of an entry that was dropped from the table. */
+        static final long DROPPED = -1;
+        private static final VarHandle BYTES;
+
+        static {
+            try {
+                BYTES = MethodHandles.lookup().findVarHandle(Entry.class, "bytes", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final InvocationKey key;
+        private final AttemptToken token;
+        private final Instant expiresAt;
+        private final Instant begunAt;
+        private final Duration lease;
+        private volatile CanonicalRecord record;
+        private volatile long bytes;
+
+        Entry(CanonicalRecord.Projecting record, AttemptToken token, Instant expiresAt, Instant begunAt,
+                Duration lease) {
+            this.key = record.key();
+            this.token = token;
+            this.expiresAt = expiresAt;
+            this.begunAt = begunAt;
+            this.lease = lease;
+            this.record = record;
+            this.bytes = record.byteSize();
+        }
+
+        InvocationKey key() {
+            return key;
+        }
+
+        CanonicalRecord record() {
+            return record;
+        }
+
+        AttemptToken token() {
+            return token;
+        }
+
+        Instant expiresAt() {
+            return expiresAt;
         }
 
         boolean expiredAt(Instant now) {
@@ -146,14 +209,29 @@ final class RecordTable {
 
         /** The size of this entry's record completed with {@code completion}: its PROJECTING self's, plus the completion's. */
         long bytesWith(Completion completion) {
-            long begun = record.byteSize()
-                    - (record instanceof CanonicalRecord.Final done ? done.completion().byteSize() : 0);
+            CanonicalRecord held = record;
+            long begun = held.byteSize()
+                    - (held instanceof CanonicalRecord.Final done ? done.completion().byteSize() : 0);
             return begun + completion.byteSize();
         }
 
-        /** The same entry holding the record's final state; token, expiry and lease unchanged. */
-        Entry with(CanonicalRecord.Final done) {
-            return new Entry(done, token, expiresAt, begunAt, lease);
+        /** Holds {@code done} in place of the record of {@code was} bytes; false when the entry was dropped. */
+        private boolean finish(long was, CanonicalRecord.Final done) {
+            if (!BYTES.compareAndSet(this, was, done.byteSize())) {
+                return false;
+            }
+            record = done;
+            return true;
+        }
+
+        /** Marks the entry dropped; answers the size to give back, or {@link #DROPPED} if it was already. */
+        private long retire() {
+            while (true) {
+                long held = bytes;
+                if (held == DROPPED || BYTES.compareAndSet(this, held, DROPPED)) {
+                    return held;
+                }
+            }
         }
     }
 }

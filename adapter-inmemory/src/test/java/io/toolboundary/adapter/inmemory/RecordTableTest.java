@@ -1,0 +1,87 @@
+package io.toolboundary.adapter.inmemory;
+
+import static io.toolboundary.tck.store.StoreRecordFixtures.LEASE;
+import static io.toolboundary.tck.store.StoreRecordFixtures.TTL;
+import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
+import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
+import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.StoreFailure;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.Refusal;
+import io.vavr.control.Either;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The record table's room accounting when a completion and the expiry sweep meet: a record's one entry
+ * takes its final state in place, and whoever drops the entry gives back exactly the room it holds then.
+ */
+class RecordTableTest {
+
+    private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
+    private static final Instant EXPIRED = NOW.plus(TTL);
+
+    private final CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
+    private final CanonicalRecord.Ready ready = readyOf(record);
+
+    private RecordTable.Entry begun(RecordTable table, Room room) {
+        assertThat(room.admit(record.byteSize())).isTrue();
+        RecordTable.Entry entry = new RecordTable.Entry(record, AttemptToken.random(), EXPIRED, NOW, LEASE);
+        table.put(entry);
+        return entry;
+    }
+
+    @Test
+    void aCompletedEntryDroppedLaterGivesBackItsFinalSize() {
+        Room room = new Room(10, Long.MAX_VALUE, 10);
+        RecordTable table = new RecordTable(room);
+        RecordTable.Entry entry = begun(table, room);
+
+        Either<StoreFailure, String> completed = table.complete(entry, ready, "written", () -> { });
+        long heldWhenComplete = room.heldBytes();
+        table.dropIfExpired(entry, EXPIRED);
+
+        assertThat(completed).isEqualTo(Either.right("written"));
+        assertThat(heldWhenComplete).isEqualTo(ready.byteSize());
+        assertThat(entry.record()).isSameAs(ready);
+        assertThat(room.heldBytes()).isZero();
+        assertThat(table.size()).isZero();
+    }
+
+    @Test
+    void aCompletionWhoseEntryIsDroppedWhileItWaitsForRoomIsRefusedAsExpiredAndGivesBackNothingTwice() {
+        // Room for the PROJECTING record only: the completion's growth does not fit until something is dropped,
+        // and the reclaim it runs then is the sweep dropping this very entry.
+        Room room = new Room(10, record.byteSize(), 10);
+        RecordTable table = new RecordTable(room);
+        RecordTable.Entry entry = begun(table, room);
+
+        Either<StoreFailure, String> completed =
+                table.complete(entry, ready, "written", () -> table.dropIfExpired(entry, EXPIRED));
+
+        assertThat(completed).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
+        assertThat(entry.record()).isSameAs(record);
+        assertThat(room.heldBytes()).isZero();
+        assertThat(table.size()).isZero();
+        // A second drop of the same entry, as a late sweep would make, gives back nothing more.
+        table.dropIfExpired(entry, EXPIRED);
+        assertThat(room.heldBytes()).isZero();
+        assertThat(room.admit(record.byteSize())).as("the room holds exactly one record again").isTrue();
+        assertThat(room.admit(1)).isFalse();
+    }
+
+    @Test
+    void anEntryNotYetExpiredStaysWithItsRoom() {
+        Room room = new Room(10, Long.MAX_VALUE, 10);
+        RecordTable table = new RecordTable(room);
+        RecordTable.Entry entry = begun(table, room);
+
+        table.dropIfExpired(entry, EXPIRED.minusNanos(1));
+
+        assertThat(table.size()).isEqualTo(1);
+        assertThat(room.heldBytes()).isEqualTo(record.byteSize());
+    }
+}
