@@ -343,6 +343,14 @@ final class ReportData {
         return Spread.of(values);
     }
 
+    /** A layout's begin and complete together, µs per call, over repeats. */
+    Spread layoutServerTime(JsonNode layout) {
+        List<Double> values = new ArrayList<>();
+        layout.path("repeats").forEach(rep -> values.add(rep.path("beginUsecPerCall").asDouble(Double.NaN)
+                + rep.path("completeUsecPerCall").asDouble(Double.NaN)));
+        return Spread.of(values);
+    }
+
     // ---------------------------------------------------------------- Lua breakdown
 
     /** The variants measured in {@code kind}'s place ("begin", "complete"): label, part, repeats. */

@@ -291,10 +291,7 @@ final class ReportSections {
         for (JsonNode layout : data.layouts()) {
             List<String> keys = new ArrayList<>();
             layout.path("oneCall").properties().forEach(e -> keys.add("`" + e.getKey() + "` " + e.getValue().asText()));
-            Spread both = Spread.of(java.util.stream.StreamSupport.stream(layout.path("repeats").spliterator(), false)
-                    .map(rep -> rep.path("beginUsecPerCall").asDouble(Double.NaN)
-                            + rep.path("completeUsecPerCall").asDouble(Double.NaN))
-                    .toList());
+            Spread both = data.layoutServerTime(layout);
             md.append("| ").append(layout.path("label").asText())
                     .append(" | ").append(data.layout(layout, "beginUsecPerCall").format(Fmt::num))
                     .append(" | ").append(data.layout(layout, "completeUsecPerCall").format(Fmt::num))
