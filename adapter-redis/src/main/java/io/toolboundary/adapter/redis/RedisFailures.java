@@ -10,6 +10,7 @@ import java.util.concurrent.CancellationException;
 import org.redisson.RedissonShutdownException;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisNoReplicasException;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.RedisNodeNotFoundException;
 import org.redisson.client.RedisOutOfMemoryException;
@@ -36,7 +37,11 @@ final class RedisFailures {
          * {@code BUSY}, {@code READONLY}, {@code NOSCRIPT}). Worth another try.
          */
         NOT_SENT(false, true),
-        /** The script cannot have run and another try cannot help: credentials refused, client shut down. */
+        /**
+         * The script cannot have run and another try cannot help: credentials refused, client shut down, or a
+         * master refusing writes for want of replicas ({@code NOREPLICAS}, which comes before a script's first
+         * write).
+         */
         REFUSED(false, false),
         /**
          * No connection could be made to the node: refused, no route, an unknown host, or none within the
@@ -134,6 +139,11 @@ final class RedisFailures {
             return Failure.REFUSED;
         }
         String reply = firstWord(failure.getMessage());
+        if (failure instanceof RedisNoReplicasException || reply.equals("NOREPLICAS")) {
+            // min-replicas-to-write: the master refuses every write until enough replicas are back within
+            // min-replicas-max-lag, which takes longer than one operation's timeout.
+            return Failure.REFUSED;
+        }
         if (failure instanceof RedisOutOfMemoryException || reply.equals("OOM")) {
             return Failure.FULL;
         }
