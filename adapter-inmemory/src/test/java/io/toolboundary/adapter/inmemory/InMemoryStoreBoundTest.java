@@ -254,6 +254,27 @@ class InMemoryStoreBoundTest {
         }
 
         @Test
+        void refusesACompletionWhoseOwnReclaimDropsItsExpiredRecordAndHoldsNoRoomForIt() {
+            CanonicalRecord.Projecting record = record(freshRunId(), 0);
+            CanonicalRecord.Ready ready = readyOf(record, "raw".repeat(100), evidenceFound("found"));
+            // Each reading of this clock moves it on by the record TTL once stepping starts: the completion
+            // finds its record live, runs out of room, and the reclaim it runs then finds that record expired.
+            SteppingClock stepping = new SteppingClock(clock);
+            InMemoryCanonicalInvocationStore store =
+                    InMemoryCanonicalInvocationStore.custom().clock(stepping).maxBytes(ready.byteSize() - 1).build();
+            AttemptToken token = AttemptToken.random();
+            assertThat(begin(store, start(record, token)).isRight()).isTrue();
+
+            stepping.step = TTL;
+            Either<StoreFailure, ?> completed = store.complete(record.key(), token, ready.completion(), TIMEOUT);
+            stepping.step = Duration.ZERO;
+
+            assertThat(completed).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
+            assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
+            assertThat(store.heldBytes()).as("the reclaim gave the record's room back, and the completion took none").isZero();
+        }
+
+        @Test
         void givesEveryByteBackWhenEverythingHasExpired() {
             InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.custom().clock(clock).build();
             for (int i = 0; i < 20; i++) {
@@ -427,6 +448,33 @@ class InMemoryStoreBoundTest {
             return ToolBoundary.builder().store(store).clock(clock).accessPolicy(AccessPolicy.allowAll())
                     .tool(ToolBinding.readOnly(Fixtures.DEFAULT_TOOL_NAME, tool, FakeProjectors.evidenceFound("found")))
                     .build();
+        }
+    }
+
+    /** A clock that reads {@code clock} and then moves it on by {@code step}. */
+    private static final class SteppingClock extends java.time.Clock {
+        private final MutableClock clock;
+        volatile Duration step = Duration.ZERO;
+
+        SteppingClock(MutableClock clock) {
+            this.clock = clock;
+        }
+
+        @Override
+        public Instant instant() {
+            Instant now = clock.instant();
+            clock.advance(step);
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return clock.getZone();
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException("the test's clock has one zone");
         }
     }
 }
