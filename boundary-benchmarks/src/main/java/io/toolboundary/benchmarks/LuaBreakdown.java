@@ -28,8 +28,9 @@ import java.util.Map;
  * gives each script's execution time per call ({@code usec / calls}) and the time of the Redis commands
  * it ran inside; a part's cost in Lua is its script's time less the empty script's. The completion is
  * also replayed as the store sends it, {@code SET ... XX KEEPTTL} then {@code EVALSHA} in one pipeline,
- * at 1 KiB and 64 KiB of raw response: begin plus those two is the server's time per successful call. Every variant runs once per repeat, the variants interleaved, so that a busy
- * machine weighs on all of them alike.
+ * at 1 KiB and 64 KiB of raw response: begin plus those two is the server's time per successful call.
+ * Every variant runs once per repeat, the variants interleaved, so that a busy machine weighs on all of
+ * them alike.
  *
  * <p>Usage: {@code LuaBreakdown <output.json> <calls per variant> <repeats>}.
  */
@@ -37,7 +38,10 @@ public final class LuaBreakdown {
 
     private static final String CAPTURE_ID = "capturedcallzq";
     private static final int BATCH = 200;
-    /** Where complete's {@code ARGV[4]}, the raw response's length, sits in its {@code EVALSHA}: after the name, SHA, key count and three keys. */
+    /**
+     * Where complete's {@code ARGV[4]}, the raw response's length, sits in its {@code EVALSHA}: after the
+     * name, SHA, key count, three keys and three arguments.
+     */
     private static final int COMPLETE_RAW_LENGTH = 9;
     private static final String STORE_SCRIPTS = "/io/toolboundary/adapter/redis/";
     private static final String OWN_SCRIPTS = "/io/toolboundary/benchmarks/lua/";

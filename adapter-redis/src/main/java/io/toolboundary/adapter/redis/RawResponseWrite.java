@@ -45,9 +45,10 @@ record RawResponseWrite(String pendingKey, String text) {
     }
 
     /**
-     * Sends the pipeline: the {@code SET}, then the script by its SHA-1, on the connection of the keys' slot, with {@code options} as they are (a {@code WAIT} behind it when they ask
-     * for one). Completes with the script's reply; fails with the script's failure, with the {@code SET}'s
-     * when the script found the raw response not written, or with {@link Unlinked}.
+     * Sends the pipeline: the {@code SET}, then the script by its SHA-1, on the connection of the keys'
+     * slot, with {@code options} as they are (a {@code WAIT} behind it when they ask for one). Completes
+     * with the script's reply; fails with the script's failure, with the {@code SET}'s when the script
+     * found the raw response not written, or with {@link Unlinked}.
      */
     CompletableFuture<Replied> send(RedissonClient client, BatchOptions options, LuaScripts.Script<?, ?> script,
             String routingKey, List<Object> keys, Object[] values) {

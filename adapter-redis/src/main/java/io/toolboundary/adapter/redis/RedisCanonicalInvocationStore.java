@@ -36,8 +36,7 @@ import org.redisson.api.RedissonClient;
  * {@code abandon} are each one atomic script, one round trip, safe to repeat (a completion with a raw
  * response sends it just before its script, as a plain {@code SET} in the same pipeline, so that it never
  * enters Lua, and the script links it only when it holds all its bytes); a successful begin and complete
- * send exactly two script calls and nothing
- * else but that {@code SET} (with
+ * send exactly two script calls and nothing else but that {@code SET} (with
  * {@link RedisStoreOptions.Builder#replicaAcknowledgement replica acknowledgement}, a {@code WAIT} behind
  * each, in the same round trip); no command that sets, refreshes or removes a TTL is sent after
  * creation; reads go to the master; every value round-trips exactly, byte for byte in UTF-8. No method
@@ -178,8 +177,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         Option<RawResponseWrite> raw = outcome.rawResponse()
                 .map(text -> new RawResponseWrite(pending, text));
         ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
-                outcome.status().name(), room, raw.map(write -> outcome.rawBytes()), RecordCodec.outcome(outcome),
-                RecordCodec.content(outcome));
+                outcome.status().name(), room, outcome.rawResponse().map(text -> outcome.rawBytes()),
+                RecordCodec.outcome(outcome), RecordCodec.content(outcome));
         return scripts.run(LuaScripts.COMPLETE, args, timeout, raw)
                 .flatMap(reply -> ScriptReplies.complete(reply, key, outcome, token));
     }
