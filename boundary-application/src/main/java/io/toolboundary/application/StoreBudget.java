@@ -15,12 +15,15 @@ final class StoreBudget {
     /** Half of {@link #total}, begin's share, computed once per store timeout rather than once per call. */
     private final Duration half;
     private final LongSupplier nanoTime;
+    /** The reading the budget started at; a budget cut from another keeps its start. */
+    private final long startNanos;
     private final long deadlineNanos;
 
-    private StoreBudget(Duration total, Duration half, LongSupplier nanoTime, long deadlineNanos) {
+    private StoreBudget(Duration total, Duration half, LongSupplier nanoTime, long startNanos, long deadlineNanos) {
         this.total = total;
         this.half = half;
         this.nanoTime = nanoTime;
+        this.startNanos = startNanos;
         this.deadlineNanos = deadlineNanos;
     }
 
@@ -36,30 +39,33 @@ final class StoreBudget {
 
     /** A budget of {@code total}, whose {@link #half} the caller computed once, starting now by {@code nanoTime}. */
     static StoreBudget startingNow(Duration total, Duration half, LongSupplier nanoTime) {
-        return new StoreBudget(total, half, nanoTime, nanoTime.getAsLong() + total.toNanos());
+        long now = nanoTime.getAsLong();
+        return new StoreBudget(total, half, nanoTime, now, now + total.toNanos());
     }
 
     /**
-     * This budget, ending no later than {@code limit} from now (the time to a run's deadline): the calls
-     * spent from it, clean-ups included, stop at the earlier of the two.
+     * This budget, ending no later than {@code limit} from its start (the time to a run's deadline): the
+     * calls spent from it, clean-ups included, stop at the earlier of the two.
      */
     StoreBudget within(Duration limit) {
         return withinNanos(limit.compareTo(total) >= 0 ? total.toNanos() : Math.max(limit.toNanos(), 0L));
     }
 
-    /** {@link #within(Duration)}, the limit in nanoseconds (at most the total's). */
+    /** {@link #within(Duration)}, the limit in nanoseconds (at most the total's); reads no time. */
     StoreBudget withinNanos(long limit) {
-        long now = nanoTime.getAsLong();
         long limitNanos = Math.max(Math.min(limit, total.toNanos()), 0L);
         // The usual run's deadline is far beyond this call's budget: then the budget is this one.
-        return deadlineNanos - (now + limitNanos) <= 0 ? this
-                : new StoreBudget(total, half, nanoTime, now + limitNanos);
+        return deadlineNanos - (startNanos + limitNanos) <= 0 ? this
+                : new StoreBudget(total, half, nanoTime, startNanos, startNanos + limitNanos);
     }
 
-    /** Half the whole budget at most, and no more than is left; at least one millisecond. */
+    /**
+     * Begin's share, for the first store call, made as the budget starts: half the whole budget at most,
+     * and no more than the budget holds from its start; at least one millisecond. Reads no time.
+     */
     Duration forBegin() {
-        long left = deadlineNanos - nanoTime.getAsLong();
-        return half.toNanos() <= left ? atLeastOneMilli(half) : atLeastOneMilli(Duration.ofNanos(left));
+        long held = deadlineNanos - startNanos;
+        return half.toNanos() <= held ? atLeastOneMilli(half) : atLeastOneMilli(Duration.ofNanos(held));
     }
 
     /** What is left of the budget; at least one millisecond, so that a store call can still be made. */

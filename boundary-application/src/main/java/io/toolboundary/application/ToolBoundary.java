@@ -152,12 +152,13 @@ public final class ToolBoundary {
         requireNonNull(run, "run is null");
         requireNonNull(envelope, "envelope is null");
         try {
-            StoreBudget budget = storeSteps.budget();
             Either<BoundaryError, AdmittedCall> admitted = preflight.check(run, envelope);      // 1. preflight
             if (admitted.isLeft()) {
                 return rejected(envelope, admitted.getLeft());
             }
             AdmittedCall checked = admitted.get();
+            // The store budget starts with the first store call: preflight makes none.
+            StoreBudget budget = storeSteps.budget();
             Either<StoreSteps.NotBegun, CanonicalRecord.Projecting> begun = storeSteps.begin(run, checked, budget); // 2. begin
             if (begun.isLeft()) {
                 return replayedOrRejected(envelope, checked, begun.getLeft(), budget);

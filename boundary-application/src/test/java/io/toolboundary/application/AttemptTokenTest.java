@@ -59,6 +59,19 @@ class AttemptTokenTest {
     }
 
     @Test
+    void acceptsExactlyTheAlphabetAmongEveryCharacter() {
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            String value = "a" + (char) c + "9";
+            boolean inAlphabet = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-';
+            if (inAlphabet) {
+                assertThat(new AttemptToken(value).value()).as("U+%04X", c).isEqualTo(value);
+            } else {
+                assertThatIllegalArgumentException().as("U+%04X", c).isThrownBy(() -> new AttemptToken(value));
+            }
+        }
+    }
+
+    @Test
     void acceptsSixtyFourCharactersAndRefusesSixtyFive() {
         assertThat(new AttemptToken("a".repeat(64)).value()).hasSize(64);
         assertThatIllegalArgumentException().isThrownBy(() -> new AttemptToken("a".repeat(65)));

@@ -71,6 +71,22 @@ class StoreBudgetTest {
 
         assertThat(budget.hasTimeLeft()).isFalse();
         assertThat(budget.remaining()).isEqualTo(Duration.ofMillis(1));
-        assertThat(budget.forBegin()).isEqualTo(Duration.ofMillis(1));
+    }
+
+    @Test
+    void cutsBeginsShareAndTheRunsDeadlineFromTheBudgetsStartWithoutReadingTheTimeAgain() {
+        AtomicLong readings = new AtomicLong();
+        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(4), () -> {
+            readings.incrementAndGet();
+            return nanos.get();
+        });
+        nanos.addAndGet(Duration.ofMillis(500).toNanos());
+
+        StoreBudget beforeDeadline = budget.within(Duration.ofSeconds(1));
+
+        assertThat(beforeDeadline.forBegin()).as("the deadline a second from the start").isEqualTo(Duration.ofSeconds(1));
+        assertThat(budget.forBegin()).as("half the budget").isEqualTo(Duration.ofSeconds(2));
+        assertThat(readings).as("one reading, at the start").hasValue(1);
+        assertThat(beforeDeadline.remaining()).isEqualTo(Duration.ofMillis(500));
     }
 }

@@ -1,29 +1,63 @@
 package io.toolboundary.adapter.inmemory;
 
 import java.time.Instant;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 
 /**
  * When the store's records and runs expire, each kind in a schedule of its own: records all get the one
  * record TTL, so each is queued at the end, in order of expiry; runs live to their deadline plus that
- * TTL, and in the same schedule would put every later record out of order. Thread-safe.
+ * TTL, and in the same schedule would put every later record out of order. One lock guards both, so that
+ * a begin's sweep of both takes it once. Thread-safe.
  */
 final class Expiries {
 
     /** The records' schedule: each record's one entry, scheduled at its begin (completion keeps its expiry). */
-    final ExpirySchedule<RecordTable.Entry> records = new ExpirySchedule<>(RecordTable.Entry::expiresAt);
+    private final ExpirySchedule<RecordTable.Entry> records = new ExpirySchedule<>(RecordTable.Entry::expiresAt);
     /** The runs' schedule. */
-    final ExpirySchedule<RunTable.RunState> runs = new ExpirySchedule<>(RunTable.RunState::expiresAt);
+    private final ExpirySchedule<RunTable.RunState> runs = new ExpirySchedule<>(RunTable.RunState::expiresAt);
+    private final ReentrantLock lock = new ReentrantLock();
 
-    /** Hands whatever is due by {@code now} to {@code drop}, unless a sweep is under way; see {@link ExpirySchedule}. */
+    /** Schedules a record's entry to be handed to a sweep from its expiry on. */
+    void schedule(RecordTable.Entry entry) {
+        lock.lock();
+        try {
+            records.schedule(entry);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Schedules a run to be handed to a sweep from its expiry on. */
+    void schedule(RunTable.RunState run) {
+        lock.lock();
+        try {
+            runs.schedule(run);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hands whatever is due by {@code now} to {@code drop}; skipped when another thread is at it. */
     void sweepNowAndThen(Instant now, BiConsumer<Object, Instant> drop) {
-        records.sweepNowAndThen(now, drop);
-        runs.sweepNowAndThen(now, drop);
+        if (lock.tryLock()) {
+            try {
+                records.sweep(now, drop);
+                runs.sweep(now, drop);
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /** Hands whatever is due by {@code now} to {@code drop}, waiting for a sweep under way. */
     void sweep(Instant now, BiConsumer<Object, Instant> drop) {
-        records.sweep(now, drop);
-        runs.sweep(now, drop);
+        lock.lock();
+        try {
+            records.sweep(now, drop);
+            runs.sweep(now, drop);
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.PriorityQueue;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -14,7 +13,7 @@ import java.util.function.Function;
  * each knowing its own expiry, so that scheduling one allocates nothing beside the queue. Two queues: the
  * entries scheduled in order (nearly all: the clock moves forward and the TTL rarely changes), appended at
  * the end; and the few that expire before the last one queued (a shorter TTL, a clock set back), in a heap.
- * Thread-safe.
+ * Not thread-safe: {@link Expiries} holds one lock over its schedules.
  *
  * @param <E> the type of what is scheduled
  */
@@ -23,7 +22,6 @@ final class ExpirySchedule<E> {
     private final Function<? super E, Instant> dueAt;
     private final ArrayDeque<E> inOrder = new ArrayDeque<>();
     private final PriorityQueue<E> outOfOrder;
-    private final ReentrantLock sweeping = new ReentrantLock();
 
     /** An empty schedule of entries that each expire at {@code dueAt} of themselves. */
     ExpirySchedule(Function<? super E, Instant> dueAt) {
@@ -34,43 +32,22 @@ final class ExpirySchedule<E> {
     /** Schedules {@code entry} to be handed to a sweep from its expiry on. */
     void schedule(E entry) {
         Instant at = dueAt.apply(entry);
-        sweeping.lock();
-        try {
-            E last = inOrder.peekLast();
-            if (last == null || !at.isBefore(dueAt.apply(last))) {
-                inOrder.addLast(entry);
-            } else {
-                outOfOrder.add(entry);
-            }
-        } finally {
-            sweeping.unlock();
+        E last = inOrder.peekLast();
+        if (last == null || !at.isBefore(dueAt.apply(last))) {
+            inOrder.addLast(entry);
+        } else {
+            outOfOrder.add(entry);
         }
     }
 
-    /** Hands every entry whose time has come by {@code now} to {@code drop}; skipped when another thread is at it. */
-    void sweepNowAndThen(Instant now, BiConsumer<? super E, Instant> drop) {
-        if (sweeping.tryLock()) {
-            try {
-                sweep(now, drop);
-            } finally {
-                sweeping.unlock();
-            }
-        }
-    }
-
-    /** Hands every entry whose time has come by {@code now} to {@code drop}, waiting for a sweep under way. */
+    /** Hands every entry whose time has come by {@code now} to {@code drop}. */
     void sweep(Instant now, BiConsumer<? super E, Instant> drop) {
-        sweeping.lock();
-        try {
-            for (E due = takeDue(now); due != null; due = takeDue(now)) {
-                drop.accept(due, now);
-            }
-        } finally {
-            sweeping.unlock();
+        for (E due = takeDue(now); due != null; due = takeDue(now)) {
+            drop.accept(due, now);
         }
     }
 
-    /** Removes and returns the earliest entry if its time has come; else null. Holds {@code sweeping}. */
+    /** Removes and returns the earliest entry if its time has come; else null. */
     private E takeDue(Instant now) {
         E ordered = inOrder.peekFirst();
         E straggler = outOfOrder.peek();

@@ -196,7 +196,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         synchronized (stripe(runId)) {
             Instant now = clock.instant();
             return runs.open(runId, opening.offered(), now.plus(opening.ttl()), now, room, reclaim,
-                    expiries.runs);
+                    expiries);
         }
     }
 
@@ -254,7 +254,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         RecordTable.Entry begun =
                 new RecordTable.Entry(record, start.token(), now.plus(start.ttl()), now, start.lease());
         records.put(begun);
-        expiries.records.schedule(begun);
+        expiries.schedule(begun);
         return Either.right(record);
     }
 

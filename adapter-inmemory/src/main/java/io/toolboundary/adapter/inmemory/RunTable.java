@@ -45,7 +45,7 @@ final class RunTable {
      * nothing written (the store full) otherwise; a new run's expiry is scheduled. The caller holds the run's stripe lock.
      */
     Either<StoreFailure, RunToken> open(RunId runId, RunToken offered, Instant expiresAt, Instant now, Room room,
-            Runnable reclaim, ExpirySchedule<RunState> expiries) {
+            Runnable reclaim, Expiries expiries) {
         RunState held = live(runId, now, room);
         RunToken token = StoreRules.openRun(Option.of(held).map(RunState::token), offered);
         if (held != null) {
