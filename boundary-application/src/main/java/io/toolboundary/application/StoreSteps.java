@@ -39,6 +39,8 @@ final class StoreSteps {
     private final BoundaryListener listener;
     /** Half the store timeout, begin's share of a call's budget, computed once. */
     private final Duration halfStoreTimeout;
+    /** The configured execution lease in nanoseconds, at most {@link #MAX_RUN_TTL}'s. */
+    private final long leaseNanos;
 
     StoreSteps(CanonicalInvocationStore store, Clock clock, ToolBoundaryConfig config, Diagnostics diagnostics) {
         this.store = store;
@@ -47,6 +49,9 @@ final class StoreSteps {
         this.diagnostics = diagnostics;
         this.listener = diagnostics.listener();
         this.halfStoreTimeout = StoreBudget.half(config.storeTimeout());
+        // A lease as long as the longest run is cut at a deadline that far away, like any other.
+        this.leaseNanos = config.executionLease().compareTo(MAX_RUN_TTL) >= 0 ? MAX_RUN_TTL.toNanos()
+                : config.executionLease().toNanos();
     }
 
     /** A fresh budget of store time for one call, starting now: {@link ToolBoundaryConfig#storeTimeout()}. */
@@ -74,18 +79,18 @@ final class StoreSteps {
      * deadline; answers the record as the store holds it.
      */
     Either<NotBegun, CanonicalRecord.Projecting> begin(RunContext run, AdmittedCall call, StoreBudget budget) {
-        Instant createdAt = call.record().createdAt();
-        Duration lease = lease(createdAt, run.deadline());
-        if (lease.isNegative() || lease.isZero()) {
+        // The time left to the deadline, measured from the record's creation, the last step of preflight.
+        long untilDeadline = nanosUntilDeadline(call.record().createdAt(), run.deadline());
+        if (untilDeadline <= 0) {
             // The deadline passed while preflight ran.
             return Either.left(new NotBegun(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED), false));
         }
+        Duration lease = lease(untilDeadline);
         // The store measures the lease from the record's creation by its own clock, never by this one.
         InvocationStart start = new InvocationStart(call.record(), call.token(), run.runToken().get(), config.recordTtl(),
                 lease, run.callBudget(), call.binding().callBudgetPerRun(), config.limits().recordBytes());
-        // Before the tool runs, no store call waits past the run's deadline, the clean-up included; the
-        // time left is measured from the record's creation, the last step of preflight, just before.
-        StoreBudget beforeDeadline = budget.withinNanos(nanosUntilDeadline(createdAt, run.deadline()));
+        // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
+        StoreBudget beforeDeadline = budget.withinNanos(untilDeadline);
         Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
         if (begun.isLeft() && begun.getLeft() instanceof StoreFailure.OutcomeUnknown) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
@@ -141,14 +146,11 @@ final class StoreSteps {
 
     /**
      * The execution lease from creation: the configured lease (the same instance every call), or the time
-     * left to the run's deadline if shorter, which is zero or negative once the deadline has passed.
+     * left to the run's deadline, {@code untilDeadline} nanoseconds (positive, at most {@link #MAX_RUN_TTL}'s),
+     * if shorter.
      */
-    private Duration lease(Instant createdAt, Instant deadline) {
-        // deadline - lease never overflows (the deadline is after creation), unlike a Duration.between
-        // over centuries, which the JDK computes by throwing and catching an exception; the time to the
-        // deadline is measured only when it is shorter than the lease.
-        Duration lease = config.executionLease();
-        return createdAt.isBefore(deadline.minus(lease)) ? lease : Duration.between(createdAt, deadline);
+    private Duration lease(long untilDeadline) {
+        return leaseNanos < untilDeadline ? config.executionLease() : Duration.ofNanos(untilDeadline);
     }
 
     /** Step 6: completes the record and says what the agent may be told, matching what the store holds. */

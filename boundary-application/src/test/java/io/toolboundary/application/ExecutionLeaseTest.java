@@ -61,6 +61,18 @@ class ExecutionLeaseTest {
     }
 
     @Test
+    void cutsALeaseLongerThanTheLongestRunAtAHundredYearsWhenTheDeadlineIsTheEndOfTime() {
+        Duration century = Duration.ofDays(36_500);
+        ToolBoundary boundary = boundary(Clock.fixed(NOW, ZoneOffset.UTC), century.multipliedBy(3));
+
+        boundary.invoke(RunContext.active(RUN, Instant.MAX, 10).opened(TestRuns.TOKEN), CALL);
+        boundary.invoke(RunContext.active(RUN, NOW.plus(century.multipliedBy(2)), 10).opened(TestRuns.TOKEN),
+                ToolCallEnvelope.of("run-1", "call-2", "search", "{}"));
+
+        assertThat(store.begins).extracting(InvocationStart::lease).containsExactly(century, century);
+    }
+
+    @Test
     void refusesACallWhoseDeadlinePassesWhilePreflightRuns() {
         Instant deadline = NOW.plusSeconds(1);
         Clock passingTheDeadline = new SteppingClock(deadline.minusNanos(1), deadline);
@@ -134,11 +146,15 @@ class ExecutionLeaseTest {
     }
 
     private ToolBoundary boundary(Clock clock) {
+        return boundary(clock, LEASE);
+    }
+
+    private ToolBoundary boundary(Clock clock, Duration lease) {
         return ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
                 .clock(clock)
-                .config(ToolBoundaryConfig.custom().executionLease(LEASE).build())
+                .config(ToolBoundaryConfig.custom().executionLease(lease).build())
                 .tool(ToolBinding.readOnly("search", request -> {
                     executions.incrementAndGet();
                     return "raw";
