@@ -4,43 +4,49 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * The store time one call may still spend: it starts when the call does and never grows. Readings come
- * from {@link System#nanoTime()}, never from the boundary's clock, which may be a test's.
+ * The store time one call may still spend: it starts with the call's first store call and never grows.
+ * Readings come from {@link System#nanoTime()}, never from the boundary's clock, which may be a test's.
  */
 final class StoreBudget {
 
     private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
-    private final Duration total;
-    /** Half of {@link #total}, begin's share, computed once per store timeout rather than once per call. */
-    private final Duration half;
-    private final LongSupplier nanoTime;
+    /**
+     * What every budget of one boundary shares, made once: the whole budget, begin's share of it and the
+     * clock it is read by.
+     *
+     * @param total the store time of one call
+     * @param half half of {@code total}: begin's share
+     * @param nanoTime the monotonic clock, {@link System#nanoTime()} or a test's
+     */
+    record Terms(Duration total, Duration half, LongSupplier nanoTime) {
+
+        /** The terms of a budget of {@code total}, read by {@code nanoTime}. */
+        static Terms of(Duration total, LongSupplier nanoTime) {
+            return new Terms(total, StoreBudget.half(total), nanoTime);
+        }
+
+        /** A budget on these terms, starting now: one reading of the clock. */
+        StoreBudget startNow() {
+            long now = nanoTime.getAsLong();
+            return new StoreBudget(this, now, now + total.toNanos());
+        }
+    }
+
+    private final Terms terms;
     /** The reading the budget started at; a budget cut from another keeps its start. */
     private final long startNanos;
     private final long deadlineNanos;
 
-    private StoreBudget(Duration total, Duration half, LongSupplier nanoTime, long startNanos, long deadlineNanos) {
-        this.total = total;
-        this.half = half;
-        this.nanoTime = nanoTime;
+    private StoreBudget(Terms terms, long startNanos, long deadlineNanos) {
+        this.terms = terms;
         this.startNanos = startNanos;
         this.deadlineNanos = deadlineNanos;
     }
 
-    /** A budget of {@code total}, starting now by {@link System#nanoTime()}. */
-    static StoreBudget startingNow(Duration total) {
-        return startingNow(total, System::nanoTime);
-    }
-
     /** A budget of {@code total}, starting now by {@code nanoTime} (a test's, to move time without waiting). */
     static StoreBudget startingNow(Duration total, LongSupplier nanoTime) {
-        return startingNow(total, half(total), nanoTime);
-    }
-
-    /** A budget of {@code total}, whose {@link #half} the caller computed once, starting now by {@code nanoTime}. */
-    static StoreBudget startingNow(Duration total, Duration half, LongSupplier nanoTime) {
-        long now = nanoTime.getAsLong();
-        return new StoreBudget(total, half, nanoTime, now, now + total.toNanos());
+        return Terms.of(total, nanoTime).startNow();
     }
 
     /**
@@ -48,15 +54,16 @@ final class StoreBudget {
      * calls spent from it, clean-ups included, stop at the earlier of the two.
      */
     StoreBudget within(Duration limit) {
+        Duration total = terms.total();
         return withinNanos(limit.compareTo(total) >= 0 ? total.toNanos() : Math.max(limit.toNanos(), 0L));
     }
 
     /** {@link #within(Duration)}, the limit in nanoseconds (at most the total's); reads no time. */
     StoreBudget withinNanos(long limit) {
-        long limitNanos = Math.max(Math.min(limit, total.toNanos()), 0L);
+        long limitNanos = Math.max(Math.min(limit, terms.total().toNanos()), 0L);
         // The usual run's deadline is far beyond this call's budget: then the budget is this one.
         return deadlineNanos - (startNanos + limitNanos) <= 0 ? this
-                : new StoreBudget(total, half, nanoTime, startNanos, startNanos + limitNanos);
+                : new StoreBudget(terms, startNanos, startNanos + limitNanos);
     }
 
     /**
@@ -65,17 +72,18 @@ final class StoreBudget {
      */
     Duration forBegin() {
         long held = deadlineNanos - startNanos;
+        Duration half = terms.half();
         return half.toNanos() <= held ? atLeastOneMilli(half) : atLeastOneMilli(Duration.ofNanos(held));
     }
 
     /** What is left of the budget; at least one millisecond, so that a store call can still be made. */
     Duration remaining() {
-        return atLeastOneMilli(Duration.ofNanos(deadlineNanos - nanoTime.getAsLong()));
+        return atLeastOneMilli(Duration.ofNanos(deadlineNanos - terms.nanoTime().getAsLong()));
     }
 
     /** Whether any of the budget is left. */
     boolean hasTimeLeft() {
-        return deadlineNanos - nanoTime.getAsLong() > 0;
+        return deadlineNanos - terms.nanoTime().getAsLong() > 0;
     }
 
     /** Half of a non-negative duration, rounded down to the nanosecond, as Duration.dividedBy(2) but without its BigDecimal. */

@@ -37,8 +37,8 @@ final class StoreSteps {
     private final ToolBoundaryConfig config;
     private final Diagnostics diagnostics;
     private final BoundaryListener listener;
-    /** Half the store timeout, begin's share of a call's budget, computed once. */
-    private final Duration halfStoreTimeout;
+    /** The terms of every call's store budget: the store timeout, begin's half of it, {@link System#nanoTime()}. */
+    private final StoreBudget.Terms budgetTerms;
     /** The configured execution lease in nanoseconds, at most {@link #MAX_RUN_TTL}'s. */
     private final long leaseNanos;
 
@@ -48,7 +48,7 @@ final class StoreSteps {
         this.config = config;
         this.diagnostics = diagnostics;
         this.listener = diagnostics.listener();
-        this.halfStoreTimeout = StoreBudget.half(config.storeTimeout());
+        this.budgetTerms = StoreBudget.Terms.of(config.storeTimeout(), System::nanoTime);
         // A lease as long as the longest run is cut at a deadline that far away, like any other.
         this.leaseNanos = config.executionLease().compareTo(MAX_RUN_TTL) >= 0 ? MAX_RUN_TTL.toNanos()
                 : config.executionLease().toNanos();
@@ -56,7 +56,7 @@ final class StoreSteps {
 
     /** A fresh budget of store time for one call, starting now: {@link ToolBoundaryConfig#storeTimeout()}. */
     StoreBudget budget() {
-        return StoreBudget.startingNow(config.storeTimeout(), halfStoreTimeout, System::nanoTime);
+        return budgetTerms.startNow();
     }
 
     /** The harness-side query over the store. */

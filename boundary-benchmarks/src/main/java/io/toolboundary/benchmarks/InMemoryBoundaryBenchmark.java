@@ -76,6 +76,11 @@ public class InMemoryBoundaryBenchmark {
     static final long RUN_CALLS = 1_000;
     /** How far ahead of its opening, on the wall clock, a run's deadline is: far more than its calls take. */
     static final Duration RUN_DEADLINE = Duration.ofSeconds(5);
+    /**
+     * The execution lease: shorter than the run's deadline, as a tool's lease usually is, so that each
+     * call's lease is the configured one (a deadline nearer than the lease cuts it, a Duration per call).
+     */
+    static final Duration EXECUTION_LEASE = Duration.ofSeconds(1);
 
     /** The arguments' size in UTF-8 bytes. */
     @Param({"128", "1024", "16384"})
@@ -111,7 +116,8 @@ public class InMemoryBoundaryBenchmark {
     /** A new store, boundary and opened run for every iteration. */
     @Setup(Level.Iteration)
     public void freshStore() {
-        ToolBoundaryConfig config = ToolBoundaryConfig.custom().recordTtl(Duration.ofMillis(TTL_CALLS)).build();
+        ToolBoundaryConfig config = ToolBoundaryConfig.custom().recordTtl(Duration.ofMillis(TTL_CALLS))
+                .executionLease(EXECUTION_LEASE).build();
         boundary = ToolBoundary.builder()
                 .store(InMemoryCanonicalInvocationStore.create(new CallCountClock(calls)))
                 .accessPolicy(AccessPolicy.allowAll())
