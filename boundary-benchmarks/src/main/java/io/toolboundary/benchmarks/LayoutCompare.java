@@ -41,6 +41,9 @@ public final class LayoutCompare {
     private static final String FINGERPRINT = "0123456789abcdef".repeat(4);
     private static final String RUN_TOKEN = "3f9c0a6e1d2b7c4e8a91-run";
 
+    /** The name under which the results list the store's own layout ({@code "layout"} of each entry). */
+    static final String STORE_LAYOUT = Layout.PACKED.name();
+
     private LayoutCompare() {
     }
 

@@ -317,7 +317,7 @@ final class TargetTable {
     /** Why the store keeps its layout, by the layouts' begin and complete time in this run; empty when not measured. */
     private String keptLayout() {
         List<JsonNode> layouts = data.layouts();
-        JsonNode store = layouts.stream().filter(l -> l.path("layout").asText().equals("PACKED")).findFirst().orElse(null);
+        JsonNode store = layouts.stream().filter(l -> l.path("layout").asText().equals(LayoutCompare.STORE_LAYOUT)).findFirst().orElse(null);
         JsonNode fastest = layouts.stream().filter(l -> data.layoutServerTime(l).measured())
                 .min(java.util.Comparator.comparingDouble(l -> data.layoutServerTime(l).median())).orElse(null);
         if (store == null || fastest == null || !data.layoutServerTime(store).measured()) {
