@@ -44,21 +44,10 @@ final class StoreBudget {
         this.deadlineNanos = deadlineNanos;
     }
 
-    /** A budget of {@code total}, starting now by {@code nanoTime} (a test's, to move time without waiting). */
-    static StoreBudget startingNow(Duration total, LongSupplier nanoTime) {
-        return Terms.of(total, nanoTime).startNow();
-    }
-
     /**
-     * This budget, ending no later than {@code limit} from its start (the time to a run's deadline): the
-     * calls spent from it, clean-ups included, stop at the earlier of the two.
+     * This budget, ending no later than {@code limit} nanoseconds from its start (the time to a run's
+     * deadline): the calls spent from it, clean-ups included, stop at the earlier of the two. Reads no time.
      */
-    StoreBudget within(Duration limit) {
-        Duration total = terms.total();
-        return withinNanos(limit.compareTo(total) >= 0 ? total.toNanos() : Math.max(limit.toNanos(), 0L));
-    }
-
-    /** {@link #within(Duration)}, the limit in nanoseconds (at most the total's); reads no time. */
     StoreBudget withinNanos(long limit) {
         long limitNanos = Math.max(Math.min(limit, terms.total().toNanos()), 0L);
         // The usual run's deadline is far beyond this call's budget: then the budget is this one.

@@ -122,21 +122,17 @@ final class StoreSteps {
         if (!now.isBefore(run.deadline())) {
             return Either.left(BoundaryError.of(ErrorCode.RUN_DEADLINE_EXCEEDED));
         }
-        Duration untilDeadline = untilDeadline(now, run.deadline());
+        Duration untilDeadline = Duration.ofNanos(nanosUntilDeadline(now, run.deadline()));
         Duration ttl = untilDeadline.compareTo(MAX_RUN_TTL) >= 0 ? MAX_RUN_TTL : untilDeadline.plus(config.recordTtl());
         return store.openRun(new RunOpening(run.runId(), offered, ttl), config.storeTimeout()).map(run::opened)
                 .mapLeft(StoreErrors::toError);
     }
 
-    /** The time to the deadline, at most {@link #MAX_RUN_TTL} (a far deadline would make the JDK throw inside). */
-    private static Duration untilDeadline(Instant now, Instant deadline) {
-        // Whole seconds between two instants never overflow; nanoseconds do past 292 years.
-        return now.until(deadline, ChronoUnit.SECONDS) >= MAX_RUN_TTL.getSeconds()
-                ? MAX_RUN_TTL
-                : Duration.between(now, deadline);
-    }
-
-    /** {@link #untilDeadline} in nanoseconds, without a Duration: at most {@link #MAX_RUN_TTL}'s. */
+    /**
+     * The time to the deadline in nanoseconds, at most {@link #MAX_RUN_TTL}'s: whole seconds between two
+     * instants never overflow, nanoseconds do past 292 years (and a Duration.between that far makes the
+     * JDK throw inside).
+     */
     private static long nanosUntilDeadline(Instant now, Instant deadline) {
         if (now.until(deadline, ChronoUnit.SECONDS) >= MAX_RUN_TTL.getSeconds()) {
             return MAX_RUN_TTL.toNanos();

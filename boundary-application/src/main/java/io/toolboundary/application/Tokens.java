@@ -10,10 +10,6 @@ final class Tokens {
     /** 80 random bits, drawn once per process: what sets this process's tokens apart from every other's. */
     private static final String PROCESS_PREFIX = HexFormat.of().formatHex(new SecureRandom().generateSeed(10)) + "-";
     private static final AtomicLong COUNTER = new AtomicLong();
-    /** Bits 45 ({@code -}) and 48 to 57 ({@code 0-9}) of the characters 0 to 63. */
-    private static final long ALLOWED_BELOW_64 = 1L << '-' | 0x3FFL << '0';
-    /** Bits 1 to 26 ({@code A-Z}) and 33 to 58 ({@code a-z}) of the characters 64 to 127. */
-    private static final long ALLOWED_BELOW_128 = 0x3FFFFFFL << ('A' - 64) | 0x3FFFFFFL << ('a' - 64);
 
     private Tokens() {
     }
@@ -34,9 +30,7 @@ final class Tokens {
     private static boolean allowed(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            // One shift and test per character: bit c of the pair of masks is set for the allowed ones.
-            long mask = c < 64 ? ALLOWED_BELOW_64 : c < 128 ? ALLOWED_BELOW_128 : 0L;
-            if ((mask >>> c & 1L) == 0) {
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')) {
                 return false;
             }
         }

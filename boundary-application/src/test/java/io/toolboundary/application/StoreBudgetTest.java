@@ -4,31 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 class StoreBudgetTest {
 
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
 
+    private static StoreBudget start(Duration total, LongSupplier nanoTime) {
+        return StoreBudget.Terms.of(total, nanoTime).startNow();
+    }
+
     @Test
     void givesBeginAtMostHalfTheBudget() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10), nanos::get);
+        StoreBudget budget = start(Duration.ofSeconds(10), nanos::get);
 
-        assertThat(budget.within(Duration.ofHours(1)).forBegin()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(budget.withinNanos(Duration.ofHours(1).toNanos()).forBegin()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
     void givesBeginNoMoreThanTheRunHasLeft() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10), nanos::get);
+        StoreBudget budget = start(Duration.ofSeconds(10), nanos::get);
 
-        assertThat(budget.within(Duration.ofMillis(300)).forBegin()).isEqualTo(Duration.ofMillis(300));
+        assertThat(budget.withinNanos(Duration.ofMillis(300).toNanos()).forBegin()).isEqualTo(Duration.ofMillis(300));
     }
 
     @Test
     void givesEveryStoreCallAtLeastOneMillisecondEvenWhenTheDeadlineHasPassed() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(10), nanos::get);
+        StoreBudget budget = start(Duration.ofSeconds(10), nanos::get);
 
-        StoreBudget pastDeadline = budget.within(Duration.ofMillis(-5));
+        StoreBudget pastDeadline = budget.withinNanos(Duration.ofMillis(-5).toNanos());
 
         assertThat(pastDeadline.forBegin()).isEqualTo(Duration.ofMillis(1));
         assertThat(pastDeadline.hasTimeLeft()).isFalse();
@@ -36,8 +41,8 @@ class StoreBudgetTest {
 
     @Test
     void endsTheCleanUpAtTheRunsDeadlineWhenItComesBeforeTheBudgetRunsOut() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(4), nanos::get);
-        StoreBudget beforeDeadline = budget.within(Duration.ofSeconds(2));
+        StoreBudget budget = start(Duration.ofSeconds(4), nanos::get);
+        StoreBudget beforeDeadline = budget.withinNanos(Duration.ofSeconds(2).toNanos());
 
         nanos.addAndGet(Duration.ofMillis(1_900).toNanos());
         assertThat(beforeDeadline.remaining()).isEqualTo(Duration.ofMillis(100));
@@ -50,16 +55,16 @@ class StoreBudgetTest {
 
     @Test
     void neverOutlastsTheBudgetItWasCutFrom() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(4), nanos::get);
+        StoreBudget budget = start(Duration.ofSeconds(4), nanos::get);
         nanos.addAndGet(Duration.ofSeconds(3).toNanos());
 
-        assertThat(budget.within(Duration.ofHours(1)).remaining()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(budget.within(Duration.ofDays(36_500)).remaining()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(budget.withinNanos(Duration.ofHours(1).toNanos()).remaining()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(budget.withinNanos(Duration.ofDays(36_500).toNanos()).remaining()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
     void neverGrowsAndRunsOut() {
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofMillis(20), nanos::get);
+        StoreBudget budget = start(Duration.ofMillis(20), nanos::get);
         assertThat(budget.remaining()).isEqualTo(Duration.ofMillis(20));
         assertThat(budget.hasTimeLeft()).isTrue();
 
@@ -76,13 +81,13 @@ class StoreBudgetTest {
     @Test
     void cutsBeginsShareAndTheRunsDeadlineFromTheBudgetsStartWithoutReadingTheTimeAgain() {
         AtomicLong readings = new AtomicLong();
-        StoreBudget budget = StoreBudget.startingNow(Duration.ofSeconds(4), () -> {
+        StoreBudget budget = start(Duration.ofSeconds(4), () -> {
             readings.incrementAndGet();
             return nanos.get();
         });
         nanos.addAndGet(Duration.ofMillis(500).toNanos());
 
-        StoreBudget beforeDeadline = budget.within(Duration.ofSeconds(1));
+        StoreBudget beforeDeadline = budget.withinNanos(Duration.ofSeconds(1).toNanos());
 
         assertThat(beforeDeadline.forBegin()).as("the deadline a second from the start").isEqualTo(Duration.ofSeconds(1));
         assertThat(budget.forBegin()).as("half the budget").isEqualTo(Duration.ofSeconds(2));
