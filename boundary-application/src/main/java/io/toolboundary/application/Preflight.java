@@ -11,18 +11,16 @@ import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Step 1 of a call: the checks made before anything is stored or run, without I/O. Each check is a
- * named function from the call to the error code that refuses it, or none; they run in the order the
- * specification fixes and the first refusal wins, so later checks (the access policy among them) are
- * not consulted. The last check, that the arguments are one JSON object, also yields their fingerprint.
+ * Step 1 of a call: the checks made before anything is stored or run, without I/O. The checks run in
+ * the order the specification fixes and the first refusal wins, so later checks (the access policy
+ * among them) are not consulted. The last check, that the arguments are one JSON object, also yields
+ * their fingerprint.
  */
 final class Preflight {
 
@@ -34,20 +32,6 @@ final class Preflight {
     private final long argumentsLimitBytes;
     private final JsonArguments json;
     private final Supplier<AttemptToken> tokens;
-    /** The checks in their order, walked by index: no iterator, no intermediate value per call. */
-    private final List<Function<Call, Option<ErrorCode>>> checks = List.of(
-            this::toolCallIdIsSafe,
-            this::runIdIsSafe,
-            this::runMatches,
-            this::runIsActive,
-            this::deadlineIsAhead,
-            this::runIsOpened,
-            this::toolNameIsSafe,
-            this::toolIsRegistered,
-            this::accessIsGranted,
-            this::toolIsReadOnly,
-            this::argumentsFitTheLimit);
-
     Preflight(Map<ToolName, ToolBinding> tools, AccessPolicy accessPolicy, Clock clock, ToolBoundaryConfig config,
             Supplier<AttemptToken> tokens) {
         this.tools = Map.copyOf(tools);
@@ -72,71 +56,60 @@ final class Preflight {
      */
     Either<BoundaryError, AdmittedCall> check(RunContext run, ToolCallEnvelope envelope) {
         Call call = new Call(run, envelope);
-        for (int i = 0; i < checks.size(); i++) {
-            Option<ErrorCode> refusal = checks.get(i).apply(call);
-            if (refusal.isDefined()) {
-                return Either.left(BoundaryError.of(refusal.get()));
-            }
+        Option<ErrorCode> refusal = firstRefusal(call);
+        return refusal.isDefined() ? Either.left(BoundaryError.of(refusal.get())) : argumentsAreOneJsonObject(call);
+    }
+
+    /**
+     * The checks before the arguments' parse, in their order: the first refusal, or none. An unsafe run
+     * id or tool name is told apart from another run's or an unknown tool only when the call names
+     * neither the run's own nor a registered one (those are safe and parsed no further).
+     */
+    private Option<ErrorCode> firstRefusal(Call call) {
+        if (call.toolCallId.isLeft()) {
+            return Option.some(call.toolCallId.getLeft().code());
         }
-        return argumentsAreOneJsonObject(call);
-    }
-
-    private Option<ErrorCode> toolCallIdIsSafe(Call call) {
-        return call.toolCallId.swap().toOption().map(BoundaryError::code);
-    }
-
-    /** The run's own id is safe; any other is parsed, to tell an unsafe id from another run's. */
-    private Option<ErrorCode> runIdIsSafe(Call call) {
-        return call.sameRun ? Option.none() : RunId.of(call.envelope.runId()).swap().toOption().map(BoundaryError::code);
-    }
-
-    private Option<ErrorCode> runMatches(Call call) {
-        return refuseUnless(call.sameRun, ErrorCode.RUN_MISMATCH);
-    }
-
-    private Option<ErrorCode> runIsActive(Call call) {
-        return refuseUnless(call.run.active(), ErrorCode.RUN_INACTIVE);
-    }
-
-    private Option<ErrorCode> deadlineIsAhead(Call call) {
-        return refuseUnless(clock.instant().isBefore(call.run.deadline()), ErrorCode.RUN_DEADLINE_EXCEEDED);
-    }
-
-    private Option<ErrorCode> runIsOpened(Call call) {
-        return refuseUnless(call.run.runToken().isDefined(), ErrorCode.RUN_NOT_OPENED);
-    }
-
-    /** A registered tool's name is safe; any other is parsed, to tell an unsafe name from an unknown one. */
-    private Option<ErrorCode> toolNameIsSafe(Call call) {
-        return call.binding != null ? Option.none()
-                : ToolName.of(call.envelope.toolName()).swap().toOption().map(BoundaryError::code);
-    }
-
-    private Option<ErrorCode> toolIsRegistered(Call call) {
-        return refuseUnless(call.binding != null, ErrorCode.TOOL_NOT_REGISTERED);
+        if (!call.sameRun) {
+            Either<BoundaryError, RunId> runId = RunId.of(call.envelope.runId());
+            return Option.some(runId.isLeft() ? runId.getLeft().code() : ErrorCode.RUN_MISMATCH);
+        }
+        if (!call.run.active()) {
+            return Option.some(ErrorCode.RUN_INACTIVE);
+        }
+        if (!clock.instant().isBefore(call.run.deadline())) {
+            return Option.some(ErrorCode.RUN_DEADLINE_EXCEEDED);
+        }
+        if (call.run.runToken().isEmpty()) {
+            return Option.some(ErrorCode.RUN_NOT_OPENED);
+        }
+        if (call.binding == null) {
+            Either<BoundaryError, ToolName> tool = ToolName.of(call.envelope.toolName());
+            return Option.some(tool.isLeft() ? tool.getLeft().code() : ErrorCode.TOOL_NOT_REGISTERED);
+        }
+        if (!accessIsGranted(call)) {
+            return Option.some(ErrorCode.TOOL_NOT_AUTHORIZED);
+        }
+        if (!call.binding.readOnly()) {
+            return Option.some(ErrorCode.TOOL_NOT_READ_ONLY);
+        }
+        return argumentsFitTheLimit(call) ? Option.none() : Option.some(ErrorCode.ARGUMENTS_TOO_LARGE);
     }
 
     /** A policy that throws denies. */
-    private Option<ErrorCode> accessIsGranted(Call call) {
-        AccessPolicy.Decision decision;
+    private boolean accessIsGranted(Call call) {
         try {
-            decision = accessPolicy.decide(call.run, call.binding.name());
+            return accessPolicy.decide(call.run, call.binding.name()) == AccessPolicy.Decision.GRANTED;
         } catch (RuntimeException failure) {
-            decision = AccessPolicy.Decision.DENIED;
+            return false;
         }
-        return refuseUnless(decision == AccessPolicy.Decision.GRANTED, ErrorCode.TOOL_NOT_AUTHORIZED);
-    }
-
-    private Option<ErrorCode> toolIsReadOnly(Call call) {
-        return refuseUnless(call.binding.readOnly(), ErrorCode.TOOL_NOT_READ_ONLY);
     }
 
     /**
      * Every UTF-8 character takes at least one byte, so more characters than the limit's bytes are over
      * it without counting; the exact count is the record's, made once, in the last check.
      */
-    private Option<ErrorCode> argumentsFitTheLimit(Call call) {
-        return refuseUnless(call.arguments().length() <= argumentsLimitBytes, ErrorCode.ARGUMENTS_TOO_LARGE);
+    private boolean argumentsFitTheLimit(Call call) {
+        return call.arguments().length() <= argumentsLimitBytes;
     }
 
     /**
@@ -159,10 +132,6 @@ final class Preflight {
                 tokens.get()));
     }
 
-    private static Option<ErrorCode> refuseUnless(boolean passes, ErrorCode code) {
-        return passes ? Option.none() : Option.some(code);
-    }
-
     /**
      * The call under check: the envelope's tool_call_id parsed once, and its run id and tool name compared
      * with the run's and the registered tools' as text, so that only ids that are neither are parsed (by
@@ -176,7 +145,6 @@ final class Preflight {
         final boolean sameRun;
         /** The registered tool of that name, looked up once: null when the name is invalid or unknown. */
         final ToolBinding binding;
-
         Call(RunContext run, ToolCallEnvelope envelope) {
             this.run = run;
             this.envelope = envelope;

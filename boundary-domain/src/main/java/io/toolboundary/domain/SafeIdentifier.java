@@ -18,10 +18,14 @@ final class SafeIdentifier {
     /** Checks an untrusted value: {@code missing} when null or blank, {@code unsafe} when not safe. */
     static <T> Either<BoundaryError, T> check(String value, ErrorCode missing, ErrorCode unsafe,
             Function<String, T> make) {
-        if (value == null || value.isBlank()) {
+        if (value == null) {
             return Either.left(BoundaryError.of(missing));
         }
-        return isSafe(value) ? Either.right(make.apply(value)) : Either.left(BoundaryError.of(unsafe));
+        if (isSafe(value)) {
+            return Either.right(make.apply(value));
+        }
+        // No safe character is whitespace: only an unsafe value can be blank.
+        return Either.left(BoundaryError.of(value.isBlank() ? missing : unsafe));
     }
 
     /** The value itself, for a trusted value's constructor; throws when it is not safe. */
