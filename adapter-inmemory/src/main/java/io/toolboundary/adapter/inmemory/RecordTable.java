@@ -30,7 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RecordTable {
 
-    private final Map<InvocationKey, Entry> records = new ConcurrentHashMap<>();
+    private final Map<Slot, Entry> records = new ConcurrentHashMap<>();
     private final Room room;
 
     RecordTable(Room room) {
@@ -39,7 +39,7 @@ final class RecordTable {
 
     /** The entry when it is held and live at {@code now}; null otherwise (an expired one is dropped). */
     Entry live(InvocationKey key, Instant now) {
-        Entry entry = records.get(key);
+        Entry entry = records.get(new Slot(key));
         if (entry != null && entry.expiredAt(now)) {
             drop(entry);
             return null;
@@ -49,12 +49,12 @@ final class RecordTable {
 
     /** The entry when it is live at {@code now}, without dropping anything. */
     Option<Entry> peek(InvocationKey key, Instant now) {
-        return Option.of(records.get(key)).filter(entry -> !entry.expiredAt(now));
+        return Option.of(records.get(new Slot(key))).filter(entry -> !entry.expiredAt(now));
     }
 
     /** Holds a new entry, whose room was taken; gives back the room of one it replaces. */
     void put(Entry entry) {
-        Entry previous = records.put(entry.key(), entry);
+        Entry previous = records.put(entry.slot, entry);
         if (previous != null) {
             release(previous);
         }
@@ -98,7 +98,7 @@ final class RecordTable {
     }
 
     private void drop(Entry entry) {
-        if (records.remove(entry.key(), entry)) {
+        if (records.remove(entry.slot, entry)) {
             release(entry);
         }
     }
@@ -117,9 +117,9 @@ final class RecordTable {
         int limit = request.limit();
         TreeMap<String, ToolCallId> ids = new TreeMap<>();
         boolean more = false;
-        for (Map.Entry<InvocationKey, Entry> held : records.entrySet()) {
-            ToolCallId id = held.getKey().toolCallId();
-            if (!held.getKey().runId().equals(runId) || held.getValue().expiredAt(now)
+        for (Map.Entry<Slot, Entry> held : records.entrySet()) {
+            ToolCallId id = held.getKey().key.toolCallId();
+            if (!held.getKey().key.runId().equals(runId) || held.getValue().expiredAt(now)
                     || after.exists(last -> id.value().compareTo(last.value()) <= 0)) {
                 continue;
             }
@@ -143,6 +143,31 @@ final class RecordTable {
     }
 
     /**
+     * A record's key as the table holds it, with its hash computed once: the sweep drops an entry long after
+     * its begin, when the key's ids have left the processor's caches, and rehashing them would read each
+     * of them from memory again.
+     */
+    private static final class Slot {
+        private final InvocationKey key;
+        private final int hash;
+
+        Slot(InvocationKey key) {
+            this.key = key;
+            this.hash = key.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Slot slot && hash == slot.hash && key.equals(slot.key);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /**
      * A record as held under its key: its attempt's token, expiry and lease (kept as the begin's time and
      * its length, so that a begin computes no instant it may never need), and its size as counted toward
      * {@code maxBytes}. The completion writes the final record and its size into the entry; a drop marks
@@ -163,7 +188,7 @@ final class RecordTable {
             }
         }
 
-        private final InvocationKey key;
+        private final Slot slot;
         private final AttemptToken token;
         private final Instant expiresAt;
         private final Instant begunAt;
@@ -173,17 +198,13 @@ final class RecordTable {
 
         Entry(CanonicalRecord.Projecting record, AttemptToken token, Instant expiresAt, Instant begunAt,
                 Duration lease) {
-            this.key = record.key();
+            this.slot = new Slot(record.key());
             this.token = token;
             this.expiresAt = expiresAt;
             this.begunAt = begunAt;
             this.lease = lease;
             this.record = record;
             this.bytes = record.byteSize();
-        }
-
-        InvocationKey key() {
-            return key;
         }
 
         CanonicalRecord record() {
