@@ -139,6 +139,20 @@ class SafeIdentifierTest {
         assertThat(kind.of.apply(limit + "a").getLeft().code()).isEqualTo(kind.unsafe);
     }
 
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void acceptsExactlyTheSafeAlphabetAmongEveryCharacter(Kind kind) {
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            String value = "a" + (char) c + "9";
+            Either<BoundaryError, String> checked = kind.of.apply(value);
+            if (SAFE_ALPHABET.indexOf(c) >= 0) {
+                assertThat(checked.get()).as("U+%04X", c).isEqualTo(value);
+            } else {
+                assertThat(checked.getLeft().code()).as("U+%04X", c).isEqualTo(kind.unsafe);
+            }
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void maxLengthIs128ForEveryIdentifier() {
         assertThat(RunId.MAX_LENGTH).isEqualTo(128);
