@@ -216,11 +216,13 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         Instant now = clock.instant();
         expiries.sweepNowAndThen(now, dropIfExpired);
         InvocationKey key = record.key();
+        // One slot for the key: looked up now, and the new entry's if the rules admit the record.
+        RecordTable.Slot slot = new RecordTable.Slot(key);
         synchronized (stripe(key.runId())) {
             RunTable.RunState live = runs.live(key.runId(), now, room);
             RunTable.RunState run = live != null && live.token().equals(start.runToken()) ? live : null;
             StoreRules.BeginFacts facts = new StoreRules.BeginFacts(ledger(run, record),
-                    RecordTable.held(records.live(key, now), start.token()), record.requestFingerprint(),
+                    RecordTable.held(records.live(slot, now), start.token()), record.requestFingerprint(),
                     start.runCallBudget(), start.toolCallBudget());
             // The rules answer a retry or a refusal themselves; the record they admit is created here, so
             // that no function passed to the fold captures this call's state (an allocation per call).
@@ -228,7 +230,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
                     Option::none,
                     own -> Option.some(Either.right(own)),
                     refusal -> Option.some(Either.left(StoreFailure.refused(refusal))));
-            return answered.isDefined() ? answered.get() : create(start, run, now);
+            return answered.isDefined() ? answered.get() : create(start, run, now, slot);
         }
     }
 
@@ -241,7 +243,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
 
     /** Creates the record the rules admitted, when there is room for it; the caller holds the run's stripe. */
     private Either<StoreFailure, CanonicalRecord.Projecting> create(InvocationStart start, RunTable.RunState run,
-            Instant now) {
+            Instant now, RecordTable.Slot slot) {
         CanonicalRecord.Projecting record = start.record();
         if (!room.admit(record.byteSize())) {
             reclaimExpired();
@@ -252,7 +254,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         InvocationKey key = record.key();
         run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
         RecordTable.Entry begun =
-                new RecordTable.Entry(record, start.token(), now.plus(start.ttl()), now, start.lease());
+                new RecordTable.Entry(slot, record, start.token(), now.plus(start.ttl()), now, start.lease());
         records.put(begun);
         expiries.schedule(begun);
         return Either.right(record);
@@ -306,14 +308,19 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
 
     /**
      * Carries out a change the rules decided on {@code current}, answering {@code answer} of the final record;
-     * the caller holds the run's stripe.
+     * the caller holds the run's stripe. The change is told apart by its type, not folded: a fold would take
+     * two functions closing over this call's entry and answer, made on every call.
      */
     private <F extends CanonicalRecord.Final, R> Either<StoreFailure, R> carryOut(RecordTable.Entry current,
             StoreRules.Change<F> decided, Function<? super F, R> answer) {
-        return decided.fold(
-                done -> records.complete(current, done, answer.apply(done), reclaim),
-                done -> Either.right(answer.apply(done)),
-                refusal -> Either.left(StoreFailure.refused(refusal)));
+        if (decided instanceof StoreRules.Change.Write<F> write) {
+            F done = write.record();
+            return records.complete(current, done, answer.apply(done), reclaim);
+        }
+        if (decided instanceof StoreRules.Change.AlreadyFinal<F> alreadyFinal) {
+            return Either.right(answer.apply(alreadyFinal.record()));
+        }
+        return Either.left(StoreFailure.refused(((StoreRules.Change.Refuse<F>) decided).reason()));
     }
 
     /** {@inheritDoc} No I/O: the timeout is never reached. */

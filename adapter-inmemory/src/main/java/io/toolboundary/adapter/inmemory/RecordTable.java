@@ -39,7 +39,12 @@ final class RecordTable {
 
     /** The entry when it is held and live at {@code now}; null otherwise (an expired one is dropped). */
     Entry live(InvocationKey key, Instant now) {
-        Entry entry = records.get(new Slot(key));
+        return live(new Slot(key), now);
+    }
+
+    /** {@link #live(InvocationKey, Instant)} under a slot the caller made, to hold the entry it may create. */
+    Entry live(Slot slot, Instant now) {
+        Entry entry = records.get(slot);
         if (entry != null && entry.expiredAt(now)) {
             drop(entry);
             return null;
@@ -147,10 +152,11 @@ final class RecordTable {
      * its begin, when the key's ids have left the processor's caches, and rehashing them would read each
      * of them from memory again.
      */
-    private static final class Slot {
+    static final class Slot {
         private final InvocationKey key;
         private final int hash;
 
+        /** The slot of {@code key}, its hash computed now. */
         Slot(InvocationKey key) {
             this.key = key;
             this.hash = key.hashCode();
@@ -198,7 +204,20 @@ final class RecordTable {
 
         Entry(CanonicalRecord.Projecting record, AttemptToken token, Instant expiresAt, Instant begunAt,
                 Duration lease) {
-            this.slot = new Slot(record.key());
+            this(new Slot(record.key()), record, token, expiresAt, begunAt, lease);
+        }
+
+        /**
+         * An entry held under {@code slot}, the slot of the record's key that its begin looked up.
+         *
+         * @throws IllegalArgumentException when the slot is another key's
+         */
+        Entry(Slot slot, CanonicalRecord.Projecting record, AttemptToken token, Instant expiresAt, Instant begunAt,
+                Duration lease) {
+            if (!slot.key.equals(record.key())) {
+                throw new IllegalArgumentException("the slot is another key's");
+            }
+            this.slot = slot;
             this.token = token;
             this.expiresAt = expiresAt;
             this.begunAt = begunAt;

@@ -6,6 +6,7 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.freshRunId;
 import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
 import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.StoreFailure;
@@ -32,6 +33,29 @@ class RecordTableTest {
         RecordTable.Entry entry = new RecordTable.Entry(record, AttemptToken.random(), EXPIRED, NOW, LEASE);
         table.put(entry);
         return entry;
+    }
+
+    @Test
+    void anEntryHeldUnderTheSlotItsBeginLookedUpIsFoundByItsKey() {
+        Room room = new Room(10, Long.MAX_VALUE, 10);
+        RecordTable table = new RecordTable(room);
+        RecordTable.Slot slot = new RecordTable.Slot(record.key());
+        assertThat(table.live(slot, NOW)).isNull();
+
+        RecordTable.Entry entry = new RecordTable.Entry(slot, record, AttemptToken.random(), EXPIRED, NOW, LEASE);
+        table.put(entry);
+
+        assertThat(table.live(record.key(), NOW)).isSameAs(entry);
+        assertThat(table.live(new RecordTable.Slot(record.key()), NOW)).isSameAs(entry);
+    }
+
+    @Test
+    void refusesAnEntryUnderAnotherKeysSlot() {
+        RecordTable.Slot other = new RecordTable.Slot(projecting(freshRunId(), "call_2").key());
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new RecordTable.Entry(other, record, AttemptToken.random(), EXPIRED, NOW, LEASE))
+                .withMessage("the slot is another key's");
     }
 
     @Test
