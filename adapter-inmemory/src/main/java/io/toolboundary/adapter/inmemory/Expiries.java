@@ -1,6 +1,7 @@
 package io.toolboundary.adapter.inmemory;
 
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 
@@ -13,9 +14,9 @@ import java.util.function.BiConsumer;
 final class Expiries {
 
     /** The records' schedule: each record's one entry, scheduled at its begin (completion keeps its expiry). */
-    private final ExpirySchedule<RecordTable.Entry> records = new ExpirySchedule<>(RecordTable.Entry::expiresAt);
+    private final ExpirySchedule<RecordTable.Entry> records = new ExpirySchedule<>(RecordTable.Entry::compareExpiry, RecordTable.Entry::expiredAt);
     /** The runs' schedule. */
-    private final ExpirySchedule<RunTable.RunState> runs = new ExpirySchedule<>(RunTable.RunState::expiresAt);
+    private final ExpirySchedule<RunTable.RunState> runs = new ExpirySchedule<>(Comparator.comparing(RunTable.RunState::expiresAt), RunTable.RunState::expiredAt);
     private final ReentrantLock lock = new ReentrantLock();
 
     /** Schedules a record's entry to be handed to a sweep from its expiry on. */

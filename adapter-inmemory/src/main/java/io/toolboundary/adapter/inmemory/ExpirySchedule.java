@@ -5,7 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.function.BiConsumer;
-import java.util.function.Function;
+import java.util.function.BiPredicate;
 
 /**
  * When each record and counter of the in-memory store expires, so that expired entries are dropped in
@@ -19,21 +19,25 @@ import java.util.function.Function;
  */
 final class ExpirySchedule<E> {
 
-    private final Function<? super E, Instant> dueAt;
+    private final Comparator<? super E> byExpiry;
+    private final BiPredicate<? super E, Instant> expiredAt;
     private final ArrayDeque<E> inOrder = new ArrayDeque<>();
     private final PriorityQueue<E> outOfOrder;
 
-    /** An empty schedule of entries that each expire at {@code dueAt} of themselves. */
-    ExpirySchedule(Function<? super E, Instant> dueAt) {
-        this.dueAt = dueAt;
-        this.outOfOrder = new PriorityQueue<>(Comparator.comparing(dueAt));
+    /**
+     * An empty schedule of entries ordered by {@code byExpiry}, each due once {@code expiredAt} holds of it;
+     * neither makes an object, so that a sweep allocates nothing.
+     */
+    ExpirySchedule(Comparator<? super E> byExpiry, BiPredicate<? super E, Instant> expiredAt) {
+        this.byExpiry = byExpiry;
+        this.expiredAt = expiredAt;
+        this.outOfOrder = new PriorityQueue<>(byExpiry);
     }
 
     /** Schedules {@code entry} to be handed to a sweep from its expiry on. */
     void schedule(E entry) {
-        Instant at = dueAt.apply(entry);
         E last = inOrder.peekLast();
-        if (last == null || !at.isBefore(dueAt.apply(last))) {
+        if (last == null || byExpiry.compare(entry, last) >= 0) {
             inOrder.addLast(entry);
         } else {
             outOfOrder.add(entry);
@@ -51,10 +55,9 @@ final class ExpirySchedule<E> {
     private E takeDue(Instant now) {
         E ordered = inOrder.peekFirst();
         E straggler = outOfOrder.peek();
-        boolean fromHeap = straggler != null
-                && (ordered == null || dueAt.apply(straggler).isBefore(dueAt.apply(ordered)));
+        boolean fromHeap = straggler != null && (ordered == null || byExpiry.compare(straggler, ordered) < 0);
         E earliest = fromHeap ? straggler : ordered;
-        if (earliest == null || now.isBefore(dueAt.apply(earliest))) {
+        if (earliest == null || !expiredAt.test(earliest, now)) {
             return null;
         }
         return fromHeap ? outOfOrder.poll() : inOrder.pollFirst();

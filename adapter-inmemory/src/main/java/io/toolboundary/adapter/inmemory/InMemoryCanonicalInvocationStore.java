@@ -254,7 +254,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         InvocationKey key = record.key();
         run.reserve(record.tool(), key.toolCallId(), record.requestFingerprint());
         RecordTable.Entry begun =
-                new RecordTable.Entry(slot, record, start.token(), now.plus(start.ttl()), now, start.lease());
+                new RecordTable.Entry(slot, record, start.token(), now, start.ttl(), start.lease());
         records.put(begun);
         expiries.schedule(begun);
         return Either.right(record);

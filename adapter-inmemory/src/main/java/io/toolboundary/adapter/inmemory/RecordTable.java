@@ -14,6 +14,7 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -174,8 +175,10 @@ final class RecordTable {
     }
 
     /**
-     * A record as held under its key: its attempt's token, expiry and lease (kept as the begin's time and
-     * its length, so that a begin computes no instant it may never need), and its size as counted toward
+     * A record as held under its key: its attempt's token, expiry (kept as its second and nanosecond, so
+     * that a begin makes no instant for it and the sweep compares it without reading another object) and
+     * lease (kept as the begin's time and its length, so that a begin computes no instant it may never
+     * need), and its size as counted toward
      * {@code maxBytes}. The completion writes the final record and its size into the entry; a drop marks
      * the size {@link #DROPPED}, so that a completion racing the sweep either lands before the drop (and
      * the drop gives back the grown size) or is refused.
@@ -184,6 +187,7 @@ final class RecordTable {
 
         /** The size of an entry that was dropped from the table. */
         static final long DROPPED = -1;
+        private static final int NANOS_PER_SECOND = 1_000_000_000;
         private static final VarHandle BYTES;
 
         static {
@@ -196,30 +200,43 @@ final class RecordTable {
 
         private final Slot slot;
         private final AttemptToken token;
-        private final Instant expiresAt;
+        private final long expirySecond;
+        private final int expiryNano;
         private final Instant begunAt;
         private final Duration lease;
         private volatile CanonicalRecord record;
         private volatile long bytes;
 
-        Entry(CanonicalRecord.Projecting record, AttemptToken token, Instant expiresAt, Instant begunAt,
-                Duration lease) {
-            this(new Slot(record.key()), record, token, expiresAt, begunAt, lease);
+        /** The entry of a record begun at {@code begunAt}, living {@code ttl} from then. */
+        Entry(CanonicalRecord.Projecting record, AttemptToken token, Instant begunAt, Duration ttl, Duration lease) {
+            this(new Slot(record.key()), record, token, begunAt, ttl, lease);
         }
 
         /**
          * An entry held under {@code slot}, the slot of the record's key that its begin looked up.
          *
          * @throws IllegalArgumentException when the slot is another key's
+         * @throws DateTimeException when the expiry is beyond the instants, as {@link Instant#plus} throws
          */
-        Entry(Slot slot, CanonicalRecord.Projecting record, AttemptToken token, Instant expiresAt, Instant begunAt,
+        Entry(Slot slot, CanonicalRecord.Projecting record, AttemptToken token, Instant begunAt, Duration ttl,
                 Duration lease) {
             if (!slot.key.equals(record.key())) {
                 throw new IllegalArgumentException("the slot is another key's");
             }
+            // begunAt.plus(ttl), without making the instant: its second and nanosecond, checked as it checks them.
+            long second = Math.addExact(begunAt.getEpochSecond(), ttl.getSeconds());
+            int nano = begunAt.getNano() + ttl.getNano();
+            if (nano >= NANOS_PER_SECOND) {
+                second = Math.addExact(second, 1);
+                nano -= NANOS_PER_SECOND;
+            }
+            if (second > Instant.MAX.getEpochSecond() || second < Instant.MIN.getEpochSecond()) {
+                throw new DateTimeException("Instant exceeds minimum or maximum instant");
+            }
             this.slot = slot;
             this.token = token;
-            this.expiresAt = expiresAt;
+            this.expirySecond = second;
+            this.expiryNano = nano;
             this.begunAt = begunAt;
             this.lease = lease;
             this.record = record;
@@ -234,12 +251,20 @@ final class RecordTable {
             return token;
         }
 
+        /** The expiry, as an instant made now: for reads, not for the sweep. */
         Instant expiresAt() {
-            return expiresAt;
+            return Instant.ofEpochSecond(expirySecond, expiryNano);
         }
 
         boolean expiredAt(Instant now) {
-            return !now.isBefore(expiresAt);
+            long second = now.getEpochSecond();
+            return second > expirySecond || second == expirySecond && now.getNano() >= expiryNano;
+        }
+
+        /** Orders this entry's expiry against {@code other}'s, as their instants compare. */
+        int compareExpiry(Entry other) {
+            return expirySecond != other.expirySecond ? Long.compare(expirySecond, other.expirySecond)
+                    : Integer.compare(expiryNano, other.expiryNano);
         }
 
         /** Whether the execution lease, from the begin by the store's clock, has run out at {@code now}. */

@@ -7,12 +7,15 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.projecting;
 import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.Refusal;
 import io.vavr.control.Either;
+import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +33,7 @@ class RecordTableTest {
 
     private RecordTable.Entry begun(RecordTable table, Room room) {
         assertThat(room.admit(record.byteSize())).isTrue();
-        RecordTable.Entry entry = new RecordTable.Entry(record, AttemptToken.random(), EXPIRED, NOW, LEASE);
+        RecordTable.Entry entry = new RecordTable.Entry(record, AttemptToken.random(), NOW, TTL, LEASE);
         table.put(entry);
         return entry;
     }
@@ -42,7 +45,7 @@ class RecordTableTest {
         RecordTable.Slot slot = new RecordTable.Slot(record.key());
         assertThat(table.live(slot, NOW)).isNull();
 
-        RecordTable.Entry entry = new RecordTable.Entry(slot, record, AttemptToken.random(), EXPIRED, NOW, LEASE);
+        RecordTable.Entry entry = new RecordTable.Entry(slot, record, AttemptToken.random(), NOW, TTL, LEASE);
         table.put(entry);
 
         assertThat(table.live(record.key(), NOW)).isSameAs(entry);
@@ -50,11 +53,52 @@ class RecordTableTest {
     }
 
     @Test
+    void anEntryExpiresAtItsBeginPlusItsTtlToTheNanosecondCarryingIntoTheNextSecond() {
+        Instant begunAt = Instant.parse("2030-01-01T00:00:00.700000000Z");
+        Duration ttl = Duration.ofSeconds(2, 600_000_000);
+        RecordTable.Entry entry = new RecordTable.Entry(record, AttemptToken.random(), begunAt, ttl, LEASE);
+        Instant expiry = begunAt.plus(ttl);
+
+        assertThat(entry.expiresAt()).isEqualTo(expiry).isEqualTo(Instant.parse("2030-01-01T00:00:03.300000000Z"));
+        assertThat(entry.expiredAt(expiry.minusNanos(1))).isFalse();
+        assertThat(entry.expiredAt(expiry)).isTrue();
+        assertThat(entry.expiredAt(expiry.plusSeconds(1).minusMillis(500))).isTrue();
+        assertThat(entry.expiredAt(expiry.minusSeconds(1).plusMillis(500))).isFalse();
+    }
+
+    @Test
+    void ordersEntriesByExpiryAsTheirInstantsCompare() {
+        RecordTable.Entry early = new RecordTable.Entry(record, AttemptToken.random(), NOW, Duration.ofMillis(1500), LEASE);
+        RecordTable.Entry sameSecondLater =
+                new RecordTable.Entry(record, AttemptToken.random(), NOW, Duration.ofMillis(1500).plusNanos(1), LEASE);
+        RecordTable.Entry nextSecond = new RecordTable.Entry(record, AttemptToken.random(), NOW, Duration.ofMillis(2100), LEASE);
+        RecordTable.Entry same = new RecordTable.Entry(record, AttemptToken.random(), NOW.minusSeconds(1),
+                Duration.ofMillis(2500), LEASE);
+
+        assertThat(early.compareExpiry(sameSecondLater)).isNegative();
+        assertThat(sameSecondLater.compareExpiry(early)).isPositive();
+        assertThat(sameSecondLater.compareExpiry(nextSecond)).isNegative();
+        assertThat(nextSecond.compareExpiry(early)).isPositive();
+        assertThat(early.compareExpiry(same)).isZero();
+    }
+
+    @Test
+    void refusesAnExpiryBeyondTheInstantsAsInstantPlusDoes() {
+        Instant nearTheEnd = Instant.MAX.minusSeconds(1);
+
+        assertThatThrownBy(() -> nearTheEnd.plus(TTL)).isInstanceOf(DateTimeException.class);
+        assertThatThrownBy(() -> new RecordTable.Entry(record, AttemptToken.random(), nearTheEnd, TTL, LEASE))
+                .isInstanceOf(DateTimeException.class);
+        assertThat(new RecordTable.Entry(record, AttemptToken.random(), Instant.MAX.minus(TTL), TTL, LEASE).expiresAt())
+                .isEqualTo(Instant.MAX);
+    }
+
+    @Test
     void refusesAnEntryUnderAnotherKeysSlot() {
         RecordTable.Slot other = new RecordTable.Slot(projecting(freshRunId(), "call_2").key());
 
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> new RecordTable.Entry(other, record, AttemptToken.random(), EXPIRED, NOW, LEASE))
+                .isThrownBy(() -> new RecordTable.Entry(other, record, AttemptToken.random(), NOW, TTL, LEASE))
                 .withMessage("the slot is another key's");
     }
 
