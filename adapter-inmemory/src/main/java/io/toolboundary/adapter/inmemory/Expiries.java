@@ -14,9 +14,11 @@ import java.util.function.BiConsumer;
 final class Expiries {
 
     /** The records' schedule: each record's one entry, scheduled at its begin (completion keeps its expiry). */
-    private final ExpirySchedule<RecordTable.Entry> records = new ExpirySchedule<>(RecordTable.Entry::compareExpiry, RecordTable.Entry::expiredAt);
+    private final ExpirySchedule<RecordTable.Entry> records =
+            new ExpirySchedule<>(RecordTable.Entry::compareExpiry, RecordTable.Entry::expiredAt);
     /** The runs' schedule. */
-    private final ExpirySchedule<RunTable.RunState> runs = new ExpirySchedule<>(Comparator.comparing(RunTable.RunState::expiresAt), RunTable.RunState::expiredAt);
+    private final ExpirySchedule<RunTable.RunState> runs =
+            new ExpirySchedule<>(Comparator.comparing(RunTable.RunState::expiresAt), RunTable.RunState::expiredAt);
     private final ReentrantLock lock = new ReentrantLock();
 
     /** Schedules a record's entry to be handed to a sweep from its expiry on. */

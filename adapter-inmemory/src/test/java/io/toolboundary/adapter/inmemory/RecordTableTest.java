@@ -56,7 +56,7 @@ class RecordTableTest {
     void anEntryExpiresAtItsBeginPlusItsTtlToTheNanosecondCarryingIntoTheNextSecond() {
         Instant begunAt = Instant.parse("2030-01-01T00:00:00.700000000Z");
         Duration ttl = Duration.ofSeconds(2, 600_000_000);
-        RecordTable.Entry entry = new RecordTable.Entry(record, AttemptToken.random(), begunAt, ttl, LEASE);
+        RecordTable.Entry entry = entry(begunAt, ttl);
         Instant expiry = begunAt.plus(ttl);
 
         assertThat(entry.expiresAt()).isEqualTo(expiry).isEqualTo(Instant.parse("2030-01-01T00:00:03.300000000Z"));
@@ -68,12 +68,10 @@ class RecordTableTest {
 
     @Test
     void ordersEntriesByExpiryAsTheirInstantsCompare() {
-        RecordTable.Entry early = new RecordTable.Entry(record, AttemptToken.random(), NOW, Duration.ofMillis(1500), LEASE);
-        RecordTable.Entry sameSecondLater =
-                new RecordTable.Entry(record, AttemptToken.random(), NOW, Duration.ofMillis(1500).plusNanos(1), LEASE);
-        RecordTable.Entry nextSecond = new RecordTable.Entry(record, AttemptToken.random(), NOW, Duration.ofMillis(2100), LEASE);
-        RecordTable.Entry same = new RecordTable.Entry(record, AttemptToken.random(), NOW.minusSeconds(1),
-                Duration.ofMillis(2500), LEASE);
+        RecordTable.Entry early = entry(NOW, Duration.ofMillis(1500));
+        RecordTable.Entry sameSecondLater = entry(NOW, Duration.ofMillis(1500).plusNanos(1));
+        RecordTable.Entry nextSecond = entry(NOW, Duration.ofMillis(2100));
+        RecordTable.Entry same = entry(NOW.minusSeconds(1), Duration.ofMillis(2500));
 
         assertThat(early.compareExpiry(sameSecondLater)).isNegative();
         assertThat(sameSecondLater.compareExpiry(early)).isPositive();
@@ -82,15 +80,17 @@ class RecordTableTest {
         assertThat(early.compareExpiry(same)).isZero();
     }
 
+    private RecordTable.Entry entry(Instant begunAt, Duration ttl) {
+        return new RecordTable.Entry(record, AttemptToken.random(), begunAt, ttl, LEASE);
+    }
+
     @Test
     void refusesAnExpiryBeyondTheInstantsAsInstantPlusDoes() {
         Instant nearTheEnd = Instant.MAX.minusSeconds(1);
 
         assertThatThrownBy(() -> nearTheEnd.plus(TTL)).isInstanceOf(DateTimeException.class);
-        assertThatThrownBy(() -> new RecordTable.Entry(record, AttemptToken.random(), nearTheEnd, TTL, LEASE))
-                .isInstanceOf(DateTimeException.class);
-        assertThat(new RecordTable.Entry(record, AttemptToken.random(), Instant.MAX.minus(TTL), TTL, LEASE).expiresAt())
-                .isEqualTo(Instant.MAX);
+        assertThatThrownBy(() -> entry(nearTheEnd, TTL)).isInstanceOf(DateTimeException.class);
+        assertThat(entry(Instant.MAX.minus(TTL), TTL).expiresAt()).isEqualTo(Instant.MAX);
     }
 
     @Test
