@@ -24,7 +24,8 @@ import java.security.NoSuchAlgorithmException;
  * is {@code TEXT_NOT_UNICODE}, before any other refusal; an escaped one (a {@code &#92;ud800} escape)
  * decodes to text that is not Unicode and is {@code ARGUMENTS_INVALID}.
  *
- * <p>One pass, no recursion: the parser feeds the canonical bytes to a per-thread digest as it reads.
+ * <p>One pass, no recursion: the parser writes the canonical bytes into a per-thread buffer as it reads,
+ * putting each object's members in order when it closes, and the buffer is digested once.
  */
 public final class JsonArguments {
 
