@@ -145,6 +145,7 @@ final class Preflight {
         final boolean sameRun;
         /** The registered tool of that name, looked up once: null when the name is invalid or unknown. */
         final ToolBinding binding;
+
         Call(RunContext run, ToolCallEnvelope envelope) {
             this.run = run;
             this.envelope = envelope;

@@ -23,30 +23,19 @@ final class Expiries {
 
     /** Schedules a record's entry to be handed to a sweep from its expiry on. */
     void schedule(RecordTable.Entry entry) {
-        lock.lock();
-        try {
-            records.schedule(entry);
-        } finally {
-            lock.unlock();
-        }
+        schedule(records, entry);
     }
 
     /** Schedules a run to be handed to a sweep from its expiry on. */
     void schedule(RunTable.RunState run) {
-        lock.lock();
-        try {
-            runs.schedule(run);
-        } finally {
-            lock.unlock();
-        }
+        schedule(runs, run);
     }
 
     /** Hands whatever is due by {@code now} to {@code drop}; skipped when another thread is at it. */
     void sweepNowAndThen(Instant now, BiConsumer<Object, Instant> drop) {
         if (lock.tryLock()) {
             try {
-                records.sweep(now, drop);
-                runs.sweep(now, drop);
+                sweepBoth(now, drop);
             } finally {
                 lock.unlock();
             }
@@ -57,10 +46,25 @@ final class Expiries {
     void sweep(Instant now, BiConsumer<Object, Instant> drop) {
         lock.lock();
         try {
-            records.sweep(now, drop);
-            runs.sweep(now, drop);
+            sweepBoth(now, drop);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Puts {@code entry} in {@code schedule} under the lock; a method, not a closure, so that it allocates nothing. */
+    private <E> void schedule(ExpirySchedule<E> schedule, E entry) {
+        lock.lock();
+        try {
+            schedule.schedule(entry);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Both schedules' due entries, records first; the caller holds the lock. */
+    private void sweepBoth(Instant now, BiConsumer<Object, Instant> drop) {
+        records.sweep(now, drop);
+        runs.sweep(now, drop);
     }
 }
