@@ -2,6 +2,7 @@ package io.toolboundary.benchmarks;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.redisson.Redisson;
 import org.redisson.api.BatchOptions;
@@ -60,7 +61,9 @@ final class StoreCommands {
         CommandBatchService batch = new CommandBatchService(commands,
                 BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY));
         String pending = set.get(1).replace(capturedId, toolCallId);
-        batch.writeAsync(pending, StringCodec.INSTANCE, RedisCommands.SET_BOOLEAN, pending, set.get(2), "XX", "KEEPTTL");
+        // The raw response as the store sends it: encoded to UTF-8 once per call, the bytes copied into the command.
+        batch.writeAsync(pending, StringCodec.INSTANCE, RedisCommands.SET_BOOLEAN, pending,
+                set.get(2).getBytes(StandardCharsets.UTF_8), "XX", "KEEPTTL");
         batch.writeAsync(key(complete, toolCallId), StringCodec.INSTANCE, EVALSHA, parameters(complete, toolCallId));
         List<?> replies = batch.execute().getResponses();
         Object applied = ((List<?>) replies.get(replies.size() - 1)).get(0);

@@ -2,6 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -27,17 +28,32 @@ import org.redisson.command.CommandBatchService;
  * it holds that many bytes; otherwise it answers {@code RAW_NOT_WRITTEN} and writes nothing, and the
  * {@code SET}'s own failure is the try's.
  *
+ * <p>The raw response is encoded to UTF-8 once, when the write is made, and every try sends those bytes:
+ * the JDK encodes an ASCII text by one vectorised check and copy, and the client then copies the bytes
+ * into the command's buffer, where encoding the text as it is sent walks it one character at a time.
+ *
  * @param pendingKey the attempt's pending raw key, {@link RedisKeys#pendingRaw}
- * @param text the raw response, written into the command's buffer in UTF-8 as it is sent
+ * @param utf8 the raw response in UTF-8; never changed once made
  */
-record RawResponseWrite(String pendingKey, String text) {
+record RawResponseWrite(String pendingKey, byte[] utf8) {
 
     /** {@code EVALSHA}, read as {@code EVAL} returning a list is read. */
     static final RedisCommand<List<Object>> EVALSHA_LIST = new RedisCommand<>(RedisCommands.EVAL_LIST, "EVALSHA");
 
     RawResponseWrite {
         requireNonNull(pendingKey, "pendingKey is null");
-        requireNonNull(text, "text is null");
+        requireNonNull(utf8, "utf8 is null");
+    }
+
+    /**
+     * The write of a raw response into the attempt's pending key.
+     *
+     * @param pendingKey the attempt's pending raw key
+     * @param text the raw response, well-formed Unicode (a {@code RawResponse} was checked so)
+     * @return the write, holding the text's UTF-8 bytes
+     */
+    static RawResponseWrite of(String pendingKey, String text) {
+        return new RawResponseWrite(pendingKey, text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The script's reply, and how many replicas acknowledged before the {@code WAIT} the options asked for. */
@@ -70,7 +86,7 @@ record RawResponseWrite(String pendingKey, String text) {
         CommandBatchService batch = new CommandBatchService(redisson.getCommandExecutor(),
                 options.executionMode(BatchOptions.ExecutionMode.IN_MEMORY));
         CompletableFuture<Boolean> set = batch.<Boolean, Boolean>writeAsync(pendingKey, ScriptCodec.INSTANCE,
-                RedisCommands.SET_BOOLEAN, pendingKey, text, "XX", "KEEPTTL").toCompletableFuture();
+                RedisCommands.SET_BOOLEAN, pendingKey, utf8, "XX", "KEEPTTL").toCompletableFuture();
         // The script by its SHA-1, as it is named, never turned into another command by the client's script
         // cache. A node that does not know it answers NOSCRIPT, and ScriptRunner then sends the two apart,
         // the script by its source: a SCRIPT LOAD here, naming no key, could not follow a redirection the
@@ -101,7 +117,7 @@ record RawResponseWrite(String pendingKey, String text) {
     CompletableFuture<Object> sendAlone(RedissonClient client) {
         try {
             return ((Redisson) client).getCommandExecutor().writeAsync(pendingKey, ScriptCodec.INSTANCE,
-                    RedisCommands.SET_BOOLEAN, pendingKey, text, "XX", "KEEPTTL").toCompletableFuture();
+                    RedisCommands.SET_BOOLEAN, pendingKey, utf8, "XX", "KEEPTTL").toCompletableFuture();
         } catch (RuntimeException failed) {
             return CompletableFuture.failedFuture(failed);
         }

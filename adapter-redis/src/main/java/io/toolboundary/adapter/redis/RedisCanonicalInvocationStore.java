@@ -167,15 +167,15 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * status, and receives only the small values the completion adds; the request, tool, fingerprint and
      * creation instant stay where begin wrote them. A raw response goes beside the script, just before it
      * in the same pipeline, as a plain {@code SET} into the attempt's pending key
-     * ({@link RawResponseWrite}), encoded to UTF-8 straight into the command's buffer; the script receives
-     * its length in bytes.
+     * ({@link RawResponseWrite}), encoded to UTF-8 once for every try; the script receives its length in
+     * bytes.
      */
     private Either<StoreFailure, Completion> sendCompletion(InvocationKey key, AttemptToken token, Completion outcome,
             Option<Long> room, Duration timeout) {
         String recordKey = keys.record(key);
         String pending = keys.pendingRaw(key, token);
         Option<RawResponseWrite> raw = outcome.rawResponse()
-                .map(text -> new RawResponseWrite(pending, text));
+                .map(text -> RawResponseWrite.of(pending, text));
         ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
                 outcome.status().name(), room, outcome.rawResponse().map(text -> outcome.rawBytes()),
                 RecordCodec.outcome(outcome), RecordCodec.content(outcome));
