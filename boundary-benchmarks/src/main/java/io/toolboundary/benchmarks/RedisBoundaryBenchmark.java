@@ -14,7 +14,12 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,10 +49,15 @@ import org.openjdk.jmh.runner.IterationType;
  * result {@value Payloads#AGENT_RESULT_BYTES} bytes, the raw response 1 KiB or 64 KiB.
  *
  * <p>Each JVM starts its own {@code redis-server} (no persistence) through the testkit's fixture; each trial
- * makes calls of the measured kind on one thread for a second before JMH's own warmup; the first trial
- * of a JVM first calls for longer, every kind at both raw sizes: with 32 callers on two cores the
- * JIT compiler gets little CPU, and the client path would otherwise still be compiling while it is
- * measured. {@code bench/run} runs this class without forks ({@code -f 0}), three times: each run
+ * makes calls of the measured kind, on as many threads as it measures, for a second before JMH's own
+ * warmup; the first trial of a JVM first calls for longer, every kind at both raw sizes, on
+ * {@value #JVM_WARMUP_THREADS} threads: with 32 callers on two cores the JIT compiler gets little CPU, and
+ * the client path would otherwise still be compiling while it is measured. A warm-up on one thread left
+ * the paths that only concurrent callers take (contended queues and locks) to the first trials measured,
+ * the boundary's (in one run, 113 µs of client CPU per call in the first measured iteration of 8 callers,
+ * 77 and 80 in the next two). The long warm-up also closes its client and starts another after each raw
+ * size, as every trial does: the first such restart invalidates compiled client code (165 methods in one
+ * run's first 8-caller trial at 64 KiB, 51 with the restarts in the warm-up). {@code bench/run} runs this class without forks ({@code -f 0}), three times: each run
  * measures every configuration in one warm JVM, so boundary and peer of one run are measured alike.
  * The heap is touched when the JVM starts ({@code -XX:+AlwaysPreTouch}): otherwise the trial measured
  * first, the boundary at one caller, meets fresh heap pages as it allocates, a page fault each (0.46 to
@@ -67,6 +77,11 @@ public class RedisBoundaryBenchmark {
     static final double JVM_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.jvmWarmupSeconds", "8"));
     /** How long each trial then calls on one thread, of its own kind, before JMH's warmup iterations. */
     static final double SOLO_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.soloWarmupSeconds", "1"));
+
+    /** How many threads the first, long warm-up of a JVM calls on. */
+    static final int JVM_WARMUP_THREADS = 8;
+    /** How many calls of each kind a warm-up makes between two flushes of the server, over all its threads. */
+    private static final int WARMUP_ROUND_CALLS = 1000;
 
     /** Whether this JVM already made its first, long warm-up (JMH without forks runs every trial in one JVM). */
     private static boolean jvmWarm;
@@ -101,7 +116,11 @@ public class RedisBoundaryBenchmark {
             for (int size : RedisFloor.RAW_BYTES) {
                 boundary = redis.boundary(FakeTools.returning(Payloads.raw(size)));
                 peer = redis.peer(FakeTools.returning(Payloads.raw(size)));
-                warm(JVM_WARMUP_SECONDS / RedisFloor.RAW_BYTES.length, Kind.values());
+                warm(JVM_WARMUP_SECONDS / RedisFloor.RAW_BYTES.length, JVM_WARMUP_THREADS, Kind.values());
+                // Every trial has a client of its own: the shutdown of one and the start of the next, met
+                // here first, invalidate compiled client code that the next calls compile again.
+                redis.close();
+                redis = BenchRedis.start();
             }
             jvmWarm = true;
         }
@@ -111,27 +130,49 @@ public class RedisBoundaryBenchmark {
         redis.flush();
         PeerCheck.verify(redis, peer, arguments);
         String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
-        warm(SOLO_WARMUP_SECONDS, Kind.valueOf(method.substring(0, method.length() - 2).toUpperCase(Locale.ROOT)));
+        warm(SOLO_WARMUP_SECONDS, params.getThreads(),
+                Kind.valueOf(method.substring(0, method.length() - 2).toUpperCase(Locale.ROOT)));
     }
 
     /** What a benchmark method calls: the boundary, the peer, or the boundary's commands alone. */
     enum Kind { BOUNDARY, PEER, COMMANDS }
 
-    /** Calls on one thread for {@code seconds}, flushing the server now and then so that memory stays small. */
-    private void warm(double seconds, Kind... kinds) throws Exception {
-        long until = System.nanoTime() + (long) (seconds * 1e9);
-        for (long i = 0; System.nanoTime() < until; i++) {
-            if (i % 1000 == 0) {
+    /**
+     * Calls on {@code threads} threads for {@code seconds}, in rounds: the server flushed and a run opened,
+     * then {@value #WARMUP_ROUND_CALLS} calls of each kind shared by the threads, so that memory stays small.
+     */
+    private void warm(double seconds, int threads, Kind... kinds) throws Exception {
+        ExecutorService callers = Executors.newFixedThreadPool(threads);
+        try {
+            long until = System.nanoTime() + (long) (seconds * 1e9);
+            for (long round = 0; System.nanoTime() < until; round++) {
                 redis.flush();
-                openRun("bench-redis-warmup-" + i);
-            }
-            for (Kind kind : kinds) {
-                switch (kind) {
-                    case BOUNDARY -> boundaryCall();
-                    case PEER -> peerCall();
-                    case COMMANDS -> commandsCall();
+                openRun("bench-redis-warmup-" + round);
+                List<Future<?>> done = new ArrayList<>();
+                for (int thread = 0; thread < threads; thread++) {
+                    done.add(callers.submit(() -> {
+                        for (int i = 0; i < WARMUP_ROUND_CALLS / threads; i++) {
+                            for (Kind kind : kinds) {
+                                call(kind);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> thread : done) {
+                    thread.get();
                 }
             }
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
+    private void call(Kind kind) throws Exception {
+        switch (kind) {
+            case BOUNDARY -> boundaryCall();
+            case PEER -> peerCall();
+            case COMMANDS -> commandsCall();
         }
     }
 

@@ -9,9 +9,10 @@ import org.redisson.client.protocol.Decoder;
 import org.redisson.client.protocol.Encoder;
 
 /**
- * How the store's commands travel: each argument is its text, written in UTF-8 straight into a buffer of
- * the client's allocator, with no copy on the heap (the request, the raw response and the content are sent
- * from their strings). Replies are read as UTF-8 text, as {@link StringCodec} reads them.
+ * How the store's script arguments travel: each is its text, written in UTF-8 straight into a buffer of
+ * the client's allocator, with no copy on the heap, as the client writes a text argument of a command it
+ * is given (the raw response alone goes as bytes encoded once, {@link RawResponseWrite}). Replies are read
+ * as UTF-8 text, as {@link StringCodec} reads them.
  */
 final class ScriptCodec extends BaseCodec {
 
