@@ -191,22 +191,44 @@ public final class StoreRules {
             return new Begin.Refuse(new Refusal.RunStateLost());
         }
         RunLedger run = facts.run().get();
-        requireNonNull(run.begun(), "begun is null");
-        if (facts.held().isDefined()) {
-            Held stored = facts.held().get();
+        return beginInHeldRun(run.begun(), run.runCalls(), run.toolCalls(), facts.held(), facts.fingerprint(),
+                facts.runBudget(), facts.toolBudget());
+    }
+
+    /**
+     * {@link #begin(BeginFacts)} for a run the store holds as the caller knows it, its ledger given by its
+     * parts: the same decision, for a store that would otherwise build the facts only to pass them here.
+     *
+     * @param begun the fingerprint the run's ledger holds for this call, if the run began it before
+     * @param runCalls records the run has created so far
+     * @param toolCalls records the run has created for this tool so far
+     * @param held what is stored under the key, if anything
+     * @param fingerprint the new record's request fingerprint
+     * @param runBudget records the run may create in all
+     * @param toolBudget records the run may create for this tool
+     * @return create; retry (the same attempt while PROJECTING); or refuse ({@link Refusal.Duplicate},
+     *     {@link Refusal.IdReused}, {@link Refusal.BudgetExhausted})
+     */
+    public static Begin beginInHeldRun(Option<String> begun, long runCalls, long toolCalls, Option<Held> held,
+            String fingerprint, int runBudget, int toolBudget) {
+        requireNonNull(begun, "begun is null");
+        requireNonNull(held, "held is null");
+        requireNonNull(fingerprint, "fingerprint is null");
+        if (held.isDefined()) {
+            Held stored = held.get();
             if (stored.sameAttempt() && stored.record() instanceof CanonicalRecord.Projecting own) {
                 return new Begin.Retry(own);
             }
-            return new Begin.Refuse(sameOrReused(stored.record().requestFingerprint(), facts.fingerprint()));
+            return new Begin.Refuse(sameOrReused(stored.record().requestFingerprint(), fingerprint));
         }
-        if (run.begun().isDefined()) {
+        if (begun.isDefined()) {
             // The record is gone (expired, or lost on its own): the call ran, and never runs again.
-            return new Begin.Refuse(sameOrReused(run.begun().get(), facts.fingerprint()));
+            return new Begin.Refuse(sameOrReused(begun.get(), fingerprint));
         }
-        if (run.runCalls() >= facts.runBudget()) {
+        if (runCalls >= runBudget) {
             return new Begin.Refuse(new Refusal.BudgetExhausted(Refusal.Scope.RUN));
         }
-        if (run.toolCalls() >= facts.toolBudget()) {
+        if (toolCalls >= toolBudget) {
             return new Begin.Refuse(new Refusal.BudgetExhausted(Refusal.Scope.TOOL));
         }
         return CREATE;

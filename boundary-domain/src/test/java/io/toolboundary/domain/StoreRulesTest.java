@@ -84,6 +84,11 @@ class StoreRulesTest {
             int toolBudget, Begin expected) {
         Option<RunLedger> run = runOpen ? Option.some(new RunLedger(begun, runUsed, toolUsed)) : Option.none();
         assertThat(StoreRules.begin(new BeginFacts(run, held, fingerprint, runBudget, toolBudget))).isEqualTo(expected);
+        if (runOpen) {
+            // A store that holds the run may give the ledger by its parts: the same decision.
+            assertThat(StoreRules.beginInHeldRun(begun, runUsed, toolUsed, held, fingerprint, runBudget, toolBudget))
+                    .isEqualTo(expected);
+        }
     }
 
     static Stream<Arguments> completions() {
@@ -176,6 +181,9 @@ class StoreRulesTest {
         assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(
                 new BeginFacts(Option.some(new RunLedger(null, 0, 0)), Option.none(), FINGERPRINT, 1, 1)));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.begin(null));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.beginInHeldRun(null, 0, 0, Option.none(), FINGERPRINT, 1, 1));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.beginInHeldRun(Option.none(), 0, 0, null, FINGERPRINT, 1, 1));
+        assertThatNullPointerException().isThrownBy(() -> StoreRules.beginInHeldRun(Option.none(), 0, 0, Option.none(), null, 1, 1));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.complete(Option.none(), null));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.end(Option.none(), null, LATER));
         assertThatNullPointerException().isThrownBy(() -> StoreRules.abandon(Option.none(), true, null));

@@ -221,24 +221,22 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         synchronized (stripe(key.runId())) {
             RunTable.RunState live = runs.live(key.runId(), now, room);
             RunTable.RunState run = live != null && live.token().equals(start.runToken()) ? live : null;
-            StoreRules.BeginFacts facts = new StoreRules.BeginFacts(ledger(run, record),
-                    RecordTable.held(records.live(slot, now), start.token()), record.requestFingerprint(),
-                    start.runCallBudget(), start.toolCallBudget());
-            // The rules answer a retry or a refusal themselves; the record they admit is created here, so
-            // that no function passed to the fold captures this call's state (an allocation per call).
-            Option<Either<StoreFailure, CanonicalRecord.Projecting>> answered = StoreRules.begin(facts).fold(
-                    Option::none,
-                    own -> Option.some(Either.right(own)),
-                    refusal -> Option.some(Either.left(StoreFailure.refused(refusal))));
-            return answered.isDefined() ? answered.get() : create(start, run, now, slot);
+            Option<StoreRules.Held> held = RecordTable.held(records.live(slot, now), start.token());
+            // The ledger's parts go to the rules as they are: no facts built per call. The rules answer a
+            // retry or a refusal themselves; the record they admit is created here.
+            StoreRules.Begin decided = run == null
+                    ? StoreRules.begin(new StoreRules.BeginFacts(Option.none(), held, record.requestFingerprint(),
+                            start.runCallBudget(), start.toolCallBudget()))
+                    : StoreRules.beginInHeldRun(run.begun(key.toolCallId()), run.calls(), run.calls(record.tool()),
+                            held, record.requestFingerprint(), start.runCallBudget(), start.toolCallBudget());
+            if (decided instanceof StoreRules.Begin.Retry retry) {
+                return Either.right(retry.record());
+            }
+            if (decided instanceof StoreRules.Begin.Refuse refuse) {
+                return Either.left(StoreFailure.refused(refuse.reason()));
+            }
+            return create(start, run, now, slot);
         }
-    }
-
-    /** What the rules see of the run's ledger for {@code record}'s call: none when the caller's run is not held. */
-    private static Option<StoreRules.RunLedger> ledger(RunTable.RunState run, CanonicalRecord.Projecting record) {
-        return run == null ? Option.none()
-                : Option.some(new StoreRules.RunLedger(run.begun(record.key().toolCallId()), run.calls(),
-                        run.calls(record.tool())));
     }
 
     /** Creates the record the rules admitted, when there is room for it; the caller holds the run's stripe. */
