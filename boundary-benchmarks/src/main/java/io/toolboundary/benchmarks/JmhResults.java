@@ -15,7 +15,8 @@ import java.util.TreeMap;
 /**
  * The rows of one or more JMH JSON result files ({@code -rf json}), each split into its forks: a run
  * with {@code -f 3} gives three forks in one row, three runs with {@code -f 0} give one fork in each of
- * three rows (told apart by {@link Row#source}, the file's place in the list). Times are microseconds
+ * three rows (told apart by {@link Row#source}, the run's place in the list, whether a run is one file or
+ * one file per kind). Times are microseconds
  * per call, throughputs calls per second.
  */
 final class JmhResults {
@@ -66,20 +67,30 @@ final class JmhResults {
         this.rows = List.copyOf(rows);
     }
 
-    /** Reads the files; a missing file adds nothing but keeps its place in the numbering. */
+    /** Reads the files, each a source of its own; a missing file adds nothing but keeps its place in the numbering. */
     static JmhResults read(List<Path> files) throws IOException {
+        return readRuns(files.stream().map(List::of).toList());
+    }
+
+    /**
+     * Reads runs of one or more files each (a run's kinds measured in JVMs of their own): every file of a
+     * run is the same source, the run's place in the list; a missing file adds nothing.
+     */
+    static JmhResults readRuns(List<List<Path>> runs) throws IOException {
         ObjectMapper mapper = new ObjectMapper();
         List<Row> rows = new ArrayList<>();
-        for (int source = 0; source < files.size(); source++) {
-            Path file = files.get(source);
-            if (!Files.isRegularFile(file) || Files.size(file) == 0) {
-                continue;
-            }
-            for (JsonNode node : mapper.readTree(file.toFile())) {
-                String benchmark = node.path("benchmark").asText();
-                String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-                rows.add(new Row(source, benchmark, method, node.path("mode").asText(), node.path("threads").asInt(),
-                        node.path("params"), node.path("primaryMetric"), node.path("secondaryMetrics")));
+        for (int source = 0; source < runs.size(); source++) {
+            for (Path file : runs.get(source)) {
+                if (!Files.isRegularFile(file) || Files.size(file) == 0) {
+                    continue;
+                }
+                for (JsonNode node : mapper.readTree(file.toFile())) {
+                    String benchmark = node.path("benchmark").asText();
+                    String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+                    rows.add(new Row(source, benchmark, method, node.path("mode").asText(),
+                            node.path("threads").asInt(), node.path("params"), node.path("primaryMetric"),
+                            node.path("secondaryMetrics")));
+                }
             }
         }
         return new JmhResults(rows);

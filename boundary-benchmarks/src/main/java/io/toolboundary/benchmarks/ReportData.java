@@ -13,16 +13,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * One run's results, as the figures the report shows: each a {@link Spread} over forks (in-memory JMH),
- * runs (Redis JMH, one JVM each) or repeats (the replay and memory steps).
+ * runs (Redis JMH, one JVM per kind each) or repeats (the replay and memory steps).
  */
 final class ReportData {
 
     static final String IN_MEMORY = "InMemoryBoundaryBenchmark";
     static final String REDIS = "RedisBoundaryBenchmark";
+    /** A Redis run's results: {@code jmh-redis[-<run>[-<kind>]].json}. */
+    private static final Pattern REDIS_RUN_FILE = Pattern.compile("jmh-redis(?:-(\\d+))?(?:-[a-z]+)?\\.json");
     /**
      * The strings each call adds to its record, as the JVM holds them (compact Latin-1 strings: a 24 B
      * header and a byte array of 16 B plus the characters, rounded up to 8): the 64-character fingerprint
@@ -42,14 +46,20 @@ final class ReportData {
     ReportData(Path results) throws IOException {
         this.inMemory = JmhResults.read(List.of(results.resolve("jmh-inmemory.json"),
                 results.resolve("jmh-inmemory-baseline.json")));
-        List<Path> runs = new ArrayList<>();
+        // jmh-redis-<run>-<kind>.json: a run's kinds, each measured in a JVM of its own, are one source.
+        Map<Integer, List<Path>> runs = new TreeMap<>();
         if (Files.isDirectory(results)) {
             try (Stream<Path> files = Files.list(results)) {
-                files.filter(file -> file.getFileName().toString().matches("jmh-redis(-\\d+)?\\.json")).sorted()
-                        .forEach(runs::add);
+                for (Path file : files.sorted().toList()) {
+                    Matcher name = REDIS_RUN_FILE.matcher(file.getFileName().toString());
+                    if (name.matches()) {
+                        runs.computeIfAbsent(name.group(1) == null ? 0 : Integer.parseInt(name.group(1)),
+                                run -> new ArrayList<>()).add(file);
+                    }
+                }
             }
         }
-        this.redis = JmhResults.read(runs);
+        this.redis = JmhResults.readRuns(List.copyOf(runs.values()));
         ObjectMapper mapper = new ObjectMapper();
         this.floor = readJson(mapper, results.resolve("floor.json"));
         this.memory = readJson(mapper, results.resolve("memory.json"));

@@ -98,10 +98,12 @@ public final class ReportWriter {
                 + " moves one millisecond per call, so a record outlives the next " + InMemoryBoundaryBenchmark.TTL_CALLS
                 + " calls and the store's own sweep then drops it; the hand-rolled map (`HandRolledInMemory`) runs on"
                 + " the same clock and drops its records the same way.\n");
-        md.append("- Redis through the client: JMH without forks (`-f 0`), run three times or more, each run a JVM of"
-                + " its own that measures every configuration after one warm-up of "
-                + "boundary and peer calls at both raw sizes on one thread, then a second of the measured kind before"
-                + " JMH's warmup iterations; its own `redis-server` (`--save \"\" --appendonly no`) on a free loopback"
+        md.append("- Redis through the client: JMH without forks (`-f 0`), run three times or more; in each run every"
+                + " kind (the boundary, its commands alone, the peer) is measured in a JVM of its own, every"
+                + " configuration in the same order, after one warm-up of every kind at both raw sizes on "
+                + RedisBoundaryBenchmark.JVM_WARMUP_THREADS + " threads (the client restarted after each size, as"
+                + " every trial starts its own), then a second of the measured kind on as many threads as it measures"
+                + " before JMH's warmup iterations; its own `redis-server` (`--save \"\" --appendonly no`) on a free loopback"
                 + " port; one Redisson client (script cache on, 64 connections) for the library's store and the peer;"
                 + " `FLUSHALL` before every iteration; record TTL " + BenchRedis.RECORD_TTL.toMinutes() + " min.\n");
         md.append("- Server time and floor: `RedisFloor` warms its JVM with calls, captures one boundary call and one"

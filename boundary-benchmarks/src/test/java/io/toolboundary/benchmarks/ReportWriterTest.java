@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,16 +141,18 @@ class ReportWriterTest {
             inMemory.add(avgt("handRolled", request, new double[] {1.0 + extra, 1.1 + extra, 1.2 + extra}, 700));
         }
         json.writeValue(results.resolve("jmh-inmemory.json").toFile(), inMemory);
+        // As bench/run writes them: each run's kinds in files of their own, one JVM each.
         for (int run = 1; run <= 3; run++) {
-            ArrayNode redis = json.createArrayNode();
-            for (int raw : new int[] {1024, 65536}) {
-                for (int callers : new int[] {1, 8, 32}) {
-                    redis.add(sample("boundary", callers, raw, 1.6 * callers / 8));
-                    redis.add(sample("peer", callers, raw, 0.8 * callers / 8));
-                    redis.add(sample("commands", callers, raw, 1.2 * callers / 8));
+            Map<String, Double> perCallMillisAt8 = Map.of("boundary", 1.6, "peer", 0.8, "commands", 1.2);
+            for (Map.Entry<String, Double> kind : perCallMillisAt8.entrySet()) {
+                ArrayNode redis = json.createArrayNode();
+                for (int raw : new int[] {1024, 65536}) {
+                    for (int callers : new int[] {1, 8, 32}) {
+                        redis.add(sample(kind.getKey(), callers, raw, kind.getValue() * callers / 8));
+                    }
                 }
+                json.writeValue(results.resolve("jmh-redis-" + run + "-" + kind.getKey() + ".json").toFile(), redis);
             }
-            json.writeValue(results.resolve("jmh-redis-" + run + ".json").toFile(), redis);
         }
         StringBuilder cpu = new StringBuilder();
         for (int client : new int[] {140, 150, 160}) {
