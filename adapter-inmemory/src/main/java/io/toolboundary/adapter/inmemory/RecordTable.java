@@ -207,13 +207,9 @@ final class RecordTable {
         private volatile CanonicalRecord record;
         private volatile long bytes;
 
-        /** The entry of a record begun at {@code begunAt}, living {@code ttl} from then. */
-        Entry(CanonicalRecord.Projecting record, AttemptToken token, Instant begunAt, Duration ttl, Duration lease) {
-            this(new Slot(record.key()), record, token, begunAt, ttl, lease);
-        }
-
         /**
-         * An entry held under {@code slot}, the slot of the record's key that its begin looked up.
+         * The entry of a record begun at {@code begunAt}, living {@code ttl} from then, held under
+         * {@code slot}, the slot of the record's key that its begin looked up.
          *
          * @throws IllegalArgumentException when the slot is another key's
          * @throws DateTimeException when the expiry is beyond the instants, as {@link Instant#plus} throws

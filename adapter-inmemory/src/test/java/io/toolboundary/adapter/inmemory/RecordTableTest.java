@@ -33,7 +33,7 @@ class RecordTableTest {
 
     private RecordTable.Entry begun(RecordTable table, Room room) {
         assertThat(room.admit(record.byteSize())).isTrue();
-        RecordTable.Entry entry = new RecordTable.Entry(record, AttemptToken.random(), NOW, TTL, LEASE);
+        RecordTable.Entry entry = entry(NOW, TTL);
         table.put(entry);
         return entry;
     }
@@ -81,7 +81,8 @@ class RecordTableTest {
     }
 
     private RecordTable.Entry entry(Instant begunAt, Duration ttl) {
-        return new RecordTable.Entry(record, AttemptToken.random(), begunAt, ttl, LEASE);
+        return new RecordTable.Entry(new RecordTable.Slot(record.key()), record, AttemptToken.random(), begunAt, ttl,
+                LEASE);
     }
 
     @Test
