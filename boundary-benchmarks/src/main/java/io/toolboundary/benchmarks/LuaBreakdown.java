@@ -46,6 +46,31 @@ public final class LuaBreakdown {
     private static final String STORE_SCRIPTS = "/io/toolboundary/adapter/redis/";
     private static final String OWN_SCRIPTS = "/io/toolboundary/benchmarks/lua/";
 
+    /**
+     * begin.lua's seven commands with constants in place of its checks, counts and lease, answering as the
+     * store's script does when it creates a record: what a call's begin costs the server before any check.
+     */
+    static final String BEGIN_COMMANDS_ALONE = """
+            redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])
+            redis.call('EXISTS', KEYS[1], KEYS[3])
+            redis.call('HSET', KEYS[2], 'calls', 1, ARGV[8], 1, ARGV[9], ARGV[2])
+            redis.call('TIME')
+            redis.call('HSET', KEYS[1], 'h', ARGV[11] .. '1733300000:123456789' .. ARGV[12], 'a', ARGV[13])
+            redis.call('PEXPIRE', KEYS[1], ARGV[3])
+            redis.call('SET', KEYS[4], '', 'PX', ARGV[3])
+            return {'CREATED', 'calls', '1'}""";
+
+    /**
+     * complete.lua's four commands without its checks, answering as the store's script does when it
+     * applies: what a call's completion costs the server before any check.
+     */
+    static final String COMPLETE_COMMANDS_ALONE = """
+            redis.call('HMGET', KEYS[1], 'h', 'o')
+            redis.call('STRLEN', KEYS[2])
+            redis.call('RENAME', KEYS[2], KEYS[3])
+            redis.call('HSET', KEYS[1], 'o', ARGV[5], 'c', ARGV[6])
+            return {'APPLIED'}""";
+
     private LuaBreakdown() {
     }
 
@@ -255,15 +280,8 @@ public final class LuaBreakdown {
         return List.of(
                 new Variant("empty", "an empty script (`return 1`) with begin's keys and arguments", "return 1"),
                 new Variant("begin.lua", "the store's begin.lua", storeScript("begin.lua")),
-                part("commands alone", "begin.lua's seven commands, with constants in place of its checks, counts"
-                        + " and lease", "redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])\n"
-                                + "redis.call('EXISTS', KEYS[1], KEYS[3])\n"
-                                + "redis.call('HSET', KEYS[2], 'calls', 1, ARGV[8], 1, ARGV[9], ARGV[2])\n"
-                                + "redis.call('TIME')\n"
-                                + "redis.call('HSET', KEYS[1], 'h', ARGV[11] .. '1733300000:123456789' .. ARGV[12],"
-                                + " 'a', ARGV[13])\n"
-                                + "redis.call('PEXPIRE', KEYS[1], ARGV[3])\n"
-                                + "redis.call('SET', KEYS[4], '', 'PX', ARGV[3])"),
+                new Variant("commands alone", "begin.lua's seven commands, with constants in place of its checks,"
+                        + " counts and lease", BEGIN_COMMANDS_ALONE),
                 part("HMGET run", "the run's token, counters and ledger entry",
                         "redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])"),
                 part("EXISTS", "the record and the end mark",
@@ -300,10 +318,8 @@ public final class LuaBreakdown {
         return List.of(
                 new Variant("empty", "an empty script (`return 1`) with complete's keys and arguments", "return 1"),
                 new Variant("complete.lua", "the store's complete.lua", storeScript("complete.lua")),
-                part("commands alone", "complete.lua's four commands, without its checks",
-                        "redis.call('HMGET', KEYS[1], 'h', 'o')\nredis.call('STRLEN', KEYS[2])\n"
-                                + "redis.call('RENAME', KEYS[2], KEYS[3])\n"
-                                + "redis.call('HSET', KEYS[1], 'o', ARGV[5], 'c', ARGV[6])"),
+                new Variant("commands alone", "complete.lua's four commands, without its checks",
+                        COMPLETE_COMMANDS_ALONE),
                 part("HMGET record", "the record's head and outcome", "redis.call('HMGET', KEYS[1], 'h', 'o')"),
                 part("HMGET record, head regex", "the same, then the token, tool and fingerprint by string.match"
                         + " (no script does this)",

@@ -35,8 +35,10 @@ import java.util.Set;
  * {@code redis-benchmark} ({@link Replay}) on call ids of its own: with one connection for the server's
  * time (commandstats, latencystats, main-thread CPU), and with 8 (or 1, 8 and 32) connections for the
  * floor, {@code 1 / sum(1 / rate of each command)}. Beside it, the warm JVM's own calls: commandstats of
- * the top-level commands over calls made on one thread. Everything is repeated; the report takes the
- * median and the spread.
+ * the top-level commands over calls made on one thread, by the boundary, the peer, the boundary's commands
+ * sent alone ({@link StoreCommands}) and the same commands in scripts without their checks
+ * ({@link LuaBreakdown#BEGIN_COMMANDS_ALONE}, {@link LuaBreakdown#COMPLETE_COMMANDS_ALONE}). Everything is
+ * repeated; the report takes the median and the spread.
  *
  * <p>Usage: {@code RedisFloor <output.json> <seconds per floor measurement> <repeats> <callers,...>}.
  */
@@ -170,8 +172,35 @@ public final class RedisFloor {
         row.put("boundaryCpuMainUsecPerCall", (boundaryStats.cpuMainSeconds() - before.cpuMainSeconds()) * 1e6 / WARM_JVM_CALLS);
         row.put("peerUsecPerCall", topLevelUsec(peerStats, peerCall) / WARM_JVM_CALLS);
         row.put("peerCpuMainUsecPerCall", (peerStats.cpuMainSeconds() - peerBefore.cpuMainSeconds()) * 1e6 / WARM_JVM_CALLS);
+        // The same caller sends the call's commands with none of the boundary's work between them, then the
+        // same commands in scripts without their checks: the server time the call's commands cost from
+        // this caller, and the least the guarantees' commands do.
+        CallCapture.Captured captured = CallCapture.capture(redis.endpoint(),
+                () -> invoke(boundary, run, runId, CAPTURE_ID, request));
+        StoreCommands commands = redis.storeCommands(captured, CAPTURE_ID);
+        StoreCommands noChecks = commands.withScripts(
+                Resp.text(admin.call("SCRIPT", "LOAD", LuaBreakdown.BEGIN_COMMANDS_ALONE)),
+                Resp.text(admin.call("SCRIPT", "LOAD", LuaBreakdown.COMPLETE_COMMANDS_ALONE)));
+        row.put("commandsUsecPerCall", commandsUsecPerCall(admin, commands, captured, "s"));
+        row.put("noChecksUsecPerCall", commandsUsecPerCall(admin, noChecks, captured, "n"));
         admin.call("FLUSHALL");
         return row;
+    }
+
+    /**
+     * The server's time per call over {@code commands}' calls from this thread, after as many unmeasured
+     * calls to compile their client path; each call on a tool_call_id of its own.
+     */
+    private static double commandsUsecPerCall(Resp admin, StoreCommands commands, CallCapture.Captured call,
+            String prefix) {
+        for (int i = 0; i < WARM_JVM_CALLS; i++) {
+            commands.call(prefix + "w" + i);
+        }
+        ServerStats.reset(admin);
+        for (int i = 0; i < WARM_JVM_CALLS; i++) {
+            commands.call(prefix + i);
+        }
+        return topLevelUsec(ServerStats.read(admin), call) / WARM_JVM_CALLS;
     }
 
     /** The server's time for the commands the captured call sent, each counted once. */

@@ -186,10 +186,18 @@ final class ReportSections {
             }
             md.append(String.format("The warm JVM's own calls, one thread, raw %s (commandstats of the commands each call sends, each counted once,"
                     + " mean): boundary %s µs per call, peer %s µs; main-thread CPU %s µs and %s µs. These include time"
-                    + " the server thread waited for a core the client held.%n%n", Fmt.kib(raw),
+                    + " the server thread waited for a core the client held.", Fmt.kib(raw),
                     data.warmJvm(raw, "boundaryUsecPerCall").format(Fmt::num), data.warmJvm(raw, "peerUsecPerCall").format(Fmt::num),
                     data.warmJvm(raw, "boundaryCpuMainUsecPerCall").format(Fmt::num),
                     data.warmJvm(raw, "peerCpuMainUsecPerCall").format(Fmt::num)));
+            if (data.warmJvm(raw, "noChecksUsecPerCall").measured()) {
+                md.append(String.format(" The same thread then sent the boundary's commands alone, with none of its"
+                        + " work between them (`StoreCommands`): %s µs per call; and the same commands in scripts"
+                        + " without their checks (the *commands alone* of *Where the scripts' time goes*): %s µs.",
+                        data.warmJvm(raw, "commandsUsecPerCall").format(Fmt::num),
+                        data.warmJvm(raw, "noChecksUsecPerCall").format(Fmt::num)));
+            }
+            md.append("\n\n");
         }
         if (categories.isEmpty()) {
             md.append("Not run.\n\n");

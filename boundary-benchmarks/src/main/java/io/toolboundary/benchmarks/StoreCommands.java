@@ -3,6 +3,7 @@ package io.toolboundary.benchmarks;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.redisson.Redisson;
 import org.redisson.api.BatchOptions;
@@ -49,6 +50,29 @@ final class StoreCommands {
         this.set = sent.get(1);
         this.complete = sent.get(2);
         this.capturedId = requireNonNull(capturedId, "capturedId is null");
+    }
+
+    private StoreCommands(StoreCommands commands, List<String> begin, List<String> complete) {
+        this.redisson = commands.redisson;
+        this.commands = commands.commands;
+        this.begin = begin;
+        this.set = commands.set;
+        this.complete = complete;
+        this.capturedId = commands.capturedId;
+    }
+
+    /**
+     * The same commands with other scripts in begin's and complete's place, by their digests (loaded on the
+     * server), taking the same keys and arguments and answering as the store's do when a call succeeds.
+     */
+    StoreCommands withScripts(String beginSha, String completeSha) {
+        return new StoreCommands(this, withSha(begin, beginSha), withSha(complete, completeSha));
+    }
+
+    private static List<String> withSha(List<String> evalsha, String sha) {
+        List<String> command = new ArrayList<>(evalsha);
+        command.set(1, requireNonNull(sha, "sha is null"));
+        return List.copyOf(command);
     }
 
     /** Sends one call's commands on {@code toolCallId}; fails unless begin created the record and complete applied. */

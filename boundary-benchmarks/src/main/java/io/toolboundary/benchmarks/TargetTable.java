@@ -160,9 +160,12 @@ final class TargetTable {
         if (!replayed.measured()) {
             return "—";
         }
-        return String.format(Locale.ROOT, "%s (the call's commands back to back); %s µs (the same commands with no"
-                + " check in the scripts); %s µs (two empty scripts with the store's keys and arguments)",
-                Fmt.micros(replayed), Fmt.num(commands), Fmt.num(empty));
+        Spread warmNoChecks = data.warmJvm(raw, "noChecksUsecPerCall");
+        String warm = warmNoChecks.measured() ? Fmt.micros(warmNoChecks) + " (the same commands with no check in the"
+                + " scripts, sent by the same warm caller); " : "";
+        return String.format(Locale.ROOT, "%s%s (the call's commands back to back); %s µs (the same commands with no"
+                + " check in the scripts, back to back); %s µs (two empty scripts with the store's keys and arguments)",
+                warm, Fmt.micros(replayed), Fmt.num(commands), Fmt.num(empty));
     }
 
     /** begin's and complete's commands alone, from the scripts' parts, plus the raw response's SET at {@code raw}. */
@@ -197,6 +200,17 @@ final class TargetTable {
         if (warm > replayed) {
             text += String.format(Locale.ROOT, " The warm caller's figure is %s µs above the replay: the same work, done"
                     + " while the client's own work runs between its commands on the same cores.", Fmt.num(warm - replayed));
+        }
+        Spread warmCommands = data.warmJvm(raw, "commandsUsecPerCall");
+        Spread warmNoChecks = data.warmJvm(raw, "noChecksUsecPerCall");
+        if (warmCommands.measured() && warmNoChecks.measured()) {
+            text += String.format(Locale.ROOT, " From the same warm caller, the call's commands sent with none of the"
+                    + " boundary's work between them take %s, and the same commands in scripts without their checks"
+                    + " %s, ", Fmt.micros(warmCommands), Fmt.micros(warmNoChecks));
+            text += warmNoChecks.median() >= target
+                    ? String.format(Locale.ROOT, "over the %s µs target before any check.", Fmt.whole(target))
+                    : String.format(Locale.ROOT, "which leaves the checks %s µs of the %s µs target.",
+                            Fmt.num(target - warmNoChecks.median()), Fmt.whole(target));
         }
         return text + " See *Where the scripts' time goes*.";
     }
