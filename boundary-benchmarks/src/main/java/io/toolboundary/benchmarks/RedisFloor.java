@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * What Redis itself spends on one call, and the floor it allows, for the boundary and for the
@@ -147,7 +148,7 @@ public final class RedisFloor {
     /**
      * The warm JVM's own calls on one thread: the server's time per call over every top-level command the
      * captured call sent (the scripts' inner commands are inside their script's time), and its
-     * main-thread CPU per call.
+     * main-thread CPU per call. Each kind's calls are measured from an empty server.
      */
     private static Map<String, Object> warmJvm(BenchRedis redis, Resp admin, ToolBoundary boundary,
             HandRolledToolCalls peer, String request, int rawBytes, int rep, CallCapture.Captured boundaryCall,
@@ -161,6 +162,7 @@ public final class RedisFloor {
             invoke(boundary, run, runId, "b" + i, request);
         }
         ServerStats boundaryStats = ServerStats.read(admin);
+        admin.call("FLUSHALL");
         ServerStats.reset(admin);
         ServerStats peerBefore = ServerStats.read(admin);
         for (int i = 0; i < WARM_JVM_CALLS; i++) {
@@ -174,33 +176,45 @@ public final class RedisFloor {
         row.put("peerCpuMainUsecPerCall", (peerStats.cpuMainSeconds() - peerBefore.cpuMainSeconds()) * 1e6 / WARM_JVM_CALLS);
         // The same caller sends the call's commands with none of the boundary's work between them, then the
         // same commands in scripts without their checks: the server time the call's commands cost from
-        // this caller, and the least the guarantees' commands do.
-        CallCapture.Captured captured = CallCapture.capture(redis.endpoint(),
-                () -> invoke(boundary, run, runId, CAPTURE_ID, request));
-        StoreCommands commands = redis.storeCommands(captured, CAPTURE_ID);
-        StoreCommands noChecks = commands.withScripts(
-                Resp.text(admin.call("SCRIPT", "LOAD", LuaBreakdown.BEGIN_COMMANDS_ALONE)),
-                Resp.text(admin.call("SCRIPT", "LOAD", LuaBreakdown.COMPLETE_COMMANDS_ALONE)));
-        row.put("commandsUsecPerCall", commandsUsecPerCall(admin, commands, captured, "s"));
-        row.put("noChecksUsecPerCall", commandsUsecPerCall(admin, noChecks, captured, "n"));
+        // this caller, and the least the guarantees' commands do. A flush does not unload scripts.
+        String beginSha = Resp.text(admin.call("SCRIPT", "LOAD", LuaBreakdown.BEGIN_COMMANDS_ALONE));
+        String completeSha = Resp.text(admin.call("SCRIPT", "LOAD", LuaBreakdown.COMPLETE_COMMANDS_ALONE));
+        row.put("commandsUsecPerCall", commandsUsecPerCall(redis, admin, boundary, request, runId, boundaryCall,
+                UnaryOperator.identity()));
+        row.put("noChecksUsecPerCall", commandsUsecPerCall(redis, admin, boundary, request, runId, boundaryCall,
+                commands -> commands.withScripts(beginSha, completeSha)));
         admin.call("FLUSHALL");
         return row;
     }
 
     /**
-     * The server's time per call over {@code commands}' calls from this thread, after as many unmeasured
-     * calls to compile their client path; each call on a tool_call_id of its own.
+     * The server's time per call over calls of the boundary's commands from this thread, each on a
+     * tool_call_id of its own, {@code scripts} choosing the scripts they run: first as many unmeasured calls,
+     * to compile their client path, then the measured ones, on an empty server with a run opened anew, as
+     * the boundary's own and the peer's were measured.
      */
-    private static double commandsUsecPerCall(Resp admin, StoreCommands commands, CallCapture.Captured call,
-            String prefix) {
+    private static double commandsUsecPerCall(BenchRedis redis, Resp admin, ToolBoundary boundary, String request,
+            String runId, CallCapture.Captured boundaryCall, UnaryOperator<StoreCommands> scripts) {
+        StoreCommands warming = scripts.apply(commandsInNewRun(redis, admin, boundary, request, runId));
         for (int i = 0; i < WARM_JVM_CALLS; i++) {
-            commands.call(prefix + "w" + i);
+            warming.call("w" + i);
         }
+        StoreCommands measured = scripts.apply(commandsInNewRun(redis, admin, boundary, request, runId));
         ServerStats.reset(admin);
         for (int i = 0; i < WARM_JVM_CALLS; i++) {
-            commands.call(prefix + i);
+            measured.call("m" + i);
         }
-        return topLevelUsec(ServerStats.read(admin), call) / WARM_JVM_CALLS;
+        return topLevelUsec(ServerStats.read(admin), boundaryCall) / WARM_JVM_CALLS;
+    }
+
+    /** An empty server, a run opened in it, and the commands of one boundary call captured in that run. */
+    private static StoreCommands commandsInNewRun(BenchRedis redis, Resp admin, ToolBoundary boundary, String request,
+            String runId) {
+        admin.call("FLUSHALL");
+        RunContext run = Fixtures.opened(boundary, Fixtures.runContext(runId));
+        CallCapture.Captured captured = CallCapture.capture(redis.endpoint(),
+                () -> invoke(boundary, run, runId, CAPTURE_ID, request));
+        return redis.storeCommands(captured, CAPTURE_ID);
     }
 
     /** The server's time for the commands the captured call sent, each counted once. */
