@@ -60,9 +60,10 @@ import org.openjdk.jmh.runner.IterationType;
  * run's first 8-caller trial at 64 KiB, 51 with the restarts in the warm-up).
  *
  * <p>{@code bench/run} runs this class without forks ({@code -f 0}), three times, each kind in a JVM of its
- * own that measures every configuration of it in the same order: in one JVM the kind measured later ran faster (its commands after the boundary, 64 KiB,
- * 8 callers: 0.933 against 1.024 ms and 0.895 against 0.971 ms a call, where each alone in a JVM took
- * 1.181 and 1.010 ms against the boundary's 1.087 and 0.911 ms).
+ * own that measures every configuration of it in the same order: in one JVM the kind measured later ran
+ * faster (its commands after the boundary, 64 KiB, 8 callers: 0.933 against 1.024 ms and 0.895 against
+ * 0.971 ms a call, where each alone in a JVM took 1.181 and 1.010 ms against the boundary's 1.087 and
+ * 0.911 ms).
  * The heap is touched when the JVM starts ({@code -XX:+AlwaysPreTouch}): otherwise the trial measured
  * first, the boundary at one caller, meets fresh heap pages as it allocates, a page fault each (0.46 to
  * 0.51 ms a call in three runs, against 0.25 to 0.32 ms with the heap touched, the peer's 0.21 to 0.31).
@@ -77,9 +78,12 @@ import org.openjdk.jmh.runner.IterationType;
 @Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 public class RedisBoundaryBenchmark {
 
-    /** How long the first trial of a JVM calls on one thread, boundary and peer at every raw size, before any measuring. */
+    /**
+     * How long the first trial of a JVM calls, on {@value #JVM_WARMUP_THREADS} threads, every kind at every
+     * raw size, before any measuring.
+     */
     static final double JVM_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.jvmWarmupSeconds", "8"));
-    /** How long each trial then calls on one thread, of its own kind, before JMH's warmup iterations. */
+    /** How long each trial then calls, of its own kind and on as many threads as it measures, before JMH's warmup iterations. */
     static final double SOLO_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.soloWarmupSeconds", "1"));
 
     /** How many threads the first, long warm-up of a JVM calls on. */

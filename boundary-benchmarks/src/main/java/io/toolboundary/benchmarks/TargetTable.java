@@ -193,10 +193,7 @@ final class TargetTable {
                 Fmt.num(data.luaMicros("complete", "complete.lua").median()),
                 Fmt.num(data.luaMicros("complete", "commands alone").median()),
                 Fmt.num(data.luaMicros("complete", "empty").median()), Fmt.num(commands));
-        text += commands >= target
-                ? String.format(Locale.ROOT, "already over the %s µs target.", Fmt.whole(target))
-                : String.format(Locale.ROOT, "which leaves the checks %s µs of the %s µs target.", Fmt.num(target - commands),
-                        Fmt.whole(target));
+        text += checksRoom(commands, target);
         if (warm > replayed) {
             text += String.format(Locale.ROOT, " The warm caller's figure is %s µs above the replay: the same work, done"
                     + " while the client's own work runs between its commands on the same cores.", Fmt.num(warm - replayed));
@@ -207,12 +204,17 @@ final class TargetTable {
             text += String.format(Locale.ROOT, " From the same warm caller, the call's commands sent with none of the"
                     + " boundary's work between them take %s, and the same commands in scripts without their checks"
                     + " %s, ", Fmt.micros(warmCommands), Fmt.micros(warmNoChecks));
-            text += warmNoChecks.median() >= target
-                    ? String.format(Locale.ROOT, "over the %s µs target before any check.", Fmt.whole(target))
-                    : String.format(Locale.ROOT, "which leaves the checks %s µs of the %s µs target.",
-                            Fmt.num(target - warmNoChecks.median()), Fmt.whole(target));
+            text += checksRoom(warmNoChecks.median(), target);
         }
         return text + " See *Where the scripts' time goes*.";
+    }
+
+    /** What the call's commands with no check in the scripts, {@code floor} µs, leave the checks of {@code target}. */
+    private static String checksRoom(double floor, double target) {
+        return floor >= target
+                ? String.format(Locale.ROOT, "already over the %s µs target.", Fmt.whole(target))
+                : String.format(Locale.ROOT, "which leaves the checks %s µs of the %s µs target.",
+                        Fmt.num(target - floor), Fmt.whole(target));
     }
 
     /** CPU time per call, client and server, of the boundary and the peer; "—" where not measured. */

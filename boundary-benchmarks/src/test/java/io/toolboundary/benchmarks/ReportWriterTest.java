@@ -52,7 +52,7 @@ class ReportWriterTest {
                         + " 8.00 µs (two empty scripts with the store's keys and arguments) | **missed** |")
                 .contains("From the same warm caller, the call's commands sent with none of the boundary's work between"
                         + " them take 23.0 (22.0–24.0) µs, and the same commands in scripts without their checks 17.0"
-                        + " (16.0–18.0) µs, over the 15 µs target before any check.")
+                        + " (16.0–18.0) µs, already over the 15 µs target.")
                 .contains("The same thread then sent the boundary's commands alone, with none of its work between them"
                         + " (`StoreCommands`): 23.0 (22.0–24.0) µs per call; and the same commands in scripts without"
                         + " their checks (the *commands alone* of *Where the scripts' time goes*): 17.0 (16.0–18.0) µs.")
