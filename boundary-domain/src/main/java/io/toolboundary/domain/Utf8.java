@@ -2,6 +2,11 @@ package io.toolboundary.domain;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.StandardCharsets;
+
 /**
  * UTF-8 facts about Java text, computed without encoding a copy.
  *
@@ -118,9 +123,44 @@ public final class Utf8 {
 
     /** The length of the text's leading run of ASCII characters: one byte each, nothing else to check. */
     private static int asciiPrefix(CharSequence text, int length) {
-        int i = text instanceof String string ? asciiOctets(string, length) : 0;
+        int i = 0;
+        if (text instanceof String string) {
+            i = length >= BULK_MIN_LENGTH ? asciiChunks(string, length) : asciiOctets(string, length);
+        }
         while (i < length && text.charAt(i) < 0x80) {
             i++;
+        }
+        return i;
+    }
+
+    /** The shortest string whose ASCII run {@link #asciiChunks} reads: below it, its buffers cost more than they save. */
+    static final int BULK_MIN_LENGTH = 2048;
+
+    /** The characters {@link #asciiChunks} copies and checks at a time. */
+    static final int CHUNK = 1024;
+
+    /**
+     * How many characters of a leading ASCII run a long string holds, read a chunk at a time: each chunk is
+     * copied out of the string and handed to the JDK's US-ASCII encoder, which checks an array with vector
+     * instructions (where the eight-character steps of {@link #asciiOctets} read one character at a time)
+     * and stops at the first character that is not ASCII.
+     */
+    private static int asciiChunks(String text, int length) {
+        char[] chars = new char[CHUNK];
+        CharBuffer in = CharBuffer.wrap(chars);
+        ByteBuffer out = ByteBuffer.allocate(CHUNK);
+        CharsetEncoder ascii = StandardCharsets.US_ASCII.newEncoder();
+        int i = 0;
+        while (i < length) {
+            int n = Math.min(CHUNK, length - i);
+            text.getChars(i, i + n, chars, 0);
+            in.clear().limit(n);
+            out.clear();
+            ascii.encode(in, out, false);
+            if (in.position() < n) {
+                return i + in.position();
+            }
+            i += n;
         }
         return i;
     }

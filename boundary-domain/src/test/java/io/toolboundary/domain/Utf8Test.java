@@ -252,6 +252,52 @@ class Utf8Test {
         }
 
         @Test
+        void seesACharacterBeyondAsciiAroundEveryChunkEdgeOfALongString() {
+            // A long string's leading ASCII run is read in chunks: the character that ends it is put on each
+            // side of every chunk edge, in strings just under, at and over the length that takes that path.
+            int chunk = Utf8.CHUNK;
+            for (int length : new int[] {Utf8.BULK_MIN_LENGTH - 1, Utf8.BULK_MIN_LENGTH, 3 * chunk + 5}) {
+                String run = "a".repeat(length);
+                assertThat(Utf8.wellFormedByteLength(run)).isEqualTo(length);
+                for (int edge = 0; edge <= length; edge += chunk) {
+                    for (int at = Math.max(0, edge - 1); at <= Math.min(length - 1, edge + 1); at++) {
+                        for (String other : new String[] {"\u0080", "\u00FF", "é", "€"}) {
+                            String text = run.substring(0, at) + other + run.substring(at + 1);
+                            assertThat(Utf8.wellFormedByteLength(text)).as("%s at %d of %d", other, at, length)
+                                    .isEqualTo(Utf8.byteLength(text)).isEqualTo(text.getBytes(UTF_8).length)
+                                    .isEqualTo(length + other.getBytes(UTF_8).length - 1);
+                        }
+                        String lone = run.substring(0, at) + HIGH + run.substring(at + 1);
+                        assertThat(Utf8.wellFormedByteLength(lone)).as("a lone surrogate at %d of %d", at, length)
+                                .isEqualTo(-1);
+                        assertThat(Utf8.byteLength(lone)).isEqualTo(length + 2);
+                    }
+                }
+            }
+        }
+
+        @Test
+        void countsASurrogatePairAcrossAChunkEdge() {
+            int chunk = Utf8.CHUNK;
+            String text = "a".repeat(chunk - 1) + "😀" + "a".repeat(Utf8.BULK_MIN_LENGTH);
+
+            assertThat(text.charAt(chunk - 1)).isEqualTo(HIGH.charAt(0));
+            assertThat(Utf8.wellFormedByteLength(text)).isEqualTo(text.getBytes(UTF_8).length)
+                    .isEqualTo(chunk - 1 + 4 + Utf8.BULK_MIN_LENGTH);
+            assertThat(Utf8.wellFormedByteLength("a".repeat(chunk - 1) + HIGH + "a".repeat(Utf8.BULK_MIN_LENGTH)))
+                    .isEqualTo(-1);
+        }
+
+        @Test
+        void stopsCountingALongStringPastTheLimit() {
+            String text = "a".repeat(4 * Utf8.CHUNK) + "€";
+
+            assertThat(Utf8.exceeds(text, 4L * Utf8.CHUNK + 3)).isFalse();
+            assertThat(Utf8.exceeds(text, 4L * Utf8.CHUNK + 2)).isTrue();
+            assertThat(Utf8.exceeds(text, Utf8.CHUNK)).isTrue();
+        }
+
+        @Test
         void rejectsNullText() {
             assertThatNullPointerException().isThrownBy(() -> Utf8.wellFormedByteLength(null))
                     .withMessage("text is null");
