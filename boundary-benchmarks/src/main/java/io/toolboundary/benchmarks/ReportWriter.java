@@ -86,7 +86,13 @@ public final class ReportWriter {
             }
         }
         md.append("\nClient and server share these cores: every figure taken through the client includes the JVM's"
-                + " CPU competing with `redis-server`'s; the replayed server times do not include the JVM.\n\n");
+                + " CPU competing with `redis-server`'s; the replayed server times do not include the JVM.");
+        if (text("machine.txt").contains("fresh memory:")) {
+            md.append(" *fresh memory* (`FreshMemory`) is what a process pays for each page it writes for the first"
+                    + " time. The benchmarks' server grows with every call, so it pays that for each page of a value"
+                    + " it keeps: 16 pages for a 64 KiB raw response, for the boundary and the peer alike.");
+        }
+        md.append("\n\n");
     }
 
     private void method() {

@@ -130,6 +130,22 @@ class ReportWriterTest {
     }
 
     @Test
+    void saysWhatTheFreshMemoryLineMeansOnlyWhenTheMachineHasOne() throws Exception {
+        Path results = results("quick");
+        ReportWriter.write(results, dir.resolve("BENCHMARKS.md"), dir.resolve("charts"));
+        assertThat(Files.readString(dir.resolve("BENCHMARKS.md"))).doesNotContain("*fresh memory*");
+
+        Files.writeString(results.resolve("machine.txt"), "nproc: 2\nfresh memory: 10.1 µs per 4 KiB page written"
+                + " first, 0.152 µs written again (128 MiB blocks, median of 3)\n");
+        ReportWriter.write(results, dir.resolve("BENCHMARKS.md"), dir.resolve("charts"));
+
+        assertThat(Files.readString(dir.resolve("BENCHMARKS.md")))
+                .contains("| fresh memory | 10.1 µs per 4 KiB page written first, 0.152 µs written again (128 MiB"
+                        + " blocks, median of 3) |")
+                .contains("it keeps: 16 pages for a 64 KiB raw response, for the boundary and the peer alike.");
+    }
+
+    @Test
     void sizesCompactStringsAsTheJvmHoldsThem() {
         assertThat(ReportData.stringBytes(0)).isEqualTo(40);
         assertThat(ReportData.stringBytes(64)).isEqualTo(104);
