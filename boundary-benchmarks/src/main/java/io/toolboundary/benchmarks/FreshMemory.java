@@ -40,11 +40,12 @@ final class FreshMemory {
     /**
      * Allocates, zeroes and writes again {@code repeats} blocks of {@code mib} MiB, one after another.
      *
-     * @throws IllegalArgumentException unless both are positive
+     * @throws IllegalArgumentException unless {@code mib} is 1 to 1024 and {@code repeats} positive
      */
     static Cost measure(int mib, int repeats) {
-        if (mib <= 0 || repeats <= 0) {
-            throw new IllegalArgumentException("mib and repeats must be positive, were " + mib + " and " + repeats);
+        if (mib <= 0 || mib > 1024 || repeats <= 0) {
+            throw new IllegalArgumentException("mib must be 1 to 1024 and repeats positive, were " + mib + " and "
+                    + repeats);
         }
         int pages = (mib << 20) / PAGE_BYTES;
         byte[] page = new byte[PAGE_BYTES];

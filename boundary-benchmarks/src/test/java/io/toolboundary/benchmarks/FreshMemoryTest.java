@@ -19,13 +19,14 @@ class FreshMemoryTest {
 
     @Test
     void writesTheLineMachineTxtGets() {
-        assertThat(new FreshMemory.Cost(9.87, 0.0412, 128, 3).line()).isEqualTo(
-                "fresh memory: 9.87 µs per 4 KiB page written first, 0.041 µs written again (128 MiB blocks, median of 3)");
+        assertThat(new FreshMemory.Cost(9.87, 0.0412, 128, 3).line()).isEqualTo("fresh memory: 9.87 µs per 4 KiB page"
+                + " written first, 0.041 µs written again (128 MiB blocks, median of 3)");
     }
 
     @Test
-    void refusesAnEmptyBlockOrNoRepeat() {
+    void refusesABlockOutOfRangeOrNoRepeat() {
         assertThatIllegalArgumentException().isThrownBy(() -> FreshMemory.measure(0, 3));
+        assertThatIllegalArgumentException().isThrownBy(() -> FreshMemory.measure(1025, 1));
         assertThatIllegalArgumentException().isThrownBy(() -> FreshMemory.measure(4, 0));
     }
 }

@@ -8,13 +8,23 @@ import java.nio.charset.CharsetEncoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * UTF-8 facts about Java text, computed without encoding a copy.
+ * UTF-8 facts about Java text, computed without encoding a copy of it (a long string's leading ASCII run is
+ * checked a chunk at a time in a small buffer).
  *
  * <p>A well-formed surrogate pair counts 4 bytes. A lone surrogate cannot be encoded exactly; it is
  * counted as its replacement, U+FFFD (3 bytes), and {@link #isWellFormed} reports it, so that callers
  * reject such text instead of storing an altered copy.
  */
 public final class Utf8 {
+
+    /**
+     * The shortest string whose ASCII run {@link #asciiChunks} reads: below it, its buffers cost more than
+     * they save.
+     */
+    static final int BULK_MIN_LENGTH = 2048;
+
+    /** The characters {@link #asciiChunks} copies and checks at a time. */
+    static final int CHUNK = 1024;
 
     private Utf8() {
     }
@@ -132,12 +142,6 @@ public final class Utf8 {
         }
         return i;
     }
-
-    /** The shortest string whose ASCII run {@link #asciiChunks} reads: below it, its buffers cost more than they save. */
-    static final int BULK_MIN_LENGTH = 2048;
-
-    /** The characters {@link #asciiChunks} copies and checks at a time. */
-    static final int CHUNK = 1024;
 
     /**
      * How many characters of a leading ASCII run a long string holds, read a chunk at a time: each chunk is

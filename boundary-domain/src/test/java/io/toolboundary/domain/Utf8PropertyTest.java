@@ -43,7 +43,8 @@ class Utf8PropertyTest {
             int length = random.nextInt(4 * Utf8.CHUNK);
             StringBuilder text = new StringBuilder(length + 2);
             while (text.length() < length) {
-                text.append(random.nextInt(1000) == 0 ? rare[random.nextInt(rare.length)] : (char) random.nextInt(0x80));
+                text.append(random.nextInt(1000) == 0 ? rare[random.nextInt(rare.length)]
+                        : (char) random.nextInt(0x80));
             }
             String string = text.toString();
             long expected = Utf8.isWellFormed(string) ? string.getBytes(UTF_8).length : -1;
