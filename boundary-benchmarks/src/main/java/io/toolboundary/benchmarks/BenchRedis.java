@@ -6,15 +6,20 @@ import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
 import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.domain.AgentResult;
+import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
+import io.vavr.control.Either;
 import java.time.Duration;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -95,9 +100,22 @@ final class BenchRedis implements AutoCloseable {
                 FakeProjectors.evidenceFound(Payloads.agentContent()));
     }
 
-    /** The commands of {@code captured}, a boundary call, sent again without the boundary on the same client. */
-    StoreCommands storeCommands(CallCapture.Captured captured, String capturedId) {
-        return new StoreCommands(client, captured, capturedId);
+    /**
+     * Sends one call through {@code boundary} in {@code run}, an opened run, on {@link RedisFloor#CAPTURE_ID},
+     * captures the commands it sends, and returns them to be sent again without the boundary on the same
+     * client.
+     *
+     * @throws IllegalStateException when the boundary refuses the call
+     */
+    StoreCommands captureCommands(ToolBoundary boundary, RunContext run, String arguments) {
+        CallCapture.Captured captured = CallCapture.capture(endpoint(), () -> {
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run, ToolCallEnvelope.of(run.runId().value(),
+                    RedisFloor.CAPTURE_ID, Payloads.TOOL_NAME, arguments));
+            if (result.isLeft()) {
+                throw new IllegalStateException("the boundary refused the call to capture: " + result.getLeft().code());
+            }
+        });
+        return new StoreCommands(client, captured, RedisFloor.CAPTURE_ID);
     }
 
     /** The store's key of a record: {@code <prefix>:{<runId>}:call:<toolCallId>}, the documented layout. */

@@ -83,7 +83,10 @@ public class RedisBoundaryBenchmark {
      * raw size, before any measuring.
      */
     static final double JVM_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.jvmWarmupSeconds", "8"));
-    /** How long each trial then calls, of its own kind and on as many threads as it measures, before JMH's warmup iterations. */
+    /**
+     * How long each trial then calls, of its own kind and on as many threads as it measures, before JMH's
+     * warmup iterations.
+     */
     static final double SOLO_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.soloWarmupSeconds", "1"));
 
     /** How many threads the first, long warm-up of a JVM calls on. */
@@ -188,14 +191,7 @@ public class RedisBoundaryBenchmark {
     private void openRun(String id) {
         runId = id;
         run = Fixtures.opened(boundary, Fixtures.runContext(id));
-        RunContext opened = run;
-        CallCapture.Captured captured = CallCapture.capture(redis.endpoint(), () -> {
-            if (boundary.invoke(opened, ToolCallEnvelope.of(id, RedisFloor.CAPTURE_ID, Payloads.TOOL_NAME, arguments))
-                    .isLeft()) {
-                throw new IllegalStateException("the boundary refused the call to capture");
-            }
-        });
-        storeCommands = redis.storeCommands(captured, RedisFloor.CAPTURE_ID);
+        storeCommands = redis.captureCommands(boundary, run, arguments);
     }
 
     /** An empty server and a new run, opened in it, before every iteration; the CPU clocks read after. */

@@ -211,10 +211,7 @@ public final class RedisFloor {
     private static StoreCommands commandsInNewRun(BenchRedis redis, Resp admin, ToolBoundary boundary, String request,
             String runId) {
         admin.call("FLUSHALL");
-        RunContext run = Fixtures.opened(boundary, Fixtures.runContext(runId));
-        CallCapture.Captured captured = CallCapture.capture(redis.endpoint(),
-                () -> invoke(boundary, run, runId, CAPTURE_ID, request));
-        return redis.storeCommands(captured, CAPTURE_ID);
+        return redis.captureCommands(boundary, Fixtures.opened(boundary, Fixtures.runContext(runId)), request);
     }
 
     /** The server's time for the commands the captured call sent, each counted once. */
