@@ -86,11 +86,21 @@ class ArchitectureTest {
                     .because("the domain is plain values and rules: no I/O, no JSON library, no framework");
 
     @ArchTest
-    static final ArchRule application_depends_only_on_java_vavr_the_domain_and_itself =
+    static final ArchRule application_depends_only_on_java_vavr_jackson_the_domain_and_itself =
             classes().that().resideInAPackage(APPLICATION)
                     .should().onlyDependOnClassesThat().resideInAnyPackage(
-                            "java..", "io.vavr..", DOMAIN, APPLICATION)
+                            "java..", "io.vavr..", "com.fasterxml.jackson.core..", "com.fasterxml.jackson.databind..",
+                            DOMAIN, APPLICATION)
                     .because("the use case drives ports; stores, tools and projectors are plugged in from outside");
+
+    @ArchTest
+    static final ArchRule only_the_tool_request_reads_json_with_jackson =
+            noClasses().that().resideInAPackage(APPLICATION).and().doNotHaveFullyQualifiedName(
+                            "io.toolboundary.application.ToolRequest")
+                    .should().dependOnClassesThat().resideInAPackage("com.fasterxml.jackson..")
+                    .because("the boundary checks and fingerprints arguments with its own one-pass parser;"
+                            + " Jackson is only the parsed tree a tool asks its request for");
+
 
     @ArchTest
     static final ArchRule only_the_redis_adapter_uses_redisson_or_a_redis_client =

@@ -18,8 +18,9 @@ import io.toolboundary.adapter.redis.bad.RedisStoreHidingRedisson;
 import io.toolboundary.adapter.redis.bad.RedisStoreLeakingRedissonThroughAGenericType;
 import io.toolboundary.adapter.redis.bad.RedisStoreTakingRedissonInItsConstructor;
 import io.toolboundary.adapter.redis.bad.RedisStoreThrowingARedissonException;
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.ToolRequest;
 import io.toolboundary.application.bad.ApplicationPortExposingRedisson;
 import io.toolboundary.application.bad.ApplicationServiceUsingAnAdapter;
 import io.toolboundary.application.bad.ApplicationServiceUsingJacksonAnnotations;
@@ -102,7 +103,7 @@ class RulesCatchBadClassesTest {
     class ApplicationDependencies {
 
         private final ArchRule rule =
-                ArchitectureTest.application_depends_only_on_java_vavr_the_domain_and_itself;
+                ArchitectureTest.application_depends_only_on_java_vavr_jackson_the_domain_and_itself;
 
         @Test
         void catchesAnApplicationClassUsingRedisson() {
@@ -110,9 +111,16 @@ class RulesCatchBadClassesTest {
         }
 
         @Test
-        void catchesAnApplicationClassUsingJackson() {
+        void catchesAnApplicationClassUsingJacksonAnnotations() {
             assertCatches(rule, ApplicationServiceUsingJacksonAnnotations.class);
-            assertCatches(rule, ApplicationServiceUsingJacksonCore.class);
+        }
+
+        @Test
+        void catchesAnApplicationClassOtherThanTheToolRequestUsingJackson() {
+            assertCatches(ArchitectureTest.only_the_tool_request_reads_json_with_jackson,
+                    ApplicationServiceUsingJacksonCore.class);
+            assertAccepts(ArchitectureTest.only_the_tool_request_reads_json_with_jackson, ToolRequest.class,
+                    ToolBoundary.class);
         }
 
         @Test
@@ -121,8 +129,8 @@ class RulesCatchBadClassesTest {
         }
 
         @Test
-        void acceptsAnApplicationClassUsingJacksonCoreVavrAndTheDomain() {
-            assertAccepts(rule, ToolBoundary.class);
+        void acceptsAnApplicationClassUsingJacksonVavrAndTheDomain() {
+            assertAccepts(rule, ToolBoundary.class, ToolRequest.class);
         }
     }
 

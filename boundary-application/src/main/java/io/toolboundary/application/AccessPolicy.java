@@ -13,23 +13,14 @@ import java.util.stream.Collectors;
 @FunctionalInterface
 public interface AccessPolicy {
 
-    /** The outcome of an access decision. */
-    enum Decision {
-        /** The run may call the tool. */
-        GRANTED,
-        /** The run may not call the tool. */
-        DENIED
-    }
-
     /**
-     * Decides access. Called during preflight, before any record exists. An exception counts as
-     * {@link Decision#DENIED}.
+     * Decides access. Called during preflight, before any record exists. An exception counts as a denial.
      *
      * @param run the run
      * @param tool a registered tool
-     * @return the decision
+     * @return true when the run may call the tool
      */
-    Decision decide(RunContext run, ToolName tool);
+    boolean allows(RunContext run, ToolName tool);
 
     /**
      * Grants every registered tool to every run.
@@ -37,7 +28,7 @@ public interface AccessPolicy {
      * @return a policy that grants every registered tool
      */
     static AccessPolicy allowAll() {
-        return (run, tool) -> Decision.GRANTED;
+        return (run, tool) -> true;
     }
 
     /**

@@ -27,7 +27,7 @@ import io.vavr.control.Either;
  * Nothing comes from a raw response, an exception, the request or a store key. Every framework
  * integration answers the model with this one formatter.
  */
-public final class AgentText {
+final class AgentText {
 
     private AgentText() {
     }
@@ -37,7 +37,7 @@ public final class AgentText {
      *
      * @param outcome what the boundary returned for a call
      */
-    public static String of(Either<BoundaryError, AgentResult> outcome) {
+    static String of(Either<BoundaryError, AgentResult> outcome) {
         requireNonNull(outcome, "outcome is null");
         return outcome.fold(AgentText::of, AgentText::of);
     }
@@ -47,7 +47,7 @@ public final class AgentText {
      *
      * @param result a checked result
      */
-    public static String of(AgentResult result) {
+    static String of(AgentResult result) {
         requireNonNull(result, "result is null");
         String label = result.evidence().name() + result.scope().map(scope -> " (scope: " + scope + ")").getOrElse("");
         return label + "\n" + result.content();
@@ -58,7 +58,7 @@ public final class AgentText {
      *
      * @param error a safe error
      */
-    public static String of(BoundaryError error) {
+    static String of(BoundaryError error) {
         requireNonNull(error, "error is null");
         return "ERROR " + error.code().name() + ": " + error.message();
     }

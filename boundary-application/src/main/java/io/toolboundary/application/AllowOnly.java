@@ -17,8 +17,8 @@ record AllowOnly(Set<ToolName> allowed) implements AccessPolicy {
     }
 
     @Override
-    public Decision decide(RunContext run, ToolName tool) {
-        return allowed.contains(tool) ? Decision.GRANTED : Decision.DENIED;
+    public boolean allows(RunContext run, ToolName tool) {
+        return allowed.contains(tool);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
@@ -87,7 +88,7 @@ public interface BoundaryListener {
 
     /**
      * A repeated call was answered with the result of the READY record its key already held, under
-     * {@link DuplicateCallPolicy#REPLAY_READY}: the tool did not run and the record is unchanged.
+     * {@link ToolBoundaryConfig.Builder#replayReadyDuplicates(boolean)}: the tool did not run and the record is unchanged.
      *
      * @param record the READY record whose agent result the call was given again
      */

@@ -1,5 +1,6 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;

@@ -1,5 +1,6 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.BoundaryError;
@@ -17,10 +18,10 @@ import java.time.Duration;
  * the agent: a record holds the complete request and raw response. Reading never extends a record's
  * life.
  */
-public final class InvocationQuery {
+final class InvocationQuery {
 
     /** How long one read waits when no timeout is given: 5 seconds. */
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
     private final CanonicalInvocationStore store;
     private final Duration timeout;
@@ -35,7 +36,7 @@ public final class InvocationQuery {
      *
      * @param store the store to read
      */
-    public static InvocationQuery of(CanonicalInvocationStore store) {
+    static InvocationQuery of(CanonicalInvocationStore store) {
         return of(store, DEFAULT_TIMEOUT);
     }
 
@@ -45,7 +46,7 @@ public final class InvocationQuery {
      * @param store the store to read
      * @param timeout the longest one read may wait; positive
      */
-    public static InvocationQuery of(CanonicalInvocationStore store, Duration timeout) {
+    static InvocationQuery of(CanonicalInvocationStore store, Duration timeout) {
         requireNonNull(timeout, "timeout is null");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
@@ -60,8 +61,8 @@ public final class InvocationQuery {
      * @param toolCallId the exact framework tool_call_id
      * @return the record, none when there is none (or it expired), or a store error
      */
-    public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
-        return store.find(InvocationKey.of(runId, toolCallId), timeout).mapLeft(StoreErrors::toError);
+    Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
+        return store.find(InvocationKey.of(runId, toolCallId), timeout).mapLeft(failure -> BoundaryError.of(failure.code()));
     }
 
     /**
@@ -72,7 +73,7 @@ public final class InvocationQuery {
      * @param toolCallId the exact framework tool_call_id
      * @return how the record may be cited ({@code NOT_REFERENCABLE} when there is none), or a store error
      */
-    public Either<BoundaryError, Referencability> referencability(RunId runId, ToolCallId toolCallId) {
+    Either<BoundaryError, Referencability> referencability(RunId runId, ToolCallId toolCallId) {
         return find(runId, toolCallId).map(found -> found.map(CanonicalRecord::referencability)
                 .getOrElse(Referencability.NOT_REFERENCABLE));
     }

@@ -1,6 +1,7 @@
 package io.toolboundary.application;
 
-import io.toolboundary.application.internal.JsonArguments;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.json.JsonArguments;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
@@ -57,7 +58,13 @@ final class Preflight {
     Either<BoundaryError, AdmittedCall> check(RunContext run, ToolCallEnvelope envelope) {
         Call call = new Call(run, envelope);
         Option<ErrorCode> refusal = firstRefusal(call);
-        return refusal.isDefined() ? Either.left(BoundaryError.of(refusal.get())) : argumentsAreOneJsonObject(call);
+        return refusal.isDefined() ? Either.left(error(refusal.get())) : argumentsAreOneJsonObject(call);
+    }
+
+    /** The agent's error for a refusal before the parse: arguments over the limit name the limit, as after it. */
+    private BoundaryError error(ErrorCode code) {
+        return code == ErrorCode.ARGUMENTS_TOO_LARGE ? BoundaryError.overLimit(code, argumentsLimitBytes)
+                : BoundaryError.of(code);
     }
 
     /**
@@ -98,7 +105,7 @@ final class Preflight {
     /** A policy that throws denies. */
     private boolean accessIsGranted(Call call) {
         try {
-            return accessPolicy.decide(call.run, call.binding.name()) == AccessPolicy.Decision.GRANTED;
+            return accessPolicy.allows(call.run, call.binding.name());
         } catch (RuntimeException failure) {
             return false;
         }
@@ -126,9 +133,9 @@ final class Preflight {
         CanonicalRecord.Projecting record = new CanonicalRecord.Projecting(key, binding.name(), call.arguments(),
                 fingerprint.get(), clock.instant());
         if (record.argumentsBytes() > argumentsLimitBytes) {
-            return Either.left(BoundaryError.of(ErrorCode.ARGUMENTS_TOO_LARGE));
+            return Either.left(BoundaryError.overLimit(ErrorCode.ARGUMENTS_TOO_LARGE, argumentsLimitBytes));
         }
-        return Either.right(new AdmittedCall(new ToolRequest(key, binding.name(), call.arguments()), binding, record,
+        return Either.right(new AdmittedCall(new ToolRequest(key, binding.name(), call.arguments()), binding, binding.executor(), record,
                 tokens.get()));
     }
 

@@ -8,27 +8,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-/**
- * Text helpers for {@link Projector} authors: cut text to a UTF-8 byte budget, take the first whole
- * lines that fit one, and mask credentials before anything reaches the agent.
- *
- * <p>The boundary counts the agent result in UTF-8 bytes and never truncates: a projection over the
- * limit, or one with a lone surrogate (a {@code substring} through the middle of a 4-byte character),
- * ends the record in ERROR. These helpers always return well-formed text within the budget they are
- * given: they cut only between code points, and a lone surrogate already in the input comes out as
- * U+FFFD, which is how {@link io.toolboundary.domain.Utf8} counts it (3 bytes).
- *
- * <p>Mask first, then cut: masking can make text longer ({@code pwd=x} becomes {@code pwd=[masked]}).
- *
- * <pre>{@code
- * String shown = ProjectorText.firstLines(ProjectorText.mask(rawResponse), 4_096);
- * String scope = ProjectorText.cut("rows of " + table, 200);
- * }</pre>
- */
-public final class ProjectorText {
+/** The text helpers {@link Projector} offers its authors (see there), and the masking of failure reasons. */
+final class ProjectorText {
 
-    /** What {@link #mask} puts in place of a credential. */
-    public static final String MASK = "[masked]";
+    static final String MASK = "[masked]";
 
     private static final char REPLACEMENT = '\uFFFD';
 
@@ -91,7 +74,7 @@ public final class ProjectorText {
      * @return the cut text, well-formed and at most {@code maxBytes} UTF-8 bytes
      * @throws IllegalArgumentException when {@code maxBytes} is negative
      */
-    public static String cut(CharSequence text, long maxBytes) {
+    static String cut(CharSequence text, long maxBytes) {
         requireNonNull(text, "text is null");
         requireBudget(maxBytes);
         int end = cutIndex(text, 0, text.length(), maxBytes);
@@ -110,7 +93,7 @@ public final class ProjectorText {
      * @return the lines that fit, well-formed and at most {@code maxBytes} UTF-8 bytes
      * @throws IllegalArgumentException when {@code maxBytes} is negative
      */
-    public static String firstLines(CharSequence text, long maxBytes) {
+    static String firstLines(CharSequence text, long maxBytes) {
         requireNonNull(text, "text is null");
         requireBudget(maxBytes);
         return firstLines(text.toString().lines(), maxBytes);
@@ -127,7 +110,7 @@ public final class ProjectorText {
      * @return the lines that fit, well-formed and at most {@code maxBytes} UTF-8 bytes
      * @throws IllegalArgumentException when {@code maxBytes} is negative
      */
-    public static String firstLines(Stream<? extends CharSequence> lines, long maxBytes) {
+    static String firstLines(Stream<? extends CharSequence> lines, long maxBytes) {
         requireNonNull(lines, "lines is null");
         requireBudget(maxBytes);
         StringBuilder out = new StringBuilder();
@@ -178,7 +161,7 @@ public final class ProjectorText {
      * @param text the text to mask
      * @return the masked text
      */
-    public static String mask(CharSequence text) {
+    static String mask(CharSequence text) {
         requireNonNull(text, "text is null");
         String masked = PEM_PRIVATE_KEY.matcher(text).replaceAll(MASK);
         for (Pattern pattern : VALUE_PATTERNS) {

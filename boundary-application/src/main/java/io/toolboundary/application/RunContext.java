@@ -1,5 +1,6 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.RunToken;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.RunId;

@@ -1,9 +1,12 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -69,7 +72,7 @@ final class RunSweep {
 
     private Either<BoundaryError, ToolCallIdPage> list(RunId runId, Option<ToolCallId> after) {
         try {
-            return store.toolCallIds(new ToolCallIdPage.Request(runId, after, PAGE), timeout).mapLeft(StoreErrors::toError);
+            return store.toolCallIds(new ToolCallIdPage.Request(runId, after, PAGE), timeout).mapLeft(failure -> BoundaryError.of(failure.code()));
         } catch (RuntimeException unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }
@@ -92,11 +95,11 @@ final class RunSweep {
                 return Swept.ABANDONED;
             }
             Option<Refusal> refusal = ended.getLeft().refusal();
-            if (refusal.exists(Refusal.LeaseNotExpired.class::isInstance)) {
+            if (refusal.contains(Refusal.LEASE_NOT_EXPIRED)) {
                 return Swept.STILL_LEASED;
             }
             // Completed or expired since it was read: nothing is left to end.
-            return refusal.exists(r -> r instanceof Refusal.Conflict || r instanceof Refusal.Expired)
+            return refusal.exists(r -> r == Refusal.CONFLICT || r == Refusal.EXPIRED)
                     ? Swept.LEFT_AS_IT_IS : Swept.FAILED;
         } catch (RuntimeException unexpected) {
             diagnostics.unexpected(unexpected);

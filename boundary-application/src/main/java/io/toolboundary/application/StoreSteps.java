@@ -1,12 +1,17 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
@@ -21,7 +26,7 @@ import java.util.OptionalLong;
  * token at once; a completion that got no definite answer is sent once more; one refused as a conflict
  * answers the stored record's code; one that wrote nothing otherwise ends the record small, by token;
  * whatever is still unconfirmed is handed to the harness ({@link BoundaryListener#onUnfinished}) and the
- * agent is told {@code STORE_OUTCOME_UNKNOWN}. Answers reach the agent through {@link StoreErrors}.
+ * agent is told {@code STORE_OUTCOME_UNKNOWN}. Answers reach the agent through {@link StoreFailure#code()}.
  */
 final class StoreSteps {
 
@@ -92,18 +97,29 @@ final class StoreSteps {
         // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
         StoreBudget beforeDeadline = budget.withinNanos(untilDeadline);
         Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
-        if (begun.isLeft() && begun.getLeft() instanceof StoreFailure.OutcomeUnknown) {
+        if (begun.isLeft() && begun.getLeft() .kind() == StoreFailure.Kind.OUTCOME_UNKNOWN) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
             // it over at once when the deadline leaves no time for that.
             endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, beforeDeadline);
         }
-        return begun.mapLeft(failure -> new NotBegun(StoreErrors.toError(failure),
-                failure.refusal().exists(Refusal.Duplicate.class::isInstance)));
+        return begun.mapLeft(failure -> new NotBegun(refusal(failure, run, call),
+                failure.refusal().contains(Refusal.DUPLICATE)));
     }
 
-    /** Under {@link DuplicateCallPolicy#REPLAY_READY}, the READY record (same tool and fingerprint) a duplicate may be answered from. */
+    /** The agent's error for a begin the store did not make: a spent budget names the budget. */
+    private static BoundaryError refusal(StoreFailure failure, RunContext run, AdmittedCall call) {
+        if (failure.is(Refusal.RUN_BUDGET_EXHAUSTED)) {
+            return BoundaryError.overLimit(ErrorCode.RUN_BUDGET_EXHAUSTED, run.callBudget());
+        }
+        if (failure.is(Refusal.TOOL_BUDGET_EXHAUSTED)) {
+            return BoundaryError.overLimit(ErrorCode.TOOL_BUDGET_EXHAUSTED, call.binding().callBudgetPerRun());
+        }
+        return BoundaryError.of(failure.code());
+    }
+
+    /** When {@link ToolBoundaryConfig#replayReadyDuplicates()}, the READY record (same tool and fingerprint) a duplicate may be answered from. */
     Option<CanonicalRecord.Ready> replayable(AdmittedCall call, NotBegun refused, StoreBudget budget) {
-        if (config.duplicateCalls() != DuplicateCallPolicy.REPLAY_READY || !refused.duplicate() || !budget.hasTimeLeft()) {
+        if (!config.replayReadyDuplicates() || !refused.duplicate() || !budget.hasTimeLeft()) {
             return Option.none();
         }
         return store.find(call.key(), budget.remaining()).toOption().flatMap(found -> found)
@@ -125,7 +141,7 @@ final class StoreSteps {
         Duration untilDeadline = Duration.ofNanos(nanosUntilDeadline(now, run.deadline()));
         Duration ttl = untilDeadline.compareTo(MAX_RUN_TTL) >= 0 ? MAX_RUN_TTL : untilDeadline.plus(config.recordTtl());
         return store.openRun(new RunOpening(run.runId(), offered, ttl), config.storeTimeout()).map(run::opened)
-                .mapLeft(StoreErrors::toError);
+                .mapLeft(failure -> BoundaryError.of(failure.code()));
     }
 
     /**
@@ -162,31 +178,26 @@ final class StoreSteps {
 
     /** Stores the outcome's completion: none when the store holds it, else what the agent is told instead. */
     private Option<BoundaryError> storeCompletion(AdmittedCall call, CanonicalRecord.Final outcome, StoreBudget budget) {
-        // Only the completion goes to the store; the final record is the call's PROJECTING record
-        // completed with the completion the store answers.
-        Completion adds = outcome.completion();
-        Either<StoreFailure, Completion> first = store.complete(call.key(), call.token(), adds, budget.remaining());
-        Either<StoreFailure, Completion> stored = first.isLeft() && unconfirmed(first.getLeft()) && budget.hasTimeLeft()
-                ? store.complete(call.key(), call.token(), adds, budget.remaining())
-                : first;
+        Either<StoreFailure, CanonicalRecord.Final> first = store.complete(call.token(), outcome, budget.remaining());
+        Either<StoreFailure, CanonicalRecord.Final> stored =
+                first.isLeft() && unconfirmed(first.getLeft()) && budget.hasTimeLeft()
+                        ? store.complete(call.token(), outcome, budget.remaining())
+                        : first;
         if (stored.isRight()) {
-            // The store answers the completion it holds: the one sent (the usual case, and then the final
-            // record is the one already built), or an earlier completion's equal one.
-            CanonicalRecord.Final done = stored.get().equals(adds) ? outcome : call.record().complete(stored.get());
-            listener.onCompleted(done);
+            listener.onCompleted(stored.get());
             return Option.none();
         }
         StoreFailure failed = stored.getLeft();
-        BoundaryError refused = StoreErrors.toError(failed);
+        BoundaryError refused = BoundaryError.of(failed.code());
         listener.onStoreFailed(call.key(), refused);
         if (unconfirmed(failed)) {
             return Option.some(handOver(call));
         }
         Option<Refusal> refusal = failed.refusal();
-        if (refusal.exists(Refusal.Conflict.class::isInstance)) {
+        if (refusal.contains(Refusal.CONFLICT)) {
             return Option.some(storedCode(call, budget).getOrElse(refused));
         }
-        if (refusal.exists(Refusal.Expired.class::isInstance)) {
+        if (refusal.contains(Refusal.EXPIRED)) {
             return Option.some(refused);
         }
         // Nothing was written (the store is full, the record too large or its text not Unicode, or the
@@ -215,8 +226,8 @@ final class StoreSteps {
                     ? failed.code() : ErrorCode.STORE_OUTCOME_UNKNOWN;
             return BoundaryError.of(told);
         }
-        if (ended.getLeft().refusal().exists(refusal -> refusal instanceof Refusal.Expired
-                || refusal instanceof Refusal.Conflict)) {
+        if (ended.getLeft().refusal().exists(refusal -> refusal == Refusal.EXPIRED
+                || refusal == Refusal.CONFLICT)) {
             // No record of this attempt exists (or it is gone): nothing is left PROJECTING by it.
             return BoundaryError.of(code);
         }
@@ -231,15 +242,14 @@ final class StoreSteps {
 
     /** Whether the store may not have seen the completion: no answer came, or it could not be reached. */
     private static boolean unconfirmed(StoreFailure failure) {
-        return failure.fold(nothing -> nothing.cause() == StoreFailure.NothingWritten.Cause.UNAVAILABLE,
-                unknown -> true, invalid -> false, refused -> false);
+        return failure.kind() == StoreFailure.Kind.UNAVAILABLE || failure.kind() == StoreFailure.Kind.OUTCOME_UNKNOWN;
     }
 
     /** The harness's repair of an unfinished call: see {@link ToolBoundary#endUnfinished}. */
     Either<BoundaryError, CanonicalRecord.Final> endUnfinished(InvocationKey key, AttemptToken token) {
         try {
             return store.end(key, token, ErrorCode.STORE_OUTCOME_UNKNOWN, clock.instant(), config.storeTimeout())
-                    .peek(listener::onCompleted).mapLeft(StoreErrors::toError);
+                    .peek(listener::onCompleted).mapLeft(failure -> BoundaryError.of(failure.code()));
         } catch (RuntimeException unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }
@@ -249,7 +259,7 @@ final class StoreSteps {
     Either<BoundaryError, CanonicalRecord.Failed> abandonExpired(InvocationKey key) {
         try {
             return store.abandon(key, clock.instant(), config.storeTimeout()).peek(listener::onCompleted)
-                    .mapLeft(StoreErrors::toError);
+                    .mapLeft(failure -> BoundaryError.of(failure.code()));
         } catch (RuntimeException unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }

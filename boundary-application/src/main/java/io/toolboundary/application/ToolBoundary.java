@@ -1,5 +1,8 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.RunToken;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.AgentResult;
@@ -7,7 +10,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.RawResponse;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
@@ -32,9 +35,17 @@ public final class ToolBoundary {
     private final Supplier<RunToken> runTokens;
 
     ToolBoundary(ToolBoundaryBuilder builder) {
-        CanonicalInvocationStore store = requireNonNull(builder.store, "store is not set");
+        if (builder.store == null) {
+            throw new IllegalStateException("no store is set: call store(...) with InMemoryCanonicalInvocationStore"
+                    + ".create() (boundary-adapter-inmemory) or a RedisCanonicalInvocationStore before build()");
+        }
+        if (builder.accessPolicy == null) {
+            throw new IllegalStateException("no access policy is set: call accessPolicy(AccessPolicy.allowOnly(\"a-tool\","
+                    + " ...)) or accessPolicy(AccessPolicy.allowAll()) before build(); nothing is granted by default");
+        }
+        CanonicalInvocationStore store = builder.store;
         StoreSteps.requireRoomForRecords(store, builder.config);
-        AccessPolicy accessPolicy = requireNonNull(builder.accessPolicy, "accessPolicy is not set");
+        AccessPolicy accessPolicy = builder.accessPolicy;
         if (accessPolicy instanceof AllowOnly allowOnly) {
             allowOnly.requireRegistered(builder.tools.keySet());
         }
@@ -64,12 +75,39 @@ public final class ToolBoundary {
     }
 
     /**
-     * The harness-side query over this boundary's store, each read bounded by the store timeout.
+     * Reads a record for the harness (never for the agent), waiting at most the store timeout.
      *
-     * @return the query
+     * @param runId the run
+     * @param toolCallId the exact framework tool_call_id
+     * @return the record, none when there is none (or it expired), or a store error
      */
-    public InvocationQuery records() {
-        return storeSteps.records();
+    public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
+        return storeSteps.records().find(runId, toolCallId);
+    }
+
+    /**
+     * Says how the record of a call may be cited: as evidence (READY, EVIDENCE_FOUND), only as a scoped
+     * negative observation (READY, NO_EVIDENCE), or not at all (PROJECTING, ERROR, missing).
+     *
+     * @param runId the run
+     * @param toolCallId the exact framework tool_call_id
+     * @return how the record may be cited ({@code NOT_REFERENCABLE} when there is none), or a store error
+     */
+    public Either<BoundaryError, Referencability> referencability(RunId runId, ToolCallId toolCallId) {
+        return storeSteps.records().referencability(runId, toolCallId);
+    }
+
+    /**
+     * The text a model receives for a call, the one format every integration answers with:
+     * {@code EVIDENCE_FOUND} or {@code NO_EVIDENCE (scope: <scope>)} on the first line and the bounded
+     * content after it, or {@code ERROR <CODE>: <safe message>}. Nothing else: no raw response, exception,
+     * request or store key.
+     *
+     * @param outcome what {@link #invoke} returned
+     * @return the text for the model
+     */
+    public static String agentText(Either<BoundaryError, AgentResult> outcome) {
+        return AgentText.of(outcome);
     }
 
     /**
@@ -142,13 +180,33 @@ public final class ToolBoundary {
     }
 
     /**
-     * Runs one tool call through the boundary.
+     * Runs one tool call through the boundary with the executor its tool was registered with.
      *
      * @param run the harness's trusted facts about the run
      * @param envelope the call as the agent framework produced it
      * @return the bounded, evidence-labelled result, or a safe error
      */
     public Either<BoundaryError, AgentResult> invoke(RunContext run, ToolCallEnvelope envelope) {
+        return invoke(run, envelope, Option.none());
+    }
+
+    /**
+     * Runs one tool call through the boundary with {@code executor} in place of the registered one, for
+     * this call only: an integration passes the framework's own handler of the call. Everything else
+     * (access, read-only, budgets, projector, limits) is the registered tool's.
+     *
+     * @param run the harness's trusted facts about the run
+     * @param envelope the call as the agent framework produced it
+     * @param executor runs this call's tool, at most once, after its record is begun
+     * @return the bounded, evidence-labelled result, or a safe error
+     */
+    public Either<BoundaryError, AgentResult> invoke(RunContext run, ToolCallEnvelope envelope,
+            ToolExecutor executor) {
+        return invoke(run, envelope, Option.of(requireNonNull(executor, "executor is null")));
+    }
+
+    private Either<BoundaryError, AgentResult> invoke(RunContext run, ToolCallEnvelope envelope,
+            Option<ToolExecutor> executor) {
         requireNonNull(run, "run is null");
         requireNonNull(envelope, "envelope is null");
         try {
@@ -156,7 +214,7 @@ public final class ToolBoundary {
             if (admitted.isLeft()) {
                 return rejected(envelope, admitted.getLeft());
             }
-            AdmittedCall checked = admitted.get();
+            AdmittedCall checked = executor.isDefined() ? admitted.get().withExecutor(executor.get()) : admitted.get();
             // The store budget starts with the first store call: preflight makes none.
             StoreBudget budget = storeSteps.budget();
             Either<StoreSteps.NotBegun, CanonicalRecord.Projecting> begun = storeSteps.begin(run, checked, budget); // 2. begin
@@ -170,7 +228,7 @@ public final class ToolBoundary {
         }
     }
 
-    /** A duplicate answered from its READY record under {@link DuplicateCallPolicy#REPLAY_READY}, else the refusal. */
+    /** A duplicate answered from its READY record when {@link ToolBoundaryConfig#replayReadyDuplicates()}, else the refusal. */
     private Either<BoundaryError, AgentResult> replayedOrRejected(ToolCallEnvelope envelope, AdmittedCall call,
             StoreSteps.NotBegun refused, StoreBudget budget) {
         Option<CanonicalRecord.Ready> replayed = storeSteps.replayable(call, refused, budget);
@@ -192,7 +250,7 @@ public final class ToolBoundary {
         if (executed.isLeft()) {
             return execution.toolFailed(call, executed.getLeft());
         }
-        Either<BoundaryError, RawResponse> checked = execution.checkRawResponse(call, executed.get()); // 4. check
+        Either<BoundaryError, String> checked = execution.checkRawResponse(call, executed.get()); // 4. check
         if (checked.isLeft()) {
             return execution.failed(call, checked.getLeft().code());
         }

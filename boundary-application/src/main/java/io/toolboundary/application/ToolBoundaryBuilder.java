@@ -1,5 +1,7 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.domain.ToolName;
@@ -79,30 +81,14 @@ public final class ToolBoundaryBuilder {
         return this;
     }
 
-    /**
-     * The source of attempt tokens; defaults to {@link AttemptToken#random()}. Every call must get a
-     * token no other call has: a repeated token makes a concurrent duplicate look like a retry of the
-     * same attempt.
-     *
-     * @param tokens the source of tokens
-     * @return this builder
-     */
-    public ToolBoundaryBuilder tokens(Supplier<AttemptToken> tokens) {
+    /** Test hook: the source of attempt tokens; defaults to {@link AttemptToken#random()}. */
+    ToolBoundaryBuilder tokens(Supplier<AttemptToken> tokens) {
         this.tokens = requireNonNull(tokens, "tokens is null");
         return this;
     }
 
-    /**
-     * The source of nanosecond readings for the durations reported to {@link BoundaryListener#onExecuted}
-     * and {@link BoundaryListener#onProjected}; defaults to {@link System#nanoTime()}. Only differences
-     * between two readings are used, so it need not relate to wall-clock time; a reading that goes
-     * backwards is reported as zero, and a ticker that throws suppresses that report and changes no
-     * outcome.
-     *
-     * @param ticker the source of nanosecond readings
-     * @return this builder
-     */
-    public ToolBoundaryBuilder ticker(LongSupplier ticker) {
+    /** Test hook: the nanosecond source for the durations the listener is told; defaults to {@link System#nanoTime()}. */
+    ToolBoundaryBuilder ticker(LongSupplier ticker) {
         this.ticker = requireNonNull(ticker, "ticker is null");
         return this;
     }
@@ -126,7 +112,7 @@ public final class ToolBoundaryBuilder {
      * The boundary.
      *
      * @return the boundary, immutable and thread-safe
-     * @throws NullPointerException when the store or the access policy is not set
+     * @throws IllegalStateException when the store or the access policy is not set
      * @throws IllegalArgumentException when the store's own record cap is below the config's record
      *     limit, or the access policy is an {@link AccessPolicy#allowOnly} naming a tool not registered
      */

@@ -2,7 +2,6 @@ package io.toolboundary.application;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.domain.Limits;
 import java.time.Duration;
 
 /**
@@ -39,8 +38,6 @@ public final class ToolBoundaryConfig {
     public static final int DEFAULT_MAX_JSON_DEPTH = 64;
     /** Longest number literal in the arguments: 100 characters. */
     public static final int DEFAULT_MAX_NUMBER_LENGTH = 100;
-    /** A repeated call is refused with {@code DUPLICATE_TOOL_CALL}, as the specification says. */
-    public static final DuplicateCallPolicy DEFAULT_DUPLICATE_CALL_POLICY = DuplicateCallPolicy.REFUSE;
 
     private static final ToolBoundaryConfig DEFAULTS = custom().build();
 
@@ -50,16 +47,16 @@ public final class ToolBoundaryConfig {
     private final Duration storeTimeout;
     private final int maxJsonDepth;
     private final int maxNumberLength;
-    private final DuplicateCallPolicy duplicateCalls;
+    private final boolean replayReadyDuplicates;
 
-    private ToolBoundaryConfig(ToolBoundaryConfig config, DuplicateCallPolicy duplicateCalls) {
+    private ToolBoundaryConfig(ToolBoundaryConfig config, boolean replayReadyDuplicates) {
         this.limits = config.limits;
         this.recordTtl = config.recordTtl;
         this.executionLease = config.executionLease;
         this.storeTimeout = config.storeTimeout;
         this.maxJsonDepth = config.maxJsonDepth;
         this.maxNumberLength = config.maxNumberLength;
-        this.duplicateCalls = requireNonNull(duplicateCalls, "duplicateCalls is null");
+        this.replayReadyDuplicates = replayReadyDuplicates;
     }
 
     private ToolBoundaryConfig(Builder builder) {
@@ -70,7 +67,7 @@ public final class ToolBoundaryConfig {
         this.storeTimeout = builder.storeTimeout;
         this.maxJsonDepth = builder.maxJsonDepth;
         this.maxNumberLength = builder.maxNumberLength;
-        this.duplicateCalls = builder.duplicateCalls;
+        this.replayReadyDuplicates = builder.replayReadyDuplicates;
     }
 
     /** {@return the documented defaults} */
@@ -83,9 +80,28 @@ public final class ToolBoundaryConfig {
         return new Builder();
     }
 
-    /** {@return the byte limits} */
-    public Limits limits() {
+    Limits limits() {
         return limits;
+    }
+
+    /** {@return the largest arguments JSON accepted, in UTF-8 bytes} */
+    public long argumentsLimitBytes() {
+        return limits.argumentsBytes();
+    }
+
+    /** {@return the largest raw response kept, in UTF-8 bytes} */
+    public long rawResponseLimitBytes() {
+        return limits.rawResponseBytes();
+    }
+
+    /** {@return the largest whole record, in UTF-8 bytes} */
+    public long recordLimitBytes() {
+        return limits.recordBytes();
+    }
+
+    /** {@return the largest agent result, in UTF-8 bytes} */
+    public long agentResultLimitBytes() {
+        return limits.agentResultBytes();
     }
 
     /** {@return how long a record lives after creation} */
@@ -128,29 +144,29 @@ public final class ToolBoundaryConfig {
     }
 
     /**
-     * What a call gets whose key holds a record of the same tool and arguments; see
-     * {@link DuplicateCallPolicy}.
+     * Whether a duplicate call is answered from its READY record; see
+     * {@link Builder#replayReadyDuplicates(boolean)}.
      *
-     * @return the policy; {@link DuplicateCallPolicy#REFUSE} unless set
+     * @return false (refuse every duplicate, the specification's rule) unless set
      */
-    public DuplicateCallPolicy duplicateCalls() {
-        return duplicateCalls;
+    public boolean replayReadyDuplicates() {
+        return replayReadyDuplicates;
     }
 
     /**
-     * {@return this config with another duplicate call policy, every other setting the same}
+     * {@return this config with duplicates replayed from READY records or not, every other setting the same}
      *
-     * @param policy what a call gets whose key holds a record of the same tool and arguments
+     * @param replay see {@link Builder#replayReadyDuplicates(boolean)}
      */
-    public ToolBoundaryConfig withDuplicateCalls(DuplicateCallPolicy policy) {
-        return new ToolBoundaryConfig(this, policy);
+    public ToolBoundaryConfig withReplayReadyDuplicates(boolean replay) {
+        return new ToolBoundaryConfig(this, replay);
     }
 
     @Override
     public String toString() {
         return "ToolBoundaryConfig[" + limits + ", recordTtl=" + recordTtl + ", executionLease=" + executionLease + ", storeTimeout=" + storeTimeout
                 + ", maxJsonDepth=" + maxJsonDepth
-                + ", maxNumberLength=" + maxNumberLength + ", duplicateCalls=" + duplicateCalls + "]";
+                + ", maxNumberLength=" + maxNumberLength + ", replayReadyDuplicates=" + replayReadyDuplicates + "]";
     }
 
     /** Builds a config; each setter rejects an invalid value at once. */
@@ -164,20 +180,25 @@ public final class ToolBoundaryConfig {
         private Duration storeTimeout = DEFAULT_STORE_TIMEOUT;
         private int maxJsonDepth = DEFAULT_MAX_JSON_DEPTH;
         private int maxNumberLength = DEFAULT_MAX_NUMBER_LENGTH;
-        private DuplicateCallPolicy duplicateCalls = DEFAULT_DUPLICATE_CALL_POLICY;
+        private boolean replayReadyDuplicates;
 
         private Builder() {
         }
 
         /**
-         * What a call gets whose key holds a record of the same tool and arguments:
-         * {@link DuplicateCallPolicy#REFUSE} (the default) or {@link DuplicateCallPolicy#REPLAY_READY}.
+         * What a call gets whose key holds a record of the same tool and arguments (another tool or other
+         * arguments are always {@code TOOL_CALL_ID_REUSED}; the tool never runs again either way). False,
+         * the default and the specification's rule: {@code DUPLICATE_TOOL_CALL}. True: a READY record
+         * answers with its agent result again and the listener is told ({@link BoundaryListener#onReplayed});
+         * a PROJECTING, ERROR or vanished record still answers {@code DUPLICATE_TOOL_CALL}. For an agent
+         * resumed from a checkpoint, whose framework replays an interrupted step's calls with the same ids.
+         * Costs one store read per duplicate.
          *
-         * @param policy the policy
+         * @param replay whether READY records answer duplicates
          * @return this builder
          */
-        public Builder duplicateCalls(DuplicateCallPolicy policy) {
-            this.duplicateCalls = requireNonNull(policy, "duplicateCalls is null");
+        public Builder replayReadyDuplicates(boolean replay) {
+            this.replayReadyDuplicates = replay;
             return this;
         }
 

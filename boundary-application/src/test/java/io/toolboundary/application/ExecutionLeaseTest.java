@@ -2,6 +2,13 @@ package io.toolboundary.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -108,9 +115,8 @@ class ExecutionLeaseTest {
             }
 
             @Override
-            public Either<StoreFailure, io.toolboundary.domain.Completion> complete(InvocationKey key, AttemptToken token,
-                io.toolboundary.domain.Completion outcome,
-                java.time.Duration timeout) {
+            public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                    java.time.Duration timeout) {
                 return Either.right(outcome);
             }
 
@@ -122,7 +128,7 @@ class ExecutionLeaseTest {
             @Override
             public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token,
                     io.toolboundary.domain.ErrorCode code, Instant now, java.time.Duration timeout) {
-                return Either.left(StoreFailure.refused(new io.toolboundary.domain.Refusal.Expired()));
+                return Either.left(StoreFailure.refused(io.toolboundary.domain.spi.Refusal.EXPIRED));
             }
 
             @Override

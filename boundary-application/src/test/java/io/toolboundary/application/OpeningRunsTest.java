@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoInteractions;
 
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;

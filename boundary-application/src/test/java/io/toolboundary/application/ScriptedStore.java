@@ -2,11 +2,18 @@ package io.toolboundary.application;
 
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -21,8 +28,8 @@ import java.util.function.Function;
  */
 final class ScriptedStore implements CanonicalInvocationStore {
 
-    /** One completion the boundary asked for. */
-    record Completion(InvocationKey key, AttemptToken token, io.toolboundary.domain.Completion outcome) {
+    /** One completion the boundary asked for: the final record it asked the store to keep. */
+    record Completion(InvocationKey key, AttemptToken token, CanonicalRecord.Final outcome) {
     }
 
     /** One end by token the boundary asked for. */
@@ -30,7 +37,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     }
 
     private final Function<InvocationStart, Either<StoreFailure, CanonicalRecord.Projecting>> beginAnswer;
-    private final Function<io.toolboundary.domain.Completion, Either<StoreFailure, io.toolboundary.domain.Completion>> completeAnswer;
+    private final Function<CanonicalRecord.Final, Either<StoreFailure, CanonicalRecord.Final>> completeAnswer;
     private final Either<StoreFailure, CanonicalRecord.Final> endAnswer;
     final List<InvocationStart> begins = new ArrayList<>();
     final List<Duration> beginTimeouts = new ArrayList<>();
@@ -41,7 +48,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     int finds;
 
     private ScriptedStore(Function<InvocationStart, Either<StoreFailure, CanonicalRecord.Projecting>> beginAnswer,
-            Function<io.toolboundary.domain.Completion, Either<StoreFailure, io.toolboundary.domain.Completion>> completeAnswer,
+            Function<CanonicalRecord.Final, Either<StoreFailure, CanonicalRecord.Final>> completeAnswer,
             Either<StoreFailure, CanonicalRecord.Final> endAnswer) {
         this.beginAnswer = requireNonNull(beginAnswer, "beginAnswer is null");
         this.completeAnswer = requireNonNull(completeAnswer, "completeAnswer is null");
@@ -104,10 +111,9 @@ final class ScriptedStore implements CanonicalInvocationStore {
     }
 
     @Override
-    public Either<StoreFailure, io.toolboundary.domain.Completion> complete(InvocationKey key, AttemptToken token,
-            io.toolboundary.domain.Completion outcome,
+    public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
             Duration timeout) {
-        completions.add(new Completion(key, token, outcome));
+        completions.add(new Completion(outcome.key(), token, outcome));
         completeTimeouts.add(timeout);
         return completeAnswer.apply(outcome);
     }
@@ -123,7 +129,7 @@ final class ScriptedStore implements CanonicalInvocationStore {
     @Override
     public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         abandons.add(now);
-        return Either.left(StoreFailure.refused(new Refusal.Expired()));
+        return Either.left(StoreFailure.refused(Refusal.EXPIRED));
     }
 
     @Override
@@ -138,26 +144,26 @@ final class ScriptedStore implements CanonicalInvocationStore {
     }
 
     private static Either<StoreFailure, CanonicalRecord.Final> expired() {
-        return Either.left(StoreFailure.refused(new Refusal.Expired()));
+        return Either.left(StoreFailure.refused(Refusal.EXPIRED));
     }
 
-    /** The store failure that {@link StoreErrors} reports as {@code error}: the scripts speak in agent codes. */
+    /** The store failure that {@link StoreFailure#code()} reports as {@code error}: the scripts speak in agent codes. */
     static StoreFailure failure(BoundaryError error) {
         switch (error.code()) {
             case STORE_UNAVAILABLE: return StoreFailure.unavailable();
             case STORE_FULL: return StoreFailure.full();
             case STORE_OUTCOME_UNKNOWN: return StoreFailure.outcomeUnknown();
             case STORE_DATA_INVALID: return StoreFailure.dataInvalid();
-            case RUN_STATE_LOST: return StoreFailure.refused(new Refusal.RunStateLost());
-            case DUPLICATE_TOOL_CALL: return StoreFailure.refused(new Refusal.Duplicate());
-            case TOOL_CALL_ID_REUSED: return StoreFailure.refused(new Refusal.IdReused());
-            case RUN_BUDGET_EXHAUSTED: return StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN));
-            case TOOL_BUDGET_EXHAUSTED: return StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL));
-            case RESULT_TOO_LARGE: return StoreFailure.refused(new Refusal.TooLarge());
-            case TEXT_NOT_UNICODE: return StoreFailure.refused(new Refusal.NotUnicode());
-            case RECORD_EXPIRED: return StoreFailure.refused(new Refusal.Expired());
-            case RECORD_CONFLICT: return StoreFailure.refused(new Refusal.Conflict());
-            case LEASE_NOT_EXPIRED: return StoreFailure.refused(new Refusal.LeaseNotExpired());
+            case RUN_STATE_LOST: return StoreFailure.refused(Refusal.RUN_STATE_LOST);
+            case DUPLICATE_TOOL_CALL: return StoreFailure.refused(Refusal.DUPLICATE);
+            case TOOL_CALL_ID_REUSED: return StoreFailure.refused(Refusal.ID_REUSED);
+            case RUN_BUDGET_EXHAUSTED: return StoreFailure.refused(Refusal.RUN_BUDGET_EXHAUSTED);
+            case TOOL_BUDGET_EXHAUSTED: return StoreFailure.refused(Refusal.TOOL_BUDGET_EXHAUSTED);
+            case RESULT_TOO_LARGE: return StoreFailure.refused(Refusal.TOO_LARGE);
+            case TEXT_NOT_UNICODE: return StoreFailure.refused(Refusal.NOT_UNICODE);
+            case RECORD_EXPIRED: return StoreFailure.refused(Refusal.EXPIRED);
+            case RECORD_CONFLICT: return StoreFailure.refused(Refusal.CONFLICT);
+            case LEASE_NOT_EXPIRED: return StoreFailure.refused(Refusal.LEASE_NOT_EXPIRED);
             default: throw new IllegalArgumentException("no store answers " + error.code());
         }
     }

@@ -1,5 +1,7 @@
 package io.toolboundary.application;
 
+import io.toolboundary.application.spi.RunToken;
+
 /** The run token of this module's tests: their stores are scripted and hold no runs of their own. */
 final class TestRuns {
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
-import io.toolboundary.domain.Limits;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -18,15 +17,40 @@ class ToolBoundaryConfigTest {
 
     @Test
     void refusesDuplicatesAsTheSpecificationSaysUnlessToldToReplay() {
-        assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
-        assertThat(ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build().duplicateCalls())
-                .isEqualTo(DuplicateCallPolicy.REPLAY_READY);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ToolBoundaryConfig.custom().duplicateCalls(null))
-                .isInstanceOf(NullPointerException.class).hasMessage("duplicateCalls is null");
+        assertThat(ToolBoundaryConfig.ofDefaults().replayReadyDuplicates()).isFalse();
+        assertThat(ToolBoundaryConfig.custom().build().replayReadyDuplicates()).isFalse();
+        assertThat(ToolBoundaryConfig.custom().replayReadyDuplicates(true).build().replayReadyDuplicates()).isTrue();
+        assertThat(ToolBoundaryConfig.custom().replayReadyDuplicates(true).replayReadyDuplicates(false).build()
+                .replayReadyDuplicates()).isFalse();
         ToolBoundaryConfig custom = ToolBoundaryConfig.custom().recordTtl(Duration.ofMinutes(3)).maxJsonDepth(7).build();
-        ToolBoundaryConfig replaying = custom.withDuplicateCalls(DuplicateCallPolicy.REPLAY_READY);
-        assertThat(replaying.duplicateCalls()).isEqualTo(DuplicateCallPolicy.REPLAY_READY);
-        assertThat(replaying.toString()).isEqualTo(custom.toString().replace("duplicateCalls=REFUSE", "duplicateCalls=REPLAY_READY"));
+        ToolBoundaryConfig replaying = custom.withReplayReadyDuplicates(true);
+        assertThat(replaying.replayReadyDuplicates()).isTrue();
+        assertThat(custom.replayReadyDuplicates()).as("the wither leaves its config as it was").isFalse();
+        assertThat(replaying.toString()).isEqualTo(custom.toString()
+                .replace("replayReadyDuplicates=false", "replayReadyDuplicates=true"));
+        assertThat(replaying.withReplayReadyDuplicates(false).toString()).isEqualTo(custom.toString());
+        assertThat(replaying.withReplayReadyDuplicates(false).replayReadyDuplicates()).isFalse();
+    }
+
+    @Test
+    void theReplayWitherKeepsEveryOtherSetting() {
+        ToolBoundaryConfig custom = ToolBoundaryConfig.custom().argumentsLimitBytes(10).rawResponseLimitBytes(20)
+                .recordLimitBytes(30).agentResultLimitBytes(40).recordTtl(Duration.ofMinutes(3))
+                .executionLease(Duration.ofSeconds(9)).storeTimeout(Duration.ofMillis(250)).maxJsonDepth(7)
+                .maxNumberLength(8).build();
+
+        ToolBoundaryConfig replaying = custom.withReplayReadyDuplicates(true);
+
+        assertThat(replaying.limits()).isEqualTo(custom.limits());
+        assertThat(replaying.argumentsLimitBytes()).isEqualTo(10);
+        assertThat(replaying.rawResponseLimitBytes()).isEqualTo(20);
+        assertThat(replaying.recordLimitBytes()).isEqualTo(30);
+        assertThat(replaying.agentResultLimitBytes()).isEqualTo(40);
+        assertThat(replaying.recordTtl()).isEqualTo(Duration.ofMinutes(3));
+        assertThat(replaying.executionLease()).isEqualTo(Duration.ofSeconds(9));
+        assertThat(replaying.storeTimeout()).isEqualTo(Duration.ofMillis(250));
+        assertThat(replaying.maxJsonDepth()).isEqualTo(7);
+        assertThat(replaying.maxNumberLength()).isEqualTo(8);
     }
 
     @Test
@@ -34,6 +58,10 @@ class ToolBoundaryConfigTest {
         ToolBoundaryConfig config = ToolBoundaryConfig.ofDefaults();
 
         assertThat(config.limits()).isEqualTo(new Limits(65_536, 1_048_576, 1_310_720, 8_192));
+        assertThat(config.argumentsLimitBytes()).isEqualTo(65_536);
+        assertThat(config.rawResponseLimitBytes()).isEqualTo(1_048_576);
+        assertThat(config.recordLimitBytes()).isEqualTo(1_310_720);
+        assertThat(config.agentResultLimitBytes()).isEqualTo(8_192);
         assertThat(config.recordTtl()).isEqualTo(Duration.ofHours(24));
         assertThat(config.maxJsonDepth()).isEqualTo(64);
         assertThat(config.maxNumberLength()).isEqualTo(100);
@@ -74,6 +102,10 @@ class ToolBoundaryConfigTest {
                 .build();
 
         assertThat(config.limits()).isEqualTo(new Limits(10, 20, 30, 40));
+        assertThat(config.argumentsLimitBytes()).isEqualTo(10);
+        assertThat(config.rawResponseLimitBytes()).isEqualTo(20);
+        assertThat(config.recordLimitBytes()).isEqualTo(30);
+        assertThat(config.agentResultLimitBytes()).isEqualTo(40);
         assertThat(config.recordTtl()).isEqualTo(Duration.ofMillis(1));
         assertThat(config.maxJsonDepth()).isEqualTo(1);
         assertThat(config.maxNumberLength()).isEqualTo(1);

@@ -2,11 +2,20 @@ package io.toolboundary.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -18,7 +27,7 @@ import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Utf8;
+import io.toolboundary.domain.internal.Utf8;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.io.IOException;
@@ -74,16 +83,21 @@ class ToolBoundaryTest {
 
     /** The arguments {@code {"q":"…"}} taking exactly {@code bytes} in UTF-8, ending in a character of {@code lastWidth} bytes. */
     static String argumentsOf(long bytes, int lastWidth) {
-        String last = switch (lastWidth) {
+        String last = charOfWidth(lastWidth);
+        String text = "{\"q\":\"" + "x".repeat((int) bytes - 8 - lastWidth) + last + "\"}";
+        assertThat(Projector.utf8Length(text)).isEqualTo(bytes);
+        return text;
+    }
+
+    /** One character that takes {@code width} bytes in UTF-8, 1 to 4. */
+    static String charOfWidth(int width) {
+        return switch (width) {
             case 1 -> "x";
             case 2 -> "\u00e9";
             case 3 -> "\u20ac";
             case 4 -> "\ud83d\ude00";
-            default -> throw new IllegalArgumentException("lastWidth must be 1 to 4, was " + lastWidth);
+            default -> throw new IllegalArgumentException("lastWidth must be 1 to 4, was " + width);
         };
-        String text = "{\"q\":\"" + "x".repeat((int) bytes - 8 - lastWidth) + last + "\"}";
-        assertThat(Utf8.byteLength(text)).isEqualTo(bytes);
-        return text;
     }
 
     record Preflight(String name, RunContext run, ToolCallEnvelope envelope, AccessPolicy policy, ErrorCode expected) {
@@ -122,7 +136,7 @@ class ToolBoundaryTest {
                 rejected("unknown tool", ToolCallEnvelope.of(RUN, CALL, "Search", ARGUMENTS), ErrorCode.TOOL_NOT_REGISTERED),
                 new Preflight("policy denies", run(), envelope(), AccessPolicy.allowOnly("delete"), ErrorCode.TOOL_NOT_AUTHORIZED),
                 new Preflight("policy throws", run(), envelope(), throwing, ErrorCode.TOOL_NOT_AUTHORIZED),
-                new Preflight("policy answers null", run(), envelope(), (r, t) -> null, ErrorCode.TOOL_NOT_AUTHORIZED),
+                new Preflight("the harness's own policy denies", run(), envelope(), (r, t) -> false, ErrorCode.TOOL_NOT_AUTHORIZED),
                 rejected("writable tool", ToolCallEnvelope.of(RUN, CALL, "delete", ARGUMENTS), ErrorCode.TOOL_NOT_READ_ONLY),
                 rejected("arguments one byte over, ending in 1 byte", ToolCallEnvelope.of(RUN, CALL, "search", argumentsOf(REQUEST_LIMIT + 1, 1)),
                         ErrorCode.ARGUMENTS_TOO_LARGE),
@@ -150,7 +164,11 @@ class ToolBoundaryTest {
 
             Either<BoundaryError, AgentResult> outcome = boundary.invoke(call.run(), call.envelope());
 
-            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(call.expected())));
+            // A call over the arguments limit is told the limit it met.
+            BoundaryError expected = call.expected() == ErrorCode.ARGUMENTS_TOO_LARGE
+                    ? BoundaryError.overLimit(ErrorCode.ARGUMENTS_TOO_LARGE, REQUEST_LIMIT)
+                    : BoundaryError.of(call.expected());
+            assertThat(outcome).isEqualTo(Either.left(expected));
             assertThat(store.touched()).as("store touched").isFalse();
             verifyNoInteractions(executor, projector, writableExecutor, writableProjector);
         }
@@ -243,7 +261,13 @@ class ToolBoundaryTest {
             Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).build()
                     .invoke(run(), envelope());
 
-            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(refusal)));
+            // A spent budget is told with the budget the call met: the run's 10 calls, the tool's default.
+            BoundaryError expected = switch (refusal) {
+                case RUN_BUDGET_EXHAUSTED -> BoundaryError.overLimit(refusal, 10);
+                case TOOL_BUDGET_EXHAUSTED -> BoundaryError.overLimit(refusal, Integer.MAX_VALUE);
+                default -> BoundaryError.of(refusal);
+            };
+            assertThat(outcome).isEqualTo(Either.left(expected));
             assertThat(scripted.begins).hasSize(1);
             assertThat(scripted.completions).isEmpty();
             verifyNoInteractions(executor, projector);
@@ -433,9 +457,8 @@ class ToolBoundaryTest {
                 }
 
                 @Override
-                public Either<StoreFailure, io.toolboundary.domain.Completion> complete(InvocationKey key, AttemptToken token,
-                io.toolboundary.domain.Completion outcome,
-                java.time.Duration timeout) {
+                public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final outcome,
+                    java.time.Duration timeout) {
                     throw new IllegalStateException("store bug");
                 }
 
@@ -492,20 +515,263 @@ class ToolBoundaryTest {
     }
 
     @Nested
+    class ArgumentsAsJson {
+
+        @Test
+        void anExecutorReadsTheParsedArgumentsAndTheCallIsReady() {
+            ScriptedStore scripted = ScriptedStore.confirming();
+            ToolExecutor reading = request -> "rows for " + request.json().get("query").asText();
+            ToolBoundary boundary = ToolBoundary.builder().store(scripted).accessPolicy(AccessPolicy.allowAll())
+                    .clock(clock).tokens(() -> TOKEN)
+                    .tool(ToolBinding.readOnly("search", reading, (request, raw) -> Projection.evidenceFound(raw)))
+                    .build();
+
+            Either<BoundaryError, AgentResult> outcome = boundary.invoke(run(),
+                    ToolCallEnvelope.of(RUN, CALL, "search", "{\"query\":\"caf\u00e9 \ud83d\ude00\",\"limit\":10}"));
+
+            assertThat(outcome).isEqualTo(Either.right(
+                    new AgentResult("rows for caf\u00e9 \ud83d\ude00", EvidenceStatus.EVIDENCE_FOUND, Option.none())));
+            assertThat(scripted.completions).singleElement().satisfies(completion -> {
+                assertThat(completion.outcome().status()).isEqualTo(InvocationStatus.READY);
+                assertThat(completion.outcome().rawResponse()).contains("rows for caf\u00e9 \ud83d\ude00");
+            });
+        }
+    }
+
+    @Nested
+    class CallExecutor {
+
+        final AtomicInteger given = new AtomicInteger();
+        final ToolExecutor callExecutor = request -> {
+            given.incrementAndGet();
+            return "raw of the call's executor";
+        };
+
+        @Test
+        void runsInsteadOfTheRegisteredExecutorWithTheRegisteredProjector() throws Exception {
+            when(projector.project(org.mockito.ArgumentMatchers.any(), org.mockito.ArgumentMatchers.any()))
+                    .thenReturn(Projection.evidenceFound("2 rows"));
+            ScriptedStore scripted = ScriptedStore.confirming();
+
+            Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).build()
+                    .invoke(run(), envelope(), callExecutor);
+
+            assertThat(outcome).isEqualTo(Either.right(
+                    new AgentResult("2 rows", EvidenceStatus.EVIDENCE_FOUND, Option.none())));
+            assertThat(given).hasValue(1);
+            verifyNoInteractions(executor);
+            verify(projector).project(org.mockito.ArgumentMatchers.eq(new ToolRequest(
+                    InvocationKey.of(new RunId(RUN), new ToolCallId(CALL)), new ToolName("search"), ARGUMENTS)),
+                    org.mockito.ArgumentMatchers.eq("raw of the call's executor"));
+            assertThat(scripted.completions).singleElement().satisfies(completion ->
+                    assertThat(completion.outcome().rawResponse()).contains("raw of the call's executor"));
+        }
+
+        @Test
+        void isForThatCallOnly() throws Exception {
+            when(executor.execute(org.mockito.ArgumentMatchers.any())).thenReturn("raw of the registered executor");
+            when(projector.project(org.mockito.ArgumentMatchers.any(), org.mockito.ArgumentMatchers.any()))
+                    .thenReturn(Projection.evidenceFound("2 rows"));
+            ToolBoundary boundary = boundary(ScriptedStore.confirming(), AccessPolicy.allowAll()).build();
+
+            boundary.invoke(run(), envelope(), callExecutor);
+            boundary.invoke(run(), ToolCallEnvelope.of(RUN, "call-2", "search", ARGUMENTS));
+
+            assertThat(given).hasValue(1);
+            verify(executor).execute(org.mockito.ArgumentMatchers.any());
+            verify(projector).project(org.mockito.ArgumentMatchers.any(),
+                    org.mockito.ArgumentMatchers.eq("raw of the registered executor"));
+        }
+
+        @Test
+        void aToolFailureOfTheCallsExecutorEndsTheCallAsTheRegisteredOnesWould() {
+            ToolExecutor failing = request -> {
+                throw new IOException("secret connection string");
+            };
+
+            Either<BoundaryError, AgentResult> outcome = boundary(ScriptedStore.confirming(), AccessPolicy.allowAll())
+                    .build().invoke(run(), envelope(), failing);
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.EXECUTION_FAILED)));
+            verifyNoInteractions(executor, projector);
+        }
+
+        @Test
+        void runsNeitherForAnUnauthorizedTool() {
+            Either<BoundaryError, AgentResult> outcome = boundary(store, AccessPolicy.allowOnly("delete")).build()
+                    .invoke(run(), envelope(), callExecutor);
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.TOOL_NOT_AUTHORIZED)));
+            assertThat(given).hasValue(0);
+            assertThat(store.touched()).as("store touched").isFalse();
+            verifyNoInteractions(executor, projector);
+        }
+
+        @Test
+        void runsNeitherForAWritableTool() {
+            Either<BoundaryError, AgentResult> outcome = boundary(store, AccessPolicy.allowAll()).build()
+                    .invoke(run(), ToolCallEnvelope.of(RUN, CALL, "delete", ARGUMENTS), callExecutor);
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.TOOL_NOT_READ_ONLY)));
+            assertThat(given).hasValue(0);
+            assertThat(store.touched()).as("store touched").isFalse();
+            verifyNoInteractions(executor, projector, writableExecutor, writableProjector);
+        }
+
+        @ParameterizedTest
+        @EnumSource(value = ErrorCode.class, names = {"DUPLICATE_TOOL_CALL", "TOOL_CALL_ID_REUSED",
+            "TOOL_BUDGET_EXHAUSTED", "RUN_BUDGET_EXHAUSTED"})
+        void runsNeitherForACallTheStoreRefuses(ErrorCode refusal) {
+            ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(refusal));
+
+            Either<BoundaryError, AgentResult> outcome = boundary(scripted, AccessPolicy.allowAll()).build()
+                    .invoke(run(), envelope(), callExecutor);
+
+            assertThat(outcome.getLeft().code()).isEqualTo(refusal);
+            assertThat(given).hasValue(0);
+            assertThat(scripted.completions).isEmpty();
+            verifyNoInteractions(executor, projector);
+        }
+
+        @Test
+        void beginsWithTheRegisteredToolsBudget() {
+            ScriptedStore scripted = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.TOOL_BUDGET_EXHAUSTED));
+            ToolBoundary boundary = ToolBoundary.builder().store(scripted).accessPolicy(AccessPolicy.allowAll())
+                    .clock(clock).tokens(() -> TOKEN)
+                    .tool(ToolBinding.readOnly("search", executor, projector).withCallBudgetPerRun(3))
+                    .build();
+
+            Either<BoundaryError, AgentResult> outcome = boundary.invoke(run(), envelope(), callExecutor);
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.overLimit(ErrorCode.TOOL_BUDGET_EXHAUSTED, 3)));
+            assertThat(scripted.begins).singleElement().satisfies(start -> {
+                assertThat(start.toolCallBudget()).isEqualTo(3);
+                assertThat(start.runCallBudget()).isEqualTo(10);
+            });
+            assertThat(given).hasValue(0);
+            verifyNoInteractions(executor, projector);
+        }
+
+        @Test
+        void keepsTheRegisteredLimits() {
+            ToolExecutor tooLarge = request -> "r".repeat(33);
+            ToolBoundary boundary = boundary(ScriptedStore.confirming(), AccessPolicy.allowAll())
+                    .config(ToolBoundaryConfig.custom().argumentsLimitBytes(REQUEST_LIMIT).rawResponseLimitBytes(32)
+                            .build())
+                    .build();
+
+            Either<BoundaryError, AgentResult> outcome = boundary.invoke(run(), envelope(), tooLarge);
+
+            assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+            verifyNoInteractions(executor, projector);
+        }
+
+        @Test
+        void refusesANullExecutor() {
+            ToolBoundary boundary = boundary(store, AccessPolicy.allowAll()).build();
+
+            assertThatNullPointerException().isThrownBy(() -> boundary.invoke(run(), envelope(), null))
+                    .withMessage("executor is null");
+            assertThat(store.touched()).as("store touched").isFalse();
+            verifyNoInteractions(executor, projector);
+        }
+    }
+
+    @Nested
+    class RecordLimit {
+
+        /** What the record of {@link #envelope()} holds before its completion, as the store is asked to begin it. */
+        private long begunBytes() {
+            ScriptedStore probe = ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_UNAVAILABLE));
+            boundary(probe, AccessPolicy.allowAll()).build().invoke(run(), envelope());
+            return probe.begins.get(0).record().byteSize();
+        }
+
+        private Either<BoundaryError, AgentResult> invokeWithRecordLimit(ScriptedStore scripted, long recordLimit,
+                String raw) {
+            ToolBoundaryConfig config = ToolBoundaryConfig.custom().argumentsLimitBytes(REQUEST_LIMIT)
+                    .rawResponseLimitBytes(64).recordLimitBytes(recordLimit).build();
+            return ToolBoundary.builder().store(scripted).accessPolicy(AccessPolicy.allowAll()).clock(clock)
+                    .tokens(() -> TOKEN).config(config)
+                    .tool(ToolBinding.readOnly("search", request -> raw,
+                            (request, text) -> Projection.evidenceFound("hit \u00e9")))
+                    .build().invoke(run(), envelope());
+        }
+
+        @ParameterizedTest(name = "raw ending in a {0}-byte character")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void keepsARecordOfExactlyTheRecordLimit(int lastWidth) {
+            String raw = "r".repeat(10) + charOfWidth(lastWidth);
+            long exact = begunBytes() + Projector.utf8Length(raw) + Projector.utf8Length("hit \u00e9");
+            ScriptedStore scripted = ScriptedStore.confirming();
+
+            Either<BoundaryError, AgentResult> outcome = invokeWithRecordLimit(scripted, exact, raw);
+
+            assertThat(outcome.isRight()).as("%s", outcome).isTrue();
+            assertThat(scripted.completions).singleElement()
+                    .satisfies(completion -> assertThat(completion.outcome().byteSize()).isEqualTo(exact));
+        }
+
+        @ParameterizedTest(name = "raw ending in a {0}-byte character")
+        @ValueSource(ints = {1, 2, 3, 4})
+        void refusesARecordOfOneByteOverTheRecordLimitKeepingTheRawResponse(int lastWidth) {
+            String raw = "r".repeat(10) + charOfWidth(lastWidth);
+            long limit = begunBytes() + Projector.utf8Length(raw) + Projector.utf8Length("hit \u00e9") - 1;
+            ScriptedStore scripted = ScriptedStore.confirming();
+
+            Either<BoundaryError, AgentResult> outcome = invokeWithRecordLimit(scripted, limit, raw);
+
+            assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+            assertThat(scripted.completions).singleElement().satisfies(completion -> {
+                assertThat(completion.outcome().errorCode()).contains(ErrorCode.RESULT_TOO_LARGE);
+                assertThat(completion.outcome().rawResponse()).contains(raw);
+                assertThat(completion.outcome().byteSize()).isLessThanOrEqualTo(limit);
+            });
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"\uD83D", "\uDE00", "ok\uD83D", "\uDE00\uD83D", "\ud83d\ude00\ude00"})
+        void refusesARawResponseWithALoneSurrogateKeepingNoRawResponse(String raw) {
+            ScriptedStore scripted = ScriptedStore.confirming();
+
+            Either<BoundaryError, AgentResult> outcome = invokeWithRecordLimit(scripted, 4096, raw);
+
+            assertThat(outcome).isEqualTo(Either.left(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE)));
+            assertThat(scripted.completions).singleElement().satisfies(completion -> {
+                assertThat(completion.outcome().errorCode()).contains(ErrorCode.TEXT_NOT_UNICODE);
+                assertThat(completion.outcome().rawResponse()).isEmpty();
+            });
+        }
+    }
+
+    @Nested
     class Building {
 
         @Test
         void refusesToBuildWithoutAStore() {
             ToolBoundaryBuilder builder = ToolBoundary.builder().accessPolicy(AccessPolicy.allowAll());
 
-            assertThatNullPointerException().isThrownBy(builder::build).withMessageContaining("store");
+            // The message names the missing setting and how to set it.
+            assertThatIllegalStateException().isThrownBy(builder::build)
+                    .withMessageContaining("no store is set")
+                    .withMessageContaining("store(")
+                    .withMessageContaining("before build()");
+        }
+
+        @Test
+        void refusesToBuildWithNeitherAStoreNorAnAccessPolicy() {
+            assertThatIllegalStateException().isThrownBy(ToolBoundary.builder()::build).withMessageContaining("store");
         }
 
         @Test
         void refusesToBuildWithoutAnAccessPolicy() {
             ToolBoundaryBuilder builder = ToolBoundary.builder().store(store);
 
-            assertThatNullPointerException().isThrownBy(builder::build).withMessageContaining("accessPolicy");
+            assertThatIllegalStateException().isThrownBy(builder::build)
+                    .withMessageContaining("no access policy is set")
+                    .withMessageContaining("accessPolicy(AccessPolicy.allowOnly(")
+                    .withMessageContaining("accessPolicy(AccessPolicy.allowAll())")
+                    .withMessageContaining("before build()");
             assertThat(store.touched()).as("store touched").isFalse();
         }
 

@@ -1,7 +1,7 @@
 package io.toolboundary.benchmarks;
 
 import io.toolboundary.application.ToolBoundaryConfig;
-import io.toolboundary.application.internal.JsonArguments;
+import io.toolboundary.application.json.JsonArguments;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;

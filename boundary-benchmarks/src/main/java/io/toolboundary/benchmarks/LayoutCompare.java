@@ -1,8 +1,9 @@
 package io.toolboundary.benchmarks;
 
+import io.toolboundary.application.Projector;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.toolboundary.domain.Utf8;
+import io.toolboundary.domain.internal.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -165,7 +166,7 @@ public final class LayoutCompare {
         for (Map.Entry<String, Long> usage : usage(admin, runId).entrySet()) {
             keys += usage.getKey().equals(runKey) ? usage.getValue() - runBefore : usage.getValue();
         }
-        double payload = Utf8.byteLength(request) + Utf8.byteLength(raw) + Utf8.byteLength(content)
+        double payload = Projector.utf8Length(request) + Projector.utf8Length(raw) + Projector.utf8Length(content)
                 + runId.length() + id(0).length();
         if (afterBegin.calls("evalsha") != calls || afterComplete.calls("evalsha") != calls) {
             throw new IllegalStateException(layout + ": not every script ran");

@@ -1,6 +1,7 @@
 package io.toolboundary.benchmarks;
 
-import io.toolboundary.domain.Utf8;
+import io.toolboundary.application.Projector;
+import io.toolboundary.domain.internal.Utf8;
 
 /**
  * The texts every benchmark sends: tool arguments that are one JSON object of an exact UTF-8 size,
@@ -49,8 +50,8 @@ public final class Payloads {
         int pad = utf8Bytes - json.length() - TAIL.length();
         json.append("n".repeat(Math.max(0, pad))).append(TAIL);
         String text = json.toString();
-        if (Utf8.byteLength(text) != utf8Bytes) {
-            throw new IllegalStateException("request has " + Utf8.byteLength(text) + " bytes, wanted " + utf8Bytes);
+        if (Projector.utf8Length(text) != utf8Bytes) {
+            throw new IllegalStateException("request has " + Projector.utf8Length(text) + " bytes, wanted " + utf8Bytes);
         }
         return text;
     }

@@ -1,11 +1,12 @@
 package io.toolboundary.benchmarks;
 
+import io.toolboundary.application.Projector;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.domain.Utf8;
+import io.toolboundary.domain.internal.Utf8;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import java.nio.file.Files;
@@ -207,8 +208,8 @@ public final class RecordMemory {
 
     /** Arguments, raw response, agent result, run id and tool_call_id, in UTF-8 bytes. */
     private static double payload(String request, String raw, String runId) {
-        return Utf8.byteLength(request) + Utf8.byteLength(raw) + Payloads.AGENT_RESULT_BYTES
-                + Utf8.byteLength(runId) + id(0).length();
+        return Projector.utf8Length(request) + Projector.utf8Length(raw) + Payloads.AGENT_RESULT_BYTES
+                + Projector.utf8Length(runId) + id(0).length();
     }
 
     /** {@code MEMORY USAGE} of every key under the run's hash tag. */
@@ -256,13 +257,13 @@ public final class RecordMemory {
                 for (int i = 0; i + 1 < all.size(); i += 2) {
                     String value = all.get(i + 1);
                     fields++;
-                    names += Utf8.byteLength(all.get(i));
-                    values += Utf8.byteLength(value);
-                    payload += isPayload(value, request, raw) ? Utf8.byteLength(value) : 0;
+                    names += Projector.utf8Length(all.get(i));
+                    values += Projector.utf8Length(value);
+                    payload += isPayload(value, request, raw) ? Projector.utf8Length(value) : 0;
                 }
             } else if (type.equals("string")) {
                 String value = admin.text("GET", key);
-                values = Utf8.byteLength(value);
+                values = Projector.utf8Length(value);
                 payload = isPayload(value, request, raw) ? values : 0;
             }
             row.put("fields", fields);

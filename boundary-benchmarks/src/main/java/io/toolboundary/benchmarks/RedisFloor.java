@@ -3,7 +3,7 @@ package io.toolboundary.benchmarks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.AgentResult;

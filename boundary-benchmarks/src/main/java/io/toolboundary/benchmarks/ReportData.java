@@ -2,7 +2,7 @@ package io.toolboundary.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.spi.AttemptToken;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

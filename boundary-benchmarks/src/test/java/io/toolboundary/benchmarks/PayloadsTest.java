@@ -1,11 +1,12 @@
 package io.toolboundary.benchmarks;
 
+import io.toolboundary.application.Projector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.toolboundary.domain.Utf8;
+import io.toolboundary.domain.internal.Utf8;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class PayloadsTest {
     void requestIsOneJsonObjectOfExactlyTheAskedBytes(int bytes) throws Exception {
         String request = Payloads.request(bytes);
 
-        assertThat(Utf8.byteLength(request)).isEqualTo(bytes);
+        assertThat(Projector.utf8Length(request)).isEqualTo(bytes);
         JsonNode parsed = json.readTree(request);
         assertThat(parsed.isObject()).isTrue();
         assertThat(parsed.path("terms").isArray()).isTrue();
@@ -28,12 +29,12 @@ class PayloadsTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 1024, 65536})
     void rawResponseHasExactlyTheAskedBytes(int bytes) {
-        assertThat(Utf8.byteLength(Payloads.raw(bytes))).isEqualTo(bytes);
+        assertThat(Projector.utf8Length(Payloads.raw(bytes))).isEqualTo(bytes);
     }
 
     @Test
     void agentContentHasItsDocumentedSize() {
-        assertThat(Utf8.byteLength(Payloads.agentContent())).isEqualTo(Payloads.AGENT_RESULT_BYTES);
+        assertThat(Projector.utf8Length(Payloads.agentContent())).isEqualTo(Payloads.AGENT_RESULT_BYTES);
     }
 
     @Test

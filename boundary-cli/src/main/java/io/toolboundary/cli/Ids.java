@@ -1,9 +1,8 @@
 package io.toolboundary.cli;
 
 import io.toolboundary.adapter.redis.RedisOperatorView;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
-import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -34,7 +33,7 @@ final class Ids {
         Either<StoreFailure, ToolCallIdPage> page =
                 opened.store().toolCallIds(new ToolCallIdPage.Request(runId, after, limit), LISTING_TIMEOUT);
         return page.getOrElseThrow(failed -> new Connection.UnreachableException(
-                "Redis did not list the run's records (" + StoreErrors.code(failed) + ")"));
+                "Redis did not list the run's records (" + failed.code() + ")"));
     }
 
     static RedisOperatorView.KeyFacts facts(Connection.Opened opened, RunId runId, ToolCallId id) {

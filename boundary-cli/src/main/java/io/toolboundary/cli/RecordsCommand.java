@@ -1,7 +1,7 @@
 package io.toolboundary.cli;
 
 import io.toolboundary.adapter.redis.RedisOperatorView;
-import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;

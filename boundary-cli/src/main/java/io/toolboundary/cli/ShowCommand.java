@@ -3,9 +3,9 @@ package io.toolboundary.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.toolboundary.adapter.redis.RedisOperatorView;
-import io.toolboundary.application.InvocationQuery;
-import io.toolboundary.domain.BoundaryError;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -49,8 +49,8 @@ final class ShowCommand implements Callable<Integer> {
         ToolCallId callId = Ids.call(id);
         PrintWriter out = spec.commandLine().getOut();
         try (Connection.Opened opened = connection.open()) {
-            Either<BoundaryError, io.vavr.control.Option<CanonicalRecord>> found =
-                    InvocationQuery.of(opened.store(), connection.timeout()).find(runId, callId);
+            Either<StoreFailure, Option<CanonicalRecord>> found =
+                    opened.store().find(InvocationKey.of(runId, callId), connection.timeout());
             if (found.isLeft()) {
                 throw new Connection.UnreachableException("Redis did not answer (" + found.getLeft().code() + ")");
             }

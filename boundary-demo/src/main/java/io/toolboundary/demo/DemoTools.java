@@ -8,7 +8,6 @@ import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.Utf8;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,7 +93,7 @@ final class DemoTools {
         return request -> {
             executions.incrementAndGet();
             String raw = executor.execute(request);
-            lastRawBytes.set(Utf8.byteLength(raw));
+            lastRawBytes.set(Projector.utf8Length(raw));
             return raw;
         };
     }

@@ -2,7 +2,7 @@ package io.toolboundary.demo;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.domain.Utf8;
+import io.toolboundary.application.Projector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -92,7 +92,7 @@ final class Table {
             return text;
         }
         int end = Character.isHighSurrogate(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
-        return text.substring(0, end) + "\u2026(" + Utf8.byteLength(text) + " bytes)";
+        return text.substring(0, end) + "\u2026(" + Projector.utf8Length(text) + " bytes)";
     }
 
     /** Splits text into lines of at most {@code width} characters, at spaces or after commas where it can. */

@@ -11,26 +11,23 @@ import static io.toolboundary.demo.DemoTools.TRACE_FETCH;
 import static java.util.Objects.requireNonNull;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AgentText;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationQuery;
+import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Limits;
 import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.io.PrintStream;
@@ -243,7 +240,7 @@ final class TriageScript {
             table.row("result", result).row("content", Table.abbreviate(r.content(), MAX_CONTENT_CHARS));
             r.scope().forEach(scope -> table.row("scope", scope));
         });
-        table.row("model sees", Table.abbreviate(AgentText.of(got), MAX_CONTENT_CHARS));
+        table.row("model sees", Table.abbreviate(ToolBoundary.agentText(got), MAX_CONTENT_CHARS));
         if (!asScripted) {
             table.row("NOT AS SCRIPTED", "expected " + step.expectedResult());
         }
@@ -278,22 +275,21 @@ final class TriageScript {
                 .row("status", record.status().name())
                 .row("evidence", record.evidence().map(Enum::name).getOrElse("-"))
                 .row("error code", record.errorCode().map(Enum::name).getOrElse("-"))
-                .row("request bytes", String.valueOf(Utf8.byteLength(record.arguments())))
-                .row("raw bytes", record.rawResponse().map(raw -> String.valueOf(Utf8.byteLength(raw)))
+                .row("request bytes", String.valueOf(Projector.utf8Length(record.arguments())))
+                .row("raw bytes", record.rawResponse().map(raw -> String.valueOf(Projector.utf8Length(raw)))
                         .getOrElse(record.status() == InvocationStatus.PROJECTING ? "-" : "none kept"))
                 .row("agent result bytes", record.agentResult().map(r -> String.valueOf(r.byteSize())).getOrElse("-"))
                 .row("referencable", describe(referencability(key.get())));
     }
 
     private Option<CanonicalRecord> find(InvocationKey key) {
-        Either<BoundaryError, Option<CanonicalRecord>> found = boundary.records().find(key.runId(), key.toolCallId());
+        Either<BoundaryError, Option<CanonicalRecord>> found = boundary.find(key.runId(), key.toolCallId());
         return found.getOrElseThrow(error -> new Main.StoreFailed("the store failed during the run: " + error.code()
                 + " (" + error.message() + ")"));
     }
 
     private Either<BoundaryError, Referencability> referencability(InvocationKey key) {
-        InvocationQuery records = boundary.records();
-        return records.referencability(key.runId(), key.toolCallId());
+        return boundary.referencability(key.runId(), key.toolCallId());
     }
 
     private static String describe(Either<BoundaryError, Referencability> referencability) {
@@ -305,7 +301,6 @@ final class TriageScript {
     }
 
     private void printHeader(PrintStream out) {
-        Limits limits = config.limits();
         out.println("Tool Boundary demo: a scripted incident-triage run (no LLM; every step is scripted)");
         out.println("  incident  INC-4711: checkout payments failing since 10:02Z");
         out.println("  run id    " + run.runId().value() + " (opened in the store; deadline in " + RUN_TIME.toMinutes()
@@ -313,8 +308,9 @@ final class TriageScript {
         List<String> store = Table.wrap(storeName, Table.WIDTH - HEADER_INDENT);
         out.println("  store     " + store.get(0));
         store.subList(1, store.size()).forEach(line -> out.println(" ".repeat(HEADER_INDENT) + line));
-        out.println("  limits    request " + size(limits.argumentsBytes()) + ", raw response " + size(limits.rawResponseBytes())
-                + ", record " + size(limits.recordBytes()) + ", agent result " + size(limits.agentResultBytes())
+        out.println("  limits    request " + size(config.argumentsLimitBytes()) + ", raw response "
+                + size(config.rawResponseLimitBytes()) + ", record " + size(config.recordLimitBytes()) + ", agent result "
+                + size(config.agentResultLimitBytes())
                 + " (UTF-8)");
         out.println("  tools     granted:  " + String.join(", ", LOG_SEARCH, RAG_LOOKUP, MYSQL_READ, LOG_EXPORT,
                 TRACE_FETCH, METRICS_QUERY));

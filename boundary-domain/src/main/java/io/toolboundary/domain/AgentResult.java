@@ -1,5 +1,6 @@
 package io.toolboundary.domain;
 
+import io.toolboundary.domain.internal.Utf8;
 import static java.util.Objects.requireNonNull;
 
 import io.vavr.control.Either;

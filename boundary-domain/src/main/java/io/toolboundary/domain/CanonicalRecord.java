@@ -1,8 +1,8 @@
 package io.toolboundary.domain;
 
+import io.toolboundary.domain.internal.Utf8;
 import static java.util.Objects.requireNonNull;
 
-import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;
 import java.util.Objects;
@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * The one canonical record of an invocation, kept per {@link InvocationKey}: request, raw response, agent
  * result, status, error code and timestamps. Each lifecycle state is its own type: {@link Projecting}
- * becomes {@link Ready} or {@link Failed} by a {@link Completion}, and those never change again. Its texts
+ * becomes {@link Ready} or {@link Failed}, and those never change again. Its texts
  * are well-formed Unicode, counted once into {@link #byteSize()}; {@code toString()} never shows them.
  */
 public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting, CanonicalRecord.Final {
@@ -19,36 +19,36 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     }
 
     /** The PROJECTING record this record is, or began as: it holds the request, which a final record shares. */
-    abstract Projecting begun();
+    abstract Projecting request();
 
     /** {@return the run and the exact framework tool_call_id} */
     public InvocationKey key() {
-        return begun().key;
+        return request().key;
     }
 
     /** {@return the tool that was called} */
     public ToolName tool() {
-        return begun().tool;
+        return request().tool;
     }
 
     /** {@return the complete arguments JSON, exactly as the framework supplied it} */
     public String arguments() {
-        return begun().arguments;
+        return request().arguments;
     }
 
     /** {@return the size of {@link #arguments()} in UTF-8 bytes} */
     public long argumentsBytes() {
-        return begun().argumentsBytes;
+        return request().argumentsBytes;
     }
 
     /** {@return the fingerprint of the tool's name and the arguments' canonical JSON: a replay has the same} */
     public String requestFingerprint() {
-        return begun().requestFingerprint;
+        return request().requestFingerprint;
     }
 
     /** {@return when the record was created} */
     public Instant createdAt() {
-        return begun().createdAt;
+        return request().createdAt;
     }
 
     /** {@return when the record last changed: its creation while PROJECTING, its completion once final} */
@@ -56,7 +56,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
 
     /** {@return the record's size in UTF-8 bytes: ids, tool name, arguments, fingerprint, raw response, agent result} */
     public long byteSize() {
-        return begun().requestBytes;
+        return request().requestBytes;
     }
 
     /** {@return the lifecycle status} */
@@ -82,6 +82,16 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         return Option.none();
     }
 
+    /** {@return the type of the failure that ended the record, when one said why (harness-only); only on ERROR} */
+    public Option<String> failureType() {
+        return Option.none();
+    }
+
+    /** {@return the failure's masked, bounded message, when one said why (harness-only); only on ERROR} */
+    public Option<String> failureMessage() {
+        return Option.none();
+    }
+
     /** {@return how this record may be cited: only a READY record may be, as evidence or as a scoped negative observation} */
     public final Referencability referencability() {
         return agentResult().map(result -> result.evidence() == EvidenceStatus.EVIDENCE_FOUND
@@ -96,13 +106,14 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
                 && tool().equals(that.tool()) && arguments().equals(that.arguments())
                 && requestFingerprint().equals(that.requestFingerprint()) && createdAt().equals(that.createdAt())
                 && updatedAt().equals(that.updatedAt()) && rawResponse().equals(that.rawResponse())
-                && agentResult().equals(that.agentResult()) && errorCode().equals(that.errorCode());
+                && agentResult().equals(that.agentResult()) && errorCode().equals(that.errorCode())
+                && failureType().equals(that.failureType()) && failureMessage().equals(that.failureMessage());
     }
 
     @Override
     public final int hashCode() {
         return Objects.hash(key(), tool(), arguments(), requestFingerprint(), createdAt(), updatedAt(), rawResponse(),
-                agentResult(), errorCode());
+                agentResult(), errorCode(), failureType(), failureMessage());
     }
 
     @Override
@@ -113,59 +124,46 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
                 + ", updatedAt=" + updatedAt() + ", " + byteSize() + " bytes]";
     }
 
-    /**
-     * Rebuilds a stored record from its parts, for codecs: the begun request and, once final, its
-     * completion (taken as it is; no limit is checked).
-     *
-     * @param key the canonical key
-     * @param tool the tool
-     * @param arguments the complete arguments JSON
-     * @param requestFingerprint the fingerprint of the request's canonical JSON
-     * @param createdAt the creation time
-     * @param completion how the call ended, or none while it is PROJECTING
-     * @return the PROJECTING, READY or ERROR record
-     * @throws IllegalArgumentException when a text is not well-formed Unicode
-     */
-    public static CanonicalRecord restore(InvocationKey key, ToolName tool, String arguments,
-            String requestFingerprint, Instant createdAt, Option<Completion> completion) {
-        Projecting begun = new Projecting(key, tool, arguments, requestFingerprint, createdAt);
-        return requireNonNull(completion, "completion is null").isEmpty() ? begun : begun.complete(completion.get());
-    }
 
-    /** A record that is READY or ERROR: its PROJECTING self with a {@link Completion}. It never changes again. */
+    /** A record that is READY or ERROR: its PROJECTING self with how the call ended. It never changes again. */
     public abstract static sealed class Final extends CanonicalRecord permits Ready, Failed {
 
         private final Projecting begun;
-        private final Completion completion;
+        private final Option<String> rawResponse;
+        private final Instant completedAt;
+        /** What the completion adds to the record, in UTF-8 bytes. */
+        private final long addedBytes;
 
-        private Final(Projecting begun, Completion completion) {
+        private Final(Projecting begun, Option<String> rawResponse, long addedBytes, Instant completedAt) {
             this.begun = begun;
-            this.completion = completion;
+            this.rawResponse = rawResponse;
+            this.addedBytes = addedBytes;
+            this.completedAt = completedAt.isBefore(begun.createdAt()) ? begun.createdAt() : completedAt;
         }
 
         @Override
-        Projecting begun() {
+        Projecting request() {
             return begun;
         }
 
-        /** {@return how the call ended: raw response, agent result or error code, and time} */
-        public Completion completion() {
-            return completion;
+        /** {@return the PROJECTING record this record completed: the request both share} */
+        public Projecting begun() {
+            return begun;
         }
 
         @Override
         public Instant updatedAt() {
-            return completion.completedAt();
+            return completedAt;
         }
 
         @Override
         public Option<String> rawResponse() {
-            return completion.rawResponse();
+            return rawResponse;
         }
 
         @Override
         public long byteSize() {
-            return super.byteSize() + completion.byteSize();
+            return super.byteSize() + addedBytes;
         }
     }
 
@@ -205,60 +203,35 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
         }
 
         @Override
-        Projecting begun() {
+        Projecting request() {
             return this;
         }
 
         /**
-         * Completes the invocation with its checked raw response and agent result.
+         * Completes the invocation with its raw response and checked agent result. No limit is checked here:
+         * the caller compares {@link #byteSize()} of the answer with its record limit.
          *
-         * @param rawResponse the checked raw response
+         * @param rawResponse the complete raw response
          * @param result the checked agent result
          * @param at the completion time (never earlier than {@link #createdAt()} in the record)
-         * @param limits the limits; the whole record must fit {@link Limits#recordBytes()}
-         * @return the READY record, or {@link ErrorCode#RESULT_TOO_LARGE}
+         * @return the READY record
+         * @throws IllegalArgumentException when the raw response is not well-formed Unicode
          */
-        public Either<BoundaryError, Ready> ready(RawResponse rawResponse, AgentResult result, Instant at, Limits limits) {
-            requireNonNull(rawResponse, "rawResponse is null");
-            requireNonNull(result, "result is null");
-            requireNonNull(at, "at is null");
-            requireNonNull(limits, "limits is null");
-            if (byteSize() + rawResponse.byteSize() + result.byteSize() > limits.recordBytes()) {
-                return Either.left(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
-            }
-            return Either.right(new Ready(this, new Completion.Succeeded(rawResponse.text(), rawResponse.byteSize(),
-                    result, notBefore(at))));
+        public Ready ready(String rawResponse, AgentResult result, Instant at) {
+            return new Ready(this, rawResponse, result, at);
         }
 
         /**
-         * Ends the invocation in ERROR, keeping the checked raw response when there is one.
+         * Ends the invocation in ERROR, keeping the raw response when there is one.
          *
          * @param code the error code
-         * @param rawResponse the checked raw response, when it was obtained and fits the record limit
+         * @param rawResponse the raw response, when it was obtained and fits the record limit
          * @param at the time of failure (never earlier than {@link #createdAt()} in the record)
          * @return the ERROR record with that code
+         * @throws IllegalArgumentException when the raw response is not well-formed Unicode
          */
-        public Failed failed(ErrorCode code, Option<RawResponse> rawResponse, Instant at) {
-            requireNonNull(rawResponse, "rawResponse is null");
-            return new Failed(this, new Completion.Failed(code, rawResponse.map(RawResponse::text),
-                    rawResponse.map(RawResponse::byteSize).getOrElse(0L), notBefore(requireNonNull(at, "at is null"))));
-        }
-
-        /**
-         * The final record this record becomes with {@code completion}, taken as it is (no limit is checked).
-         *
-         * @param completion how the call ended
-         * @return the READY or ERROR record
-         */
-        public Final complete(Completion completion) {
-            requireNonNull(completion, "completion is null");
-            return completion instanceof Completion.Succeeded succeeded
-                    ? new Ready(this, succeeded)
-                    : new Failed(this, (Completion.Failed) completion);
-        }
-
-        private Instant notBefore(Instant at) {
-            return at.isBefore(createdAt()) ? createdAt() : at;
+        public Failed failed(ErrorCode code, Option<String> rawResponse, Instant at) {
+            return new Failed(this, code, rawResponse, Option.none(), Option.none(), at);
         }
 
         @Override
@@ -275,21 +248,22 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
     /** The tool ran and its bounded projection is stored beside the complete raw response. */
     public static final class Ready extends Final {
 
-        private final Completion.Succeeded succeeded;
+        private final AgentResult result;
 
-        private Ready(Projecting begun, Completion.Succeeded succeeded) {
-            super(begun, succeeded);
-            this.succeeded = succeeded;
+        private Ready(Projecting begun, String raw, AgentResult result, Instant at) {
+            super(begun, Option.of(raw), Utf8.measure(requireNonNull(raw, "rawResponse is null"), "rawResponse")
+                    + requireNonNull(result, "result is null").byteSize(), requireNonNull(at, "at is null"));
+            this.result = result;
         }
 
         /** {@return the complete raw response} */
         public String raw() {
-            return succeeded.raw();
+            return rawResponse().get();
         }
 
         /** {@return the agent result} */
         public AgentResult result() {
-            return succeeded.result();
+            return result;
         }
 
         @Override
@@ -299,23 +273,60 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
 
         @Override
         public Option<AgentResult> agentResult() {
-            return Option.of(succeeded.result());
+            return Option.of(result);
         }
     }
 
-    /** The invocation failed after its record was created: status and evidence ERROR; never referencable. */
+    /**
+     * The invocation failed after its record was created: status and evidence ERROR; never referencable.
+     * When a tool or projector threw, it may say why, for the harness only: the failure's type and a
+     * message the boundary masked and bounded.
+     */
     public static final class Failed extends Final {
 
-        private final Completion.Failed failure;
+        private final ErrorCode code;
+        private final Option<String> failureType;
+        private final Option<String> failureMessage;
 
-        private Failed(Projecting begun, Completion.Failed failure) {
-            super(begun, failure);
-            this.failure = failure;
+        private Failed(Projecting begun, ErrorCode code, Option<String> raw, Option<String> failureType,
+                Option<String> failureMessage, Instant at) {
+            super(begun, requireNonNull(raw, "rawResponse is null"), measure(raw, "rawResponse")
+                    + measure(failureType, "failureType") + measure(failureMessage, "failureMessage"),
+                    requireNonNull(at, "at is null"));
+            this.code = requireNonNull(code, "code is null");
+            this.failureType = failureType;
+            this.failureMessage = failureMessage;
+        }
+
+        private static long measure(Option<String> text, String what) {
+            return text.isEmpty() ? 0 : Utf8.measure(requireNonNull(text.get(), what + " is null"), what);
+        }
+
+        /**
+         * {@return this record, saying why it failed}
+         *
+         * @param type the failure's type, for example the exception's class name
+         * @param message what the failure said, masked and bounded by the caller (harness-only data)
+         * @throws IllegalArgumentException when a text is not well-formed Unicode
+         */
+        public Failed because(String type, String message) {
+            return new Failed(begun(), code, rawResponse(), Option.of(requireNonNull(type, "type is null")),
+                    Option.of(requireNonNull(message, "message is null")), updatedAt());
         }
 
         /** {@return the error code} */
         public ErrorCode code() {
-            return failure.code();
+            return code;
+        }
+
+        @Override
+        public Option<String> failureType() {
+            return failureType;
+        }
+
+        @Override
+        public Option<String> failureMessage() {
+            return failureMessage;
         }
 
         @Override
@@ -325,7 +336,7 @@ public abstract sealed class CanonicalRecord permits CanonicalRecord.Projecting,
 
         @Override
         public Option<ErrorCode> errorCode() {
-            return Option.of(failure.code());
+            return Option.of(code);
         }
     }
 }

@@ -1,10 +1,11 @@
 package io.toolboundary.domain;
 
-import static io.toolboundary.domain.Utf8Test.charOfWidth;
+import static io.toolboundary.domain.TestTexts.charOfWidth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
+import io.toolboundary.domain.internal.Utf8;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import org.junit.jupiter.api.Nested;

@@ -1,13 +1,14 @@
 package io.toolboundary.domain;
 
-import static io.toolboundary.domain.Utf8Test.charOfWidth;
+import static io.toolboundary.domain.TestTexts.charOfWidth;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import io.toolboundary.domain.CanonicalRecord.Failed;
 import io.toolboundary.domain.CanonicalRecord.Projecting;
 import io.toolboundary.domain.CanonicalRecord.Ready;
-import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;
 import org.junit.jupiter.api.Nested;
@@ -24,18 +25,6 @@ class CanonicalRecordTest {
     static final ToolName TOOL = new ToolName("search.logs");
     static final String REQUEST = "{\"q\":\"caf\u00e9 \u20ac \ud83d\ude00\"}";
     static final String FINGERPRINT = "0123456789abcdef".repeat(4);
-    static final Limits UNBOUNDED = new Limits(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
-
-    /** The checked raw response of a text that is well-formed Unicode. */
-    static RawResponse raw(String text) {
-        return RawResponse.of(text).get();
-    }
-
-    /** Completes {@code begun} with a raw response checked first, as the boundary does. */
-    static Either<BoundaryError, Ready> ready(Projecting begun, String raw, AgentResult result, java.time.Instant at,
-            Limits limits) {
-        return RawResponse.of(raw).flatMap(checked -> begun.ready(checked, result, at, limits));
-    }
 
     static Projecting projecting() {
         return new Projecting(KEY, TOOL, REQUEST, FINGERPRINT, CREATED);
@@ -87,7 +76,7 @@ class CanonicalRecordTest {
         void withEvidenceFoundIsCitableEvidence() {
             AgentResult result = found("3 hits");
 
-            Ready ready = ready(projecting(), "raw body", result, LATER, UNBOUNDED).get();
+            Ready ready = projecting().ready("raw body", result, LATER);
 
             assertThat(ready.status()).isEqualTo(InvocationStatus.READY);
             assertThat(ready.evidence()).isEqualTo(Option.of(EvidenceStatus.EVIDENCE_FOUND));
@@ -103,7 +92,7 @@ class CanonicalRecordTest {
         void withNoEvidenceIsOnlyAScopedNegativeObservation() {
             AgentResult result = nothing("no match", "service checkout, 10:00-10:15");
 
-            Ready ready = ready(projecting(), "[]", result, LATER, UNBOUNDED).get();
+            Ready ready = projecting().ready("[]", result, LATER);
 
             assertThat(ready.status()).isEqualTo(InvocationStatus.READY);
             assertThat(ready.evidence()).isEqualTo(Option.of(EvidenceStatus.NO_EVIDENCE));
@@ -113,10 +102,10 @@ class CanonicalRecordTest {
 
         @Test
         void neverUpdatesBeforeItWasCreated() {
-            Ready ready = ready(projecting(), "raw", found("x"), CREATED.minusSeconds(30), UNBOUNDED).get();
+            Ready ready = projecting().ready("raw", found("x"), CREATED.minusSeconds(30));
 
             assertThat(ready.updatedAt()).isEqualTo(CREATED);
-            assertThat(ready(projecting(), "raw", found("x"), CREATED, UNBOUNDED).get().updatedAt()).isEqualTo(CREATED);
+            assertThat(projecting().ready("raw", found("x"), CREATED).updatedAt()).isEqualTo(CREATED);
         }
 
         @Test
@@ -124,7 +113,7 @@ class CanonicalRecordTest {
             String raw = "r\u00e9\u20ac\ud83d\ude00";
             AgentResult result = nothing("c\u00e9", "s\u20ac\ud83d\ude00");
 
-            Ready ready = ready(projecting(), raw, result, LATER, UNBOUNDED).get();
+            Ready ready = projecting().ready(raw, result, LATER);
 
             assertThat(ready.byteSize())
                     .isEqualTo(fixedBytes() + bytes(raw) + bytes("c\u00e9") + bytes("s\u20ac\ud83d\ude00"))
@@ -133,27 +122,28 @@ class CanonicalRecordTest {
 
         @ParameterizedTest(name = "raw ending in a {0}-byte character")
         @ValueSource(ints = {1, 2, 3, 4})
-        void acceptsARecordOfExactlyTheRecordLimit(int lastWidth) {
+        void countsARecordOfExactlyTheRecordLimitAsThatLimit(int lastWidth) {
             AgentResult result = found("hit \u00e9");
             String raw = "r".repeat(100) + charOfWidth(lastWidth);
             long exact = fixedBytes() + 100 + lastWidth + bytes("hit \u00e9");
 
-            Either<BoundaryError, Ready> ready = ready(projecting(), raw, result, LATER, recordLimit(exact));
+            Ready ready = projecting().ready(raw, result, LATER);
 
-            assertThat(ready.isRight()).isTrue();
-            assertThat(ready.get().byteSize()).isEqualTo(exact);
+            // ready() checks no limit: the boundary keeps a READY record whose byteSize is within its limit.
+            assertThat(ready.byteSize()).isEqualTo(exact);
         }
 
         @ParameterizedTest(name = "raw ending in a {0}-byte character")
         @ValueSource(ints = {1, 2, 3, 4})
-        void rejectsARecordOfOneByteOverTheRecordLimit(int lastWidth) {
+        void countsARecordOfOneByteOverTheRecordLimitAsOver(int lastWidth) {
             AgentResult result = found("hit \u00e9");
             String raw = "r".repeat(101) + charOfWidth(lastWidth);
             long limit = fixedBytes() + 100 + lastWidth + bytes("hit \u00e9");
 
-            Either<BoundaryError, Ready> ready = ready(projecting(), raw, result, LATER, recordLimit(limit));
+            Ready ready = projecting().ready(raw, result, LATER);
 
-            assertThat(ready.getLeft()).isEqualTo(BoundaryError.of(ErrorCode.RESULT_TOO_LARGE));
+            // The boundary refuses a READY record whose byteSize is over its limit.
+            assertThat(ready.byteSize()).isEqualTo(limit + 1);
         }
 
         @ParameterizedTest(name = "scope ending in a {0}-byte character")
@@ -162,21 +152,47 @@ class CanonicalRecordTest {
             String scope = "s".repeat(20) + charOfWidth(lastWidth);
             long exact = fixedBytes() + bytes("raw") + bytes("c") + 20 + lastWidth;
 
-            assertThat(ready(projecting(), "raw", nothing("c", scope), LATER, recordLimit(exact)).isRight()).isTrue();
-            assertThat(ready(projecting(), "raw", nothing("c", scope), LATER, recordLimit(exact - 1)).getLeft().code())
-                    .isEqualTo(ErrorCode.RESULT_TOO_LARGE);
+            assertThat(projecting().ready("raw", nothing("c", scope), LATER).byteSize()).isEqualTo(exact);
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"\uD83D", "\uDE00", "ok\uD83D", "\uDE00\uD83D", "\ud83d\ude00\ude00"})
         void rejectsRawResponseWithALoneSurrogate(String raw) {
-            Either<BoundaryError, Ready> ready = ready(projecting(), raw, found("x"), LATER, UNBOUNDED);
-
-            assertThat(ready.getLeft()).isEqualTo(BoundaryError.of(ErrorCode.TEXT_NOT_UNICODE));
+            assertThatIllegalArgumentException().isThrownBy(() -> projecting().ready(raw, found("x"), LATER))
+                    .withMessageNotContaining(raw);
         }
 
-        private static Limits recordLimit(long recordBytes) {
-            return new Limits(1, 1, recordBytes, 1);
+        @Test
+        void addsItsRawResponseAndAgentResultToTheRecordItBegan() {
+            String raw = "raw \u20ac \ud83d\ude00";
+            AgentResult result = nothing("n\u00e9ant", "scope \ud83d\ude00");
+            Projecting begun = projecting();
+
+            Ready ready = begun.ready(raw, result, LATER);
+
+            assertThat(ready.begun()).isSameAs(begun);
+            assertThat(ready.byteSize() - ready.begun().byteSize())
+                    .isEqualTo(bytes(raw) + bytes("n\u00e9ant") + bytes("scope \ud83d\ude00"))
+                    .isEqualTo(bytes(ready.rawResponse().get()) + result.byteSize());
+        }
+
+        @Test
+        void equalsTheSameCompletionOfTheSameRecord() {
+            Ready ready = projecting().ready("raw", found("hit"), LATER);
+
+            assertThat(ready).isEqualTo(projecting().ready("raw", found("hit"), LATER))
+                    .hasSameHashCodeAs(projecting().ready("raw", found("hit"), LATER))
+                    .isNotEqualTo(projecting().ready("raw2", found("hit"), LATER))
+                    .isNotEqualTo(projecting().ready("raw", found("hit2"), LATER))
+                    .isNotEqualTo(projecting().ready("raw", found("hit"), LATER.plusMillis(1)))
+                    .isNotEqualTo(projecting().failed(ErrorCode.EXECUTION_FAILED, Option.some("raw"), LATER));
+        }
+
+        @Test
+        void refusesNullParts() {
+            assertThatNullPointerException().isThrownBy(() -> projecting().ready(null, found("x"), LATER));
+            assertThatNullPointerException().isThrownBy(() -> projecting().ready("raw", null, LATER));
+            assertThatNullPointerException().isThrownBy(() -> projecting().ready("raw", found("x"), null));
         }
     }
 
@@ -200,10 +216,38 @@ class CanonicalRecordTest {
 
         @Test
         void keepsTheRawResponseWhenGiven() {
-            Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of(raw("raw \u20ac")), LATER);
+            Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of("raw \u20ac"), LATER);
 
             assertThat(failed.rawResponse()).isEqualTo(Option.of("raw \u20ac"));
             assertThat(failed.byteSize()).isEqualTo(fixedBytes() + 7);
+            assertThat(failed.byteSize() - failed.begun().byteSize()).isEqualTo(bytes(failed.rawResponse().get()))
+                    .isEqualTo(7);
+        }
+
+        @Test
+        void equalsTheSameFailureOfTheSameRecord() {
+            Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of("raw"), LATER);
+
+            assertThat(failed).isEqualTo(projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of("raw"), LATER))
+                    .hasSameHashCodeAs(projecting().failed(ErrorCode.PROJECTION_FAILED, Option.of("raw"), LATER))
+                    .isNotEqualTo(projecting().failed(ErrorCode.PROJECTION_INVALID, Option.of("raw"), LATER))
+                    .isNotEqualTo(projecting().failed(ErrorCode.PROJECTION_FAILED, Option.none(), LATER));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"\uD83D", "\uDE00", "ok\uD83D"})
+        void rejectsRawResponseWithALoneSurrogate(String raw) {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> projecting().failed(ErrorCode.EXECUTION_FAILED, Option.of(raw), LATER));
+        }
+
+        @Test
+        void refusesNullParts() {
+            assertThatNullPointerException().isThrownBy(() -> projecting().failed(null, Option.none(), LATER));
+            assertThatNullPointerException()
+                    .isThrownBy(() -> projecting().failed(ErrorCode.STORE_FULL, null, LATER));
+            assertThatNullPointerException()
+                    .isThrownBy(() -> projecting().failed(ErrorCode.STORE_FULL, Option.none(), null));
         }
 
         @Test
@@ -214,8 +258,10 @@ class CanonicalRecordTest {
 
         @Test
         void countsOnlyTheFixedPartsWithoutRaw() {
-            assertThat(projecting().failed(ErrorCode.EXECUTION_FAILED, Option.none(), LATER).byteSize())
-                    .isEqualTo(fixedBytes());
+            Failed failed = projecting().failed(ErrorCode.EXECUTION_FAILED, Option.none(), LATER);
+
+            assertThat(failed.byteSize()).isEqualTo(fixedBytes());
+            assertThat(failed.byteSize() - failed.begun().byteSize()).isZero();
         }
     }
 

@@ -6,14 +6,12 @@ import static io.toolboundary.domain.CanonicalRecordTest.KEY;
 import static io.toolboundary.domain.CanonicalRecordTest.LATER;
 import static io.toolboundary.domain.CanonicalRecordTest.REQUEST;
 import static io.toolboundary.domain.CanonicalRecordTest.TOOL;
-import static io.toolboundary.domain.CanonicalRecordTest.UNBOUNDED;
 import static io.toolboundary.domain.CanonicalRecordTest.bytes;
 import static io.toolboundary.domain.CanonicalRecordTest.found;
 import static io.toolboundary.domain.CanonicalRecordTest.nothing;
 import static io.toolboundary.domain.CanonicalRecordTest.projecting;
-import static io.toolboundary.domain.CanonicalRecordTest.raw;
-import static io.toolboundary.domain.CanonicalRecordTest.ready;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.domain.CanonicalRecord.Failed;
@@ -38,9 +36,9 @@ class RecordCountsTest {
     @Test
     void aReadyRecordCountsWhatTheSameRecordBuiltWholeCounts() {
         AgentResult result = nothing("n\u00e9ant", "scope \ud83d\ude00");
-        Ready completed = ready(projecting(), RAW, result, LATER, UNBOUNDED).get();
-        Ready whole = (Ready) CanonicalRecord.restore(KEY, TOOL, REQUEST, FINGERPRINT, CREATED,
-                Option.some(new Completion.Succeeded(RAW, result, LATER)));
+        Ready completed = projecting().ready(RAW, result, LATER);
+        Ready whole = new Projecting(KEY, TOOL, REQUEST, FINGERPRINT, CREATED)
+                .ready(RAW, nothing("n\u00e9ant", "scope \ud83d\ude00"), LATER);
 
         assertThat(completed).isEqualTo(whole).hasSameHashCodeAs(whole);
         assertThat(completed.byteSize()).isEqualTo(whole.byteSize())
@@ -50,48 +48,42 @@ class RecordCountsTest {
     }
 
     @Test
-    void aRecordCompletedByItsCompletionKeepsTheCompletionsCount() {
+    void aFinalRecordIsItsBegunRecordAndWhatItsCompletionAdds() {
         Projecting begun = projecting();
-        Final ready = ready(begun, RAW, found("found"), LATER, UNBOUNDED).get();
-        Final failed = begun.failed(ErrorCode.PROJECTION_FAILED, Option.some(raw(RAW)), LATER);
+        Final ready = begun.ready(RAW, found("found"), LATER);
+        Final failed = begun.failed(ErrorCode.PROJECTION_FAILED, Option.some(RAW), LATER);
 
+        assertThat(ready.byteSize() - ready.begun().byteSize()).isEqualTo(bytes(RAW) + bytes("found"));
+        assertThat(failed.byteSize() - failed.begun().byteSize()).isEqualTo(bytes(RAW));
         for (Final done : List.of(ready, failed)) {
-            Completion completion = done.completion();
-            assertThat(begun.complete(completion)).isEqualTo(done);
-            assertThat(begun.complete(completion).completion()).isSameAs(completion);
-            assertThat(begun.complete(completion).byteSize()).isEqualTo(done.byteSize())
-                    .isEqualTo(begun.byteSize() + completion.byteSize());
+            assertThat(done.begun()).isSameAs(begun);
+            assertThat(done.byteSize()).isEqualTo(begun.byteSize() + bytes(done.rawResponse().get())
+                    + done.agentResult().map(AgentResult::byteSize).getOrElse(0L));
         }
     }
 
     @Test
-    void aCompletionBuiltWholeCountsAsTheOneTakenFromItsRecord() {
-        Ready ready = ready(projecting(), RAW, found("found \u00e9"), LATER, UNBOUNDED).get();
+    void aCompletionMadeAgainCountsAsTheOneItsRecordHolds() {
+        Ready ready = projecting().ready(RAW, found("found \u00e9"), LATER);
 
-        Completion whole = new Completion.Succeeded(RAW, found("found \u00e9"), LATER);
+        Ready again = projecting().ready(RAW, found("found \u00e9"), LATER);
 
-        assertThat(whole).isEqualTo(ready.completion()).hasSameHashCodeAs(ready.completion());
-        assertThat(whole.byteSize()).isEqualTo(ready.completion().byteSize()).isEqualTo(bytes(RAW) + bytes("found \u00e9"));
-        assertThat(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.some(RAW), LATER).byteSize())
-                .isEqualTo(bytes(RAW));
+        assertThat(again).isEqualTo(ready).hasSameHashCodeAs(ready);
+        assertThat(again.byteSize() - again.begun().byteSize()).isEqualTo(ready.byteSize() - ready.begun().byteSize())
+                .isEqualTo(bytes(RAW) + bytes("found \u00e9"));
+        Failed failed = projecting().failed(ErrorCode.EXECUTION_FAILED, Option.some(RAW), LATER);
+        assertThat(failed.byteSize() - failed.begun().byteSize()).isEqualTo(bytes(RAW));
     }
 
     @Test
-    void aRawResponseIsCountedOnceAndRefusedWithALoneSurrogate() {
-        assertThat(RawResponse.of(RAW).get().byteSize()).isEqualTo(bytes(RAW));
-        assertThat(RawResponse.of(RAW).get().text()).isSameAs(RAW);
-        assertThat(RawResponse.of(LONE).getLeft().code()).isEqualTo(ErrorCode.TEXT_NOT_UNICODE);
-        assertThat(RawResponse.of(RAW).get().toString()).doesNotContain("raw").contains(bytes(RAW) + " bytes");
-    }
+    void aRawResponseIsKeptAsGivenAndRefusedWithALoneSurrogate() {
+        Ready ready = projecting().ready(RAW, found("f"), LATER);
 
-    @Test
-    void aCheckedRawResponseMakesTheSameRecordAsItsText() {
-        RawResponse raw = RawResponse.of(RAW).get();
-
-        assertThat(projecting().ready(raw, found("f"), LATER, UNBOUNDED))
-                .isEqualTo(ready(projecting(), RAW, found("f"), LATER, UNBOUNDED));
-        assertThat(projecting().failed(ErrorCode.PROJECTION_INVALID, Option.some(raw), LATER))
-                .isEqualTo(projecting().failed(ErrorCode.PROJECTION_INVALID, Option.some(raw(RAW)), LATER));
+        assertThat(ready.raw()).isSameAs(RAW);
+        assertThat(ready.rawResponse().get()).isSameAs(RAW);
+        assertThat(ready.byteSize() - ready.begun().byteSize() - ready.result().byteSize()).isEqualTo(bytes(RAW));
+        assertThatIllegalArgumentException().isThrownBy(() -> projecting().ready(LONE, found("f"), LATER))
+                .withMessageNotContaining("broken");
     }
 
     @ParameterizedTest
@@ -101,11 +93,9 @@ class RecordCountsTest {
             switch (where) {
                 case "arguments" -> new Projecting(KEY, TOOL, "{\"q\":\"" + LONE + "\"}", FINGERPRINT, CREATED);
                 case "fingerprint" -> new Projecting(KEY, TOOL, REQUEST, LONE, CREATED);
-                case "raw" -> CanonicalRecord.restore(KEY, TOOL, REQUEST, FINGERPRINT, CREATED,
-                        Option.some(new Completion.Succeeded(LONE, found("f"), LATER)));
-                case "failedRaw" -> CanonicalRecord.restore(KEY, TOOL, REQUEST, FINGERPRINT, CREATED,
-                        Option.some(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.some(LONE), LATER)));
-                case "outcomeRaw" -> new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.some(LONE), LATER);
+                case "raw" -> projecting().ready(LONE, found("f"), LATER);
+                case "failedRaw" -> projecting().failed(ErrorCode.EXECUTION_FAILED, Option.some(LONE), LATER);
+                case "outcomeRaw" -> projecting().failed(ErrorCode.PROJECTION_INVALID, Option.some(LONE), LATER);
                 case "content" -> found(LONE);
                 default -> nothing("n", LONE);
             }
@@ -119,22 +109,45 @@ class RecordCountsTest {
 
         assertThat(begun).isNotEqualTo(failed).isEqualTo(projecting());
         assertThat(failed).isNotEqualTo(begun.failed(ErrorCode.PROJECTION_FAILED, Option.none(), LATER))
-                .isNotEqualTo(begun.failed(ErrorCode.EXECUTION_FAILED, Option.some(raw("r")), LATER))
+                .isNotEqualTo(begun.failed(ErrorCode.EXECUTION_FAILED, Option.some("r"), LATER))
                 .isNotEqualTo(begun.failed(ErrorCode.EXECUTION_FAILED, Option.none(), LATER.plusMillis(1)));
-        assertThat(ready(begun, "r", found("a"), LATER, UNBOUNDED))
-                .isNotEqualTo(ready(begun, "r", found("b"), LATER, UNBOUNDED));
+        assertThat(begun.ready("r", found("a"), LATER)).isNotEqualTo(begun.ready("r", found("b"), LATER));
     }
 
     @Test
     void aRecordsTextNeverReachesItsToString() {
-        Ready ready = ready(projecting(), RAW, found("found"), LATER, UNBOUNDED).get();
-        Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.some(raw(RAW)), LATER);
+        Ready ready = projecting().ready(RAW, found("found"), LATER);
+        Failed failed = projecting().failed(ErrorCode.PROJECTION_FAILED, Option.some(RAW), LATER)
+                .because("java.lang.IllegalStateException", "raw \u20ac password=[masked]");
 
-        for (Object value : List.of(projecting(), ready, failed, ready.completion(), failed.completion())) {
+        for (Object value : List.of(projecting(), ready, failed)) {
             assertThat(value.toString()).doesNotContain("caf\u00e9").doesNotContain("raw \u20ac")
                     .doesNotContain(FINGERPRINT).contains("bytes");
         }
         assertThat(ready.toString()).contains("call_01:a.b", "search.logs", "READY", "EVIDENCE_FOUND");
-        assertThat(failed.toString()).contains("ERROR", "PROJECTION_FAILED");
+        assertThat(failed.toString()).contains("ERROR", "PROJECTION_FAILED").doesNotContain("IllegalStateException");
+    }
+
+    @Test
+    void aFailureReasonIsPartOfTheRecordItsBytesAndItsEquality() {
+        Failed failed = projecting().failed(ErrorCode.EXECUTION_FAILED, Option.some("r"), LATER);
+        Failed explained = failed.because("java.net.SocketTimeoutException", "Read timed out \ud83d\ude00");
+
+        assertThat(explained.failureType()).contains("java.net.SocketTimeoutException");
+        assertThat(explained.failureMessage()).contains("Read timed out \ud83d\ude00");
+        assertThat(explained.byteSize()).isEqualTo(failed.byteSize() + "java.net.SocketTimeoutException".length()
+                + "Read timed out ".length() + 4);
+        assertThat(explained).isNotEqualTo(failed).isEqualTo(failed.because("java.net.SocketTimeoutException",
+                "Read timed out \ud83d\ude00"));
+        assertThat(explained.code()).isEqualTo(failed.code());
+        assertThat(explained.rawResponse()).isEqualTo(failed.rawResponse());
+        assertThat(explained.updatedAt()).isEqualTo(failed.updatedAt());
+        assertThat(explained.begun()).isEqualTo(failed.begun());
+        assertThat(failed.failureType()).isEmpty();
+        assertThat(failed.failureMessage()).isEmpty();
+        assertThat(projecting().ready("r", found("a"), LATER).failureType()).isEmpty();
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> failed.because("Type", "lone \udc00 surrogate"));
+        org.assertj.core.api.Assertions.assertThatNullPointerException().isThrownBy(() -> failed.because(null, "m"));
     }
 }

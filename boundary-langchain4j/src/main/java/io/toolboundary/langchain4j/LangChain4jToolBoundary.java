@@ -11,7 +11,6 @@ import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderResult;
-import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -31,7 +30,7 @@ import java.util.function.Supplier;
 /**
  * Puts a {@link ToolBoundary} under the tools of a LangChain4j {@link AiServices} agent, so that every
  * tool call the model makes goes through {@link ToolBoundary#invoke} and the model sees only
- * {@link AgentText}: the bounded, evidence-labelled result or the safe error.
+ * {@link ToolBoundary#agentText agent text}: the bounded, evidence-labelled result or the safe error.
  *
  * <pre>{@code
  * LangChain4jToolBoundary tools = LangChain4jToolBoundary.of(boundary, harness::currentRun, List.of(logSearchSpec));
@@ -68,7 +67,7 @@ import java.util.function.Supplier;
  *       framework has no notion of a run. The supplier is called on whatever thread the framework runs
  *       tools on (another thread with {@link AiServices#executeToolsConcurrently()}), so it must not
  *       read a thread-local;</li>
- *   <li>the answer is {@link AgentText} of the boundary's outcome, flagged as an error to the
+ *   <li>the answer is the {@link ToolBoundary#agentText agent text} of the boundary's outcome, flagged as an error to the
  *       framework when the boundary refused or failed the call; no raw response, exception text,
  *       request echo or key ever reaches the model. A supplier that throws or returns {@code null}
  *       gives {@code ERROR INTERNAL_ERROR} and the boundary is not called.</li>
@@ -177,7 +176,7 @@ public final class LangChain4jToolBoundary {
             return ToolExecutionResultMessage.builder()
                     .id(request.id())
                     .toolName(request.name())
-                    .text(AgentText.of(outcome))
+                    .text(ToolBoundary.agentText(outcome))
                     .isError(outcome.isLeft())
                     .build();
         };
@@ -199,10 +198,10 @@ public final class LangChain4jToolBoundary {
      * Runs one framework tool call through the boundary, for a harness that drives tools itself.
      *
      * @param request the call as the framework produced it
-     * @return the text for the model (see {@link AgentText})
+     * @return the text for the model (see {@link ToolBoundary#agentText})
      */
     public String answer(ToolExecutionRequest request) {
-        return AgentText.of(invoke(request));
+        return ToolBoundary.agentText(invoke(request));
     }
 
     private Either<BoundaryError, AgentResult> invoke(ToolExecutionRequest request) {
@@ -233,7 +232,7 @@ public final class LangChain4jToolBoundary {
         public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
             Either<BoundaryError, AgentResult> outcome = invoke(request);
             return ToolExecutionResult.builder()
-                    .resultText(AgentText.of(outcome))
+                    .resultText(ToolBoundary.agentText(outcome))
                     .isError(outcome.isLeft())
                     .build();
         }

@@ -81,7 +81,7 @@ public class TriageAgent {
                     .build();
 
             System.out.println("Answer: " + agent.chat("What failed in checkout?"));
-            CanonicalRecord record = boundary.records().find(run.runId(), new ToolCallId("call_1")).get().get();
+            CanonicalRecord record = boundary.find(run.runId(), new ToolCallId("call_1")).get().get();
             System.out.println("Record " + record.status() + "; raw response, for the harness only:\n"
                     + record.rawResponse().get());
         }

@@ -114,7 +114,7 @@ class AnnotatedToolsRedisTest {
     }
 
     private CanonicalRecord recordOf(String toolCallId) {
-        return boundary.records().find(run.runId(), new ToolCallId(toolCallId)).get().get();
+        return boundary.find(run.runId(), new ToolCallId(toolCallId)).get().get();
     }
 
     @Test

@@ -97,7 +97,7 @@ class LangChain4jToolBoundaryTest {
     }
 
     CanonicalRecord recordOf(String toolCallId) {
-        Option<CanonicalRecord> found = boundary.records().find(currentRun.get().runId(), new ToolCallId(toolCallId)).get();
+        Option<CanonicalRecord> found = boundary.find(currentRun.get().runId(), new ToolCallId(toolCallId)).get();
         assertThat(found).as("record of " + toolCallId).isNotEmpty();
         return found.get();
     }
@@ -340,7 +340,7 @@ class LangChain4jToolBoundaryTest {
         assertThat(logSearch.executions()).isZero();
         String lost = "ERROR RUN_STATE_LOST: " + ErrorCode.RUN_STATE_LOST.safeMessage();
         assertThat(model.toolResultsSeen()).extracting(ToolExecutionResultMessage::text).containsExactly(lost, lost);
-        assertThat(restarted.records().find(currentRun.get().runId(), new ToolCallId("call_1")).get()).isEmpty();
+        assertThat(restarted.find(currentRun.get().runId(), new ToolCallId("call_1")).get()).isEmpty();
     }
 
     @Test

@@ -7,7 +7,6 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -49,8 +48,8 @@ public final class McpTriageHarness {
                 RunContext.active(new RunId("triage-42"), Instant.now().plus(Duration.ofMinutes(5)), 50))
                 .getOrElseThrow(error -> new IllegalStateException(error.message()));
         return List.of(
-                AgentText.of(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_1", "log-search", "{\"query\":\"timeout\"}"))),
-                AgentText.of(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_1", "log-search", "{\"query\":\"timeout\"}"))),
-                AgentText.of(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_2", "restart-service", "{}"))));
+                ToolBoundary.agentText(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_1", "log-search", "{\"query\":\"timeout\"}"))),
+                ToolBoundary.agentText(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_1", "log-search", "{\"query\":\"timeout\"}"))),
+                ToolBoundary.agentText(boundary.invoke(run, ToolCallEnvelope.of("triage-42", "call_2", "restart-service", "{}"))));
     }
 }

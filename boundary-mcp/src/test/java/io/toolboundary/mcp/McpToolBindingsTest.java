@@ -27,7 +27,6 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AgentText;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
@@ -129,7 +128,7 @@ class McpToolBindingsTest {
     }
 
     CanonicalRecord record(ToolBoundary boundary, String toolCallId) {
-        Option<CanonicalRecord> found = boundary.records().find(run.runId(), new ToolCallId(toolCallId)).get();
+        Option<CanonicalRecord> found = boundary.find(run.runId(), new ToolCallId(toolCallId)).get();
         assertThat(found).as("record of " + toolCallId).isNotEmpty();
         return found.get();
     }
@@ -146,8 +145,8 @@ class McpToolBindingsTest {
 
         Either<BoundaryError, AgentResult> answer = call(boundary, "call_1", LOG_SEARCH, "{\"query\":\"timeout\"}");
 
-        assertThat(AgentText.of(answer)).isEqualTo("EVIDENCE_FOUND (scope: " + SCOPE + ")\n" + CONTENT);
-        assertThat(AgentText.of(answer)).doesNotContain("RAW-ROW");
+        assertThat(ToolBoundary.agentText(answer)).isEqualTo("EVIDENCE_FOUND (scope: " + SCOPE + ")\n" + CONTENT);
+        assertThat(ToolBoundary.agentText(answer)).doesNotContain("RAW-ROW");
         CanonicalRecord record = record(boundary, "call_1");
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
         assertThat(record.arguments()).isEqualTo("{\"query\":\"timeout\"}");
@@ -185,7 +184,7 @@ class McpToolBindingsTest {
 
         assertThat(restart.getLeft().code()).isEqualTo(ErrorCode.TOOL_NOT_READ_ONLY);
         assertThat(purge.getLeft().code()).isEqualTo(ErrorCode.TOOL_NOT_READ_ONLY);
-        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_4")).get()).isEmpty();
+        assertThat(boundary.find(run.runId(), new ToolCallId("call_4")).get()).isEmpty();
         assertThat(serverCalls(RESTART)).isEqualTo(restarts);
         assertThat(serverCalls(PURGE)).isEqualTo(purges);
     }
@@ -230,7 +229,7 @@ class McpToolBindingsTest {
         Either<BoundaryError, AgentResult> answer = call(boundary, "call_9", FAILING, "{}");
 
         assertThat(answer.getLeft().code()).isEqualTo(ErrorCode.EXECUTION_FAILED);
-        assertThat(AgentText.of(answer)).doesNotContain("hunter2").doesNotContain("connection refused");
+        assertThat(ToolBoundary.agentText(answer)).doesNotContain("hunter2").doesNotContain("connection refused");
         CanonicalRecord record = record(boundary, "call_9");
         assertThat(record.status()).isEqualTo(InvocationStatus.ERROR);
         assertThat(record.rawResponse()).isEmpty();
@@ -275,7 +274,7 @@ class McpToolBindingsTest {
         Either<BoundaryError, AgentResult> answer = call(boundary, "call_12", SCREENSHOT, "{}");
 
         assertThat(answer.getLeft().code()).isEqualTo(ErrorCode.EXECUTION_FAILED);
-        assertThat(AgentText.of(answer)).doesNotContain("iVBORw0KGgo");
+        assertThat(ToolBoundary.agentText(answer)).doesNotContain("iVBORw0KGgo");
         assertThat(toolFailures).containsExactly(McpUnsupportedContentException.class);
         assertThat(serverCalls(SCREENSHOT)).isEqualTo(before + 1);
     }
@@ -317,7 +316,7 @@ class McpToolBindingsTest {
 
         assertThat(outcome.getLeft().code()).isEqualTo(ErrorCode.RUN_NOT_OPENED);
         assertThat(serverCalls(LOG_SEARCH)).isEqualTo(before);
-        assertThat(boundary.records().find(unopened.runId(), new ToolCallId("call_n")).get()).isEmpty();
+        assertThat(boundary.find(unopened.runId(), new ToolCallId("call_n")).get()).isEmpty();
     }
 
     @Test
@@ -330,7 +329,7 @@ class McpToolBindingsTest {
         assertThat(shown).containsExactly(
                 "EVIDENCE_FOUND (scope: checkout logs)\n2 matching lines",
                 "ERROR DUPLICATE_TOOL_CALL: This tool_call_id was already used in this run; the tool was not run again.",
-                AgentText.of(BoundaryError.of(ErrorCode.TOOL_NOT_READ_ONLY)));
+                ToolBoundary.agentText(Either.left(BoundaryError.of(ErrorCode.TOOL_NOT_READ_ONLY))));
         assertThat(serverCalls(LOG_SEARCH)).isEqualTo(searches + 1);
         assertThat(serverCalls(RESTART)).isEqualTo(restarts);
     }

@@ -42,7 +42,7 @@ import java.util.stream.Collectors;
  *       (refused before the tool ran: preflight, duplicate, budget or store refusal; no record was
  *       completed), {@code store_failed} (the tool ran but the store did not record its end),
  *       {@code internal_error} (the boundary closed with INTERNAL_ERROR), {@code replayed} (a repeated call
- *       answered from its READY record under {@code DuplicateCallPolicy.REPLAY_READY}, the tool not run);</li>
+ *       answered from its READY record when {@code ToolBoundaryConfig.replayReadyDuplicates()}, the tool not run);</li>
  *   <li>{@code evidence}: {@code EVIDENCE_FOUND}, {@code NO_EVIDENCE} or {@code ERROR} for a completed
  *       or replayed record, {@code none} otherwise;</li>
  *   <li>{@code error.code}: an {@link ErrorCode} name, or {@code none} for a READY record;</li>

@@ -10,14 +10,14 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
@@ -34,7 +34,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -44,8 +44,9 @@ class MicrometerBoundaryListenerTest {
     static final Set<String> CALL_TAG_KEYS = Set.of("tool", "outcome", "evidence", "error.code");
 
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    /** The boundary's ticker; the fake tools move it to take a known time. */
-    final AtomicLong nanos = new AtomicLong();
+    /** How long the log-search tool runs at least; its projector runs {@link #PROJECTOR_TIME} at least. */
+    static final Duration TOOL_TIME = Duration.ofMillis(120);
+    static final Duration PROJECTOR_TIME = Duration.ofMillis(60);
     final RunContext run = Fixtures.anyRunContext();
 
     ToolBoundary boundary(MicrometerBoundaryListener listener, CanonicalInvocationStore store) {
@@ -53,14 +54,13 @@ class MicrometerBoundaryListenerTest {
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
                 .listener(listener)
-                .ticker(nanos::get)
                 .tool(ToolBinding.readOnly("log-search",
                         request -> {
-                            nanos.addAndGet(Duration.ofMillis(120).toNanos());
+                            spend(TOOL_TIME);
                             return "raw rows";
                         },
                         (request, raw) -> {
-                            nanos.addAndGet(Duration.ofMillis(3).toNanos());
+                            spend(PROJECTOR_TIME);
                             return Projection.evidenceFound("2 rows");
                         }))
                 .tool(ToolBinding.readOnly("metrics", FakeTools.returning("raw"),
@@ -68,6 +68,15 @@ class MicrometerBoundaryListenerTest {
                 .tool(ToolBinding.readOnly("flaky", FakeTools.throwing("secret"), FakeProjectors.evidenceFound("never")))
                 .tool(ToolBinding.readOnly("bad-projector", FakeTools.returning("raw"), FakeProjectors.throwing("secret")))
                 .build();
+    }
+
+    /** Busy for at least {@code time} by the monotonic clock the boundary measures with by default. */
+    static void spend(Duration time) {
+        long started = System.nanoTime();
+        long left;
+        while ((left = time.toNanos() - (System.nanoTime() - started)) > 0) {
+            LockSupport.parkNanos(left);
+        }
     }
 
     ToolBoundary boundary() {
@@ -95,15 +104,25 @@ class MicrometerBoundaryListenerTest {
 
     @Test
     void countsAReadyCallWithItsEvidenceAndTimesExecutionAndProjection() {
-        call(boundary(), "log-search", "call_1");
+        ToolBoundary boundary = boundary();
+        RunContext opened = Fixtures.opened(boundary, run);
+
+        long started = System.nanoTime();
+        call(boundary, opened, "log-search", "call_1");
+        long callNanos = System.nanoTime() - started;
 
         assertThat(calls("log-search", "ready", "EVIDENCE_FOUND", "none")).isEqualTo(1);
         Timer execution = registry.get(MicrometerBoundaryListener.EXECUTION).tag("tool", "log-search").timer();
         assertThat(execution.count()).isEqualTo(1);
-        assertThat(execution.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(120);
+        assertThat(execution.totalTime(TimeUnit.NANOSECONDS)).as("the tool's own time")
+                .isGreaterThanOrEqualTo(TOOL_TIME.toNanos());
         Timer projection = registry.get(MicrometerBoundaryListener.PROJECTION).tag("tool", "log-search").timer();
         assertThat(projection.count()).isEqualTo(1);
-        assertThat(projection.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3);
+        assertThat(projection.totalTime(TimeUnit.NANOSECONDS)).as("the projector's own time")
+                .isGreaterThanOrEqualTo(PROJECTOR_TIME.toNanos());
+        assertThat(execution.totalTime(TimeUnit.NANOSECONDS) + projection.totalTime(TimeUnit.NANOSECONDS))
+                .as("two separate spans within the call, neither holding the other")
+                .isLessThanOrEqualTo(callNanos);
     }
 
     @Test
@@ -111,7 +130,7 @@ class MicrometerBoundaryListenerTest {
         ToolBoundary boundary = ToolBoundary.builder().store(InMemoryCanonicalInvocationStore.create())
                 .accessPolicy(AccessPolicy.allowAll()).listener(MicrometerBoundaryListener.of(registry))
                 .config(io.toolboundary.application.ToolBoundaryConfig.custom()
-                        .duplicateCalls(io.toolboundary.application.DuplicateCallPolicy.REPLAY_READY).build())
+                        .replayReadyDuplicates(true).build())
                 .tool(ToolBinding.readOnly("metrics", FakeTools.returning("raw"),
                         FakeProjectors.noEvidence("no breach", "p99 10:00-10:15")))
                 .build();

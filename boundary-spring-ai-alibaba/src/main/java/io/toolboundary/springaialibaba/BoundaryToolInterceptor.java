@@ -7,7 +7,6 @@ import com.alibaba.cloud.ai.graph.agent.interceptor.ToolCallHandler;
 import com.alibaba.cloud.ai.graph.agent.interceptor.ToolCallRequest;
 import com.alibaba.cloud.ai.graph.agent.interceptor.ToolCallResponse;
 import com.alibaba.cloud.ai.graph.agent.interceptor.ToolInterceptor;
-import io.toolboundary.application.AgentText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
@@ -33,11 +32,13 @@ import java.util.Map;
  *   <li>the tool name and the arguments text exactly as the model sent them.</li>
  * </ul>
  * When the boundary runs the tool, the tool runs through the framework's {@code handler} (so the agent's
- * own tool resolution, tool context and inner interceptors apply), once. Its raw response is what the
+ * own tool resolution, tool context and inner interceptors apply), once: the handler is this call's
+ * executor, passed with it to {@link ToolBoundary#invoke(RunContext, ToolCallEnvelope,
+ * io.toolboundary.application.ToolExecutor)}. Its raw response is what the
  * handler returns, byte for byte (see {@link ReactAgentTools#from} for {@code @Tool} methods); a handler
  * that answers an error, or whose tool threw, ends the record in {@code EXECUTION_FAILED} with that text
  * kept for the harness. The answer is a {@link ToolCallResponse} with the same id and name whose text is
- * the {@link AgentText} of the outcome; a refused or failed call is an error response
+ * the {@link ToolBoundary#agentText agent text} of the outcome; a refused or failed call is an error response
  * ({@code status "error"}, metadata {@code errorCode}), never an exception, and the agent's other calls of
  * the same turn still run.
  *
@@ -96,8 +97,8 @@ public final class BoundaryToolInterceptor extends ToolInterceptor {
                 .flatMap(BoundaryRunnableConfig::runContext);
         Either<BoundaryError, AgentResult> answer = run.isEmpty()
                 ? Either.left(BoundaryError.of(ErrorCode.RUN_NOT_OPENED))
-                : HandlerRelay.invoke(boundary, run.get(), ToolCallEnvelope.of(run.get().runId().value(),
-                        request.getToolCallId(), request.getToolName(), request.getArguments()), request, handler);
+                : boundary.invoke(run.get(), ToolCallEnvelope.of(run.get().runId().value(), request.getToolCallId(),
+                        request.getToolName(), request.getArguments()), new HandlerCall(request, handler));
         return response(request, answer);
     }
 
@@ -105,7 +106,7 @@ public final class BoundaryToolInterceptor extends ToolInterceptor {
         ToolCallResponse.Builder response = ToolCallResponse.builder()
                 .toolCallId(request.getToolCallId())
                 .toolName(request.getToolName())
-                .content(AgentText.of(answer));
+                .content(ToolBoundary.agentText(answer));
         if (answer.isLeft()) {
             response.status("error").metadata(Map.of("error", true, "errorCode", answer.getLeft().code().name()));
         }

@@ -25,7 +25,7 @@ import org.springframework.aop.support.AopUtils;
 
 /**
  * The two halves of a {@code ReactAgent} tool under the boundary: the {@link ToolBinding} the boundary
- * registers (name, projector, budget; its executor is the framework's handler of the call at hand) and the
+ * registers (name, projector, budget; each call runs with the framework's handler of that call) and the
  * {@link ToolCallback}s the agent offers the model and runs.
  *
  * <pre>{@code
@@ -50,12 +50,18 @@ public final class ReactAgentTools {
 
     private static final ToolCallResultConverter RAW_RESULT = ReactAgentTools::raw;
 
+    private static final ToolExecutor NO_HANDLER = request -> {
+        throw new IllegalStateException("no ReactAgent tool call handler: a tool bound with ReactAgentTools runs"
+                + " only through a BoundaryToolInterceptor");
+    };
+
     private ReactAgentTools() {
     }
 
     /**
-     * A read-only tool whose executor is the framework's handler of the call the interceptor is passing
-     * through the boundary; the same as {@code ToolBinding.readOnly(name, ReactAgentTools.handler(), projector)}.
+     * A read-only tool run by the framework's handler of each call, which the {@link BoundaryToolInterceptor}
+     * passes to the boundary with the call; the same as
+     * {@code ToolBinding.readOnly(name, ReactAgentTools.handler(), projector)}.
      *
      * @param name the tool's name, as the agent's tool callback names it
      * @param projector turns the tool's raw output into the bounded result the model sees
@@ -66,12 +72,15 @@ public final class ReactAgentTools {
     }
 
     /**
-     * The executor that runs the framework's handler of the call at hand, once; for bindings made by hand.
+     * The registered executor of a binding whose calls the {@link BoundaryToolInterceptor} runs, for bindings
+     * made by hand. The interceptor runs each call with the framework's handler of that call in its place;
+     * this executor itself runs nothing and fails, so a call that reaches the boundary without the
+     * interceptor ends {@code EXECUTION_FAILED}.
      *
      * @return the executor shared by every binding of this module
      */
     public static ToolExecutor handler() {
-        return HandlerRelay::execute;
+        return NO_HANDLER;
     }
 
     /**

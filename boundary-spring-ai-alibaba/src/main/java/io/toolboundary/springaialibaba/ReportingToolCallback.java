@@ -7,7 +7,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.metadata.ToolMetadata;
 
 /**
- * A tool callback that tells the call pending in the boundary whether its tool threw, and otherwise is the
+ * A tool callback that tells the call the boundary is running whether its tool threw, and otherwise is the
  * callback it wraps. State-aware, so that the agent gives it the same tool context as Spring AI's own
  * method callbacks (the agent's state and config).
  */
@@ -36,8 +36,8 @@ final class ReportingToolCallback implements StateAwareToolCallback {
 
     @Override
     public String call(String toolInput, ToolContext toolContext) {
-        Object pending = toolContext == null ? null : toolContext.getContext().get(HandlerRelay.PENDING_CALL_KEY);
-        HandlerRelay.PendingCall call = pending instanceof HandlerRelay.PendingCall found ? found : null;
+        Object carried = toolContext == null ? null : toolContext.getContext().get(HandlerCall.TOOL_CONTEXT_KEY);
+        HandlerCall call = carried instanceof HandlerCall found ? found : null;
         try {
             String result = tool.call(toolInput, toolContext);
             if (call != null) {

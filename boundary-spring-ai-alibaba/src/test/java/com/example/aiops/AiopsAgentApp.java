@@ -1,9 +1,9 @@
 package com.example.aiops;
 
+import io.toolboundary.application.Projector;
 import com.alibaba.cloud.ai.graph.RunnableConfig;
 import com.alibaba.cloud.ai.graph.agent.ReactAgent;
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.ProjectorText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
@@ -64,7 +64,7 @@ public class AiopsAgentApp {
         return ReactAgentTools.readOnly("log_query", (request, raw) -> {
             String errors = raw.lines().filter(line -> line.contains(" ERROR ")).collect(Collectors.joining("\n"));
             return errors.isEmpty() ? Projection.noEvidence("no ERROR line", "service logs")
-                    : Projection.evidenceFound(ProjectorText.mask(errors), "service logs");
+                    : Projection.evidenceFound(Projector.mask(errors), "service logs");
         }).withCallBudgetPerRun(10);
     }
 
@@ -73,14 +73,14 @@ public class AiopsAgentApp {
         return ReactAgentTools.readOnly("mysql_rows", (request, raw) -> {
             long rows = raw.lines().skip(1).filter(line -> !line.isBlank()).count();
             return rows == 0 ? Projection.noEvidence("0 rows", "orders table")
-                    : Projection.evidenceFound(rows + " rows:\n" + ProjectorText.firstLines(raw, 1_024), "orders table");
+                    : Projection.evidenceFound(rows + " rows:\n" + Projector.firstLines(raw, 1_024), "orders table");
         });
     }
 
     @Bean
     ToolBinding ragSearch() {                             // the passages, cut to 2 KiB
         return ReactAgentTools.readOnly("rag_search", (request, raw) ->
-                Projection.evidenceFound(ProjectorText.cut(raw.strip(), 2_048), "runbooks"));
+                Projection.evidenceFound(Projector.cut(raw.strip(), 2_048), "runbooks"));
     }
 
     /** Stands in for a real model (DashScope, OpenAI...): asks for the three tools at once, then answers. */
@@ -120,7 +120,7 @@ public class AiopsAgentApp {
             RunnableConfig config = BoundaryRunnableConfig.with(RunnableConfig.builder().threadId("incident-7"), run).build();
             System.out.println("Answer: " + aiopsAgent.call("Why did checkout fail?", config).getText());
             System.out.println("Raw response of call_1, for the harness only:\n"
-                    + boundary.records().find(run.runId(), new ToolCallId("call_1")).get().get().rawResponse().get());
+                    + boundary.find(run.runId(), new ToolCallId("call_1")).get().get().rawResponse().get());
         };
     }
 }

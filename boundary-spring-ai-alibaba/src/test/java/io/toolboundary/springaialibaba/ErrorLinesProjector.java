@@ -1,7 +1,6 @@
 package io.toolboundary.springaialibaba;
 
 import io.toolboundary.application.Projector;
-import io.toolboundary.application.ProjectorText;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.Projection;
 
@@ -15,6 +14,6 @@ final class ErrorLinesProjector implements Projector {
         if (errors.isEmpty()) {
             return Projection.noEvidence("no ERROR lines", scope);
         }
-        return Projection.evidenceFound(ProjectorText.firstLines(ProjectorText.mask(errors), 2_048), scope);
+        return Projection.evidenceFound(Projector.firstLines(Projector.mask(errors), 2_048), scope);
     }
 }

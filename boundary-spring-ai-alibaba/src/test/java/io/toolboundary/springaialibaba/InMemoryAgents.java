@@ -26,7 +26,7 @@ final class InMemoryAgents {
     }
 
     CanonicalRecord record(String toolCallId) {
-        return boundary.records().find(run.runId(), new ToolCallId(toolCallId)).get()
+        return boundary.find(run.runId(), new ToolCallId(toolCallId)).get()
                 .getOrElseThrow(() -> new AssertionError("no record of " + toolCallId));
     }
 }

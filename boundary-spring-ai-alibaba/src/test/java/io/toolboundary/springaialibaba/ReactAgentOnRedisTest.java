@@ -91,7 +91,7 @@ class ReactAgentOnRedisTest {
         agent.call("Why did checkout fail?", config(run));
 
         assertThat(redis.redis.callLong("EXISTS", redis.recordKey(run, "call_logs_1"))).isEqualTo(1);
-        CanonicalRecord record = boundary.records().find(run.runId(), new ToolCallId("call_logs_1")).get().get();
+        CanonicalRecord record = boundary.find(run.runId(), new ToolCallId("call_logs_1")).get().get();
         assertThat(record.status()).isEqualTo(InvocationStatus.READY);
         assertThat(record.key().toolCallId().value()).isEqualTo("call_logs_1");
         assertThat(record.rawResponse()).containsExactly(OpsTools.LOG_OUTPUT);

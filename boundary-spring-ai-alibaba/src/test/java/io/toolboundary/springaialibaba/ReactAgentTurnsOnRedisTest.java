@@ -15,7 +15,6 @@ import com.alibaba.cloud.ai.graph.agent.interceptor.ToolCallResponse;
 import com.alibaba.cloud.ai.graph.agent.interceptor.ToolInterceptor;
 import com.alibaba.cloud.ai.graph.checkpoint.savers.MemorySaver;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.DuplicateCallPolicy;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -44,7 +43,7 @@ class ReactAgentTurnsOnRedisTest {
     private final OpsTools tools = new OpsTools();
     private final List<CanonicalRecord.Ready> replayed = new CopyOnWriteArrayList<>();
     private final ToolBoundary replaying = redis.boundary(
-            ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build(),
+            ToolBoundaryConfig.custom().replayReadyDuplicates(true).build(),
             new BoundaryListener() {
                 @Override
                 public void onReplayed(CanonicalRecord.Ready record) {
@@ -89,7 +88,7 @@ class ReactAgentTurnsOnRedisTest {
         assertThat(tools.logQueries).as("executions: four calls ran together, once each").hasValue(4);
         for (int i = 1; i <= 4; i++) {
             String id = "call_p" + i;
-            assertThat(boundary.records().find(parallelRun.runId(), new ToolCallId(id)).get().get().status())
+            assertThat(boundary.find(parallelRun.runId(), new ToolCallId(id)).get().get().status())
                     .isEqualTo(InvocationStatus.READY);
             assertThat(model.responsesTo(id)).hasSize(2);
             assertThat(model.responsesTo(id).get(0)).startsWith("EVIDENCE_FOUND");
@@ -122,7 +121,7 @@ class ReactAgentTurnsOnRedisTest {
         assertThat(model.responsesTo("call_s1").get(0)).startsWith("EVIDENCE_FOUND");
         assertThat(model.responsesTo("call_s1").get(1)).startsWith("ERROR DUPLICATE_TOOL_CALL: ");
         assertThat(model.everythingSeen()).doesNotContain("hunter2");
-        assertThat(boundary.records().find(streamed.runId(), new ToolCallId("call_s1")).get().get().rawResponse())
+        assertThat(boundary.find(streamed.runId(), new ToolCallId("call_s1")).get().get().rawResponse())
                 .containsExactly(OpsTools.LOG_OUTPUT);
     }
 

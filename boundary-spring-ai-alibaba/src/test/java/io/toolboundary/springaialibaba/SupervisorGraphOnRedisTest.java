@@ -10,7 +10,6 @@ import com.alibaba.cloud.ai.graph.agent.Builder;
 import com.alibaba.cloud.ai.graph.agent.ReactAgent;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.Projector;
-import io.toolboundary.application.ProjectorText;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.domain.InvocationStatus;
@@ -34,7 +33,7 @@ class SupervisorGraphOnRedisTest {
     private static RedisAgentFixture redis;
 
     private static final Projector SUB_AGENT_ANSWER = (request, raw) -> Projection.evidenceFound(
-            ProjectorText.firstLines(ProjectorText.mask(raw), 2_048), "answer of " + request.tool().value());
+            Projector.firstLines(Projector.mask(raw), 2_048), "answer of " + request.tool().value());
 
     private final OpsTools tools = new OpsTools();
     private final ToolBoundary boundary = ToolBoundary.builder().store(redis.store)
@@ -95,7 +94,7 @@ class SupervisorGraphOnRedisTest {
         assertThat(sharedAnswers.get(0)).startsWith("EVIDENCE_FOUND");
         assertThat(sharedAnswers.get(1)).startsWith("ERROR DUPLICATE_TOOL_CALL: ");
         for (String id : List.of("call_sup_1", "call_sup_2", "call_shared", "call_logs")) {
-            assertThat(boundary.records().find(run.runId(), new ToolCallId(id)).get().get().status())
+            assertThat(boundary.find(run.runId(), new ToolCallId(id)).get().get().status())
                     .as(id).isEqualTo(InvocationStatus.READY);
         }
         assertThat(supervisorModel.responsesTo("call_sup_1")).containsExactly(

@@ -106,7 +106,7 @@ public class TriageApp {
                     .toolContext(BoundaryToolContext.of(run))
                     .call().content();
             System.out.println("Answer: " + answer);
-            CanonicalRecord record = boundary.records().find(run.runId(), new ToolCallId("call_1")).get().get();
+            CanonicalRecord record = boundary.find(run.runId(), new ToolCallId("call_1")).get().get();
             System.out.println("Record " + record.status() + "; raw response, for the harness only:\n"
                     + record.rawResponse().get());
         };

@@ -2,14 +2,13 @@ package io.toolboundary.springai;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.AgentText;
+import io.micrometer.observation.ObservationRegistry;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
-import io.micrometer.observation.ObservationRegistry;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.ArrayList;
@@ -47,7 +46,7 @@ import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
  *       {@code {}}: the boundary requires one JSON object),</li>
  * </ul>
  * and answers with a {@link ToolResponseMessage.ToolResponse} carrying the same id and name and the
- * {@link AgentText} of the outcome. The model therefore sees only bounded results and safe errors; a
+ * {@link ToolBoundary#agentText agent text} of the outcome. The model therefore sees only bounded results and safe errors; a
  * duplicate id, an unknown tool or a refused call is an error text for that call, never an exception, and
  * the other calls of the same response still run.
  *
@@ -186,7 +185,7 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
                 : () -> boundary.invoke(run, ToolCallEnvelope.of(run.runId().value(), call.id(), call.name(),
                         call.arguments()));
         if (observations.isNoop()) {
-            return AgentText.of(outcome.get());
+            return ToolBoundary.agentText(outcome.get());
         }
         return ToolCallObservations.observeBoundary(observations, boundary.toolNames(), call.name(), outcome);
     }

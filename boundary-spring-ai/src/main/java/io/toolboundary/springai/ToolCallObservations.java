@@ -2,7 +2,7 @@ package io.toolboundary.springai;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import io.toolboundary.application.AgentText;
+import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ToolName;
@@ -61,7 +61,7 @@ final class ToolCallObservations {
             observation.lowCardinalityKeyValue("outcome", outcome.isRight() ? "ready" : "error")
                     .lowCardinalityKeyValue("evidence", outcome.map(result -> result.evidence().name()).getOrElse(NONE))
                     .lowCardinalityKeyValue("error.code", outcome.swap().map(error -> error.code().name()).getOrElse(NONE));
-            return AgentText.of(outcome);
+            return ToolBoundary.agentText(outcome);
         } catch (RuntimeException failure) {
             observation.lowCardinalityKeyValue("outcome", "error")
                     .lowCardinalityKeyValue("evidence", NONE)

@@ -6,6 +6,7 @@ import static io.toolboundary.springai.ScriptedChatModel.saying;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.observation.ObservationRegistry;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.RunContext;
@@ -14,7 +15,6 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.Fixtures;
-import io.micrometer.observation.ObservationRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +80,7 @@ class BoundaryToolCallingManagerTest {
         assertThat(responses(result)).singleElement().extracting(ToolResponseMessage.ToolResponse::responseData)
                 .isEqualTo("ERROR RUN_INACTIVE: " + ErrorCode.RUN_INACTIVE.safeMessage());
         assertThat(logSearch.inputs()).isEmpty();
-        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_i")).get()).isEmpty();
+        assertThat(boundary.find(run.runId(), new ToolCallId("call_i")).get()).isEmpty();
     }
 
     @Test
@@ -95,7 +95,7 @@ class BoundaryToolCallingManagerTest {
         assertThat(responses(result)).singleElement().extracting(ToolResponseMessage.ToolResponse::responseData)
                 .isEqualTo("ERROR RUN_NOT_OPENED: " + ErrorCode.RUN_NOT_OPENED.safeMessage());
         assertThat(logSearch.inputs()).isEmpty();
-        assertThat(boundary.records().find(unopened.runId(), new ToolCallId("call_n")).get()).isEmpty();
+        assertThat(boundary.find(unopened.runId(), new ToolCallId("call_n")).get()).isEmpty();
     }
 
     @Test
@@ -115,7 +115,7 @@ class BoundaryToolCallingManagerTest {
                 "ERROR RUN_STATE_LOST: " + ErrorCode.RUN_STATE_LOST.safeMessage(),
                 "ERROR RUN_STATE_LOST: " + ErrorCode.RUN_STATE_LOST.safeMessage());
         assertThat(logSearch.inputs()).isEmpty();
-        assertThat(restarted.records().find(run.runId(), new ToolCallId("call_l1")).get()).isEmpty();
+        assertThat(restarted.find(run.runId(), new ToolCallId("call_l1")).get()).isEmpty();
     }
 
     @Test
@@ -159,7 +159,7 @@ class BoundaryToolCallingManagerTest {
         assertThat(responses(offered)).extracting(ToolResponseMessage.ToolResponse::responseData)
                 .containsExactly("EVIDENCE_FOUND\nbounded");
         assertThat(logSearch.inputs()).hasSize(1);
-        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_no")).get()).isEmpty();
+        assertThat(boundary.find(run.runId(), new ToolCallId("call_no")).get()).isEmpty();
     }
 
     @Test
@@ -193,7 +193,7 @@ class BoundaryToolCallingManagerTest {
         assertThat(responses(second)).extracting(ToolResponseMessage.ToolResponse::responseData)
                 .containsExactly("EVIDENCE_FOUND\nbounded");
         assertThat(logSearch.inputs()).hasSize(2);
-        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_t2")).get()).isEmpty();
+        assertThat(boundary.find(run.runId(), new ToolCallId("call_t2")).get()).isEmpty();
     }
 
     @Test
@@ -206,7 +206,7 @@ class BoundaryToolCallingManagerTest {
                 requesting(call("call_s1", LogSearchCallback.NAME, "{}"), call("call_s2", LogSearchCallback.NAME, "{}"))))
                 .hasMessageContaining("Total tool call limit (1) exceeded for this turn");
         assertThat(logSearch.inputs()).hasSize(1);
-        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_s2")).get()).isEmpty();
+        assertThat(boundary.find(run.runId(), new ToolCallId("call_s2")).get()).isEmpty();
     }
 
     @Test

@@ -158,7 +158,7 @@ class ChatClientToolCallingTest {
         assertThat(model.toolResponsesIn(1)).extracting(ToolResponse::responseData).containsExactly(
                 "ERROR TOOL_NOT_REGISTERED: " + ErrorCode.TOOL_NOT_REGISTERED.safeMessage(),
                 "EVIDENCE_FOUND (scope: " + SCOPE + ")\n" + BOUNDED);
-        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_u")).get()).isEmpty();
+        assertThat(boundary.find(run.runId(), new ToolCallId("call_u")).get()).isEmpty();
         assertThat(logSearch.inputs()).containsExactly(ARGUMENTS);
     }
 
@@ -192,7 +192,7 @@ class ChatClientToolCallingTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("RunContext");
         assertThat(logSearch.inputs()).isEmpty();
-        assertThat(boundary.records().find(run.runId(), new ToolCallId("call_n")).get()).isEmpty();
+        assertThat(boundary.find(run.runId(), new ToolCallId("call_n")).get()).isEmpty();
     }
 
     private String chat(ScriptedChatModel model) {
@@ -213,7 +213,7 @@ class ChatClientToolCallingTest {
     }
 
     private CanonicalRecord recordOf(String toolCallId) {
-        return boundary.records().find(run.runId(), new ToolCallId(toolCallId)).get()
+        return boundary.find(run.runId(), new ToolCallId(toolCallId)).get()
                 .getOrElseThrow(() -> new AssertionError("no record for " + toolCallId));
     }
 }

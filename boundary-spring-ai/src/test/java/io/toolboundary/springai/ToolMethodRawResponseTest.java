@@ -79,7 +79,7 @@ class ToolMethodRawResponseTest {
         String answer = chat(model, boundary);
 
         assertThat(answer).isEqualTo("Checkout timed out.");
-        CanonicalRecord record = boundary.records().find(run.runId(), new ToolCallId("call_raw1")).get().get();
+        CanonicalRecord record = boundary.find(run.runId(), new ToolCallId("call_raw1")).get().get();
         assertThat(record.rawResponse().get().getBytes(StandardCharsets.UTF_8))
                 .isEqualTo(LogTools.LOG_OUTPUT.getBytes(StandardCharsets.UTF_8));
         assertThat(model.toolResponsesIn(1)).extracting(ToolResponse::responseData).containsExactly(
@@ -98,7 +98,7 @@ class ToolMethodRawResponseTest {
 
         chat(model, boundary);
 
-        CanonicalRecord record = boundary.records().find(run.runId(), new ToolCallId("call_raw2")).get().get();
+        CanonicalRecord record = boundary.find(run.runId(), new ToolCallId("call_raw2")).get().get();
         assertThat(record.rawResponse().get()).isEqualTo("{\"ERROR\":1,\"INFO\":1}");
     }
 

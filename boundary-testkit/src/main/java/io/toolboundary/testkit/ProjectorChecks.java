@@ -10,7 +10,6 @@ import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.Utf8;
 import io.vavr.control.Either;
 import java.util.HashSet;
 import java.util.Set;
@@ -34,7 +33,7 @@ final class ProjectorChecks {
         Either<BoundaryError, AgentResult> result = AgentResult.of(projection, limitBytes);
         if (result.isLeft()) {
             fail("the boundary refuses the projection with %s (limit %d UTF-8 bytes, content %d bytes)",
-                    result.getLeft().code(), limitBytes, Utf8.byteLength(projection.content()));
+                    result.getLeft().code(), limitBytes, Projector.utf8Length(projection.content()));
         }
         return result.get();
     }
@@ -57,9 +56,9 @@ final class ProjectorChecks {
     /** See {@link ProjectorContract#checkLargeRawIsLarge(String, long)}. */
     static void checkLargeRawIsLarge(String largeRaw, long limitBytes) {
         requireNonNull(largeRaw, "largeRaw is null");
-        assertThat(Utf8.exceeds(largeRaw, limitBytes))
+        assertThat(Projector.utf8Length(largeRaw) > limitBytes)
                 .as("largeRaw() must be over the agent limit of %d UTF-8 bytes, was %d", limitBytes,
-                        Utf8.byteLength(largeRaw))
+                        Projector.utf8Length(largeRaw))
                 .isTrue();
     }
 
@@ -82,7 +81,7 @@ final class ProjectorChecks {
                             + " UTF-8 bytes")
                     .isTrue();
         }
-        assertThat(result.content().contains(raw) && Utf8.exceeds(raw, limitBytes))
+        assertThat(result.content().contains(raw) && Projector.utf8Length(raw) > limitBytes)
                 .as("content copies the whole raw response").isFalse();
         return result;
     }
@@ -91,9 +90,9 @@ final class ProjectorChecks {
     static AgentResult checkLargeRequest(Projector projector, ToolRequest largeRequest, String raw, long limitBytes,
             long maxScopeBytes) {
         AgentResult result = checkWithinLimit(projector, largeRequest, raw, limitBytes);
-        long scopeBytes = result.scope().map(Utf8::byteLength).getOrElse(0L);
+        long scopeBytes = result.scope().map(Projector::utf8Length).getOrElse(0L);
         assertThat(scopeBytes).as("UTF-8 bytes of the scope for a request of %d bytes (bound %d)",
-                Utf8.byteLength(largeRequest.arguments()), maxScopeBytes).isLessThanOrEqualTo(maxScopeBytes);
+                Projector.utf8Length(largeRequest.arguments()), maxScopeBytes).isLessThanOrEqualTo(maxScopeBytes);
         assertThat(echoes(result.content(), largeRequest.arguments()))
                 .as("content echoes the request's arguments").isFalse();
         assertThat(result.scope().exists(scope -> echoes(scope, largeRequest.arguments())))

@@ -2,12 +2,12 @@ package io.toolboundary.testkit;
 
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.Projector;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Utf8;
 import java.util.List;
 import java.util.Random;
 
@@ -46,7 +46,7 @@ final class ProjectorSamples {
     /** See {@link ProjectorContract#nonAsciiRun(String, int, long)}. */
     static String nonAsciiRun(String characters, int alignment, long limitBytes) {
         requireNonNull(characters, "characters is null");
-        long each = Math.max(1, Utf8.byteLength(characters));
+        long each = Math.max(1, Projector.utf8Length(characters));
         return "x".repeat(alignment) + characters.repeat((int) ((limitBytes + limitBytes / 2) / each + 1));
     }
 

@@ -3,12 +3,12 @@ package io.toolboundary.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.Utf8;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,7 +31,7 @@ class FakesAndFixturesTest {
         for (int bytes : new int[] {0, 1, 2, 7, 8192, 8193}) {
             String text = Fixtures.textOfUtf8Bytes(bytes);
             assertThat(text.getBytes(StandardCharsets.UTF_8)).hasSize(bytes);
-            assertThat(Utf8.byteLength(text)).isEqualTo(bytes);
+            assertThat(Projector.utf8Length(text)).isEqualTo(bytes);
         }
         assertThat(Fixtures.textOfUtf8Bytes(100)).hasSizeLessThan(100);
     }
@@ -74,7 +74,7 @@ class FakesAndFixturesTest {
     @Test
     void fakeToolsAnswerThrowAndOversize() throws Exception {
         assertThat(FakeTools.returning("raw").execute(request)).isEqualTo("raw");
-        assertThat(Utf8.byteLength(FakeTools.returningBytes(1025).execute(request))).isEqualTo(1025);
+        assertThat(Projector.utf8Length(FakeTools.returningBytes(1025).execute(request))).isEqualTo(1025);
         assertThatThrownBy(() -> FakeTools.throwing("MARKER").execute(request)).hasMessage("MARKER");
         Exception failure = new IOException("io");
         assertThatThrownBy(() -> FakeTools.throwing(failure).execute(request)).isSameAs(failure);
@@ -86,7 +86,7 @@ class FakesAndFixturesTest {
         assertThat(FakeProjectors.noEvidence("c", "s").project(request, "raw")).isEqualTo(Projection.noEvidence("c", "s"));
         assertThat(FakeProjectors.invalidEvidenceStatus().project(request, "raw").evidence()).isEqualTo(EvidenceStatus.ERROR);
         assertThat(FakeProjectors.noEvidenceWithBlankScope().project(request, "raw").scope().get()).isBlank();
-        assertThat(Utf8.byteLength(FakeProjectors.returningBytes(9000).project(request, "raw").content())).isEqualTo(9000);
+        assertThat(Projector.utf8Length(FakeProjectors.returningBytes(9000).project(request, "raw").content())).isEqualTo(9000);
         assertThat(FakeProjectors.returningNull().project(request, "raw")).isNull();
         assertThat(FakeProjectors.echoingRaw().project(request, "raw").content()).isEqualTo("raw");
         assertThatThrownBy(() -> FakeProjectors.throwing("MARKER").project(request, "raw")).hasMessage("MARKER");

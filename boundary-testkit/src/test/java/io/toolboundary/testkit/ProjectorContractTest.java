@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.application.Projector;
-import io.toolboundary.application.ProjectorText;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.EvidenceStatus;
@@ -217,8 +216,8 @@ class ProjectorContractTest {
 
     /** The same projector written with the helpers. */
     private static Projection withHelpers(ToolRequest request, String raw) {
-        String errors = ProjectorText.firstLines(ProjectorText.mask(raw).lines().filter(l -> l.contains("ERROR"))
-                .map(line -> ProjectorText.cut(line, 300)), 4_000);
+        String errors = Projector.firstLines(Projector.mask(raw).lines().filter(l -> l.contains("ERROR"))
+                .map(line -> Projector.cut(line, 300)), 4_000);
         String scope = "log lines returned for " + request.tool().value();
         return errors.isEmpty()
                 ? Projection.noEvidence("no ERROR lines", scope)
@@ -321,8 +320,8 @@ class ProjectorContractTest {
 
     @Test
     void catchesABoundedEchoOfTheRequestInTheScopeOrTheContent() {
-        Projector inScope = (req, raw) -> Projection.evidenceFound("found", ProjectorText.cut(req.arguments(), 300));
-        Projector inContent = (req, raw) -> Projection.evidenceFound("found for " + ProjectorText.cut(req.arguments(), 300),
+        Projector inScope = (req, raw) -> Projection.evidenceFound("found", Projector.cut(req.arguments(), 300));
+        Projector inContent = (req, raw) -> Projection.evidenceFound("found for " + Projector.cut(req.arguments(), 300),
                 "the given log lines");
 
         assertThatThrownBy(() -> ProjectorContract.checkLargeRequest(inScope, largeRequest(), WITH_EVIDENCE, LIMIT,
@@ -351,7 +350,7 @@ class ProjectorContractTest {
 
     @Test
     void catchesACredentialInTheScope() {
-        Projector leaky = (req, raw) -> Projection.evidenceFound("found", ProjectorText.cut(raw, 200));
+        Projector leaky = (req, raw) -> Projection.evidenceFound("found", Projector.cut(raw, 200));
         List<String> credential = ProjectorContract.CREDENTIAL_LINES.get(0);
 
         assertThatThrownBy(() -> ProjectorContract.checkNoCredential(leaky, request, carrying(credential.get(0)),
@@ -421,7 +420,7 @@ class ProjectorContractTest {
 
         @Test
         void anExplicitOptOutLetsCredentialsThroughButStillHoldsTheLimit() {
-            Projector quoting = (req, raw) -> Projection.evidenceFound(ProjectorText.firstLines(raw, 4_000), "secrets");
+            Projector quoting = (req, raw) -> Projection.evidenceFound(Projector.firstLines(raw, 4_000), "secrets");
             Projector flooding = (req, raw) -> Projection.evidenceFound(raw.repeat(1_000), "secrets");
 
             assertThatCode(suite(quoting, true)::keepsCredentialsOutOfTheContent).doesNotThrowAnyException();

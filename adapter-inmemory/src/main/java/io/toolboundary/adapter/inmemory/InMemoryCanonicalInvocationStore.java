@@ -2,20 +2,19 @@ package io.toolboundary.adapter.inmemory;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreFailure;
-import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.StoreRules;
+import io.toolboundary.domain.spi.Refusal;
+import io.toolboundary.domain.spi.StoreRules;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Clock;
@@ -23,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.OptionalLong;
 import java.util.function.BiConsumer;
-import java.util.function.Function;
 
 /**
  * The embedded store: the same semantics as the Redis store, in this JVM's memory, within a bound.
@@ -210,7 +208,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         CanonicalRecord.Projecting record = start.record();
         long bytes = record.byteSize();
         if (bytes > Math.min(start.recordLimitBytes(), maxRecordBytes)) {
-            return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
+            return Either.left(StoreFailure.refused(Refusal.TOO_LARGE));
         }
         // One reading of the clock: the begin's time, for the sweep and the record alike.
         Instant now = clock.instant();
@@ -222,18 +220,17 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             RunTable.RunState live = runs.live(key.runId(), now, room);
             RunTable.RunState run = live != null && live.token().equals(start.runToken()) ? live : null;
             Option<StoreRules.Held> held = RecordTable.held(records.live(slot, now), start.token());
-            // The ledger's parts go to the rules as they are: no facts built per call. The rules answer a
-            // retry or a refusal themselves; the record they admit is created here.
-            StoreRules.Begin decided = run == null
-                    ? StoreRules.begin(new StoreRules.BeginFacts(Option.none(), held, record.requestFingerprint(),
-                            start.runCallBudget(), start.toolCallBudget()))
-                    : StoreRules.beginInHeldRun(run.begun(key.toolCallId()), run.calls(), run.calls(record.tool()),
-                            held, record.requestFingerprint(), start.runCallBudget(), start.toolCallBudget());
-            if (decided instanceof StoreRules.Begin.Retry retry) {
-                return Either.right(retry.record());
+            Option<StoreRules.RunLedger> ledger = run == null ? Option.none()
+                    : Option.some(new StoreRules.RunLedger(run.begun(key.toolCallId()), run.calls(),
+                            run.calls(record.tool())));
+            // The rules answer a retry or a refusal themselves; the record they admit is created here.
+            Either<Refusal, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(ledger, held,
+                    record.requestFingerprint(), start.runCallBudget(), start.toolCallBudget());
+            if (decided.isLeft()) {
+                return Either.left(StoreFailure.refused(decided.getLeft()));
             }
-            if (decided instanceof StoreRules.Begin.Refuse refuse) {
-                return Either.left(StoreFailure.refused(refuse.reason()));
+            if (decided.get().isDefined()) {
+                return Either.right(decided.get().get());
             }
             return create(start, run, now, slot);
         }
@@ -264,17 +261,17 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
      * is then left as it was.
      */
     @Override
-    public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion completion,
+    public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
             Duration timeout) {
         requireNonNull(token, "token is null");
-        requireNonNull(completion, "completion is null");
+        requireNonNull(record, "record is null");
+        InvocationKey key = record.key();
         synchronized (stripe(key.runId())) {
             RecordTable.Entry current = records.live(key, clock.instant());
-            if (current != null && current.token().equals(token) && current.bytesWith(completion) > maxRecordBytes) {
-                return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
+            if (current != null && current.token().equals(token) && current.bytesAs(record) > maxRecordBytes) {
+                return Either.left(StoreFailure.refused(Refusal.TOO_LARGE));
             }
-            return carryOut(current, StoreRules.complete(RecordTable.held(current, token), completion),
-                    CanonicalRecord.Final::completion);
+            return carryOut(current, StoreRules.complete(RecordTable.held(current, token), record));
         }
     }
 
@@ -285,8 +282,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         requireNonNull(token, "token is null");
         synchronized (stripe(key.runId())) {
             RecordTable.Entry current = records.live(key, clock.instant());
-            return carryOut(current, StoreRules.end(RecordTable.held(current, token), code, now),
-                    Function.identity());
+            return carryOut(current, StoreRules.end(RecordTable.held(current, token), code, now));
         }
     }
 
@@ -299,26 +295,21 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             RecordTable.Entry current = records.live(key, storeNow);
             boolean leasePassed = current != null && current.leasePassedAt(storeNow);
             return carryOut(current,
-                    StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now),
-                    Function.identity());
+                    StoreRules.abandon(Option.of(current).map(RecordTable.Entry::record), leasePassed, now));
         }
     }
 
     /**
-     * Carries out a change the rules decided on {@code current}, answering {@code answer} of the final record;
-     * the caller holds the run's stripe. The change is told apart by its type, not folded: a fold would take
-     * two functions closing over this call's entry and answer, made on every call.
+     * Carries out what the rules decided on {@code current}: a refusal, the stored final record (a retry),
+     * or a write of the final record into it; the caller holds the run's stripe.
      */
-    private <F extends CanonicalRecord.Final, R> Either<StoreFailure, R> carryOut(RecordTable.Entry current,
-            StoreRules.Change<F> decided, Function<? super F, R> answer) {
-        if (decided instanceof StoreRules.Change.Write<F> write) {
-            F done = write.record();
-            return records.complete(current, done, answer.apply(done), reclaim);
+    private <F extends CanonicalRecord.Final> Either<StoreFailure, F> carryOut(RecordTable.Entry current,
+            Either<Refusal, StoreRules.Change<F>> decided) {
+        if (decided.isLeft()) {
+            return Either.left(StoreFailure.refused(decided.getLeft()));
         }
-        if (decided instanceof StoreRules.Change.AlreadyFinal<F> alreadyFinal) {
-            return Either.right(answer.apply(alreadyFinal.record()));
-        }
-        return Either.left(StoreFailure.refused(((StoreRules.Change.Refuse<F>) decided).reason()));
+        StoreRules.Change<F> change = decided.get();
+        return change.write() ? records.complete(current, change.record(), reclaim) : Either.right(change.record());
     }
 
     /** {@inheritDoc} No I/O: the timeout is never reached. */

@@ -1,15 +1,14 @@
 package io.toolboundary.adapter.inmemory;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreFailure;
-import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.spi.Refusal;
+import io.toolboundary.domain.spi.StoreRules;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.lang.invoke.MethodHandles;
@@ -67,14 +66,14 @@ final class RecordTable {
     }
 
     /**
-     * Writes {@code done} into {@code current}, counting the difference in bytes, and then answers
-     * {@code written}; refused as expired when a sweep dropped the entry meanwhile, and as full when the
-     * room cannot hold the difference even after {@code reclaim}.
+     * Writes {@code done} into {@code current}, counting the difference in bytes, and then answers it;
+     * refused as expired when a sweep dropped the entry meanwhile, and as full when the room cannot hold
+     * the difference even after {@code reclaim}.
      */
-    <T> Either<StoreFailure, T> complete(Entry current, CanonicalRecord.Final done, T written, Runnable reclaim) {
+    <F extends CanonicalRecord.Final> Either<StoreFailure, F> complete(Entry current, F done, Runnable reclaim) {
         long was = current.bytes;
         if (was == Entry.DROPPED) {
-            return Either.left(StoreFailure.refused(new Refusal.Expired()));
+            return Either.left(StoreFailure.refused(Refusal.EXPIRED));
         }
         long growth = done.byteSize() - was;
         if (!room.grow(growth)) {
@@ -86,9 +85,9 @@ final class RecordTable {
         if (!current.finish(was, done)) {
             // Dropped by a sweep since it was read: it expired meanwhile.
             room.ungrow(growth);
-            return Either.left(StoreFailure.refused(new Refusal.Expired()));
+            return Either.left(StoreFailure.refused(Refusal.EXPIRED));
         }
-        return Either.right(written);
+        return Either.right(done);
     }
 
     /** Drops {@code entry} when it has expired at {@code now} and is still held. */
@@ -268,12 +267,14 @@ final class RecordTable {
             return !now.isBefore(begunAt.plus(lease));
         }
 
-        /** The size of this entry's record completed with {@code completion}: its PROJECTING self's, plus the completion's. */
-        long bytesWith(Completion completion) {
+        /**
+         * The size of this entry's record completed as {@code done}: its PROJECTING self's, plus what the
+         * completion adds to a record.
+         */
+        long bytesAs(CanonicalRecord.Final done) {
             CanonicalRecord held = record;
-            long begun = held.byteSize()
-                    - (held instanceof CanonicalRecord.Final done ? done.completion().byteSize() : 0);
-            return begun + completion.byteSize();
+            long begun = held instanceof CanonicalRecord.Final ended ? ended.begun().byteSize() : held.byteSize();
+            return begun + done.byteSize() - done.begun().byteSize();
         }
 
         /** Holds {@code done} in place of the record of {@code was} bytes; false when the entry was dropped. */

@@ -1,11 +1,11 @@
 package io.toolboundary.adapter.inmemory;
 
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.spi.StoreRules;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;

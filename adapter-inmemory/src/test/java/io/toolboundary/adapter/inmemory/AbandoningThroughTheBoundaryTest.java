@@ -8,7 +8,6 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
@@ -89,8 +88,8 @@ class AbandoningThroughTheBoundaryTest {
         assertThat(record.code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
         assertThat(record.updatedAt()).isEqualTo(clock.instant());
         assertThat(record.rawResponse()).isEmpty();
-        assertThat(boundary.records().find(run.runId(), toolCallId)).isEqualTo(Either.right(Option.some(record)));
-        assertThat(boundary.records().referencability(run.runId(), toolCallId))
+        assertThat(boundary.find(run.runId(), toolCallId)).isEqualTo(Either.right(Option.some(record)));
+        assertThat(boundary.referencability(run.runId(), toolCallId))
                 .isEqualTo(Either.right(Referencability.NOT_REFERENCABLE));
         assertThat(store.remainingTtl(key)).isEqualTo(Option.some(TTL.minus(LEASE)));
         assertThat(completed).containsExactly(record);
@@ -129,7 +128,7 @@ class AbandoningThroughTheBoundaryTest {
         // The agent is told what the record says, not that its completion was refused.
         assertThat(result).isEqualTo(refused(ErrorCode.EXECUTION_ABANDONED));
         assertThat(abandonedMeanwhile.get().isRight()).isTrue();
-        assertThat(boundary.records().find(run.runId(), toolCallId))
+        assertThat(boundary.find(run.runId(), toolCallId))
                 .isEqualTo(Either.right(Option.some(abandonedMeanwhile.get().get())));
         assertThat(store.find(key, TIMEOUT).get().get().rawResponse()).isEmpty();
     }
@@ -169,7 +168,7 @@ class AbandoningThroughTheBoundaryTest {
     }
 
     private Option<InvocationStatus> statusOf(ToolBoundary boundary) {
-        return boundary.records().find(run.runId(), toolCallId).get().map(CanonicalRecord::status);
+        return boundary.find(run.runId(), toolCallId).get().map(CanonicalRecord::status);
     }
 
     private static <T> Either<BoundaryError, T> refused(ErrorCode code) {

@@ -1,11 +1,11 @@
 package io.toolboundary.adapter.inmemory;
 
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Limits;
-import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.boundary.AgentNeverSeesRawDataContract;
 import io.toolboundary.tck.boundary.SpecValues;
+import io.toolboundary.testkit.MutableClock;
 
 /** What the agent sees on every path, through the boundary on the in-memory store. */
 class InMemoryAgentNeverSeesRawDataTest implements AgentNeverSeesRawDataContract {
@@ -30,6 +30,6 @@ class InMemoryAgentNeverSeesRawDataTest implements AgentNeverSeesRawDataContract
 
     @Override
     public long maxRecordBytes() {
-        return Limits.DEFAULT_RECORD_BYTES;
+        return ToolBoundaryConfig.DEFAULT_RECORD_BYTES;
     }
 }

@@ -12,22 +12,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -98,7 +97,7 @@ class InMemoryStoreBoundTest {
             CanonicalRecord.Projecting first = record(freshRunId(), 0);
             begin(store, first);
 
-            assertThat(begin(store, first)).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Duplicate())));
+            assertThat(begin(store, first)).isEqualTo(Either.left(StoreFailure.refused(Refusal.DUPLICATE)));
         }
 
         @Test
@@ -210,7 +209,7 @@ class InMemoryStoreBoundTest {
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
 
-            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+            assertThat(store.complete(token, ready, TIMEOUT)).isEqualTo(Either.right(ready));
             assertThat(store.heldBytes()).isEqualTo(ready.byteSize());
         }
 
@@ -223,7 +222,7 @@ class InMemoryStoreBoundTest {
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
 
-            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(STORE_FULL);
+            assertThat(store.complete(token, ready, TIMEOUT)).isEqualTo(STORE_FULL);
 
             assertThat(store.find(record.key(), TIMEOUT).get()).isEqualTo(Option.some(record));
             assertThat(store.heldBytes()).isEqualTo(record.byteSize());
@@ -245,11 +244,11 @@ class InMemoryStoreBoundTest {
                     Duration.ofSeconds(1), 10, 10, Long.MAX_VALUE));
             AttemptToken token = AttemptToken.random();
             begin(store, start(record, token));
-            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(STORE_FULL);
+            assertThat(store.complete(token, ready, TIMEOUT)).isEqualTo(STORE_FULL);
 
             clock.advance(TTL.dividedBy(2));
 
-            assertThat(store.complete(ready.key(), token, ready.completion(), TIMEOUT)).isEqualTo(Either.right(ready.completion()));
+            assertThat(store.complete(token, ready, TIMEOUT)).isEqualTo(Either.right(ready));
             assertThat(store.heldBytes()).isEqualTo(ready.byteSize());
         }
 
@@ -266,10 +265,10 @@ class InMemoryStoreBoundTest {
             assertThat(begin(store, start(record, token)).isRight()).isTrue();
 
             stepping.step = TTL;
-            Either<StoreFailure, ?> completed = store.complete(record.key(), token, ready.completion(), TIMEOUT);
+            Either<StoreFailure, ?> completed = store.complete(token, ready, TIMEOUT);
             stepping.step = Duration.ZERO;
 
-            assertThat(completed).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
+            assertThat(completed).isEqualTo(Either.left(StoreFailure.refused(Refusal.EXPIRED)));
             assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
             assertThat(store.heldBytes()).as("the reclaim gave the record's room back, and the completion took none").isZero();
         }
@@ -282,7 +281,7 @@ class InMemoryStoreBoundTest {
                 AttemptToken token = AttemptToken.random();
                 begin(store, start(record, token));
                 if (i % 3 == 0) {
-                    store.complete(record.key(), token, (readyOf(record, "raw " + i, evidenceFound("found"))).completion(), TIMEOUT);
+                    store.complete(token, readyOf(record, "raw " + i, evidenceFound("found")), TIMEOUT);
                 } else if (i % 3 == 1) {
                     store.end(record.key(), token, ErrorCode.STORE_FULL, clock.instant(), TIMEOUT);
                 }

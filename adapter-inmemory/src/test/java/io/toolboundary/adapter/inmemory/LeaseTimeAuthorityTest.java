@@ -37,7 +37,7 @@ class LeaseTimeAuthorityTest {
 
         assertThat(outcome.abandonedMeanwhile()).isEqualTo(Either.left(BoundaryError.of(ErrorCode.LEASE_NOT_EXPIRED)));
         assertThat(outcome.answer().isRight()).isTrue();
-        assertThat(outcome.boundary().records().find(outcome.run().runId(), outcome.toolCallId()).get().get())
+        assertThat(outcome.boundary().find(outcome.run().runId(), outcome.toolCallId()).get().get())
                 .isInstanceOf(CanonicalRecord.Ready.class);
     }
 

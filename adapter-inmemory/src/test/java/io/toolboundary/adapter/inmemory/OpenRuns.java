@@ -3,10 +3,10 @@ package io.toolboundary.adapter.inmemory;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
 import io.vavr.control.Either;
 import java.time.Duration;
 

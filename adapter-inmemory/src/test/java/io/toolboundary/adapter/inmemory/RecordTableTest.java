@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Refusal;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -109,11 +109,11 @@ class RecordTableTest {
         RecordTable table = new RecordTable(room);
         RecordTable.Entry entry = begun(table, room);
 
-        Either<StoreFailure, String> completed = table.complete(entry, ready, "written", () -> { });
+        Either<StoreFailure, CanonicalRecord.Ready> completed = table.complete(entry, ready, () -> { });
         long heldWhenComplete = room.heldBytes();
         table.dropIfExpired(entry, EXPIRED);
 
-        assertThat(completed).isEqualTo(Either.right("written"));
+        assertThat(completed).isEqualTo(Either.right(ready));
         assertThat(heldWhenComplete).isEqualTo(ready.byteSize());
         assertThat(entry.record()).isSameAs(ready);
         assertThat(room.heldBytes()).isZero();
@@ -128,10 +128,10 @@ class RecordTableTest {
         RecordTable table = new RecordTable(room);
         RecordTable.Entry entry = begun(table, room);
 
-        Either<StoreFailure, String> completed =
-                table.complete(entry, ready, "written", () -> table.dropIfExpired(entry, EXPIRED));
+        Either<StoreFailure, CanonicalRecord.Ready> completed =
+                table.complete(entry, ready, () -> table.dropIfExpired(entry, EXPIRED));
 
-        assertThat(completed).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
+        assertThat(completed).isEqualTo(Either.left(StoreFailure.refused(Refusal.EXPIRED)));
         assertThat(entry.record()).isSameAs(record);
         assertThat(room.heldBytes()).isZero();
         assertThat(table.size()).isZero();

@@ -4,17 +4,16 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
@@ -101,11 +100,11 @@ class StoreFullAtCompletionTest {
         }
 
         @Override
-        public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
+        public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
                 Duration timeout) {
-            return outcome.rawResponse().isDefined()
+            return record.rawResponse().isDefined()
                     ? Either.left(StoreFailure.full())
-                    : delegate().complete(key, token, outcome, timeout);
+                    : delegate().complete(token, record, timeout);
         }
     }
 
@@ -116,7 +115,7 @@ class StoreFullAtCompletionTest {
         }
 
         @Override
-        public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
+        public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
                 Duration timeout) {
             return Either.left(StoreFailure.full());
         }

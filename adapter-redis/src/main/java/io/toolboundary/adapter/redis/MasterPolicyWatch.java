@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.StoreFailure;
 import io.vavr.control.Option;
 import java.net.InetSocketAddress;
 import java.time.Duration;

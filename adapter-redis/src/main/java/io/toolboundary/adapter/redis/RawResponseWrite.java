@@ -49,7 +49,7 @@ record RawResponseWrite(String pendingKey, byte[] utf8) {
      * The write of a raw response into the attempt's pending key.
      *
      * @param pendingKey the attempt's pending raw key
-     * @param text the raw response, well-formed Unicode (a {@code RawResponse} was checked so)
+     * @param text the raw response, well-formed Unicode (a final record's raw response is)
      * @return the write, holding the text's UTF-8 bytes
      */
     static RawResponseWrite of(String pendingKey, String text) {

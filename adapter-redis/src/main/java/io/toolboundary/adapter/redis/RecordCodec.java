@@ -1,10 +1,9 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
@@ -121,30 +120,30 @@ final class RecordCodec {
         return "000000000".substring(digits.length()) + digits;
     }
 
-    /** The value of {@link #OUTCOME} {@code complete.lua} writes for {@code outcome}. */
-    static String outcome(Completion outcome) {
-        if (outcome instanceof Completion.Succeeded ready) {
-            return outcomeHead(InvocationStatus.READY, outcome.completedAt(), ready.result().evidence().name(), true,
+    /** The value of {@link #OUTCOME} {@code complete.lua} writes for the final record {@code done}. */
+    static String outcome(CanonicalRecord.Final done) {
+        if (done instanceof CanonicalRecord.Ready ready) {
+            return outcomeHead(InvocationStatus.READY, ready.updatedAt(), ready.result().evidence().name(), true,
                     ready.result().scope());
         }
-        Completion.Failed failed = (Completion.Failed) outcome;
-        return outcomeHead(InvocationStatus.ERROR, outcome.completedAt(), failed.code().name(),
+        CanonicalRecord.Failed failed = (CanonicalRecord.Failed) done;
+        return outcomeHead(InvocationStatus.ERROR, failed.updatedAt(), failed.code().name(),
                 failed.rawResponse().isDefined(), Option.none());
     }
 
-    /** The value of {@link #CONTENT} for a READY outcome; none for ERROR. */
-    static Option<String> content(Completion outcome) {
-        return outcome instanceof Completion.Succeeded ready ? Option.some(ready.result().content()) : Option.none();
+    /** The value of {@link #CONTENT} for a READY record; none for ERROR. */
+    static Option<String> content(CanonicalRecord.Final done) {
+        return done instanceof CanonicalRecord.Ready ready ? Option.some(ready.result().content()) : Option.none();
     }
 
     /**
-     * What {@code complete.lua} writes for {@code outcome}, as it takes it: the value of {@link #OUTCOME},
-     * then, for READY, the content in UTF-8. The raw response travels apart.
+     * What {@code complete.lua} writes for the final record {@code done}, as it takes it: the value of
+     * {@link #OUTCOME}, then, for READY, the content in UTF-8. The raw response travels apart.
      */
-    static List<Object> completion(Completion outcome) {
+    static List<Object> completion(CanonicalRecord.Final done) {
         List<Object> values = new ArrayList<>(2);
-        values.add(outcome(outcome));
-        content(outcome).map(RecordCodec::utf8).forEach(values::add);
+        values.add(outcome(done));
+        content(done).map(RecordCodec::utf8).forEach(values::add);
         return values;
     }
 
@@ -208,7 +207,7 @@ final class RecordCodec {
      *
      * @param expected the key the hash was read under: the record's run and tool call
      * @param hash the hash's fields
-     * @return the record and token, or {@link StoreFailure.DataInvalid} when the hash is not a record
+     * @return the record and token, or {@link StoreFailure#dataInvalid() data invalid} when the hash is not a record
      *     this store wrote (another schema, missing or unknown field, unknown status, bad instant or lease,
      *     broken rule)
      */
@@ -230,10 +229,11 @@ final class RecordCodec {
         String fingerprint = head[5];
         String arguments = required(hash, ARGUMENTS);
         String packed = hash.get(OUTCOME);
+        CanonicalRecord.Projecting begun = new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint,
+                createdAt);
         if (packed == null) {
             check(!hash.containsKey(CONTENT) && !hash.containsKey(RAW));
-            return new Stored(CanonicalRecord.restore(expected, tool, arguments, fingerprint, createdAt, Option.none()),
-                    token);
+            return new Stored(begun, token);
         }
         String[] outcome = packed.split("\\|", 5);
         check(outcome.length == 5);
@@ -244,22 +244,21 @@ final class RecordCodec {
         // has none lost it (an eviction), which is damage, never a record without one.
         Option<String> raw = hasRaw ? Option.of(required(hash, RAW)) : Option.none();
         check(hasRaw || !hash.containsKey(RAW));
-        Completion completion = switch (InvocationStatus.valueOf(outcome[0])) {
+        CanonicalRecord.Final done = switch (InvocationStatus.valueOf(outcome[0])) {
             case READY -> {
                 check(hasRaw);
                 Option<String> scope = outcome[4].equals(NO_SCOPE) ? Option.none()
                         : Option.some(scoped(outcome[4]));
                 AgentResult result = new AgentResult(required(hash, CONTENT), EvidenceStatus.valueOf(outcome[2]), scope);
-                yield new Completion.Succeeded(raw.get(), result, updatedAt);
+                yield begun.ready(raw.get(), result, updatedAt);
             }
             case ERROR -> {
                 check(!hash.containsKey(CONTENT) && NO_SCOPE.equals(outcome[4]));
-                yield new Completion.Failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
+                yield begun.failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
             }
             case PROJECTING -> throw new IllegalArgumentException("not a record");
         };
-        return new Stored(CanonicalRecord.restore(expected, tool, arguments, fingerprint, createdAt,
-                Option.some(completion)), token);
+        return new Stored(done, token);
     }
 
     private static String scoped(String mark) {

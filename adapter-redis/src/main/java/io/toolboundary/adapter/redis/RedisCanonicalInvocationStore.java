@@ -2,20 +2,19 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreFailure;
-import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -120,7 +119,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(timeout, "timeout is null");
         CanonicalRecord.Projecting record = start.record();
         if (record.byteSize() > Math.min(start.recordLimitBytes(), options.recordCapBytes().orElse(Long.MAX_VALUE))) {
-            return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
+            return Either.left(StoreFailure.refused(Refusal.TOO_LARGE));
         }
         InvocationKey key = record.key();
         String recordKey = keys.record(key);
@@ -145,20 +144,21 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * {@code HSTRLEN} before writing.
      */
     @Override
-    public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
+    public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
             Duration timeout) {
-        requireNonNull(key, "key is null");
         requireNonNull(token, "token is null");
-        requireNonNull(outcome, "outcome is null");
+        requireNonNull(record, "record is null");
         requireNonNull(timeout, "timeout is null");
+        InvocationKey key = record.key();
         // The record's ids are ASCII, one byte per character, as CanonicalRecord.byteSize() counts them;
-        // the outcome's texts were counted (and found Unicode) once, when it was made.
-        long known = key.runId().value().length() + key.toolCallId().value().length() + outcome.byteSize();
+        // what the completion adds was counted (and found Unicode) once, when the record was made.
+        long added = record.byteSize() - record.begun().byteSize();
+        long known = key.runId().value().length() + key.toolCallId().value().length() + added;
         OptionalLong cap = options.recordCapBytes();
         if (cap.isPresent() && known > cap.getAsLong()) {
-            return Either.left(StoreFailure.refused(new Refusal.TooLarge()));
+            return Either.left(StoreFailure.refused(Refusal.TOO_LARGE));
         }
-        return sendCompletion(key, token, outcome,
+        return sendCompletion(token, record,
                 cap.isPresent() ? Option.some(cap.getAsLong() - known) : Option.none(), timeout);
     }
 
@@ -170,17 +170,18 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
      * ({@link RawResponseWrite}), encoded to UTF-8 once for every try; the script receives its length in
      * bytes.
      */
-    private Either<StoreFailure, Completion> sendCompletion(InvocationKey key, AttemptToken token, Completion outcome,
-            Option<Long> room, Duration timeout) {
+    private Either<StoreFailure, CanonicalRecord.Final> sendCompletion(AttemptToken token,
+            CanonicalRecord.Final record, Option<Long> room, Duration timeout) {
+        InvocationKey key = record.key();
         String recordKey = keys.record(key);
         String pending = keys.pendingRaw(key, token);
-        Option<RawResponseWrite> raw = outcome.rawResponse()
+        Option<RawResponseWrite> raw = record.rawResponse()
                 .map(text -> RawResponseWrite.of(pending, text));
         ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
-                outcome.status().name(), room, outcome.rawResponse().map(text -> outcome.rawBytes()),
-                RecordCodec.outcome(outcome), RecordCodec.content(outcome));
+                record.status().name(), room, raw.map(write -> (long) write.utf8().length),
+                RecordCodec.outcome(record), RecordCodec.content(record));
         return scripts.run(LuaScripts.COMPLETE, args, timeout, raw)
-                .flatMap(reply -> ScriptReplies.complete(reply, key, outcome, token));
+                .flatMap(reply -> ScriptReplies.complete(reply, record, token));
     }
 
     /**

@@ -2,7 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;

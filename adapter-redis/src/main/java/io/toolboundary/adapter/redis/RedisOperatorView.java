@@ -2,7 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.BoundaryError;
 import io.vavr.control.Either;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.RunToken;
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.RunId;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,13 +1,12 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.util.HashMap;
@@ -19,7 +18,7 @@ import java.util.function.LongConsumer;
  * The replies of the store's scripts, one enum per script, and the one place where they become
  * results. A reply is a list of strings: one of its script's replies by name, then (for some replies)
  * the record's fields and values in pairs. An unknown reply, a reply of another script, fields where
- * none belong, or a record that does not decode is {@link StoreFailure.DataInvalid}.
+ * none belong, or a record that does not decode is {@link StoreFailure#dataInvalid() data invalid}.
  */
 final class ScriptReplies {
 
@@ -250,31 +249,31 @@ final class ScriptReplies {
                     stored.record() instanceof CanonicalRecord.Projecting projecting && stored.token().equals(token)
                             ? Either.right(projecting)
                             : invalid());
-            case RUN_LOST -> refused(parsed, new Refusal.RunStateLost());
-            case DUPLICATE -> refused(parsed, new Refusal.Duplicate());
-            case REUSED -> refused(parsed, new Refusal.IdReused());
-            case RUN_BUDGET -> refused(parsed, new Refusal.BudgetExhausted(Refusal.Scope.RUN));
-            case TOOL_BUDGET -> refused(parsed, new Refusal.BudgetExhausted(Refusal.Scope.TOOL));
+            case RUN_LOST -> refused(parsed, Refusal.RUN_STATE_LOST);
+            case DUPLICATE -> refused(parsed, Refusal.DUPLICATE);
+            case REUSED -> refused(parsed, Refusal.ID_REUSED);
+            case RUN_BUDGET -> refused(parsed, Refusal.RUN_BUDGET_EXHAUSTED);
+            case TOOL_BUDGET -> refused(parsed, Refusal.TOOL_BUDGET_EXHAUSTED);
             case COUNTER_INVALID -> failed(parsed, StoreFailure.dataInvalid());
-            case ATTEMPT_ENDED -> refused(parsed, new Refusal.Conflict());
+            case ATTEMPT_ENDED -> refused(parsed, Refusal.CONFLICT);
             case RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
 
-    /** Reads the reply of {@code complete.lua}: the stored completion of the record under {@code key}. */
-    static Either<StoreFailure, Completion> complete(Object reply, InvocationKey key, Completion wanted, AttemptToken token) {
+    /** Reads the reply of {@code complete.lua}: the stored final record, {@code wanted} when it landed. */
+    static Either<StoreFailure, CanonicalRecord.Final> complete(Object reply, CanonicalRecord.Final wanted,
+            AttemptToken token) {
         return parse(reply, LuaScripts.COMPLETE).flatMap(parsed -> switch (parsed.reply()) {
             case APPLIED -> parsed.noFields() ? Either.right(wanted) : invalid();
-            case ALREADY_APPLIED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored -> {
+            case ALREADY_APPLIED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored -> {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
                     return invalid();
                 }
-                Completion held = done.completion();
-                return held.equals(wanted) ? Either.right(held) : Either.left(StoreFailure.refused(new Refusal.Conflict()));
+                return done.equals(wanted) ? Either.right(done) : Either.left(StoreFailure.refused(Refusal.CONFLICT));
             });
-            case NOT_FOUND -> refused(parsed, new Refusal.Expired());
-            case TOKEN_MISMATCH, CONFLICT -> refused(parsed, new Refusal.Conflict());
-            case TOO_LARGE -> refused(parsed, new Refusal.TooLarge());
+            case NOT_FOUND -> refused(parsed, Refusal.EXPIRED);
+            case TOKEN_MISMATCH, CONFLICT -> refused(parsed, Refusal.CONFLICT);
+            case TOO_LARGE -> refused(parsed, Refusal.TOO_LARGE);
             // The raw response the tool returned was not kept: data lost, never a record without it.
             case RAW_LOST -> failed(parsed, StoreFailure.dataInvalid());
             // The raw response's SET was refused or went elsewhere, and the script wrote nothing.
@@ -290,9 +289,9 @@ final class ScriptReplies {
                             && failed.code() == ErrorCode.EXECUTION_ABANDONED
                             ? Either.right(failed)
                             : invalid());
-            case NOT_FOUND -> refused(parsed, new Refusal.Expired());
-            case FINAL -> refused(parsed, new Refusal.Conflict());
-            case LEASE_ACTIVE -> refused(parsed, new Refusal.LeaseNotExpired());
+            case NOT_FOUND -> refused(parsed, Refusal.EXPIRED);
+            case FINAL -> refused(parsed, Refusal.CONFLICT);
+            case LEASE_ACTIVE -> refused(parsed, Refusal.LEASE_NOT_EXPIRED);
             case LEASE_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
@@ -304,8 +303,8 @@ final class ScriptReplies {
                     stored.record() instanceof CanonicalRecord.Final done && stored.token().equals(token)
                             ? Either.right(done)
                             : invalid());
-            case NOT_FOUND -> refused(parsed, new Refusal.Expired());
-            case TOKEN_MISMATCH -> refused(parsed, new Refusal.Conflict());
+            case NOT_FOUND -> refused(parsed, Refusal.EXPIRED);
+            case TOKEN_MISMATCH -> refused(parsed, Refusal.CONFLICT);
         });
     }
 

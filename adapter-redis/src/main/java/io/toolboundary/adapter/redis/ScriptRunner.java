@@ -1,7 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.StoreFailure;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -330,7 +329,7 @@ final class ScriptRunner {
         LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}: "
                 + shortfall.acknowledged() + " of " + shortfall.wanted().replicas() + " replicas acknowledged within "
                 + shortfall.wanted().timeout().toMillis() + " ms", script.name(), "ReplicasNotAcknowledged",
-                StoreErrors.code(unknown));
+                unknown.code());
         return Either.left(unknown);
     }
 
@@ -338,7 +337,7 @@ final class ScriptRunner {
             RedisFailures.Failure kind, boolean anyMayHaveRun) {
         StoreFailure answer = RedisFailures.finalFailure(kind, anyMayHaveRun);
         LOG.log(System.Logger.Level.WARNING, "Redis store script {0} failed with {1}, reported as {2}",
-                script.name(), failure.getClass().getSimpleName(), StoreErrors.code(answer));
+                script.name(), failure.getClass().getSimpleName(), answer.code());
         return Either.left(answer);
     }
 

@@ -4,13 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -18,6 +20,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -119,7 +122,10 @@ final class AmbiguityRig implements AutoCloseable {
         return proxy.getOrElseThrow(() -> new IllegalStateException("this rig has no proxy"));
     }
 
-    /** A boundary over this rig's store with {@code config}, keeping the tokens it hands out and the pairs it hands over. */
+    /**
+     * A boundary over this rig's store with {@code config}, keeping the token of each attempt it begins and
+     * the pairs it hands over.
+     */
     ToolBoundary boundary(ToolBoundaryConfig config) {
         return boundary(config, store);
     }
@@ -127,14 +133,16 @@ final class AmbiguityRig implements AutoCloseable {
     /** {@link #boundary(ToolBoundaryConfig)} over {@code over}, a store that passes every call on to this rig's. */
     ToolBoundary boundary(ToolBoundaryConfig config, CanonicalInvocationStore over) {
         return ToolBoundary.builder()
-                .store(over)
+                .store(new ForwardingStore(over) {
+                    @Override
+                    public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start,
+                            Duration timeout) {
+                        lastToken.set(start.token());
+                        return super.begin(start, timeout);
+                    }
+                })
                 .config(config)
                 .accessPolicy(AccessPolicy.allowAll())
-                .tokens(() -> {
-                    AttemptToken token = AttemptToken.random();
-                    lastToken.set(token);
-                    return token;
-                })
                 .listener(new BoundaryListener() {
                     @Override
                     public void onUnfinished(InvocationKey key, AttemptToken token) {

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.adapter.redis.AmbiguityRig.Call;
 import io.toolboundary.adapter.redis.AmbiguityRig.Tally;
-import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.testsupport.redis.FaultProxy;
 import io.toolboundary.testsupport.redis.FaultProxy.Mode;

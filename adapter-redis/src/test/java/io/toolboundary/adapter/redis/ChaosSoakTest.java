@@ -100,7 +100,7 @@ class ChaosSoakTest {
                     .listener(new io.toolboundary.application.BoundaryListener() {
                         @Override
                         public void onUnfinished(io.toolboundary.domain.InvocationKey key,
-                                io.toolboundary.application.AttemptToken token) {
+                                io.toolboundary.application.spi.AttemptToken token) {
                             unfinished.add(new AmbiguityRig.Unfinished(key, token));
                         }
                     })

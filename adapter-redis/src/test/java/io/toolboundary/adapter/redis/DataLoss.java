@@ -3,11 +3,11 @@ package io.toolboundary.adapter.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.adapter.redis.AmbiguityRig.Call;
 import io.toolboundary.adapter.redis.AmbiguityRig.Tally;
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.tck.store.ForwardingStore;

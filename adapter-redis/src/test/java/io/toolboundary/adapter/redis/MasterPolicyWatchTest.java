@@ -2,7 +2,7 @@ package io.toolboundary.adapter.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.StoreFailure;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.util.ArrayList;

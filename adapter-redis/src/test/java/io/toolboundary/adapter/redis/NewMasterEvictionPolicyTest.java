@@ -8,9 +8,8 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.RunId;
@@ -66,7 +65,7 @@ class NewMasterEvictionPolicyTest {
             CanonicalRecord.Projecting refused = projecting(key(run, "refused"), "{}");
             assertThat(rig.store.begin(start(refused, AttemptToken.random()), TIMEOUT))
                     .isEqualTo(Either.left(StoreFailure.unavailable()));
-            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").completion(), TIMEOUT))
+            assertThat(rig.store.complete(beforeToken, ready(before, "raw", "result"), TIMEOUT))
                     .isEqualTo(Either.left(StoreFailure.unavailable()));
             assertThat(rig.store.begin(start(refused, AttemptToken.random()), TIMEOUT))
                     .isEqualTo(Either.left(StoreFailure.unavailable()));
@@ -81,13 +80,13 @@ class NewMasterEvictionPolicyTest {
 
             redis.replica.call("CONFIG", "SET", "maxmemory-policy", "noeviction");
             // Still refused until the next look.
-            assertThat(rig.store.begin(start(refused, AttemptToken.random()), TIMEOUT).mapLeft(StoreErrors::code).getLeft())
+            assertThat(rig.store.begin(start(refused, AttemptToken.random()), TIMEOUT).mapLeft(StoreFailure::code).getLeft())
                     .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
             rig.ticker.addAndGet(INTERVAL.toNanos());
 
             AttemptToken token = AttemptToken.random();
             assertThat(rig.store.begin(start(refused, token), TIMEOUT)).isEqualTo(Either.right(refused));
-            assertThat(rig.store.complete(before.key(), beforeToken, ready(before, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+            assertThat(rig.store.complete(beforeToken, ready(before, "raw", "result"), TIMEOUT).isRight()).isTrue();
             assertThat(StoredRecord.status(redis.replica.call("HMGET", rig.store.recordKey(refused.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");
             assertThat(log.warnings()).hasSize(1);
         }
@@ -105,7 +104,7 @@ class NewMasterEvictionPolicyTest {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + call), "{}");
                 AttemptToken token = AttemptToken.random();
                 assertThat(rig.store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
-                assertThat(rig.store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+                assertThat(rig.store.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
                 rig.ticker.addAndGet(INTERVAL.toNanos());
             }
 

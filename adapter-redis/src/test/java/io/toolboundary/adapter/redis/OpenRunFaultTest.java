@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.testkit.Fixtures;

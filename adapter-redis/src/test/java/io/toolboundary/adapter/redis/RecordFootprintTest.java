@@ -8,7 +8,7 @@ import static io.toolboundary.adapter.redis.Records.start;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.EvidenceStatus;
@@ -48,7 +48,7 @@ class RecordFootprintTest {
                 CanonicalRecord.Projecting record = projecting(key(run, "call-" + i), arguments);
                 AttemptToken token = AttemptToken.random();
                 assertThat(store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
-                assertThat(store.complete(record.key(), token, ready(record, raw, result).completion(), TIMEOUT).isRight()).isTrue();
+                assertThat(store.complete(token, ready(record, raw, result), TIMEOUT).isRight()).isTrue();
             }
 
             long usedGrowth = (usedMemory(redis) - usedBefore) / RECORDS;

@@ -3,14 +3,13 @@ package io.toolboundary.adapter.redis;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
@@ -84,10 +83,10 @@ final class Records {
     }
 
     static CanonicalRecord.Ready ready(CanonicalRecord.Projecting record, String raw, AgentResult result) {
-        return (CanonicalRecord.Ready) record.complete(new Completion.Succeeded(raw, result, UPDATED));
+        return record.ready(raw, result, UPDATED);
     }
 
     static CanonicalRecord.Failed failed(CanonicalRecord.Projecting record, ErrorCode code, Option<String> raw) {
-        return (CanonicalRecord.Failed) record.complete(new Completion.Failed(code, raw, UPDATED));
+        return record.failed(code, raw, UPDATED);
     }
 }

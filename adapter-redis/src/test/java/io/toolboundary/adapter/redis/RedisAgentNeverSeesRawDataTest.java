@@ -1,6 +1,7 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.tck.boundary.AgentNeverSeesRawDataContract;
 import io.toolboundary.tck.boundary.SpecValues;
@@ -41,6 +42,6 @@ abstract class RedisAgentNeverSeesRawDataTest implements AgentNeverSeesRawDataCo
 
     @Override
     public long maxRecordBytes() {
-        return store.options().recordCapBytes().orElse(io.toolboundary.domain.Limits.DEFAULT_RECORD_BYTES);
+        return store.options().recordCapBytes().orElse(io.toolboundary.application.ToolBoundaryConfig.DEFAULT_RECORD_BYTES);
     }
 }

@@ -10,10 +10,10 @@ import static io.toolboundary.adapter.redis.Records.start;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreErrors;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
@@ -80,7 +80,7 @@ class RedisCommandEvidenceTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(warmUp, token), TIMEOUT);
         store.find(warmUp.key(), TIMEOUT);
-        store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").completion(), TIMEOUT);
+        store.complete(token, ready(warmUp, "raw", "result"), TIMEOUT);
         CanonicalRecord.Projecting abandonedWarmUp = projecting(key(openedRun(store), "warm-up-abandoned"), "{}");
         store.begin(start(abandonedWarmUp, AttemptToken.random()), TIMEOUT);
         new RecordLife(redis, store).passLease(abandonedWarmUp.key());
@@ -109,10 +109,10 @@ class RedisCommandEvidenceTest {
             records.add(record);
             tokens.add(token);
         }
-        assertThat(store.begin(start(records.get(0), AttemptToken.random()), TIMEOUT).mapLeft(StoreErrors::code).getLeft())
+        assertThat(store.begin(start(records.get(0), AttemptToken.random()), TIMEOUT).mapLeft(StoreFailure::code).getLeft())
                 .isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(store.begin(start(projecting(key(run, "over-budget"), "{}"), AttemptToken.random(), 6, 100), TIMEOUT)
-                .mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
+                .mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.RUN_BUDGET_EXHAUSTED);
 
         String watched = store.recordKey(records.get(0).key());
         long beforeReads = pttl(watched);
@@ -121,7 +121,7 @@ class RedisCommandEvidenceTest {
         }
         long afterReads = pttl(watched);
         for (int i = 0; i < records.size(); i++) {
-            assertThat(store.complete(records.get(i).key(), tokens.get(i), (ready(records.get(i), "raw " + i, "result " + i)).completion(), TIMEOUT).isRight()).isTrue();
+            assertThat(store.complete(tokens.get(i), ready(records.get(i), "raw " + i, "result " + i), TIMEOUT).isRight()).isTrue();
         }
         long afterCompletion = pttl(watched);
         long runAfterAll = pttl(store.runKey(run));
@@ -170,14 +170,13 @@ class RedisCommandEvidenceTest {
             everyKeyHasATtl.run();
         }
         CanonicalRecord.Ready done = ready(records.get(0), "raw 0", "result 0");
-        assertThat(store.complete(done.key(), tokens.get(0), done.completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(tokens.get(0), done, TIMEOUT).isRight()).isTrue();
         everyKeyHasATtl.run();
         // a refused completion, by another attempt, with a raw response: its transaction's SET finds no key
-        assertThat(store.complete(records.get(1).key(), AttemptToken.random(),
-                (ready(records.get(1), "stale", "r")).completion(), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+        assertThat(store.complete(AttemptToken.random(), ready(records.get(1), "stale", "r"), TIMEOUT).mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.RECORD_CONFLICT);
         everyKeyHasATtl.run();
-        assertThat(store.complete(records.get(2).key(), tokens.get(2), (io.toolboundary.adapter.redis.Records
-                .failed(records.get(2), ErrorCode.EXECUTION_FAILED, Option.none())).completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(tokens.get(2), io.toolboundary.adapter.redis.Records
+                .failed(records.get(2), ErrorCode.EXECUTION_FAILED, Option.none()), TIMEOUT).isRight()).isTrue();
         everyKeyHasATtl.run();
         assertThat(store.end(records.get(3).key(), tokens.get(3), ErrorCode.STORE_OUTCOME_UNKNOWN, Records.UPDATED,
                 timeout).isRight()).isTrue();
@@ -186,14 +185,14 @@ class RedisCommandEvidenceTest {
         assertThat(store.abandon(records.get(4).key(), Records.UPDATED, TIMEOUT).isRight()).isTrue();
         everyKeyHasATtl.run();
         // a late completion of the abandoned attempt fills its placeholder, and is refused
-        assertThat(store.complete(records.get(4).key(), tokens.get(4), (ready(records.get(4), "late", "r")).completion(), TIMEOUT)
-                .mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_CONFLICT);
+        assertThat(store.complete(tokens.get(4), ready(records.get(4), "late", "r"), TIMEOUT)
+                .mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.RECORD_CONFLICT);
         everyKeyHasATtl.run();
         // an attempt ended before its record existed: its end mark
         assertThat(store.end(key(run, "never-begun"), AttemptToken.random(), ErrorCode.STORE_OUTCOME_UNKNOWN,
-                Records.UPDATED, timeout).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+                Records.UPDATED, timeout).mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.RECORD_EXPIRED);
         everyKeyHasATtl.run();
-        assertThat(store.complete(done.key(), tokens.get(0), done.completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(tokens.get(0), done, TIMEOUT).isRight()).isTrue();
         for (CanonicalRecord.Projecting record : records) {
             assertThat(store.find(record.key(), TIMEOUT).isRight()).isTrue();
         }
@@ -236,7 +235,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(first, token), TIMEOUT).isRight()).isTrue();
-        assertThat(store.complete(first.key(), token, ready(first, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(token, ready(first, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -249,7 +248,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(second, secondToken), TIMEOUT).isRight()).isTrue();
-        assertThat(store.complete(second.key(), secondToken, (ready(second, "r".repeat(1024), "result")).completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(secondToken, ready(second, "r".repeat(1024), "result"), TIMEOUT).isRight()).isTrue();
 
         calls = commandCalls();
         assertThat(calls).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
@@ -271,7 +270,7 @@ class RedisCommandEvidenceTest {
                 .isEqualTo(Either.right(Records.RUN_TOKEN));
         Map<String, Long> reopening = commandCalls();
         resetStats();
-        assertThat(store.begin(start(unheld, AttemptToken.random()), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RUN_STATE_LOST);
+        assertThat(store.begin(start(unheld, AttemptToken.random()), TIMEOUT).mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.RUN_STATE_LOST);
         Map<String, Long> refusedBegin = commandCalls();
 
         // opening a held run: HGET finds its token, nothing more
@@ -292,7 +291,7 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
         Map<String, Long> calls = commandCalls();
         // begin: EVALSHA refused with NOSCRIPT, then the script by its source, which Redisson with its script
@@ -315,7 +314,7 @@ class RedisCommandEvidenceTest {
             resetStats();
 
             assertThat(uncached.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+            assertThat(uncached.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
             // begin: EVALSHA refused with NOSCRIPT, EVAL; complete: its pipeline (SET, EVALSHA refused with
             // NOSCRIPT), then apart: the SET alone, and EVAL
@@ -335,7 +334,7 @@ class RedisCommandEvidenceTest {
             resetStats();
 
             assertThat(uncached.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
-            assertThat(uncached.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+            assertThat(uncached.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
             assertThat(commandCalls()).containsEntry("evalsha", 2L).doesNotContainKeys("eval", "script");
         }
@@ -353,11 +352,11 @@ class RedisCommandEvidenceTest {
         resetStats();
 
         Instant now = record.createdAt();
-        assertThat(store.abandon(running.key(), now, TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.LEASE_NOT_EXPIRED);
+        assertThat(store.abandon(running.key(), now, TIMEOUT).mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.LEASE_NOT_EXPIRED);
         assertThat(store.abandon(record.key(), now, TIMEOUT).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
         assertThat(store.abandon(record.key(), now, TIMEOUT).get().code()).isEqualTo(ErrorCode.EXECUTION_ABANDONED);
         InvocationKey missing = key(newRun(), "missing");
-        assertThat(store.abandon(missing, now, TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.RECORD_EXPIRED);
+        assertThat(store.abandon(missing, now, TIMEOUT).mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.RECORD_EXPIRED);
 
         Map<String, Long> calls = commandCalls();
         assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)).isEqualTo(4);

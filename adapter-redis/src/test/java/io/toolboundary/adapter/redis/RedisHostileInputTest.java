@@ -1,8 +1,8 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.testsupport.redis.RedisServerFixture;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.tck.reliability.HostileInputContract;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /** Hostile input through the boundary on the Redis store, on one standalone server; one store for the class. */
 class RedisHostileInputTest implements HostileInputContract {

@@ -1,8 +1,8 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.testsupport.redis.RedisServerFixture;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.tck.reliability.InterruptContract;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 
 /**
  * Interrupts at every point of a call, on a standalone Redis with the default store options: Redisson

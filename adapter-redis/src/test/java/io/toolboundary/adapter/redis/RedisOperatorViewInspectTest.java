@@ -8,7 +8,7 @@ import static io.toolboundary.adapter.redis.Records.start;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
@@ -48,7 +48,7 @@ class RedisOperatorViewInspectTest {
         store.begin(start(scoped, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(scoped, "raw ü", new AgentResult("result", EvidenceStatus.EVIDENCE_FOUND,
                 Option.some("scope|x")));
-        store.complete(done.key(), token, done.completion(), TIMEOUT);
+        store.complete(token, done, TIMEOUT);
 
         RedisOperatorView.KeyFacts ready = view.inspect(store.recordKey(done.key())).get();
 
@@ -60,7 +60,7 @@ class RedisOperatorViewInspectTest {
         AttemptToken failingToken = AttemptToken.random();
         store.begin(start(failing, failingToken), TIMEOUT);
         CanonicalRecord.Failed failed = Records.failed(failing, ErrorCode.EXECUTION_FAILED, Option.some("boom"));
-        store.complete(failed.key(), failingToken, failed.completion(), TIMEOUT);
+        store.complete(failingToken, failed, TIMEOUT);
 
         RedisOperatorView.KeyFacts error = view.inspect(store.recordKey(failed.key())).get();
 

@@ -14,20 +14,19 @@ import static io.toolboundary.adapter.redis.Records.start;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -98,7 +97,7 @@ abstract class RedisStoreBehaviourTest {
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(begun, token), TIMEOUT)).isEqualTo(Either.right(begun));
             assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(begun)));
-            assertThat(store.complete(outcome.key(), token, outcome.completion(), TIMEOUT)).isEqualTo(Either.right(outcome.completion()));
+            assertThat(store.complete(token, outcome, TIMEOUT)).isEqualTo(Either.right(outcome));
             assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(outcome)));
         }
         assertThat(deployment.call("HGET", store.recordKey(withScope.key()), RecordCodec.ARGUMENTS)).isEqualTo(request);
@@ -131,7 +130,7 @@ abstract class RedisStoreBehaviourTest {
                 first.requestFingerprint(), Records.UPDATED);
 
         assertThat(store.begin(start(again, AttemptToken.random()), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Duplicate())));
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.DUPLICATE)));
         assertThat(store.find(first.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(first)));
         assertThat(runField(first.key().runId(), "calls")).isEqualTo("1");
     }
@@ -142,7 +141,7 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(first, AttemptToken.random()), TIMEOUT);
 
         assertThat(store.begin(start(projecting(first.key(), "{\"a\":2}"), AttemptToken.random()), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.IdReused())));
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.ID_REUSED)));
         assertThat(store.find(first.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(first)));
     }
 
@@ -165,7 +164,7 @@ abstract class RedisStoreBehaviourTest {
 
         CanonicalRecord.Projecting third = projecting(key(run, "c3"), "tool_c", "{}");
         assertThat(store.begin(start(third, AttemptToken.random(), 2, 10), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN))));
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.RUN_BUDGET_EXHAUSTED)));
         assertThat(store.find(third.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
         assertThat(runField(run, "calls")).isEqualTo("2");
         assertThat(runField(run, RedisKeys.toolCounterField(third.tool()))).as("tool_c's counter, never created").isEqualTo("");
@@ -178,7 +177,7 @@ abstract class RedisStoreBehaviourTest {
 
         CanonicalRecord.Projecting second = projecting(key(run, "c2"), "{}");
         assertThat(store.begin(start(second, AttemptToken.random(), 10, 1), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL))));
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.TOOL_BUDGET_EXHAUSTED)));
         assertThat(store.find(second.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
         assertThat(runField(run, "calls")).isEqualTo("1");
         assertThat(runField(run, RedisKeys.toolCounterField(second.tool()))).isEqualTo("1");
@@ -244,7 +243,7 @@ abstract class RedisStoreBehaviourTest {
                 // Nothing runs in a run whose state holds no token.
                 CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
                 assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT)).as(as)
-                        .isEqualTo(Either.left(StoreFailure.refused(new Refusal.RunStateLost())));
+                        .isEqualTo(Either.left(StoreFailure.refused(Refusal.RUN_STATE_LOST)));
                 assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).as(as).isZero();
                 assertThat(hash(runKey)).as(as).isEqualTo(before);
             } finally {
@@ -291,7 +290,7 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{\"q\":\"" + "\uD83D\uDE00".repeat(40) + "\"}");
 
         assertThat(small.begin(start(record, AttemptToken.random()), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.TooLarge())));
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.TOO_LARGE)));
         assertThat(small.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
         assertThat(runField(record.key().runId(), "calls")).isEqualTo("0");
     }
@@ -305,7 +304,7 @@ abstract class RedisStoreBehaviourTest {
         long before = pttl(recordKey);
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
 
         assertThat(pttl(recordKey)).isPositive().isLessThanOrEqualTo(before);
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
@@ -317,9 +316,9 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token), TIMEOUT);
         CanonicalRecord.Failed done = failed(record, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(done.key(), token, done.completion(), TIMEOUT);
+        store.complete(token, done, TIMEOUT);
 
-        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
     }
 
     @Test
@@ -327,8 +326,8 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         store.begin(start(record, AttemptToken.random()), TIMEOUT);
 
-        assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
     }
 
@@ -338,12 +337,12 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(done.key(), token, done.completion(), TIMEOUT);
+        store.complete(token, done, TIMEOUT);
 
-        assertThat(store.complete(record.key(), token, (failed(record, ErrorCode.PROJECTION_FAILED, Option.none())).completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
-        assertThat(store.complete(record.key(), token, ready(record, "other raw", "result").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(token, failed(record, ErrorCode.PROJECTION_FAILED, Option.none()), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
+        assertThat(store.complete(token, ready(record, "other raw", "result"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 
@@ -360,7 +359,7 @@ abstract class RedisStoreBehaviourTest {
         }
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
 
         for (int i = 0; i < begun.size(); i++) {
             assertThat(deployment.call("HGET", recordKey, begun.get(i))).as(begun.get(i)).isEqualTo(before.get(i));
@@ -376,8 +375,8 @@ abstract class RedisStoreBehaviourTest {
         String recordKey = store.recordKey(record.key());
         life.expire(record.key());
 
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
+        assertThat(store.complete(token, ready(record, "raw", "result"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.EXPIRED)));
         assertThat(deployment.callLong("EXISTS", recordKey)).isZero();
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.none()));
     }
@@ -463,14 +462,14 @@ abstract class RedisStoreBehaviourTest {
 
         // The boundary gave up on this begin and ended the attempt by token before the begin arrived.
         assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(),
-                Duration.ofSeconds(5))).isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
+                Duration.ofSeconds(5))).isEqualTo(Either.left(StoreFailure.refused(Refusal.EXPIRED)));
         String mark = store.keys().endedAttempt(record.key().runId(), token);
         long markTtl = deployment.callLong("PTTL", mark);
         assertThat(markTtl).isPositive().isLessThanOrEqualTo(RedisCanonicalInvocationStore.ENDED_ATTEMPT_MARK_TTL.toMillis());
 
         // The late begin creates nothing and reserves nothing; a second end leaves the mark's TTL alone.
         assertThat(store.begin(start(record, token), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).isZero();
         assertThat(runField(record.key().runId(), "calls")).as("no budget reserved").isEqualTo("0");
         store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(), Duration.ofSeconds(5));
@@ -559,7 +558,7 @@ abstract class RedisStoreBehaviourTest {
                     if (outcome.isRight()) {
                         wins++;
                     } else {
-                        assertThat(outcome.mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
+                        assertThat(outcome.mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
                     }
                 }
                 assertThat(wins).as("winners of round %d", round).isEqualTo(1);
@@ -625,15 +624,15 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken owner = AttemptToken.random();
         AttemptToken stale = AttemptToken.random();
         store.begin(start(contested, owner), TIMEOUT);
-        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(stale, ready(contested, "stale raw", "r"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         CanonicalRecord.Ready won = ready(contested, "winning raw", "r");
-        assertThat(store.complete(contested.key(), owner, won.completion(), TIMEOUT)).isEqualTo(Either.right(won.completion()));
-        assertThat(store.complete(contested.key(), stale, ready(contested, "stale raw", "r").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(owner, won, TIMEOUT)).isEqualTo(Either.right(won));
+        assertThat(store.complete(stale, ready(contested, "stale raw", "r"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         // the same attempt once more with another raw response: refused, the linked one unchanged
-        assertThat(store.complete(contested.key(), owner, ready(contested, "second raw", "r").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(owner, ready(contested, "second raw", "r"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         assertThat(store.find(contested.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(won)));
 
         // ended by token, then its completion arrives
@@ -642,8 +641,8 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(ended, endedToken), TIMEOUT);
         assertThat(store.end(ended.key(), endedToken, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, timeout).isRight())
                 .isTrue();
-        assertThat(store.complete(ended.key(), endedToken, ready(ended, "late raw", "r").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(endedToken, ready(ended, "late raw", "r"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         assertThat(store.find(ended.key(), TIMEOUT).get().get().rawResponse()).isEqualTo(Option.none());
 
         // abandoned past its lease, then its completion arrives (an ERROR with a raw response)
@@ -652,9 +651,9 @@ abstract class RedisStoreBehaviourTest {
         store.begin(start(abandoned, abandonedToken), TIMEOUT);
         life.passLease(abandoned.key());
         assertThat(store.abandon(abandoned.key(), UPDATED, TIMEOUT).isRight()).isTrue();
-        assertThat(store.complete(abandoned.key(), abandonedToken,
-                (failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw"))).completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Conflict())));
+        assertThat(store.complete(abandonedToken,
+                failed(abandoned, ErrorCode.PROJECTION_FAILED, Option.of("late raw")), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
         assertThat(store.find(abandoned.key(), TIMEOUT).get().get().rawResponse()).isEqualTo(Option.none());
 
         // the record expired before its completion: nothing is re-created, the attempt's key is gone too
@@ -662,15 +661,15 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken expiredToken = AttemptToken.random();
         store.begin(start(expired, expiredToken), TIMEOUT);
         life.expire(expired.key());
-        assertThat(store.complete(expired.key(), expiredToken, ready(expired, "late raw", "r").completion(), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Expired())));
+        assertThat(store.complete(expiredToken, ready(expired, "late raw", "r"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.EXPIRED)));
 
         // a raw key planted beside a record whose completion had none is not read: only the link is
         CanonicalRecord.Projecting unlinked = projecting(key(run, "unlinked"), "{}");
         AttemptToken unlinkedToken = AttemptToken.random();
         store.begin(start(unlinked, unlinkedToken), TIMEOUT);
         CanonicalRecord.Failed withoutRaw = failed(unlinked, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(unlinked.key(), unlinkedToken, withoutRaw.completion(), TIMEOUT);
+        store.complete(unlinkedToken, withoutRaw, TIMEOUT);
         deployment.call("SET", store.keys().raw(unlinked.key()), "planted raw", "PX", "60000");
         assertThat(store.find(unlinked.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(withoutRaw)));
 
@@ -694,14 +693,14 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(record.key(), token, done.completion(), TIMEOUT);
+        store.complete(token, done, TIMEOUT);
 
         // as an eviction under a volatile-* policy would: the raw response alone is gone
         deployment.call("DEL", store.keys().raw(record.key()));
 
         StoreFailure invalid = StoreFailure.dataInvalid();
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.left(invalid));
-        assertThat(store.complete(record.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.left(invalid));
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.left(invalid));
         assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, Duration.ofSeconds(5)))
                 .isEqualTo(Either.left(invalid));
 
@@ -710,7 +709,7 @@ abstract class RedisStoreBehaviourTest {
         AttemptToken pendingToken = AttemptToken.random();
         store.begin(start(pending, pendingToken), TIMEOUT);
         deployment.call("DEL", store.keys().pendingRaw(pending.key(), pendingToken));
-        assertThat(store.complete(pending.key(), pendingToken, ready(pending, "raw", "result").completion(), TIMEOUT))
+        assertThat(store.complete(pendingToken, ready(pending, "raw", "result"), TIMEOUT))
                 .isEqualTo(Either.left(invalid));
         assertThat(store.find(pending.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(pending)));
         assertThat(deployment.callLong("EXISTS", store.keys().raw(pending.key()),
@@ -725,16 +724,17 @@ abstract class RedisStoreBehaviourTest {
         CanonicalRecord.Projecting record = projecting(key(run, "set-refused"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token), TIMEOUT);
-        Completion done = ready(record, "raw \uD83D\uDE00", "result").completion();
+        CanonicalRecord.Ready done = ready(record, "raw \uD83D\uDE00", "result");
+        long rawBytes = Projector.utf8Length(done.raw());
         String pending = store.keys().pendingRaw(record.key(), token);
         ScriptArgs.Complete args = new ScriptArgs.Complete(store.recordKey(record.key()), pending,
-                store.keys().raw(record.key()), token.value(), "READY", Option.none(), Option.some(done.rawBytes()),
+                store.keys().raw(record.key()), token.value(), "READY", Option.none(), Option.some(rawBytes),
                 RecordCodec.outcome(done), RecordCodec.content(done));
         List<String> eval = new ArrayList<>(List.of("EVAL", LuaScripts.COMPLETE.source(), "3"));
         args.keys().forEach(key -> eval.add((String) key));
         args.argv().forEach(value -> eval.add(String.valueOf(value)));
 
-        assertThat(done.rawBytes()).isEqualTo(8);
+        assertThat(rawBytes).isEqualTo(8);
         assertThat(deployment.call(eval.toArray(String[]::new))).isEqualTo(List.of("RAW_NOT_WRITTEN"));
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
         assertThat(deployment.call("GET", pending)).isEqualTo("");
@@ -746,7 +746,7 @@ abstract class RedisStoreBehaviourTest {
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
 
         // the placeholder stays for the attempt's next try, which links the raw response whole
-        assertThat(store.complete(record.key(), token, done, TIMEOUT)).isEqualTo(Either.right(done));
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
         assertThat(deployment.call("GET", store.keys().raw(record.key()))).isEqualTo("raw \uD83D\uDE00");
     }
 

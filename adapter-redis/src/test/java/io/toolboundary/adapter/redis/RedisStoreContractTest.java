@@ -1,13 +1,13 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.tck.store.StoreRunsContract;
-import io.toolboundary.tck.store.StoreCreatingContract;
-import io.toolboundary.tck.store.StoreCompletingContract;
 import io.toolboundary.tck.store.StoreAbandoningContract;
+import io.toolboundary.tck.store.StoreCompletingContract;
+import io.toolboundary.tck.store.StoreCreatingContract;
 import io.toolboundary.tck.store.StoreRacesContract;
+import io.toolboundary.tck.store.StoreRunsContract;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;
 import java.time.Duration;

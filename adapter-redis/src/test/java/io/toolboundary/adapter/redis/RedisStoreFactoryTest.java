@@ -10,8 +10,8 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisDeployment;
@@ -162,7 +162,7 @@ class RedisStoreFactoryTest {
         AttemptToken token = AttemptToken.random();
         assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
         CanonicalRecord.Ready done = ready(record, "raw", "result");
-        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 

@@ -12,13 +12,11 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.RunId;
@@ -76,7 +74,7 @@ class RedisStoreFailureTest {
             assertThat(store.begin(start(record, AttemptToken.random()), SHORT))
                     .isEqualTo(Either.left(StoreFailure.unavailable()));
             assertThat(store.find(record.key(), SHORT)).isEqualTo(Either.left(StoreFailure.unavailable()));
-            assertThat(store.complete(record.key(), AttemptToken.random(), ready(record, "raw", "result").completion(), SHORT))
+            assertThat(store.complete(AttemptToken.random(), ready(record, "raw", "result"), SHORT))
                     .isEqualTo(Either.left(StoreFailure.unavailable()));
         }
     }
@@ -107,12 +105,12 @@ class RedisStoreFailureTest {
         RunId unopened = newRun();
         Either<StoreFailure, RunToken> open;
         Either<StoreFailure, CanonicalRecord.Projecting> begin;
-        Either<StoreFailure, Completion> complete;
+        Either<StoreFailure, CanonicalRecord.Final> complete;
         redis.call("CONFIG", "SET", "maxmemory", "1");
         try {
             open = store.openRun(new RunOpening(unopened, RUN_TOKEN, RUN_TTL), TIMEOUT);
             begin = store.begin(start(refused, AttemptToken.random()), TIMEOUT);
-            complete = store.complete(begun.key(), token, ready(begun, "raw", "result").completion(), TIMEOUT);
+            complete = store.complete(token, ready(begun, "raw", "result"), TIMEOUT);
         } finally {
             redis.call("CONFIG", "SET", "maxmemory", "0");
         }
@@ -128,8 +126,8 @@ class RedisStoreFailureTest {
         // the refused SET left the attempt's placeholder as it was, and the script linked nothing: the
         // attempt's next completion goes through whole
         assertThat(redis.call("GET", store.keys().pendingRaw(begun.key(), token))).isEqualTo("");
-        Completion done = ready(begun, "raw", "result").completion();
-        assertThat(store.complete(begun.key(), token, done, TIMEOUT)).isEqualTo(Either.right(done));
+        CanonicalRecord.Ready done = ready(begun, "raw", "result");
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
         assertThat(redis.call("GET", store.keys().raw(begun.key()))).isEqualTo("raw");
     }
 
@@ -143,13 +141,13 @@ class RedisStoreFailureTest {
         CanonicalRecord.Projecting begun = projecting(key(openedRun(store), "c1"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(begun, token), TIMEOUT);
-        Completion done = ready(begun, "raw \uD83D\uDE00", "result").completion();
+        CanonicalRecord.Ready done = ready(begun, "raw \uD83D\uDE00", "result");
         redis.call("SET", store.keys().pendingRaw(begun.key(), token), "raw \uD83D\uDE00", "XX", "KEEPTTL");
         long refusedBefore = rejectedSets(redis);
-        Either<StoreFailure, Completion> complete;
+        Either<StoreFailure, CanonicalRecord.Final> complete;
         redis.call("CONFIG", "SET", "maxmemory", "1");
         try {
-            complete = store.complete(begun.key(), token, done, TIMEOUT);
+            complete = store.complete(token, done, TIMEOUT);
         } finally {
             redis.call("CONFIG", "SET", "maxmemory", "0");
         }
@@ -234,9 +232,9 @@ class RedisStoreFailureTest {
                 .isEqualTo(RedisFailures.Failure.UNREACHABLE);
         assertThat(RedisFailures.classify(new RedisException("wrapped", new java.net.UnknownHostException("redis.invalid"))))
                 .isEqualTo(RedisFailures.Failure.UNREACHABLE);
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.UNREACHABLE, false)))
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.UNREACHABLE, false).code())
                 .isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.UNREACHABLE, true)))
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.UNREACHABLE, true).code())
                 .as("an earlier try may have run").isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         assertThat(RedisFailures.classify(new RedisException("interrupted", new InterruptedException())))
                 .as("an interrupt is never 'unavailable'").isEqualTo(RedisFailures.Failure.MAY_HAVE_RUN);
@@ -262,14 +260,14 @@ class RedisStoreFailureTest {
 
     @Test
     void answersUnavailableOnlyWhenNoTryCanHaveRun() {
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.NOT_SENT, false))).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.REFUSED, false))).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.NOT_SENT, true)))
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.NOT_SENT, false).code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.REFUSED, false).code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.NOT_SENT, true).code())
                 .as("an earlier try may have run").isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.MAY_HAVE_RUN, false)))
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.MAY_HAVE_RUN, false).code())
                 .isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.FULL, true))).isEqualTo(ErrorCode.STORE_FULL);
-        assertThat(StoreErrors.code(RedisFailures.finalFailure(RedisFailures.Failure.DATA_INVALID, false)))
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.FULL, true).code()).isEqualTo(ErrorCode.STORE_FULL);
+        assertThat(RedisFailures.finalFailure(RedisFailures.Failure.DATA_INVALID, false).code())
                 .isEqualTo(ErrorCode.STORE_DATA_INVALID);
     }
 

@@ -1,11 +1,11 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.tck.reliability.StoreModelContract;
 import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
-import io.toolboundary.tck.reliability.StoreModelContract;
 import io.vavr.control.Option;
 import java.time.Duration;
 

@@ -1,15 +1,15 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.tck.boundary.SpecState;
-import io.toolboundary.tck.boundary.SpecValues;
+import io.toolboundary.tck.boundary.FailuresSpecContract;
+import io.toolboundary.tck.boundary.LimitsSpecContract;
 import io.toolboundary.tck.boundary.PreflightSpecContract;
 import io.toolboundary.tck.boundary.RecordLifecycleSpecContract;
 import io.toolboundary.tck.boundary.RepeatedCallSpecContract;
-import io.toolboundary.tck.boundary.LimitsSpecContract;
-import io.toolboundary.tck.boundary.FailuresSpecContract;
 import io.toolboundary.tck.boundary.ReusableBoundarySpecContract;
+import io.toolboundary.tck.boundary.SpecState;
+import io.toolboundary.tck.boundary.SpecValues;
 import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.vavr.control.Option;

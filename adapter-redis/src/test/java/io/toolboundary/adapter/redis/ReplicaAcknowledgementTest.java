@@ -8,25 +8,24 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
@@ -72,7 +71,7 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Projecting warmUp = projecting(key(warmUpRun, "warm-up"), "{}");
         AttemptToken token = AttemptToken.random();
         assertThat(store.begin(start(warmUp, token), TIMEOUT).isRight()).isTrue();
-        assertThat(store.complete(warmUp.key(), token, ready(warmUp, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(token, ready(warmUp, "raw", "result"), TIMEOUT).isRight()).isTrue();
     }
 
     private RunId newRunOpenedWithin(Duration patience) {
@@ -107,7 +106,7 @@ class ReplicaAcknowledgementTest {
         AttemptToken token = AttemptToken.random();
 
         assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
         // WAIT answered only once the replica had the writes: it holds the READY record, with its TTL.
         String recordKey = store.recordKey(record.key());
@@ -122,7 +121,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("CONFIG", "RESETSTAT");
 
         assertThat(store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
         Map<String, Long> calls = redis.masterCommandCalls();
         // the completion's raw response and script in one pipeline, with its WAIT behind
@@ -136,7 +135,7 @@ class ReplicaAcknowledgementTest {
             redis.master.call("CONFIG", "RESETSTAT");
 
             assertThat(plain.begin(start(other, otherToken), TIMEOUT).isRight()).isTrue();
-            assertThat(plain.complete(other.key(), otherToken, ready(other, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+            assertThat(plain.complete(otherToken, ready(other, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
             assertThat(redis.masterCommandCalls()).containsEntry("evalsha", 2L).doesNotContainKey("wait");
         }
@@ -165,7 +164,7 @@ class ReplicaAcknowledgementTest {
         redis.replica.freeze();
 
         assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT))
-                .isEqualTo(Either.left(StoreFailure.refused(new Refusal.Duplicate())));
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.DUPLICATE)));
     }
 
     @Test
@@ -225,9 +224,9 @@ class ReplicaAcknowledgementTest {
         CanonicalRecord.Ready done = ready(record, "raw", "result");
         assertThat(store.begin(start(record, token), TIMEOUT).isRight()).isTrue();
         redis.replica.freeze();
-        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(token, done, TIMEOUT).mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         // The retry finds the completion applied (no write of its own) and still cannot prove it.
-        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT).mapLeft(StoreErrors::code).getLeft()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+        assertThat(store.complete(token, done, TIMEOUT).mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
         redis.replica.thaw();
         redis.awaitInSync();
         String recordKey = store.recordKey(record.key());
@@ -235,7 +234,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("SCRIPT", "LOAD", LuaScripts.TOUCH.source());
         redis.master.call("CONFIG", "RESETSTAT");
 
-        assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
+        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
 
         // complete.lua (HMGET, HGETALL: ALREADY_APPLIED), WAIT; touch.lua (HGET, HSET of the same status), WAIT
         Map<String, Long> calls = redis.masterCommandCalls();
@@ -252,7 +251,7 @@ class ReplicaAcknowledgementTest {
         redis.master.call("SCRIPT", "FLUSH");
 
         assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
-        assertThat(store.complete(record.key(), token, ready(record, "raw", "result").completion(), TIMEOUT).isRight()).isTrue();
+        assertThat(store.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
         assertThat(StoredRecord.status(redis.replica.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
     }

@@ -10,18 +10,18 @@ import static io.toolboundary.adapter.redis.Records.start;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.spi.Refusal;
+import io.toolboundary.domain.spi.StoreRules;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
@@ -85,43 +85,43 @@ class ScriptsAgreeWithJavaTest {
                     ScriptReplies.Open.RUN_OPEN, Answer.of(List.of("token", HELD.value()), Either.right(HELD)),
                     ScriptReplies.Open.RUN_INVALID, Answer.refused(StoreFailure.dataInvalid())),
             LuaScripts.BEGIN, Map.ofEntries(
-                    Map.entry(ScriptReplies.Begin.RUN_LOST, Answer.refused(StoreFailure.refused(new Refusal.RunStateLost()))),
+                    Map.entry(ScriptReplies.Begin.RUN_LOST, Answer.refused(StoreFailure.refused(Refusal.RUN_STATE_LOST))),
                     Map.entry(ScriptReplies.Begin.CREATED, Answer.of(List.of("calls", "1"), Either.right(RECORD))),
                     Map.entry(ScriptReplies.Begin.ALREADY_CREATED, Answer.of(hash(RECORD), Either.right(RECORD))),
-                    Map.entry(ScriptReplies.Begin.DUPLICATE, Answer.refused(StoreFailure.refused(new Refusal.Duplicate()))),
-                    Map.entry(ScriptReplies.Begin.REUSED, Answer.refused(StoreFailure.refused(new Refusal.IdReused()))),
-                    Map.entry(ScriptReplies.Begin.RUN_BUDGET, Answer.refused(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)))),
-                    Map.entry(ScriptReplies.Begin.TOOL_BUDGET, Answer.refused(StoreFailure.refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)))),
+                    Map.entry(ScriptReplies.Begin.DUPLICATE, Answer.refused(StoreFailure.refused(Refusal.DUPLICATE))),
+                    Map.entry(ScriptReplies.Begin.REUSED, Answer.refused(StoreFailure.refused(Refusal.ID_REUSED))),
+                    Map.entry(ScriptReplies.Begin.RUN_BUDGET, Answer.refused(StoreFailure.refused(Refusal.RUN_BUDGET_EXHAUSTED))),
+                    Map.entry(ScriptReplies.Begin.TOOL_BUDGET, Answer.refused(StoreFailure.refused(Refusal.TOOL_BUDGET_EXHAUSTED))),
                     Map.entry(ScriptReplies.Begin.COUNTER_INVALID, Answer.refused(StoreFailure.dataInvalid())),
-                    Map.entry(ScriptReplies.Begin.ATTEMPT_ENDED, Answer.refused(StoreFailure.refused(new Refusal.Conflict()))),
+                    Map.entry(ScriptReplies.Begin.ATTEMPT_ENDED, Answer.refused(StoreFailure.refused(Refusal.CONFLICT))),
                     Map.entry(ScriptReplies.Begin.RECORD_INVALID, Answer.refused(StoreFailure.dataInvalid()))),
             LuaScripts.COMPLETE, Map.of(
-                    ScriptReplies.Complete.APPLIED, Answer.of(List.of(), Either.right(READY.completion())),
-                    ScriptReplies.Complete.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY.completion())),
-                    ScriptReplies.Complete.TOO_LARGE, Answer.refused(StoreFailure.refused(new Refusal.TooLarge())),
-                    ScriptReplies.Complete.NOT_FOUND, Answer.refused(StoreFailure.refused(new Refusal.Expired())),
-                    ScriptReplies.Complete.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
-                    ScriptReplies.Complete.CONFLICT, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
+                    ScriptReplies.Complete.APPLIED, Answer.of(List.of(), Either.right(READY)),
+                    ScriptReplies.Complete.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY)),
+                    ScriptReplies.Complete.TOO_LARGE, Answer.refused(StoreFailure.refused(Refusal.TOO_LARGE)),
+                    ScriptReplies.Complete.NOT_FOUND, Answer.refused(StoreFailure.refused(Refusal.EXPIRED)),
+                    ScriptReplies.Complete.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(Refusal.CONFLICT)),
+                    ScriptReplies.Complete.CONFLICT, Answer.refused(StoreFailure.refused(Refusal.CONFLICT)),
                     ScriptReplies.Complete.RAW_LOST, Answer.refused(StoreFailure.dataInvalid()),
                     ScriptReplies.Complete.RAW_NOT_WRITTEN, Answer.refused(StoreFailure.unavailable())),
             LuaScripts.END, Map.of(
                     ScriptReplies.End.ENDED, Answer.of(hash(ENDED), Either.right(ENDED)),
                     ScriptReplies.End.FINAL, Answer.of(hash(READY), Either.right(READY)),
-                    ScriptReplies.End.NOT_FOUND, Answer.refused(StoreFailure.refused(new Refusal.Expired())),
-                    ScriptReplies.End.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(new Refusal.Conflict()))),
+                    ScriptReplies.End.NOT_FOUND, Answer.refused(StoreFailure.refused(Refusal.EXPIRED)),
+                    ScriptReplies.End.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(Refusal.CONFLICT))),
             LuaScripts.ABANDON, Map.of(
                     ScriptReplies.Abandon.ABANDONED, Answer.of(hash(ABANDONED), Either.right(ABANDONED)),
                     ScriptReplies.Abandon.ALREADY_ABANDONED, Answer.of(hash(ABANDONED), Either.right(ABANDONED)),
-                    ScriptReplies.Abandon.NOT_FOUND, Answer.refused(StoreFailure.refused(new Refusal.Expired())),
-                    ScriptReplies.Abandon.FINAL, Answer.refused(StoreFailure.refused(new Refusal.Conflict())),
-                    ScriptReplies.Abandon.LEASE_ACTIVE, Answer.refused(StoreFailure.refused(new Refusal.LeaseNotExpired())),
+                    ScriptReplies.Abandon.NOT_FOUND, Answer.refused(StoreFailure.refused(Refusal.EXPIRED)),
+                    ScriptReplies.Abandon.FINAL, Answer.refused(StoreFailure.refused(Refusal.CONFLICT)),
+                    ScriptReplies.Abandon.LEASE_ACTIVE, Answer.refused(StoreFailure.refused(Refusal.LEASE_NOT_EXPIRED)),
                     ScriptReplies.Abandon.LEASE_INVALID, Answer.refused(StoreFailure.dataInvalid())));
 
     /** Each script's reader, as the store calls it for {@link #RECORD} and {@link #TOKEN}. */
     private static final Map<LuaScripts.Script<?, ?>, Function<Object, Either<StoreFailure, ?>>> READERS = Map.of(
             LuaScripts.OPEN, reply -> ScriptReplies.openRun(reply, OFFERED),
             LuaScripts.BEGIN, reply -> ScriptReplies.begin(reply, RECORD, TOKEN, calls -> { }),
-            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, RECORD.key(), READY.completion(), TOKEN),
+            LuaScripts.COMPLETE, reply -> ScriptReplies.complete(reply, READY, TOKEN),
             LuaScripts.END, reply -> ScriptReplies.end(reply, RECORD.key(), TOKEN),
             LuaScripts.ABANDON, reply -> ScriptReplies.abandon(reply, RECORD.key()));
 
@@ -332,7 +332,7 @@ class ScriptsAgreeWithJavaTest {
                 if (held == HeldState.OWN_READY || held == HeldState.OTHERS_FAILED) {
                     CanonicalRecord.Final done = held == HeldState.OWN_READY ? ready(first, "raw", "result")
                             : failed(first, ErrorCode.EXECUTION_FAILED, Option.some("raw"));
-                    assertThat(store.complete(done.key(), firstToken, done.completion(), TIMEOUT)).as(as).isEqualTo(Either.right(done.completion()));
+                    assertThat(store.complete(firstToken, done, TIMEOUT)).as(as).isEqualTo(Either.right(done));
                     stored = done;
                 }
                 boolean own = held == HeldState.OWN_PROJECTING || held == HeldState.OWN_READY;
@@ -362,15 +362,15 @@ class ScriptsAgreeWithJavaTest {
                             held == HeldState.NONE ? Option.none() : Option.some(first.requestFingerprint()),
                             runUsed, toolUsed))
                     : Option.none();
-            StoreRules.Begin rule = StoreRules.begin(new StoreRules.BeginFacts(runForTheRules, heldForTheRules,
-                    wanted.requestFingerprint(), runBudget, toolBudget));
+            Either<Refusal, Option<CanonicalRecord.Projecting>> rule = StoreRules.begin(runForTheRules,
+                    heldForTheRules, wanted.requestFingerprint(), runBudget, toolBudget);
             CanonicalRecord.Projecting created = wanted;
 
             assertThat(store.begin(start(wanted, token, runBudget, toolBudget), TIMEOUT)).as(as)
-                    .isEqualTo(rule.fold(() -> Either.right(created), Either::right,
-                            reason -> Either.left(StoreFailure.refused(reason))));
+                    .isEqualTo(rule.fold(reason -> Either.left(StoreFailure.refused(reason)),
+                            stored -> Either.right(stored.getOrElse(created))));
 
-            if (rule instanceof StoreRules.Begin.Create) {
+            if (rule.isRight() && rule.get().isEmpty()) {
                 Map<String, String> reserved = new HashMap<>(runBefore);
                 reserved.put("calls", Integer.toString(runUsed + 1));
                 reserved.put(toolCounter, Integer.toString(toolUsed + 1));
@@ -472,7 +472,7 @@ class ScriptsAgreeWithJavaTest {
         fields.put(RecordCodec.HEAD, RecordCodec.headStart(TOKEN) + "1900000000:000000000" + RecordCodec.headEnd(RECORD));
         fields.put(RecordCodec.ARGUMENTS, RECORD.arguments());
         if (record instanceof CanonicalRecord.Final done) {
-            List<Object> completion = RecordCodec.completion(done.completion());
+            List<Object> completion = RecordCodec.completion(done);
             fields.put(RecordCodec.OUTCOME, (String) completion.get(0));
             if (completion.size() > 1) {
                 fields.put(RecordCodec.CONTENT, new String((byte[]) completion.get(1), java.nio.charset.StandardCharsets.UTF_8));

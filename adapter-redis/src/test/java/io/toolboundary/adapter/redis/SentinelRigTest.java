@@ -8,11 +8,11 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.testsupport.redis.RedisAdmin;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.SentinelGroup;
@@ -44,7 +44,7 @@ class SentinelRigTest {
             AttemptToken token = AttemptToken.random();
             assertThat(store.begin(start(replicated, token), TIMEOUT)).isEqualTo(Either.right(replicated));
             CanonicalRecord.Ready done = ready(replicated, "raw", "result");
-            assertThat(store.complete(done.key(), token, done.completion(), TIMEOUT)).isEqualTo(Either.right(done.completion()));
+            assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
             try (RedisAdmin replica = RedisAdmin.open(group.replica(), ADMIN_TIMEOUT)) {
                 await("the replica to hold the READY record").atMost(Duration.ofSeconds(10))
                         .pollInterval(Duration.ofMillis(20))
@@ -65,7 +65,7 @@ class SentinelRigTest {
             // cut): every further call of the run is refused, and runs opened after the failover work.
             CanonicalRecord.Projecting refused = projecting(key(run, "after-failover"), "{\"n\":3}");
             assertThat(store.begin(start(refused, AttemptToken.random()), TIMEOUT))
-                    .isEqualTo(Either.left(StoreFailure.refused(new Refusal.RunStateLost())));
+                    .isEqualTo(Either.left(StoreFailure.refused(Refusal.RUN_STATE_LOST)));
             CanonicalRecord.Projecting after = projecting(key(Records.openedRun(store), "after-failover"), "{\"n\":3}");
             assertThat(store.begin(start(after, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(after));
             try (RedisAdmin newMaster = RedisAdmin.open(promoted, ADMIN_TIMEOUT)) {

@@ -1,6 +1,6 @@
 package io.toolboundary.tck.bad;
 
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.testkit.Fixtures;
 import org.assertj.core.api.Assertions;
 

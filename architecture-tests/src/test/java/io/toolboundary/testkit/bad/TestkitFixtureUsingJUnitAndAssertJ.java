@@ -2,7 +2,7 @@ package io.toolboundary.testkit.bad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Either;
 import org.junit.jupiter.api.Assertions;

@@ -11,17 +11,16 @@ import static io.toolboundary.tck.reliability.HostileValues.WRITER;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.application.ToolRequest;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -73,6 +72,7 @@ final class HostileHarness {
     final ReliabilityTally tally;
     /** The seeded records of this run, by tool call id; a test adds the calls it saw accepted. */
     final Map<String, CanonicalRecord> accepted = new HashMap<>();
+    private final ToolBoundaryConfig config;
     private final ToolBoundary boundary;
     private final Map<InvocationKey, CanonicalRecord> seeded = new LinkedHashMap<>();
     private final Supplier<CanonicalInvocationStore> store;
@@ -80,6 +80,7 @@ final class HostileHarness {
     /** A harness on {@code fixture}'s store whose tally is named {@code scenario/<store name>}. */
     HostileHarness(StoreFixture fixture, ToolBoundaryConfig config, String scenario, long seed) {
         this.store = fixture::store;
+        this.config = config;
         ToolExecutor executor = request -> {
             executionsByKey.computeIfAbsent(request.key(), k -> new AtomicInteger()).incrementAndGet();
             executions.incrementAndGet();
@@ -185,7 +186,7 @@ final class HostileHarness {
             Either<StoreFailure, Option<CanonicalRecord>> found =
                     store.get().find(InvocationKey.of(run, new ToolCallId(toolCallId)), TIMEOUT);
             if (found.isLeft()) {
-                tally.violation(attempt, "find failed: " + StoreErrors.code(found.getLeft()));
+                tally.violation(attempt, "find failed: " + found.getLeft().code());
                 return Option.none();
             }
             return found.get();
@@ -201,7 +202,7 @@ final class HostileHarness {
             BoundaryError error = outcome.getLeft();
             seen.add(error.message());
             seen.add(error.toString());
-            tally.check(error.message().equals(error.code().safeMessage()), attempt, "message not from the catalogue");
+            tally.check(catalogue(error.code()).contains(error.message()), attempt, "message not from the catalogue");
         } else {
             AgentResult result = outcome.get();
             seen.add(result.content());
@@ -220,6 +221,19 @@ final class HostileHarness {
                 }
             }
         }
+    }
+
+    /** The messages the agent may get with {@code code}: its fixed one, or that naming a configured limit of the code. */
+    private Set<String> catalogue(ErrorCode code) {
+        Set<String> messages = new HashSet<>(Set.of(code.safeMessage()));
+        List<Long> limits = switch (code) {
+            case ARGUMENTS_TOO_LARGE -> List.of(config.argumentsLimitBytes());
+            case RESULT_TOO_LARGE -> List.of(config.rawResponseLimitBytes(), config.agentResultLimitBytes(),
+                    config.recordLimitBytes());
+            default -> List.of();
+        };
+        limits.forEach(limit -> messages.add(BoundaryError.overLimit(code, limit).message()));
+        return messages;
     }
 
     private static String printable(String text) {

@@ -4,19 +4,18 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
@@ -143,12 +142,12 @@ public interface InterruptContract extends StoreFixture {
             }
 
             @Override
-            public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
-                    Duration timeout) {
+            public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token,
+                    CanonicalRecord.Final record, Duration timeout) {
                 if (point == InterruptPoint.DURING_COMPLETE) {
                     Thread.currentThread().interrupt();
                 }
-                return delegate().complete(key, token, outcome, timeout);
+                return delegate().complete(token, record, timeout);
             }
         };
     }

@@ -2,23 +2,21 @@ package io.toolboundary.tck.reliability;
 
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreErrors;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.RawResponse;
 import io.toolboundary.domain.RunId;
-import io.toolboundary.domain.StoreRules;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
+import io.toolboundary.domain.spi.Refusal;
+import io.toolboundary.domain.spi.StoreRules;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Either;
@@ -208,15 +206,15 @@ final class ModelSequence {
 
         Instant before = settleBeforeWrite(key);
         Life life = lives.get(key);
-        StoreRules.Begin decided = StoreRules.begin(new StoreRules.BeginFacts(
+        Either<Refusal, Option<CanonicalRecord.Projecting>> decided = StoreRules.begin(
                 Option.some(new StoreRules.RunLedger(Option.of(begun.get(key)), used("run", before),
                         used("tool:" + attempt.record.tool().value(), before))),
-                held(life, attempt.token), attempt.record.requestFingerprint(), budget, toolBudget));
-        boolean creates = decided instanceof StoreRules.Begin.Create;
-        Either<StoreFailure, CanonicalRecord.Projecting> expected = decided.fold(
-                () -> Either.right(attempt.record), Either::right, refusal -> Either.left(StoreFailure.refused(refusal)));
+                held(life, attempt.token), attempt.record.requestFingerprint(), budget, toolBudget);
+        boolean creates = decided.exists(Option::isEmpty);
+        Either<StoreFailure, CanonicalRecord.Projecting> expected =
+                decided.bimap(StoreFailure::refused, retried -> retried.getOrElse(attempt.record));
 
-        counts.outcome("begin:" + (creates ? "created" : expected.isRight() ? "retried" : StoreErrors.code(expected.getLeft())));
+        counts.outcome("begin:" + (creates ? "created" : expected.isRight() ? "retried" : expected.getLeft().code()));
         Either<StoreFailure, CanonicalRecord.Projecting> actual = fixture.store().begin(start, TIMEOUT);
         Instant after = now();
         checkWriteInTime(key, life, after);
@@ -258,17 +256,16 @@ final class ModelSequence {
 
         settleBeforeWrite(key);
         Life life = lives.get(key);
-        Either<StoreFailure, CanonicalRecord.Final> decided = StoreRules.complete(held(life, token), outcome.completion())
-                .fold(Either::right, Either::right, refusal -> Either.left(StoreFailure.refused(refusal)));
-        Either<StoreFailure, Completion> expected = decided.map(CanonicalRecord.Final::completion);
+        Either<StoreFailure, CanonicalRecord.Final> expected = StoreRules.complete(held(life, token), outcome)
+                .bimap(StoreFailure::refused, StoreRules.Change::record);
 
-        counts.outcome("complete:" + (expected.isLeft() ? StoreErrors.code(expected.getLeft()).name()
+        counts.outcome("complete:" + (expected.isLeft() ? expected.getLeft().code().name()
                 : life.record instanceof CanonicalRecord.Final ? "repeated" : "applied-" + outcome.status()));
-        Either<StoreFailure, Completion> actual = fixture.store().complete(key, token, outcome.completion(), TIMEOUT);
+        Either<StoreFailure, CanonicalRecord.Final> actual = fixture.store().complete(token, outcome, TIMEOUT);
         checkWriteInTime(key, life, now());
         compare("complete " + key.toolCallId() + " as " + outcome.status(), expected, actual);
         if (expected.isRight() && actual.isRight()) {
-            life.record = decided.get();
+            life.record = expected.get();
         }
         if (token.equals(attempt.token)) {
             attempt.lastOutcome = Option.of(outcome);
@@ -283,7 +280,7 @@ final class ModelSequence {
         Life life = lives.get(key);
         State state = life == null ? State.GONE : state(life.expiry, before, after);
         if (actual.isLeft()) {
-            mismatch("find " + key.toolCallId() + ": " + StoreErrors.code(actual.getLeft()));
+            mismatch("find " + key.toolCallId() + ": " + actual.getLeft().code());
             return;
         }
         Option<CanonicalRecord> found = actual.get();
@@ -394,13 +391,12 @@ final class ModelSequence {
             AgentResult result = random.nextBoolean()
                     ? new AgentResult("found " + random.nextInt(100), EvidenceStatus.EVIDENCE_FOUND, Option.none())
                     : new AgentResult("nothing", EvidenceStatus.NO_EVIDENCE, Option.of("scope " + random.nextInt(9)));
-            return record.complete(new Completion.Succeeded(raw, result,
-                    at.isBefore(record.createdAt()) ? record.createdAt() : at));
+            return record.ready(raw, result, at);
         }
         ErrorCode[] codes = {ErrorCode.EXECUTION_FAILED, ErrorCode.PROJECTION_FAILED, ErrorCode.PROJECTION_INVALID,
             ErrorCode.RESULT_TOO_LARGE, ErrorCode.STORE_OUTCOME_UNKNOWN};
         return record.failed(codes[random.nextInt(codes.length)],
-                random.nextBoolean() ? Option.of(RawResponse.of(raw).get()) : Option.none(), at);
+                random.nextBoolean() ? Option.of(raw) : Option.none(), at);
     }
 
     /** A timestamp for records: the store's clock when the suite moves it, else a strictly growing instant. */
@@ -483,7 +479,7 @@ final class ModelSequence {
 
     private static String show(Either<StoreFailure, ?> result) {
         if (result.isLeft()) {
-            return StoreErrors.code(result.getLeft()).name();
+            return result.getLeft().code().name();
         }
         return result.get() instanceof CanonicalRecord record
                 ? record.status() + "(" + record.key().toolCallId() + ", " + record.requestFingerprint() + ")"

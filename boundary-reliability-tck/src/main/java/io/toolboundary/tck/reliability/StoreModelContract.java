@@ -2,8 +2,8 @@ package io.toolboundary.tck.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.domain.StoreRules;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.domain.spi.StoreRules;
 import io.toolboundary.tck.reliability.ModelSequence.Counts;
 import io.toolboundary.tck.store.StoreFixture;
 import java.util.Random;

@@ -1,17 +1,16 @@
 package io.toolboundary.springaialibaba.autoconfigure;
 
 import com.alibaba.cloud.ai.graph.agent.interceptor.ToolInterceptor;
-import io.toolboundary.application.DuplicateCallPolicy;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration;
 import io.toolboundary.springaialibaba.BoundaryToolInterceptor;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -29,9 +28,9 @@ import org.springframework.core.env.Environment;
  * backs off when the context has one of its own.
  *
  * <p>One property more: {@code toolboundary.duplicate-calls} ({@code refuse}, the default and the
- * specification's rule, or {@code replay-ready}, see {@link DuplicateCallPolicy}), applied to the
- * {@link ToolBoundaryConfig} bean, so that an agent resumed from a checkpoint gets the answers it had. A value
- * that names no policy stops the application at start.
+ * specification's rule, or {@code replay-ready}, see {@link ToolBoundaryConfig#replayReadyDuplicates()}),
+ * applied to the {@link ToolBoundaryConfig} bean, so that an agent resumed from a checkpoint gets the answers
+ * it had. Any other value stops the application at start.
  */
 @AutoConfiguration(after = ToolBoundaryAutoConfiguration.class)
 @ConditionalOnClass({ToolInterceptor.class, ToolBoundary.class})
@@ -46,18 +45,19 @@ public class ReactAgentBoundaryAutoConfiguration {
      * Applies {@code toolboundary.duplicate-calls} to the context's {@link ToolBoundaryConfig}.
      *
      * @param environment where the property is read
-     * @return a post-processor that gives the config the policy the property names; none when it is not set
+     * @return a post-processor that gives the config the rule the property names ({@code refuse} when it is
+     *     not set)
      */
     @Bean
     public static BeanPostProcessor toolBoundaryDuplicateCalls(Environment environment) {
-        DuplicateCallPolicy policy = Binder.get(environment)
-                .bind("toolboundary.duplicate-calls", DuplicateCallPolicy.class)
-                .orElse(DuplicateCallPolicy.REFUSE);
+        boolean replay = Binder.get(environment)
+                .bind("toolboundary.duplicate-calls", DuplicateCalls.class)
+                .orElse(DuplicateCalls.REFUSE) == DuplicateCalls.REPLAY_READY;
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String beanName) {
-                return bean instanceof ToolBoundaryConfig config && config.duplicateCalls() != policy
-                        ? config.withDuplicateCalls(policy) : bean;
+                return bean instanceof ToolBoundaryConfig config && config.replayReadyDuplicates() != replay
+                        ? config.withReplayReadyDuplicates(replay) : bean;
             }
         };
     }
@@ -74,5 +74,13 @@ public class ReactAgentBoundaryAutoConfiguration {
     @ConditionalOnMissingBean
     public BoundaryToolInterceptor boundaryToolInterceptor(ToolBoundary boundary) {
         return BoundaryToolInterceptor.of(boundary);
+    }
+
+    /** The values of {@code toolboundary.duplicate-calls}. */
+    private enum DuplicateCalls {
+        /** {@code refuse}: {@code DUPLICATE_TOOL_CALL}, the specification's rule. */
+        REFUSE,
+        /** {@code replay-ready}: a READY record's agent result again. */
+        REPLAY_READY
     }
 }

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.DuplicateCallPolicy;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration;
 import io.toolboundary.springai.autoconfigure.ToolBoundaryStartupException;
@@ -37,7 +36,7 @@ class ReactAgentBoundaryAutoConfigurationTest {
             assertThat(context).hasSingleBean(BoundaryToolInterceptor.class);
             assertThat(context.getBean(CanonicalInvocationStore.class)).isInstanceOf(InMemoryCanonicalInvocationStore.class);
             assertThat(context.getBean(ToolBoundary.class).toolNames()).hasSize(1);
-            assertThat(context.getBean(ToolBoundaryConfig.class).duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
+            assertThat(context.getBean(ToolBoundaryConfig.class).replayReadyDuplicates()).isFalse();
         });
     }
 
@@ -68,7 +67,7 @@ class ReactAgentBoundaryAutoConfigurationTest {
         withPolicy.withPropertyValues("toolboundary.duplicate-calls=replay-ready", "toolboundary.record-ttl=3m")
                 .run(context -> {
                     ToolBoundaryConfig config = context.getBean(ToolBoundaryConfig.class);
-                    assertThat(config.duplicateCalls()).isEqualTo(DuplicateCallPolicy.REPLAY_READY);
+                    assertThat(config.replayReadyDuplicates()).isTrue();
                     assertThat(config.recordTtl()).hasMinutes(3);
                 });
     }

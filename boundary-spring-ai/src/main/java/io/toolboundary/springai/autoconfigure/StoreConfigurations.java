@@ -4,8 +4,8 @@ import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import java.time.Clock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -114,7 +114,7 @@ final class StoreConfigurations {
             LOG.info("Tool Boundary store: in memory (toolboundary.store=" + name(properties)
                     + "); records live in this process only");
             return InMemoryCanonicalInvocationStore.create(clock.getIfUnique(Clock::systemUTC),
-                    config.limits().recordBytes());
+                    config.recordLimitBytes());
         }
     }
 

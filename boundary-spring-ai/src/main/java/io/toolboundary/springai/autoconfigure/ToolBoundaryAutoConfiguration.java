@@ -1,30 +1,30 @@
 package io.toolboundary.springai.autoconfigure;
 
+import io.micrometer.observation.ObservationRegistry;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.springai.BoundaryToolCallingManager;
-import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.List;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.ai.model.tool.DefaultToolCallingManager;
+import org.springframework.ai.model.tool.ToolCallingManager;
+import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
+import org.springframework.ai.tool.resolution.ToolCallbackResolver;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.ai.model.tool.DefaultToolCallingManager;
-import org.springframework.ai.model.tool.ToolCallingManager;
-import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
-import org.springframework.ai.tool.resolution.ToolCallbackResolver;
-import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
 
 /**

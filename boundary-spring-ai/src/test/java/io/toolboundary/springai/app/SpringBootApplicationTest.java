@@ -8,17 +8,17 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.springai.BoundaryToolCallingManager;
 import io.toolboundary.springai.BoundaryToolContext;
 import io.toolboundary.springai.ErrorLinesProjector;
 import io.toolboundary.springai.LineApi;
-import io.toolboundary.springai.OutputCapture;
 import io.toolboundary.springai.LogTools;
+import io.toolboundary.springai.OutputCapture;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -92,7 +92,7 @@ class SpringBootApplicationTest {
 
                 assertThat(answer).isEqualTo("Checkout timed out.");
                 assertThat(redis.callLong("EXISTS", "boot-app:{" + run.runId().value() + "}:call:call_boot1")).isEqualTo(1);
-                CanonicalRecord record = context.getBean(ToolBoundary.class).records()
+                CanonicalRecord record = context.getBean(ToolBoundary.class)
                         .find(run.runId(), new ToolCallId("call_boot1")).get().get();
                 assertThat(record.rawResponse().get()).isEqualTo(LogTools.LOG_OUTPUT);
                 assertThat(model.toolResponses()).containsExactly("EVIDENCE_FOUND (scope: " + ErrorLinesProjector.SCOPE

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.springai.LineApi;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;

@@ -9,11 +9,11 @@ import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolCallId;
@@ -134,7 +134,10 @@ class ToolBoundaryAutoConfigurationTest {
                     .hasSingleBean(ToolCallingManager.class);
             ToolBoundaryConfig config = context.getBean(ToolBoundaryConfig.class);
             ToolBoundaryConfig defaults = ToolBoundaryConfig.ofDefaults();
-            assertThat(config.limits()).isEqualTo(defaults.limits());
+            assertThat(config.argumentsLimitBytes()).isEqualTo(defaults.argumentsLimitBytes());
+            assertThat(config.rawResponseLimitBytes()).isEqualTo(defaults.rawResponseLimitBytes());
+            assertThat(config.recordLimitBytes()).isEqualTo(defaults.recordLimitBytes());
+            assertThat(config.agentResultLimitBytes()).isEqualTo(defaults.agentResultLimitBytes());
             assertThat(config.recordTtl()).isEqualTo(defaults.recordTtl());
             assertThat(config.maxJsonDepth()).isEqualTo(defaults.maxJsonDepth());
             assertThat(config.maxNumberLength()).isEqualTo(defaults.maxNumberLength());
@@ -155,10 +158,10 @@ class ToolBoundaryAutoConfigurationTest {
                         "toolboundary.json.max-number-length=20")
                 .run(context -> {
                     ToolBoundaryConfig config = context.getBean(ToolBoundaryConfig.class);
-                    assertThat(config.limits().argumentsBytes()).isEqualTo(32L * 1024);
-                    assertThat(config.limits().rawResponseBytes()).isEqualTo(2L * 1024 * 1024);
-                    assertThat(config.limits().recordBytes()).isEqualTo(3L * 1024 * 1024);
-                    assertThat(config.limits().agentResultBytes()).isEqualTo(4096);
+                    assertThat(config.argumentsLimitBytes()).isEqualTo(32L * 1024);
+                    assertThat(config.rawResponseLimitBytes()).isEqualTo(2L * 1024 * 1024);
+                    assertThat(config.recordLimitBytes()).isEqualTo(3L * 1024 * 1024);
+                    assertThat(config.agentResultLimitBytes()).isEqualTo(4096);
                     assertThat(config.recordTtl()).isEqualTo(Duration.ofMinutes(30));
                     assertThat(config.maxJsonDepth()).isEqualTo(8);
                     assertThat(config.maxNumberLength()).isEqualTo(20);

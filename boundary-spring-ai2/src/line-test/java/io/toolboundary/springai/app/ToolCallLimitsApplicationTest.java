@@ -54,8 +54,8 @@ class ToolCallLimitsApplicationTest {
                             + " allowed in this turn.");
             assertThat(response.getResult().getMetadata().getFinishReason())
                     .isEqualTo(ToolCallLimitExceededException.FINISH_REASON);
-            assertThat(boundary.records().find(run.runId(), new ToolCallId("call_first")).get()).hasSize(1);
-            assertThat(boundary.records().find(run.runId(), new ToolCallId("call_second")).get()).isEmpty();
+            assertThat(boundary.find(run.runId(), new ToolCallId("call_first")).get()).hasSize(1);
+            assertThat(boundary.find(run.runId(), new ToolCallId("call_second")).get()).isEmpty();
             assertThat(redis.callLong("EXISTS", "limits-app:{" + run.runId().value() + "}:call:call_second")).isZero();
             assertThat(model.toolResponses()).hasSize(1);
         }

@@ -193,7 +193,7 @@ class SpringAiToolSettingsTest {
     }
 
     private io.vavr.control.Option<?> recordOf(ApplicationContext context, String toolCallId) {
-        return context.getBean(ToolBoundary.class).records().find(run.runId(), new ToolCallId(toolCallId)).get();
+        return context.getBean(ToolBoundary.class).find(run.runId(), new ToolCallId(toolCallId)).get();
     }
 
     private Prompt prompt(ApplicationContext context, List<String> offered, List<Message> history) {

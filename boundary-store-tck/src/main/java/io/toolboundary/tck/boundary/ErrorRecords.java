@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the call's record may be after the boundary answered an error code: the "record" column of the README's error
- * table, which a test of this module reads and compares with this table. The error-path suite ({@link
+ * What the call's record may be after the boundary answered an error code: the "record" column of the error table in
+ * docs/configuration.md, which a test of this module reads and compares with this table. The error-path suite ({@link
  * AgentNeverSeesRawDataContract}) checks each case's record against it, on every store.
  */
 final class ErrorRecords {

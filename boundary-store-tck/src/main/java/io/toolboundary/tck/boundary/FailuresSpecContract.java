@@ -5,12 +5,12 @@ import static io.toolboundary.tck.boundary.SpecState.logSearch;
 import static io.toolboundary.tck.boundary.SpecValues.RAW;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
@@ -55,6 +55,52 @@ public interface FailuresSpecContract extends StoreFixture {
         assertThat(call.assertFailedWith(ErrorCode.EXECUTION_FAILED).rawResponse()).isEmpty();
         assertThat(call.result().getLeft().toString()).doesNotContain(RAW).doesNotContain("connection reset");
         assertThat(notCalled.projections()).isZero();
+    }
+
+    @Test
+    default void keepsWhyTheToolFailedForTheHarnessMaskedAndBoundedAndNeverShowsTheAgent() {
+        String secret = "s3cr3t-Xy9q";
+        String message = "connect to jdbc:mysql://app:" + secret + "@db:3306/orders failed; password=" + secret
+                + " " + "\ud83d\ude00".repeat(400);
+
+        Call call = spec().callRunning(FakeTools.throwing(new java.sql.SQLException(message)));
+
+        CanonicalRecord record = call.assertFailedWith(ErrorCode.EXECUTION_FAILED);
+        assertThat(record.failureType()).contains("java.sql.SQLException");
+        String kept = record.failureMessage().get();
+        assertThat(kept).startsWith("connect to jdbc:mysql://").doesNotContain(secret).contains("[masked]")
+                .endsWith("\ud83d\ude00");
+        // Cut to 512 UTF-8 bytes between characters: a 4-byte character is left out whole.
+        assertThat(kept.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isBetween(509, 512);
+        assertThat(ToolBoundary.agentText(call.result())).isEqualTo("ERROR EXECUTION_FAILED: The tool failed.");
+    }
+
+    @Test
+    default void keepsWhyTheProjectorFailedBesideTheRawResponse() {
+        Call call = spec().callProjectedBy(FakeProjectors.throwing("unexpected column 7 in " + RAW));
+
+        CanonicalRecord record = call.assertFailedWith(ErrorCode.PROJECTION_FAILED);
+        assertThat(record.failureType()).contains("java.lang.IllegalStateException");
+        assertThat(record.failureMessage()).contains("unexpected column 7 in " + RAW);
+        assertThat(record.rawResponse()).isNotEmpty();
+        assertThat(call.result().getLeft().toString()).doesNotContain("column 7");
+    }
+
+    @Test
+    default void aFailureWithoutAMessageIsKeptWithAnEmptyOne() {
+        Call call = spec().callRunning(FakeTools.throwing(new java.io.IOException()));
+
+        CanonicalRecord record = call.assertFailedWith(ErrorCode.EXECUTION_FAILED);
+        assertThat(record.failureType()).contains("java.io.IOException");
+        assertThat(record.failureMessage()).contains("");
+    }
+
+    @Test
+    default void aRecordEndedWithoutAThrowSaysNoReason() {
+        Call call = spec().callRunning(request -> null);
+
+        assertThat(call.assertFailedWith(ErrorCode.EXECUTION_FAILED).failureType()).isEmpty();
+        assertThat(call.record().failureMessage()).isEmpty();
     }
 
     @Test

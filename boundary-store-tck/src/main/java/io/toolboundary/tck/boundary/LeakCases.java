@@ -8,19 +8,19 @@ import static io.toolboundary.tck.boundary.LeakWorld.TOOL_CALL_ID;
 
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.Projection;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.tck.store.FaultyStores;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -42,9 +42,18 @@ final class LeakCases {
     private LeakCases() {
     }
 
-    /** One way to call the boundary, with the code the agent must get. */
-    record Case(String name, ErrorCode expected,
+    /**
+     * One way to call the boundary, with the code the agent must get and the limit the call meets, if it sets one up:
+     * the only thing besides the code that the agent's message may name.
+     */
+    record Case(String name, ErrorCode expected, Option<Long> limit,
             Function<LeakWorld, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> call) {
+
+        /** This case, the call meeting the configured {@code limit}. */
+        Case meeting(long limit) {
+            return new Case(name, expected, Option.some(limit), call);
+        }
+
         @Override
         public String toString() {
             return name;
@@ -52,12 +61,13 @@ final class LeakCases {
     }
 
     static Case preflight(String name, ErrorCode expected, UnaryOperator<Fixtures.EnvelopeBuilder> change) {
-        return new Case(name, expected, w -> l -> w.invoke(l, change.apply(w.envelopeBuilder()).build()));
+        return new Case(name, expected, Option.none(),
+                w -> l -> w.invoke(l, change.apply(w.envelopeBuilder()).build()));
     }
 
     static Case after(String name, ErrorCode expected,
             Function<LeakWorld, Function<BoundaryListener, Either<BoundaryError, AgentResult>>> setUp) {
-        return new Case(name, expected, setUp);
+        return new Case(name, expected, Option.none(), setUp);
     }
 
     /** One case per way the boundary can fail, covering every {@link ErrorCode}. */
@@ -83,7 +93,7 @@ final class LeakCases {
                         ToolBinding.writable("log-search", w.executor, w.projector)).build().invoke(w.run, w.envelope)),
                 after("request over the limit", ErrorCode.ARGUMENTS_TOO_LARGE,
                         w -> l -> w.builder(l).config(ToolBoundaryConfig.custom().argumentsLimitBytes(16).build())
-                                .build().invoke(w.run, w.envelope)),
+                                .build().invoke(w.run, w.envelope)).meeting(16),
                 preflight("arguments with trailing content", ErrorCode.ARGUMENTS_INVALID,
                         e -> e.withArguments(ARGUMENTS + " MARKER")),
                 after("raw response with a lone surrogate", ErrorCode.TEXT_NOT_UNICODE, w -> {
@@ -94,10 +104,11 @@ final class LeakCases {
                 after("reused tool call id", ErrorCode.TOOL_CALL_ID_REUSED, w -> l -> w.invokeTwice(l,
                         w.envelopeBuilder().withArguments("{\"query\":\"OTHER-MARKER\"}").build())),
                 after("run budget exhausted", ErrorCode.RUN_BUDGET_EXHAUSTED, w -> l -> w.invokeIn(l,
-                        RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0).opened(w.run.runToken().get()))),
+                        RunContext.active(w.run.runId(), Fixtures.FAR_FUTURE, 0).opened(w.run.runToken().get())))
+                        .meeting(0),
                 after("tool budget exhausted", ErrorCode.TOOL_BUDGET_EXHAUSTED, w -> l -> w.builderWith(l,
                         ToolBinding.readOnly("log-search", w.executor, w.projector).withCallBudgetPerRun(0)).build()
-                        .invoke(w.run, w.envelope)),
+                        .invoke(w.run, w.envelope)).meeting(0),
                 after("tool throws", ErrorCode.EXECUTION_FAILED, w -> {
                     w.executor = FakeTools.throwing(EXCEPTION_TEXT);
                     return w::invoke;
@@ -106,13 +117,13 @@ final class LeakCases {
                     w.executor = FakeTools.returning(RAW + Fixtures.textOfUtf8Bytes(1024));
                     return l -> w.builder(l).config(ToolBoundaryConfig.custom().rawResponseLimitBytes(1024).build())
                             .build().invoke(w.run, w.envelope);
-                }),
+                }).meeting(1024),
                 after("echoing projector over the agent limit", ErrorCode.RESULT_TOO_LARGE, w -> {
                     w.executor = FakeTools.returning(RAW + Fixtures.textOfUtf8Bytes(
                             (int) ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES));
                     w.projector = FakeProjectors.echoingRaw();
                     return w::invoke;
-                }),
+                }).meeting(ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES),
                 after("record over the record limit", ErrorCode.RESULT_TOO_LARGE,
                         w -> w::invokeOverTheStoresRecordLimit),
                 after("projector throws", ErrorCode.PROJECTION_FAILED, w -> {
@@ -139,7 +150,7 @@ final class LeakCases {
                     return w::invoke;
                 }),
                 after("store refuses the completion", ErrorCode.RECORD_CONFLICT, w -> l -> w.invokeOn(l,
-                        FaultyStores.refusingComplete(w.store(), StoreFailure.refused(new Refusal.Conflict())))),
+                        FaultyStores.refusingComplete(w.store(), StoreFailure.refused(Refusal.CONFLICT)))),
                 after("store crashes", ErrorCode.INTERNAL_ERROR,
                         w -> l -> w.invokeOn(l, FaultyStores.crashingOnBegin(w.store(), EXCEPTION_TEXT))),
                 after("harness abandons a call within its lease", ErrorCode.LEASE_NOT_EXPIRED,

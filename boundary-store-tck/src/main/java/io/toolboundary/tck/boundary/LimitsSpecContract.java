@@ -51,8 +51,8 @@ public interface LimitsSpecContract extends StoreFixture {
         Duration before = spec().ttlOnceStoreTimeMoved(key);
 
         for (int i = 0; i < 3; i++) {
-            boundary.records().find(spec().run.runId(), key.toolCallId());
-            boundary.records().referencability(spec().run.runId(), key.toolCallId());
+            boundary.find(spec().run.runId(), key.toolCallId());
+            boundary.referencability(spec().run.runId(), key.toolCallId());
             store().find(key, TIMEOUT);
         }
 

@@ -84,7 +84,7 @@ public interface PreflightSpecContract extends StoreFixture {
         Either<BoundaryError, AgentResult> result = boundary.invoke(spec().run, envelope);
 
         spec().assertRefusedBeforeExecution(result, envelope, ErrorCode.RUN_MISMATCH);
-        assertThat(boundary.records().find(other.runId(), new ToolCallId(envelope.toolCallId())).get()).isEmpty();
+        assertThat(boundary.find(other.runId(), new ToolCallId(envelope.toolCallId())).get()).isEmpty();
         assertThat(spec().find(boundary, envelope)).isEmpty();
     }
 

@@ -9,22 +9,21 @@ import static io.toolboundary.tck.boundary.SpecValues.START;
 import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.Projector;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.Projection;
 import io.toolboundary.domain.Referencability;
-import io.toolboundary.domain.Refusal;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.tck.boundary.SpecState.Call;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingProjector;
@@ -228,33 +227,30 @@ public interface RecordLifecycleSpecContract extends StoreFixture {
 
     @Test
     default void refusesToMoveAReadyRecordAgain() {
-        AttemptToken token = AttemptToken.random();
-        Call call = spec().call(spec().builder().tokens(() -> token).build());
+        AtomicReference<AttemptToken> token = new AtomicReference<>();
+        Call call = spec().call(spec().builderOn(SpecState.recordingTokens(store(), token)).build());
         CanonicalRecord ready = call.record();
-        CanonicalRecord.Final overwrite = (CanonicalRecord.Final) CanonicalRecord.restore(ready.key(), ready.tool(),
-                ready.arguments(), ready.requestFingerprint(), ready.createdAt(),
-                Option.some(new Completion.Failed(ErrorCode.EXECUTION_FAILED, Option.none(), START.plusSeconds(1))));
+        CanonicalRecord.Final overwrite = ((CanonicalRecord.Final) ready).begun()
+                .failed(ErrorCode.EXECUTION_FAILED, Option.none(), START.plusSeconds(1));
 
-        Either<StoreFailure, Completion> refused = complete(overwrite, token);
+        Either<StoreFailure, CanonicalRecord.Final> refused = complete(overwrite, token.get());
 
-        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
+        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(Refusal.CONFLICT));
         assertThat(call.record()).isEqualTo(ready);
     }
 
     @Test
     default void refusesToMoveAnErrorRecordToReady() {
-        AttemptToken token = AttemptToken.random();
-        Call call = spec().call(spec().builder(ToolBoundaryConfig.ofDefaults(),
-                logSearch(FakeTools.throwing("down"), spec().projector)).tokens(() -> token).build());
+        AtomicReference<AttemptToken> token = new AtomicReference<>();
+        Call call = spec().call(spec().builderOn(SpecState.recordingTokens(store(), token),
+                ToolBoundaryConfig.ofDefaults(), logSearch(FakeTools.throwing("down"), spec().projector)).build());
         CanonicalRecord failed = call.record();
-        CanonicalRecord.Final upgrade = (CanonicalRecord.Final) CanonicalRecord.restore(failed.key(), failed.tool(),
-                failed.arguments(), failed.requestFingerprint(), failed.createdAt(),
-                Option.some(new Completion.Succeeded(RAW,
-                        new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()), START.plusSeconds(1))));
+        CanonicalRecord.Final upgrade = ((CanonicalRecord.Final) failed).begun().ready(RAW,
+                new AgentResult(RESULT, EvidenceStatus.EVIDENCE_FOUND, Option.none()), START.plusSeconds(1));
 
-        Either<StoreFailure, Completion> refused = complete(upgrade, token);
+        Either<StoreFailure, CanonicalRecord.Final> refused = complete(upgrade, token.get());
 
-        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(new Refusal.Conflict()));
+        assertThat(refused.getLeft()).isEqualTo(StoreFailure.refused(Refusal.CONFLICT));
         assertThat(call.record()).isEqualTo(failed);
     }
 }

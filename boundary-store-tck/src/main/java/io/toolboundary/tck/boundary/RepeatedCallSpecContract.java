@@ -8,7 +8,6 @@ import static io.toolboundary.tck.boundary.SpecValues.RESULT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.DuplicateCallPolicy;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
@@ -133,11 +132,11 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         boundary.invoke(spec().run, envelope);
 
         assertThat(keySeenByTool.get()).isEqualTo(InvocationKey.of(spec().run.runId(), new ToolCallId(frameworkId)));
-        CanonicalRecord record = boundary.records().find(spec().run.runId(), new ToolCallId(frameworkId)).get()
+        CanonicalRecord record = boundary.find(spec().run.runId(), new ToolCallId(frameworkId)).get()
                 .getOrElseThrow(() -> new AssertionError("no record under the exact id"));
         assertThat(record.key().toolCallId().value()).isEqualTo(frameworkId);
         assertThat(record.key().runId()).isEqualTo(spec().run.runId());
-        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
+        assertThat(boundary.find(spec().run.runId(), new ToolCallId("call_abc-1.2:3")).get()).isEmpty();
     }
 
     @Test
@@ -153,8 +152,8 @@ public interface RepeatedCallSpecContract extends StoreFixture {
         assertThat(inFirst.isRight()).isTrue();
         assertThat(inSecond.isRight()).isTrue();
         assertThat(spec().executor.executions()).isEqualTo(2);
-        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
-        assertThat(boundary.records().find(otherRun.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+        assertThat(boundary.find(spec().run.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
+        assertThat(boundary.find(otherRun.runId(), new ToolCallId("call_1")).get()).isNotEmpty();
     }
 
     @Test
@@ -224,7 +223,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
                 spec().replayed.add(record);
             }
         };
-        return spec().builder(ToolBoundaryConfig.custom().duplicateCalls(DuplicateCallPolicy.REPLAY_READY).build(),
+        return spec().builder(ToolBoundaryConfig.custom().replayReadyDuplicates(true).build(),
                 logSearch(tool, spec().projector)).listener(listener).build();
     }
 
@@ -247,7 +246,7 @@ public interface RepeatedCallSpecContract extends StoreFixture {
     default void keepsTheSpecificationsRefusalByDefault() {
         Call call = spec().call(spec().boundary());
 
-        assertThat(ToolBoundaryConfig.ofDefaults().duplicateCalls()).isEqualTo(DuplicateCallPolicy.REFUSE);
+        assertThat(ToolBoundaryConfig.ofDefaults().replayReadyDuplicates()).isFalse();
         assertThat(codeOf(call.again())).isEqualTo(ErrorCode.DUPLICATE_TOOL_CALL);
         assertThat(spec().executor.executions()).isEqualTo(1);
     }

@@ -107,7 +107,7 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
         InvocationKey q1 = InvocationKey.of(spec().run.runId(), new ToolCallId("q1"));
         spec().assertTtlLeft(q1, TTL);
         expire(q1);
-        assertThat(boundary.records().find(spec().run.runId(), new ToolCallId("q1")).get()).isEmpty();
+        assertThat(boundary.find(spec().run.runId(), new ToolCallId("q1")).get()).isEmpty();
     }
 
     @Test
@@ -141,6 +141,6 @@ public interface ReusableBoundarySpecContract extends StoreFixture {
     }
 
     private Referencability statusOf(ToolBoundary boundary, String toolCallId) {
-        return boundary.records().referencability(spec().run.runId(), new ToolCallId(toolCallId)).get();
+        return boundary.referencability(spec().run.runId(), new ToolCallId(toolCallId)).get();
     }
 }

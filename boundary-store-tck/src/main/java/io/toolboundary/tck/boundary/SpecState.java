@@ -9,17 +9,20 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.CanonicalInvocationStore;
 import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
@@ -30,6 +33,7 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.tck.store.StoreFixture;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.CountingProjector;
@@ -43,6 +47,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
@@ -127,6 +132,18 @@ public final class SpecState {
         return builder;
     }
 
+    /** {@code store}, keeping in {@code token} the attempt token of the latest begin that reaches it. */
+    static CanonicalInvocationStore recordingTokens(CanonicalInvocationStore store,
+            AtomicReference<AttemptToken> token) {
+        return new ForwardingStore(store) {
+            @Override
+            public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
+                token.set(start.token());
+                return super.begin(start, timeout);
+            }
+        };
+    }
+
     static ToolBinding logSearch(ToolExecutor executor, Projector projector) {
         return ToolBinding.readOnly("log-search", executor, projector);
     }
@@ -169,7 +186,7 @@ public final class SpecState {
 
         /** How the boundary labels the call's record for citing. */
         Referencability referencability() {
-            return boundary.records().referencability(spec.run.runId(), key().toolCallId()).get();
+            return boundary.referencability(spec.run.runId(), key().toolCallId()).get();
         }
 
         /** Asserts the agent was answered {@code code} and the record ended ERROR with it; returns the record. */
@@ -221,7 +238,7 @@ public final class SpecState {
     }
 
     Option<CanonicalRecord> find(ToolBoundary boundary, ToolCallEnvelope envelope) {
-        return boundary.records().find(run.runId(), new ToolCallId(envelope.toolCallId())).get();
+        return boundary.find(run.runId(), new ToolCallId(envelope.toolCallId())).get();
     }
 
     CanonicalRecord recordOf(ToolBoundary boundary, ToolCallEnvelope envelope) {

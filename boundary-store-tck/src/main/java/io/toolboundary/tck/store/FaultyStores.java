@@ -2,13 +2,11 @@ package io.toolboundary.tck.store;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
-import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
 import java.time.Duration;
 
@@ -37,8 +35,8 @@ public final class FaultyStores {
         requireNonNull(failure, "failure is null");
         return new ForwardingStore(store) {
             @Override
-            public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
-                    Duration timeout) {
+            public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token,
+                    CanonicalRecord.Final record, Duration timeout) {
                 return Either.left(failure);
             }
         };

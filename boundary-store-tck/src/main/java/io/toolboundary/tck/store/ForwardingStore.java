@@ -2,15 +2,14 @@ package io.toolboundary.tck.store;
 
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
-import io.toolboundary.application.StoreFailure;
-import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.vavr.control.Either;
@@ -49,9 +48,9 @@ public abstract class ForwardingStore implements CanonicalInvocationStore {
     }
 
     @Override
-    public Either<StoreFailure, Completion> complete(InvocationKey key, AttemptToken token, Completion outcome,
-                Duration timeout) {
-        return store.complete(key, token, outcome, timeout);
+    public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
+            Duration timeout) {
+        return store.complete(token, record, timeout);
     }
 
     @Override

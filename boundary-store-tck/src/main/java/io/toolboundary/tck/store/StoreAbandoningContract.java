@@ -17,18 +17,18 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.ToolCallIdPage;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -73,7 +73,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         Begun call = begunCall();
 
         assertThat(store().abandon(call.key(), call.record().createdAt(), TIMEOUT))
-                .isEqualTo(refused(new Refusal.LeaseNotExpired()));
+                .isEqualTo(refused(Refusal.LEASE_NOT_EXPIRED));
         assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
         assertCompleted(readyOf(call.record()), call.token());
     }
@@ -86,7 +86,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         for (Instant stepped : List.of(record.createdAt().plus(LEASE), record.createdAt().plus(Duration.ofDays(365)),
                 Instant.parse("9999-12-31T23:59:59.999999999Z"))) {
             assertThat(store().abandon(record.key(), stepped, TIMEOUT)).as("abandon at %s", stepped)
-                    .isEqualTo(refused(new Refusal.LeaseNotExpired()));
+                    .isEqualTo(refused(Refusal.LEASE_NOT_EXPIRED));
         }
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
@@ -112,7 +112,7 @@ public interface StoreAbandoningContract extends StoreFixture {
     default void refusesAbandonOfAMissingRecordAndCreatesNone() {
         InvocationKey key = InvocationKey.of(openedRun(), new ToolCallId("call_1"));
 
-        assertThat(store().abandon(key, CREATED_AT.plus(Duration.ofDays(1)), TIMEOUT)).isEqualTo(refused(new Refusal.Expired()));
+        assertThat(store().abandon(key, CREATED_AT.plus(Duration.ofDays(1)), TIMEOUT)).isEqualTo(refused(Refusal.EXPIRED));
         assertThat(stored(key)).isEmpty();
         assertThat(remainingTtl(key)).isEmpty();
     }
@@ -122,7 +122,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         CanonicalRecord.Projecting record = begunCall().record();
         expire(record.key());
 
-        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Expired()));
+        assertThat(store().abandon(record.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(Refusal.EXPIRED));
         assertThat(stored(record.key())).isEmpty();
         assertThat(remainingTtl(record.key())).isEmpty();
     }
@@ -134,7 +134,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         complete(ready, call.token());
         passLease(call.key());
 
-        assertThat(store().abandon(call.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(store().abandon(call.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(Refusal.CONFLICT));
         assertThat(stored(call.key())).isEqualTo(Option.some(ready));
     }
 
@@ -145,7 +145,7 @@ public interface StoreAbandoningContract extends StoreFixture {
         complete(failed, call.token());
         passLease(call.key());
 
-        assertThat(store().abandon(call.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(store().abandon(call.key(), CALLERS_NOW, TIMEOUT)).isEqualTo(refused(Refusal.CONFLICT));
         assertThat(stored(call.key())).isEqualTo(Option.some(failed));
     }
 
@@ -165,11 +165,11 @@ public interface StoreAbandoningContract extends StoreFixture {
         passLease(call.key());
         CanonicalRecord.Failed abandoned = store().abandon(call.key(), CALLERS_NOW, TIMEOUT).get();
 
-        assertThat(complete(readyOf(call.record()), call.token())).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(readyOf(call.record()), call.token())).isEqualTo(refused(Refusal.CONFLICT));
         assertThat(complete(failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.none()), call.token()))
-                .isEqualTo(refused(new Refusal.Conflict()));
+                .isEqualTo(refused(Refusal.CONFLICT));
         assertThat(store().begin(start(call.record(), call.token()), TIMEOUT))
-                .isEqualTo(refused(new Refusal.Duplicate()));
+                .isEqualTo(refused(Refusal.DUPLICATE));
         assertThat(stored(call.key())).isEqualTo(Option.some(abandoned));
     }
 
@@ -192,8 +192,8 @@ public interface StoreAbandoningContract extends StoreFixture {
         passLease(call.key());
         List<Either<StoreFailure, CanonicalRecord.Final>> results = race(i -> i % 2 == 0
                 ? store().abandon(call.key(), CALLERS_NOW.plusNanos(i), TIMEOUT).map(CanonicalRecord.Final.class::cast)
-                : store().complete(call.key(), call.token(), readyOf(call.record(), "raw " + i,
-                        evidenceFound("found " + i)).completion(), TIMEOUT).map(call.record()::complete));
+                : store().complete(call.token(), readyOf(call.record(), "raw " + i, evidenceFound("found " + i)),
+                        TIMEOUT));
 
         CanonicalRecord stored = stored(call.key()).get();
         assertThat(stored.status().isFinal()).isTrue();
@@ -201,9 +201,9 @@ public interface StoreAbandoningContract extends StoreFixture {
         for (int i = 0; i < RACERS; i++) {
             boolean abandoner = i % 2 == 0;
             if (abandoner == abandoned) {
-                assertThat(results.get(i)).as("racer %d", i).isIn(Either.right(stored), refused(new Refusal.Conflict()));
+                assertThat(results.get(i)).as("racer %d", i).isIn(Either.right(stored), refused(Refusal.CONFLICT));
             } else {
-                assertThat(results.get(i)).as("racer %d", i).isEqualTo(refused(new Refusal.Conflict()));
+                assertThat(results.get(i)).as("racer %d", i).isEqualTo(refused(Refusal.CONFLICT));
             }
         }
         assertThat(results.stream().filter(Either::isRight).count()).as("winners").isEqualTo(abandoned ? RACERS / 2 : 1L);
@@ -212,7 +212,7 @@ public interface StoreAbandoningContract extends StoreFixture {
     // Listing and sweeping a run
 
     private List<String> listed(RunId runId) {
-        Either<StoreFailure, io.toolboundary.application.ToolCallIdPage> page =
+        Either<StoreFailure, io.toolboundary.application.spi.ToolCallIdPage> page =
                 store().toolCallIds(new ToolCallIdPage.Request(runId, Option.none(), 1000), TIMEOUT);
         assertThat(page.isRight()).as("listing answered %s", page).isTrue();
         assertThat(page.get().more()).as("more").isFalse();

@@ -3,9 +3,9 @@ package io.toolboundary.tck.store;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.domain.Refusal;
+import io.toolboundary.application.spi.StoreFailure;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import java.util.ArrayList;
 import java.util.List;

@@ -18,14 +18,14 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.readyOfSize;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
@@ -60,7 +60,7 @@ public interface StoreCompletingContract extends StoreFixture {
         Begun call = begunCall();
         CanonicalRecord.Ready ready = readyOf(call.record(), "{\"hits\":0}", noEvidence("no errors", "checkout, 10:00-10:15"));
 
-        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready));
         CanonicalRecord found = stored(call.key()).get();
         assertThat(found.evidence()).isEqualTo(Option.some(EvidenceStatus.NO_EVIDENCE));
         assertThat(found.agentResult().flatMap(AgentResult::scope)).isEqualTo(Option.some("checkout, 10:00-10:15"));
@@ -72,6 +72,33 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.PROJECTION_FAILED, Option.some("{\"hits\":\"?\"}"));
 
         assertCompleted(failed, call.token());
+    }
+
+    @Test
+    default void keepsWhyARecordFailedAndGivesItBackOnRead() {
+        Begun call = begunCall();
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.some("partial"))
+                .because("java.net.SocketTimeoutException", "Read timed out after 30000 ms \u00e9\u20ac\ud83d\ude00");
+
+        assertCompleted(failed, call.token());
+
+        CanonicalRecord stored = store().find(failed.key(), TIMEOUT).get().get();
+        assertThat(stored.failureType()).contains("java.net.SocketTimeoutException");
+        assertThat(stored.failureMessage()).contains("Read timed out after 30000 ms \u00e9\u20ac\ud83d\ude00");
+        assertThat(stored.byteSize()).isEqualTo(failed.byteSize());
+    }
+
+    @Test
+    default void keepsAnEmptyFailureMessageApartFromNone() {
+        Begun call = begunCall();
+        CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.PROJECTION_FAILED, Option.none())
+                .because("java.lang.NullPointerException", "");
+
+        assertCompleted(failed, call.token());
+
+        CanonicalRecord stored = store().find(failed.key(), TIMEOUT).get().get();
+        assertThat(stored).isEqualTo(failed);
+        assertThat(stored.failureMessage()).contains("");
     }
 
     @Test
@@ -123,9 +150,9 @@ public interface StoreCompletingContract extends StoreFixture {
         Begun call = begunCall();
         CanonicalRecord.Ready ready = readyOf(call.record());
 
-        assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(Refusal.CONFLICT));
         assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
-        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready));
     }
 
     @Test
@@ -134,7 +161,7 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Ready ready = readyOf(call.record());
         complete(ready, call.token());
 
-        assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(ready, AttemptToken.random())).isEqualTo(refused(Refusal.CONFLICT));
         assertThat(stored(call.key())).isEqualTo(Option.some(ready));
     }
 
@@ -146,7 +173,7 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Projecting impostor = projecting(run, "call_1", TOOL.value(), "{\"service\":\"billing\"}");
 
         // Only the attempt's token proves an outcome to be of its record; another token never does.
-        assertThat(complete(readyOf(impostor), AttemptToken.random())).isEqualTo(refused(new Refusal.Conflict()));
+        assertThat(complete(readyOf(impostor), AttemptToken.random())).isEqualTo(refused(Refusal.CONFLICT));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
     }
 
@@ -163,7 +190,7 @@ public interface StoreCompletingContract extends StoreFixture {
                 continue;
             }
             assertThat(complete(other, token)).as("complete %s after %s", other, stored)
-                    .isEqualTo(refused(new Refusal.Conflict()));
+                    .isEqualTo(refused(Refusal.CONFLICT));
             assertThat(stored(record.key())).isEqualTo(Option.some(stored));
         }
     }
@@ -237,9 +264,9 @@ public interface StoreCompletingContract extends StoreFixture {
         Begun call = begunCall();
         expire(call.key());
 
-        assertThat(complete(readyOf(call.record()), call.token())).isEqualTo(refused(new Refusal.Expired()));
+        assertThat(complete(readyOf(call.record()), call.token())).isEqualTo(refused(Refusal.EXPIRED));
         assertThat(complete(failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.none()), call.token()))
-                .isEqualTo(refused(new Refusal.Expired()));
+                .isEqualTo(refused(Refusal.EXPIRED));
 
         assertThat(stored(call.key())).isEmpty();
         assertThat(remainingTtl(call.key())).isEmpty();
@@ -256,14 +283,14 @@ public interface StoreCompletingContract extends StoreFixture {
                 CREATED_AT.plusSeconds(1));
         CanonicalRecord.Projecting reuse = projecting(run, "call_1", "other_tool", "{\"n\":2}", CREATED_AT.plusSeconds(1));
 
-        assertThat(beginAnew(replay)).isEqualTo(refused(new Refusal.Duplicate()));
-        assertThat(beginAnew(reuse)).isEqualTo(refused(new Refusal.IdReused()));
+        assertThat(beginAnew(replay)).isEqualTo(refused(Refusal.DUPLICATE));
+        assertThat(beginAnew(reuse)).isEqualTo(refused(Refusal.ID_REUSED));
         assertThat(store().begin(start(old, oldToken), TIMEOUT)).as("a late retry of the first attempt")
-                .isEqualTo(refused(new Refusal.Duplicate()));
+                .isEqualTo(refused(Refusal.DUPLICATE));
 
         assertThat(stored(old.key())).isEmpty();
         assertThat(remainingTtl(old.key())).isEmpty();
-        assertThat(complete(readyOf(old), oldToken)).isEqualTo(refused(new Refusal.Expired()));
+        assertThat(complete(readyOf(old), oldToken)).isEqualTo(refused(Refusal.EXPIRED));
     }
 
     @Test
@@ -300,7 +327,7 @@ public interface StoreCompletingContract extends StoreFixture {
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(record.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-        assertThat(beginAnew(record)).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(beginAnew(record)).isEqualTo(refused(Refusal.TOO_LARGE));
         assertThat(stored(record.key())).isEmpty();
     }
 
@@ -322,11 +349,11 @@ public interface StoreCompletingContract extends StoreFixture {
                 characterOfUtf8Bytes(lastCharacterBytes));
         assertThat(ready.byteSize()).isEqualTo(maxRecordBytes() + 1);
 
-        assertThat(complete(ready, call.token())).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(complete(ready, call.token())).isEqualTo(refused(Refusal.TOO_LARGE));
         assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
 
         CanonicalRecord.Failed failed = failedOf(call.record(), ErrorCode.RESULT_TOO_LARGE, Option.none());
-        assertThat(complete(failed, call.token())).isEqualTo(Either.right(failed.completion()));
+        assertThat(complete(failed, call.token())).isEqualTo(Either.right(failed));
     }
 
     @Test
@@ -338,7 +365,7 @@ public interface StoreCompletingContract extends StoreFixture {
         CanonicalRecord.Failed overLimit = failedOf(call.record(), ErrorCode.PROJECTION_FAILED,
                 Option.some(padding(maxRecordBytes() - fixed + 1, characterOfUtf8Bytes(4))));
 
-        assertThat(complete(overLimit, call.token())).isEqualTo(refused(new Refusal.TooLarge()));
+        assertThat(complete(overLimit, call.token())).isEqualTo(refused(Refusal.TOO_LARGE));
         assertThat(stored(call.key())).isEqualTo(Option.some(call.record()));
         assertCompleted(atLimit, call.token());
     }

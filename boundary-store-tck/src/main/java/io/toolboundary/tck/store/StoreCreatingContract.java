@@ -18,15 +18,15 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.StoreFailure;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;
@@ -107,7 +107,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Ready ready = readyOf(call.record(), raw,
                 noEvidence("nothing for \ud83d\ude00", "service checkout, logs 10:00-10:15 UTC \u20ac"));
 
-        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, call.token())).isEqualTo(Either.right(ready));
 
         CanonicalRecord found = stored(call.key()).get();
         assertThat(found).isEqualTo(ready);
@@ -152,7 +152,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting again = projecting(run, "call_1", TOOL.value(), REQUEST, CREATED_AT.plusSeconds(5));
         begun(first);
 
-        assertThat(beginAnew(again)).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(beginAnew(again)).isEqualTo(refused(Refusal.DUPLICATE));
         assertThat(stored(first.key())).isEqualTo(Option.some(first));
     }
 
@@ -163,7 +163,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting other = projecting(run, "call_1", "other_tool", "{\"service\":\"billing\"}");
         begun(first);
 
-        assertThat(beginAnew(other)).isEqualTo(refused(new Refusal.IdReused()));
+        assertThat(beginAnew(other)).isEqualTo(refused(Refusal.ID_REUSED));
         assertThat(stored(first.key())).isEqualTo(Option.some(first));
     }
 
@@ -181,7 +181,7 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Ready ready = readyOf(call.record());
         complete(ready, call.token());
 
-        assertThat(beginAnew(call.record())).isEqualTo(refused(new Refusal.Duplicate()));
+        assertThat(beginAnew(call.record())).isEqualTo(refused(Refusal.DUPLICATE));
         assertThat(stored(call.key())).isEqualTo(Option.some(ready));
     }
 
@@ -195,7 +195,7 @@ public interface StoreCreatingContract extends StoreFixture {
         }
 
         assertThat(beginAnew(projecting(run, "call_4"), 3, GENEROUS_BUDGET))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+                .isEqualTo(refused(Refusal.RUN_BUDGET_EXHAUSTED));
         assertThat(stored(InvocationKey.of(run, new ToolCallId("call_4")))).isEmpty();
     }
 
@@ -203,7 +203,7 @@ public interface StoreCreatingContract extends StoreFixture {
     default void refusesEveryRecordWhenTheRunBudgetIsZero() {
         CanonicalRecord.Projecting record = projecting(openedRun(), "call_1");
 
-        assertThat(beginAnew(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+        assertThat(beginAnew(record, 0, GENEROUS_BUDGET)).isEqualTo(refused(Refusal.RUN_BUDGET_EXHAUSTED));
         assertThat(stored(record.key())).isEmpty();
     }
 
@@ -216,17 +216,17 @@ public interface StoreCreatingContract extends StoreFixture {
         assertAccepted(beginAnew(first, runBudget, toolBudget));
 
         assertThat(beginAnew(projecting(run, "call_1", "tool_a", "{\"n\":1}"), runBudget, toolBudget))
-                .isEqualTo(refused(new Refusal.Duplicate()));
+                .isEqualTo(refused(Refusal.DUPLICATE));
         assertThat(beginAnew(projecting(run, "call_1", "tool_b", "{\"n\":2}"), runBudget, toolBudget))
-                .isEqualTo(refused(new Refusal.IdReused()));
+                .isEqualTo(refused(Refusal.ID_REUSED));
         assertThat(beginAnew(projecting(run, "call_2", "tool_a", "{\"n\":3}"), runBudget, toolBudget))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
+                .isEqualTo(refused(Refusal.TOOL_BUDGET_EXHAUSTED));
         assertThat(beginAnew(projectingOfSize(run, "call_3", maxRecordBytes() + 1, "a"), runBudget, GENEROUS_BUDGET))
-                .isEqualTo(refused(new Refusal.TooLarge()));
+                .isEqualTo(refused(Refusal.TOO_LARGE));
 
         assertAccepted(beginAnew(projecting(run, "call_4", "tool_b", "{\"n\":4}"), runBudget, toolBudget));
         assertThat(beginAnew(projecting(run, "call_5", "tool_c", "{\"n\":5}"), runBudget, toolBudget))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+                .isEqualTo(refused(Refusal.RUN_BUDGET_EXHAUSTED));
     }
 
     @Test
@@ -239,7 +239,7 @@ public interface StoreCreatingContract extends StoreFixture {
         assertThat(store().begin(start(first, token, 2, 2), TIMEOUT)).isEqualTo(Either.right(first));
 
         assertAccepted(beginAnew(projecting(run, "call_2"), 2, 2));
-        assertThat(beginAnew(projecting(run, "call_3"), 2, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+        assertThat(beginAnew(projecting(run, "call_3"), 2, 2)).isEqualTo(refused(Refusal.RUN_BUDGET_EXHAUSTED));
     }
 
     @Test
@@ -247,7 +247,7 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId exhausted = openedRun();
         assertAccepted(beginAnew(projecting(exhausted, "call_1"), 1, GENEROUS_BUDGET));
         assertThat(beginAnew(projecting(exhausted, "call_2"), 1, GENEROUS_BUDGET))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+                .isEqualTo(refused(Refusal.RUN_BUDGET_EXHAUSTED));
 
         assertAccepted(beginAnew(projecting(openedRun(), "call_2"), 1, GENEROUS_BUDGET));
     }
@@ -260,7 +260,7 @@ public interface StoreCreatingContract extends StoreFixture {
         }
 
         assertThat(beginAnew(projecting(run, "call_3"), GENEROUS_BUDGET, 2))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
+                .isEqualTo(refused(Refusal.TOOL_BUDGET_EXHAUSTED));
         assertThat(stored(InvocationKey.of(run, new ToolCallId("call_3")))).isEmpty();
     }
 
@@ -270,12 +270,12 @@ public interface StoreCreatingContract extends StoreFixture {
         CanonicalRecord.Projecting first = projecting(run, "call_1");
         assertAccepted(beginAnew(first, 1, 2));
 
-        assertThat(beginAnew(projecting(run, "call_1"), 1, 2)).isEqualTo(refused(new Refusal.Duplicate()));
-        assertThat(beginAnew(projecting(run, "call_2"), 1, 2)).isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+        assertThat(beginAnew(projecting(run, "call_1"), 1, 2)).isEqualTo(refused(Refusal.DUPLICATE));
+        assertThat(beginAnew(projecting(run, "call_2"), 1, 2)).isEqualTo(refused(Refusal.RUN_BUDGET_EXHAUSTED));
 
         assertAccepted(beginAnew(projecting(run, "call_3"), GENEROUS_BUDGET, 2));
         assertThat(beginAnew(projecting(run, "call_4"), GENEROUS_BUDGET, 2))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
+                .isEqualTo(refused(Refusal.TOOL_BUDGET_EXHAUSTED));
     }
 
     @Test
@@ -283,7 +283,7 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId run = openedRun();
         assertAccepted(beginAnew(projecting(run, "call_1", "tool_a", REQUEST), GENEROUS_BUDGET, 1));
         assertThat(beginAnew(projecting(run, "call_2", "tool_a", REQUEST), GENEROUS_BUDGET, 1))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
+                .isEqualTo(refused(Refusal.TOOL_BUDGET_EXHAUSTED));
 
         assertAccepted(beginAnew(projecting(run, "call_3", "tool_b", REQUEST), GENEROUS_BUDGET, 1));
     }
@@ -293,7 +293,7 @@ public interface StoreCreatingContract extends StoreFixture {
         RunId exhausted = openedRun();
         assertAccepted(beginAnew(projecting(exhausted, "call_1"), GENEROUS_BUDGET, 1));
         assertThat(beginAnew(projecting(exhausted, "call_2"), GENEROUS_BUDGET, 1))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.TOOL)));
+                .isEqualTo(refused(Refusal.TOOL_BUDGET_EXHAUSTED));
 
         assertAccepted(beginAnew(projecting(openedRun(), "call_2"), GENEROUS_BUDGET, 1));
     }

@@ -10,17 +10,16 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.toolboundary.application.AccessPolicy;
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolBoundaryConfig;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.testkit.MutableClock;
@@ -152,13 +151,13 @@ public interface StoreFixture {
     }
 
     /** Completes {@code outcome}'s record as the attempt of {@code token}. */
-    default Either<StoreFailure, Completion> complete(CanonicalRecord.Final outcome, AttemptToken token) {
-        return store().complete(outcome.key(), token, outcome.completion(), TIMEOUT);
+    default Either<StoreFailure, CanonicalRecord.Final> complete(CanonicalRecord.Final outcome, AttemptToken token) {
+        return store().complete(token, outcome, TIMEOUT);
     }
 
     /** Completes {@code outcome}'s record as the attempt of {@code token}, asserting the store took and keeps it. */
     default void assertCompleted(CanonicalRecord.Final outcome, AttemptToken token) {
-        assertThat(complete(outcome, token)).as("complete %s", outcome.key()).isEqualTo(Either.right(outcome.completion()));
+        assertThat(complete(outcome, token)).as("complete %s", outcome.key()).isEqualTo(Either.right(outcome));
         assertThat(stored(outcome.key())).isEqualTo(Option.some(outcome));
     }
 

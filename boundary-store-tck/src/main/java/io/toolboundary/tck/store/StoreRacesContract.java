@@ -17,23 +17,22 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.toolboundary.application.AttemptToken;
 import io.toolboundary.application.RunContext;
-import io.toolboundary.application.StoreFailure;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
+import io.toolboundary.domain.spi.Refusal;
 import io.toolboundary.testkit.CountingExecutor;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -168,9 +167,10 @@ public interface StoreRacesContract extends StoreFixture {
 
                 for (RunContext run : contexts) {
                     int expected = Math.min(attemptsPerRun, Math.min(toolBudget, run.callBudget()));
-                    ErrorCode refusal = run.callBudget() <= toolBudget
-                            ? ErrorCode.RUN_BUDGET_EXHAUSTED
-                            : ErrorCode.TOOL_BUDGET_EXHAUSTED;
+                    // The refusal names the budget that ran out.
+                    BoundaryError refusal = run.callBudget() <= toolBudget
+                            ? BoundaryError.overLimit(ErrorCode.RUN_BUDGET_EXHAUSTED, run.callBudget())
+                            : BoundaryError.overLimit(ErrorCode.TOOL_BUDGET_EXHAUSTED, toolBudget);
                     List<Either<BoundaryError, AgentResult>> outcomes = results.get(run.runId());
                     long created = IntStream.range(0, attemptsPerRun)
                             .filter(a -> stored(InvocationKey.of(run.runId(), new ToolCallId("call_" + a))).isDefined())
@@ -183,7 +183,7 @@ public interface StoreRacesContract extends StoreFixture {
                     assertThat(outcomes.stream().filter(Either::isRight).count()).as("successes of %s", what)
                             .isEqualTo(expected);
                     assertThat(outcomes.stream().filter(Either::isLeft).toList()).as("refusals of %s", what)
-                            .allSatisfy(result -> assertThat(result).isEqualTo(Either.left(BoundaryError.of(refusal))));
+                            .allSatisfy(result -> assertThat(result).isEqualTo(Either.left(refusal)));
                 }
             }
         } finally {
@@ -204,12 +204,12 @@ public interface StoreRacesContract extends StoreFixture {
         assertThat(results.stream().filter(Either::isRight).toList()).containsExactly(Either.right(record));
         assertThat(results.stream().filter(Either::isLeft).toList())
                 .hasSize(RACERS - 1)
-                .allSatisfy(result -> assertThat(result).isEqualTo(refused(new Refusal.Duplicate())));
+                .allSatisfy(result -> assertThat(result).isEqualTo(refused(Refusal.DUPLICATE)));
         assertThat(stored(record.key())).isEqualTo(Option.some(record));
 
         AttemptToken winner = tokens.get(results.indexOf(Either.right(record)));
         CanonicalRecord.Ready ready = readyOf(record);
-        assertThat(complete(ready, winner)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, winner)).isEqualTo(Either.right(ready));
     }
 
     @RepeatedTest(value = ROUNDS, name = "round {currentRepetition} of {totalRepetitions}")
@@ -221,16 +221,16 @@ public interface StoreRacesContract extends StoreFixture {
                         : failedOf(call.record(), ErrorCode.EXECUTION_FAILED, Option.some("raw " + i)))
                 .toList();
 
-        List<Either<StoreFailure, Completion>> results =
-                race(i -> store().complete(call.key(), call.token(), outcomes.get(i).completion(), TIMEOUT));
+        List<Either<StoreFailure, CanonicalRecord.Final>> results =
+                race(i -> store().complete(call.token(), outcomes.get(i), TIMEOUT));
 
         CanonicalRecord stored = stored(call.key()).get();
         assertThat(outcomes).contains((CanonicalRecord.Final) stored);
-        Completion won = ((CanonicalRecord.Final) stored).completion();
+        CanonicalRecord.Final won = (CanonicalRecord.Final) stored;
         assertThat(results.get(outcomes.indexOf(stored))).isEqualTo(Either.right(won));
         assertThat(results.stream().filter(Either::isRight).map(Either::get).collect(Collectors.toSet()))
                 .containsExactly(won);
         assertThat(results.stream().filter(Either::isLeft).toList())
-                .allSatisfy(result -> assertThat(result).isEqualTo(refused(new Refusal.Conflict())));
+                .allSatisfy(result -> assertThat(result).isEqualTo(refused(Refusal.CONFLICT)));
     }
 }

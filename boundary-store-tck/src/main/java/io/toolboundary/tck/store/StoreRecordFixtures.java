@@ -3,19 +3,18 @@ package io.toolboundary.tck.store;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.InvocationStart;
-import io.toolboundary.application.RunToken;
+import io.toolboundary.application.Projector;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Completion;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
-import io.toolboundary.domain.Utf8;
 import io.vavr.control.Option;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -113,7 +112,7 @@ public final class StoreRecordFixtures {
 
     /** The READY record completing {@code record} at {@link #COMPLETED_AT}, built without any size check. */
     public static CanonicalRecord.Ready readyOf(CanonicalRecord.Projecting record, String raw, AgentResult result) {
-        return (CanonicalRecord.Ready) record.complete(new Completion.Succeeded(raw, result, COMPLETED_AT));
+        return record.ready(raw, result, COMPLETED_AT);
     }
 
     /** The READY record completing {@code record} with the raw response {@code raw} and the result {@code found}. */
@@ -124,7 +123,7 @@ public final class StoreRecordFixtures {
     /** The ERROR record ending {@code record} at {@link #COMPLETED_AT}. */
     public static CanonicalRecord.Failed failedOf(CanonicalRecord.Projecting record, ErrorCode code,
             Option<String> raw) {
-        return (CanonicalRecord.Failed) record.complete(new Completion.Failed(code, raw, COMPLETED_AT));
+        return record.failed(code, raw, COMPLETED_AT);
     }
 
     /** An EVIDENCE_FOUND result without a scope. */
@@ -174,7 +173,7 @@ public final class StoreRecordFixtures {
     }
 
     static String padding(long bytes, String last) {
-        long filler = bytes - Utf8.byteLength(last);
+        long filler = bytes - Projector.utf8Length(last);
         if (filler < 0) {
             throw new IllegalArgumentException("the record cannot be made that small: " + bytes + " bytes left");
         }

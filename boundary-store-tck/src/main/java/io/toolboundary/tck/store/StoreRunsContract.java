@@ -15,12 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
-import io.toolboundary.application.AttemptToken;
-import io.toolboundary.application.RunOpening;
-import io.toolboundary.application.RunToken;
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.RunOpening;
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.CanonicalRecord;
-import io.toolboundary.domain.Refusal;
 import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
@@ -56,7 +56,7 @@ public interface StoreRunsContract extends StoreFixture {
     default void aBeginInARunNeverOpenedIsRefusedAndStoresNothing() {
         CanonicalRecord.Projecting record = projecting(freshRunId(), "call_1");
 
-        assertThat(beginAnew(record)).isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(record)).isEqualTo(refused(Refusal.RUN_STATE_LOST));
 
         assertThat(stored(record.key())).isEmpty();
     }
@@ -66,7 +66,7 @@ public interface StoreRunsContract extends StoreFixture {
         RunId runId = openedFor(RUN_TTL, new RunToken("the-first-opening"));
         CanonicalRecord.Projecting record = projecting(runId, "call_1");
 
-        assertThat(beginAnew(record)).isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(record)).isEqualTo(refused(Refusal.RUN_STATE_LOST));
 
         assertThat(stored(record.key())).isEmpty();
     }
@@ -81,10 +81,10 @@ public interface StoreRunsContract extends StoreFixture {
         expireRun(runId);
 
         assertThat(store().begin(start(ran, token), TIMEOUT)).as("a retry of the same attempt")
-                .isEqualTo(refused(new Refusal.RunStateLost()));
-        assertThat(beginAnew(ran)).as("a replay of the same call").isEqualTo(refused(new Refusal.RunStateLost()));
+                .isEqualTo(refused(Refusal.RUN_STATE_LOST));
+        assertThat(beginAnew(ran)).as("a replay of the same call").isEqualTo(refused(Refusal.RUN_STATE_LOST));
         CanonicalRecord.Projecting next = projecting(runId, "call_2");
-        assertThat(beginAnew(next)).as("a new call").isEqualTo(refused(new Refusal.RunStateLost()));
+        assertThat(beginAnew(next)).as("a new call").isEqualTo(refused(Refusal.RUN_STATE_LOST));
         assertThat(stored(next.key())).isEmpty();
         assertThat(stored(ran.key())).contains(ran);
     }
@@ -97,7 +97,7 @@ public interface StoreRunsContract extends StoreFixture {
         expireRun(runId);
         CanonicalRecord.Ready ready = readyOf(record, "raw", evidenceFound("hit"));
 
-        assertThat(complete(ready, token)).isEqualTo(Either.right(ready.completion()));
+        assertThat(complete(ready, token)).isEqualTo(Either.right(ready));
     }
 
     @Test
@@ -110,8 +110,8 @@ public interface StoreRunsContract extends StoreFixture {
         assertThat(store().openRun(new RunOpening(runId, reopened, RUN_TTL), TIMEOUT)).isEqualTo(Either.right(reopened));
 
         CanonicalRecord.Projecting next = projecting(runId, "call_2");
-        assertThat(beginAnew(next)).isEqualTo(refused(new Refusal.RunStateLost()));
-        assertThat(store().begin(new io.toolboundary.application.InvocationStart(next, AttemptToken.random(),
+        assertThat(beginAnew(next)).isEqualTo(refused(Refusal.RUN_STATE_LOST));
+        assertThat(store().begin(new io.toolboundary.application.spi.InvocationStart(next, AttemptToken.random(),
                 reopened, TTL, LEASE, 1, 1, Long.MAX_VALUE), TIMEOUT)).isEqualTo(Either.right(next));
     }
 
@@ -124,7 +124,7 @@ public interface StoreRunsContract extends StoreFixture {
         expire(first.key());
 
         assertThat(beginAnew(projecting(runId, "call_2"), 1, 5))
-                .isEqualTo(refused(new Refusal.BudgetExhausted(Refusal.Scope.RUN)));
+                .isEqualTo(refused(Refusal.RUN_BUDGET_EXHAUSTED));
     }
 
     @Test
@@ -139,6 +139,6 @@ public interface StoreRunsContract extends StoreFixture {
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, null, RUN_TTL), TIMEOUT));
         assertThatNullPointerException().isThrownBy(() -> store().openRun(new RunOpening(runId, RUN_TOKEN, null), TIMEOUT));
         assertThat(beginAnew(projecting(runId, "call_1")))
-                .as("no refused opening opened the run").isEqualTo(refused(new Refusal.RunStateLost()));
+                .as("no refused opening opened the run").isEqualTo(refused(Refusal.RUN_STATE_LOST));
     }
 }

@@ -19,13 +19,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's error table says what the code does: one row per {@link ErrorCode}, in the enum's order,
+ * The error table of the configuration guide says what the code does: one row per {@link ErrorCode}, in the enum's order,
  * and each row's "record" column names exactly the states {@link ErrorRecords} allows, which the
  * error-path suite checks on every store, one scenario per code.
  */
 class ErrorTableTest {
 
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path GUIDE = Path.of("..", "docs", "configuration.md");
 
     @Test
     void hasOneRowPerErrorCodeInTheEnumsOrder() throws IOException {
@@ -40,11 +40,11 @@ class ErrorTableTest {
                 .isEqualTo(ErrorRecords.allowed(ErrorCode.valueOf(code))));
     }
 
-    /** The error table's rows: code to its "record" column, in the README's order. */
+    /** The error table's rows: code to its "record" column, in the guide's order. */
     private static Map<String, String> rows() throws IOException {
-        List<String> lines = Files.readAllLines(README, StandardCharsets.UTF_8);
+        List<String> lines = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
         int start = lines.indexOf("## Error codes");
-        assertThat(start).as("the README's error codes section").isNotNegative();
+        assertThat(start).as("the guide's error codes section").isNotNegative();
         Map<String, String> rows = new LinkedHashMap<>();
         for (String line : lines.subList(start + 1, lines.size())) {
             if (line.startsWith("## ")) {

@@ -1,7 +1,6 @@
 package io.toolboundary.testkit.example;
 
 import io.toolboundary.application.Projector;
-import io.toolboundary.application.ProjectorText;
 import io.toolboundary.application.ToolRequest;
 import io.toolboundary.domain.Projection;
 
@@ -21,7 +20,7 @@ final class ErrorLineProjector implements Projector {
             return Projection.noEvidence("no ERROR lines", scope);
         }
         String first = rawResponse.lines().filter(line -> line.contains("ERROR")).findFirst().orElseThrow();
-        String quote = ProjectorText.cut(ProjectorText.mask(first), QUOTE_BYTES);
+        String quote = Projector.cut(Projector.mask(first), QUOTE_BYTES);
         return Projection.evidenceFound(errorLines + " ERROR lines; first: " + quote, scope);
     }
 }

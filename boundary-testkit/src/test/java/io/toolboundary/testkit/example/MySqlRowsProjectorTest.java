@@ -3,7 +3,7 @@ package io.toolboundary.testkit.example;
 import io.toolboundary.application.Projector;
 import io.toolboundary.testkit.ProjectorContract;
 
-class MySqlRowsProjectorTest extends ProjectorContract {
+public class MySqlRowsProjectorTest extends ProjectorContract {
     @Override protected Projector projector() { return new MySqlRowsProjector(); }
     @Override protected String rawWithEvidence() { return "id\tcustomer\tstatus\n42\talice\tPAID\n"; }
     @Override protected String rawWithoutEvidence() { return "id\tcustomer\tstatus\n"; }

@@ -1,9 +1,9 @@
 package io.toolboundary.adapter.inmemory.reliability;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
-import io.toolboundary.application.CanonicalInvocationStore;
-import io.toolboundary.testkit.MutableClock;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.tck.reliability.HostileInputContract;
+import io.toolboundary.testkit.MutableClock;
 import java.time.Instant;
 
 /** Hostile input through the boundary on one in-memory store, shared by the class's tests. */

@@ -1,7 +1,7 @@
 package io.toolboundary.adapter.inmemory.reliability;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.tck.reliability.InterruptContract;
 
 /** Interrupts at every point of a call, on the default in-memory store. */

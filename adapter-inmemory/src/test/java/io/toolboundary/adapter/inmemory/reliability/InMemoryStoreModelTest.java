@@ -1,10 +1,10 @@
 package io.toolboundary.adapter.inmemory.reliability;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
-import io.toolboundary.application.CanonicalInvocationStore;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.InvocationKey;
-import io.toolboundary.testkit.MutableClock;
 import io.toolboundary.tck.reliability.StoreModelContract;
+import io.toolboundary.testkit.MutableClock;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,2 +1,0 @@
-/** Implementation details of the application layer; not part of the public API. */
-package io.toolboundary.application.internal;

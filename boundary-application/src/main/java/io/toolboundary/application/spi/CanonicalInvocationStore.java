@@ -1,0 +1,135 @@
+package io.toolboundary.application.spi;
+
+import io.toolboundary.application.ToolBoundaryBuilder;
+import io.toolboundary.domain.CanonicalRecord;
+import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.spi.Refusal;
+import io.vavr.control.Either;
+import io.vavr.control.Option;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+
+/**
+ * Where canonical records live: one record per {@link InvocationKey}, with a time to live set once at
+ * creation. Implementations keep every promise below under concurrency; the store TCK proves them.
+ *
+ * <p>No method throws for an infrastructure failure: each answers a {@link StoreFailure} that says what
+ * may have happened (nothing written, outcome unknown, data invalid) or why the store refused
+ * ({@link Refusal}). Every method returns within its {@code timeout} (plus scheduling noise), whatever
+ * the server does, its own retries included; it is never cut short by the calling thread's interrupt
+ * flag, which it leaves as it found it (an interrupt that arrives meanwhile is kept for the caller).
+ */
+public interface CanonicalInvocationStore {
+
+    /**
+     * Opens a run: unless the store holds it already, creates its state (the offered token and the
+     * budget counters at zero) with a TTL set once, here. Opening a held run changes nothing and answers
+     * the token it was opened with. Every {@link #begin} requires this state with this token in the same
+     * atomic step: once it is gone (restart without persistence, flush, eviction, failover), every begin
+     * of the run is refused with {@link Refusal#RUN_STATE_LOST}, so no tool of the run runs again.
+     *
+     * @param opening the run, the token to offer and the state's TTL
+     * @param timeout the longest this call may take
+     * @return the run's token: the offered one, or the one it was opened with before
+     */
+    Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout);
+
+    /**
+     * Atomically creates a PROJECTING record, with its TTL and execution lease, and reserves one call
+     * of the run's and the tool's budget. Refuses, changing nothing, in this order: {@link Refusal#TOO_LARGE}
+     * (over {@link InvocationStart#recordLimitBytes()} or {@link #recordCapBytes()}), then as
+     * {@code StoreRules.begin} decides: {@link Refusal#RUN_STATE_LOST}, {@link Refusal#DUPLICATE} or
+     * {@link Refusal#ID_REUSED}, {@link Refusal#RUN_BUDGET_EXHAUSTED} or {@link Refusal#TOOL_BUDGET_EXHAUSTED}. A begin repeated with the same token while
+     * the record is PROJECTING returns the stored record and reserves nothing more; once final it is a
+     * duplicate like any other. The budget counters live in the run's state, whose TTL was set at
+     * {@link #openRun}; the record's TTL and lease are set here and nowhere else.
+     *
+     * @param start the record, tokens, TTL, execution lease, budgets and record limit
+     * @param timeout the longest this call may take
+     * @return the stored PROJECTING record
+     */
+    Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout);
+
+    /**
+     * Compare-and-set from PROJECTING to final, by token, keeping the remaining TTL: the stored PROJECTING
+     * record becomes {@code record}, which the attempt built from it, as {@code StoreRules.complete}
+     * decides. Only what the completion adds need be sent (the token proves which record it completes).
+     * Repeating it returns the stored record. Refuses {@link Refusal#EXPIRED} (never re-created),
+     * {@link Refusal#CONFLICT} (another attempt's token, or final otherwise) and {@link Refusal#TOO_LARGE}
+     * (over the store's hard cap).
+     *
+     * @param token the token given to {@link #begin}
+     * @param record the final record: the attempt's PROJECTING record completed
+     * @param timeout the longest this call may take
+     * @return the stored final record, equal to {@code record}
+     */
+    Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
+            Duration timeout);
+
+    /**
+     * Ends the record an attempt began, by its token alone, in ERROR with {@code code} and no raw response,
+     * keeping the remaining TTL: for an attempt whose begin or complete got no definite answer. Safe to
+     * repeat. Returns the stored record unchanged when it is final already with this token; refuses
+     * {@link Refusal#EXPIRED} (never created) and {@link Refusal#CONFLICT} (another attempt's).
+     *
+     * @param key the canonical key
+     * @param token the attempt's token
+     * @param code the record's error code
+     * @param now becomes the record's {@code updatedAt}
+     * @param timeout the longest this call may take
+     * @return the stored final record
+     */
+    Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
+            Instant now, Duration timeout);
+
+    /**
+     * Ends a record left PROJECTING past its execution lease in ERROR with {@code EXECUTION_ABANDONED},
+     * keeping the remaining TTL; a later completion by its attempt is refused. The lease has passed when
+     * the store's own clock is at or after it ({@code now} only becomes {@code updatedAt}, so a caller
+     * whose clock steps forward cannot end a running call); a record stored without a lease is leased for
+     * its whole life. Abandoning an
+     * abandoned record again returns it unchanged; refuses {@link Refusal#EXPIRED},
+     * {@link Refusal#LEASE_NOT_EXPIRED} and {@link Refusal#CONFLICT} (final otherwise).
+     *
+     * @param key the canonical key
+     * @param now the caller's instant; becomes the record's {@code updatedAt}
+     * @param timeout the longest this call may take
+     * @return the stored ERROR record
+     */
+    Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout);
+
+    /**
+     * Reads a record. Never changes its time to live.
+     *
+     * @param key the canonical key
+     * @param timeout the longest this call may take
+     * @return the record, or none when there is none or it has expired
+     */
+    Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
+
+    /**
+     * Lists the tool_call_ids of a run's live records, in {@link String#compareTo} order, a page at a time,
+     * for the harness's sweeps; never for the agent. A page holds the first {@code limit} ids strictly
+     * after {@code after} (see {@link ToolCallIdPage.Request}) and says whether more exist. A record that exists for the whole listing is
+     * listed once; one created or expiring meanwhile may or may not be; an expired record or a budget
+     * counter never is. Reads only.
+     *
+     * @param request the run, the last id of the previous page and the most ids to list
+     * @param timeout the longest this call may take
+     * @return the page, or a failure ({@link StoreFailure#unavailable() unavailable} or {@link StoreFailure#dataInvalid() data invalid})
+     */
+    Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout);
+
+    /**
+     * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}
+     * counts them, if it has one; {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below
+     * the configured record limit.
+     *
+     * @return the cap, or none (the default)
+     */
+    default OptionalLong recordCapBytes() {
+        return OptionalLong.empty();
+    }
+}
