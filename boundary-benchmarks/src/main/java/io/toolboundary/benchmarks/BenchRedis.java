@@ -14,7 +14,6 @@ import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.application.ToolExecutor;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisEndpoint;
@@ -26,18 +25,18 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * One benchmark's Redis: a {@code redis-server} without persistence that the testkit's fixture starts
- * on a free loopback port, one Redisson client, the library's store and boundary on it, and the
- * hand-rolled peer on the same client. Closing shuts the client down; the server stops when the JVM exits.
+ * One benchmark's Redis: a {@code redis-server} without persistence that the test fixture starts on a
+ * free loopback port, one Redisson client, the library's store and boundary on it, and the hand-rolled
+ * peer on the same client. Closing shuts the client down; the server stops when the JVM exits.
  */
 final class BenchRedis implements AutoCloseable {
 
+    /** The raw response sizes every Redis measurement takes. */
+    static final int[] RAW_BYTES = {1024, 65536};
     /** Record TTL in every Redis measurement: long enough that nothing expires while it runs. */
     static final Duration RECORD_TTL = Duration.ofMinutes(10);
-    /** The store's key prefix (the library's default). */
-    static final String PREFIX = RedisStoreOptions.DEFAULT_KEY_PREFIX;
-    /** The peer's key prefix. */
-    static final String PEER_PREFIX = "peer";
+    /** The tool_call_id of a captured call, found again in every command it sent. */
+    static final String CAPTURE_ID = "capturedcallzq";
     /** Generous, so that a busy two-core machine never turns a slow reply into a failed call. */
     private static final int RESPONSE_TIMEOUT_MILLIS = 30_000;
 
@@ -45,29 +44,25 @@ final class BenchRedis implements AutoCloseable {
     private final RedissonClient client;
     private final RedisCanonicalInvocationStore store;
 
-    private BenchRedis(RedisDeployment deployment, RedissonClient client, RedisCanonicalInvocationStore store) {
+    private BenchRedis(RedisDeployment deployment, RedissonClient client) {
         this.deployment = deployment;
         this.client = client;
-        this.store = store;
+        this.store = RedisCanonicalInvocationStoreFactory.create(client, RedisStoreOptions.ofDefaults());
     }
 
     /** Starts (or reuses, within this JVM) the server and connects to it. */
     static BenchRedis start() {
         RedisDeployment deployment = RedisServerFixture.standalone();
-        RedisEndpoint endpoint = deployment.nodes().get(0);
         Config config = new Config().setUseScriptCache(true);
         config.useSingleServer()
-                .setAddress(endpoint.uri())
+                .setAddress(deployment.nodes().get(0).uri())
                 .setTimeout(RESPONSE_TIMEOUT_MILLIS)
                 .setConnectionPoolSize(64)
                 .setConnectionMinimumIdleSize(32);
-        RedissonClient client = Redisson.create(config);
-        RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(client,
-                RedisStoreOptions.ofDefaults());
-        return new BenchRedis(deployment, client, store);
+        return new BenchRedis(deployment, Redisson.create(config));
     }
 
-    /** The server, for commands sent from outside the code under test ({@code FLUSHALL}, {@code MEMORY USAGE}). */
+    /** The server, for commands sent from outside the code under test. */
     RedisDeployment deployment() {
         return deployment;
     }
@@ -77,61 +72,93 @@ final class BenchRedis implements AutoCloseable {
         return deployment.nodes().get(0);
     }
 
-    /** The library's Redis store. */
-    RedisCanonicalInvocationStore store() {
-        return store;
-    }
-
-    /** A boundary on the Redis store with one read-only tool answering {@code executor}'s raw response. */
+    /** A boundary on the library's Redis store with one read-only tool answering {@code executor}'s raw response. */
     ToolBoundary boundary(ToolExecutor executor) {
-        requireNonNull(executor, "executor is null");
         return ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
                 .config(ToolBoundaryConfig.custom().recordTtl(RECORD_TTL).build())
-                .tool(ToolBinding.readOnly(Payloads.TOOL_NAME, executor,
+                .tool(ToolBinding.readOnly(Payloads.TOOL_NAME, requireNonNull(executor, "executor is null"),
                         FakeProjectors.evidenceFound(Payloads.agentContent())))
                 .build();
     }
 
-    /** The hand-rolled peer on the same client, with the same fake projector. */
-    HandRolledToolCalls peer(ToolExecutor executor) {
-        return new HandRolledToolCalls(client, PEER_PREFIX, RECORD_TTL, executor,
+    /**
+     * The hand-rolled peer on the same client, with the same fake projector, after checking on the server
+     * that it does what it claims: a call finishes its key, the key keeps its TTL, a second claim is refused.
+     *
+     * @throws IllegalStateException when the peer misbehaves
+     */
+    HandRolledToolCalls peer(ToolExecutor executor) throws Exception {
+        HandRolledToolCalls peer = new HandRolledToolCalls(client, "peer", RECORD_TTL, executor,
                 FakeProjectors.evidenceFound(Payloads.agentContent()));
+        String arguments = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
+        String key = peer.key("peer-check", "check");
+        boolean ran = peer.call("peer-check", "check", arguments) != null;
+        boolean finished = String.valueOf(deployment.call("GET", key)).startsWith("DONE\n");
+        boolean keptTtl = deployment.callLong("PTTL", key) > 0;
+        boolean refusedAgain = peer.call("peer-check", "check", arguments) == null;
+        deployment.call("DEL", key);
+        if (!(ran && finished && keptTtl && refusedAgain)) {
+            throw new IllegalStateException("peer check failed: ran " + ran + ", finished " + finished
+                    + ", kept its TTL " + keptTtl + ", refused a duplicate " + refusedAgain);
+        }
+        return peer;
     }
 
     /**
-     * Sends one call through {@code boundary} in {@code run}, an opened run, on {@link RedisFloor#CAPTURE_ID},
-     * captures the commands it sends, and returns them to be sent again without the boundary on the same
-     * client.
+     * Captures the commands of one call through {@code boundary} in {@code run}, an opened run, on
+     * {@link #CAPTURE_ID}, to be sent again without the boundary on the same client.
      *
      * @throws IllegalStateException when the boundary refuses the call
      */
     StoreCommands captureCommands(ToolBoundary boundary, RunContext run, String arguments) {
-        CallCapture.Captured captured = CallCapture.capture(endpoint(), () -> {
-            Either<BoundaryError, AgentResult> result = boundary.invoke(run, ToolCallEnvelope.of(run.runId().value(),
-                    RedisFloor.CAPTURE_ID, Payloads.TOOL_NAME, arguments));
+        return new StoreCommands(client, CallCapture.capture(endpoint(), () -> {
+            Either<BoundaryError, AgentResult> result = boundary.invoke(run,
+                    ToolCallEnvelope.of(run.runId().value(), CAPTURE_ID, Payloads.TOOL_NAME, arguments));
             if (result.isLeft()) {
                 throw new IllegalStateException("the boundary refused the call to capture: " + result.getLeft().code());
             }
-        });
-        return new StoreCommands(client, captured, RedisFloor.CAPTURE_ID);
+        }), CAPTURE_ID);
     }
 
-    /** The store's key of a record: {@code <prefix>:{<runId>}:call:<toolCallId>}, the documented layout. */
-    static String recordKey(InvocationKey key) {
-        return PREFIX + ":{" + key.runId().value() + "}:call:" + key.toolCallId().value();
-    }
-
-    /** The server process's CPU time so far, in seconds: {@code used_cpu_sys + used_cpu_user} of {@code INFO cpu}. */
+    /** The server process's CPU time so far, in seconds: {@code used_cpu_sys + used_cpu_user}. */
     double cpuSeconds() {
-        double seconds = 0;
-        for (String line : String.valueOf(deployment.call("INFO", "cpu")).split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+        double[] cpu = info("cpu", "used_cpu_sys", "used_cpu_user");
+        return cpu[0] + cpu[1];
+    }
+
+    /** Clears {@code INFO commandstats}. */
+    void resetCommandStats() {
+        deployment.call("CONFIG", "RESETSTAT");
+    }
+
+    /**
+     * The execution time of every command since {@link #resetCommandStats}, in µs: the sum of
+     * {@code usec} over {@code INFO commandstats}, {@code INFO} and {@code CONFIG} left out.
+     */
+    double commandMicros() {
+        double micros = 0;
+        for (String line : String.valueOf(deployment.call("INFO", "commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_config")) {
+                int at = line.indexOf("usec=") + "usec=".length();
+                micros += Double.parseDouble(line.substring(at, line.indexOf(',', at)));
             }
         }
-        return seconds;
+        return micros;
+    }
+
+    /** Numeric fields of one {@code INFO section} reply, in the order asked; 0 for a field it lacks. */
+    double[] info(String section, String... fields) {
+        double[] values = new double[fields.length];
+        for (String line : String.valueOf(deployment.call("INFO", section)).split("\r?\n")) {
+            for (int i = 0; i < fields.length; i++) {
+                if (line.startsWith(fields[i] + ":")) {
+                    values[i] = Double.parseDouble(line.substring(fields[i].length() + 1).trim());
+                }
+            }
+        }
+        return values;
     }
 
     /** Removes every key. */

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The in-memory floor: the idempotent tool call a team without this library writes around a
+ * The in-memory peer: the idempotent tool call a team without this library writes around a
  * {@link ConcurrentHashMap}, making the decisions the record needs: the arguments are one JSON object,
  * checked and fingerprinted as the boundary does; a tool_call_id runs once; the run has a call budget; the
  * raw response is measured in UTF-8 bytes against a limit and kept with the result; a record is dropped

@@ -41,26 +41,14 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * What the boundary adds to a tool call on the in-memory store: {@link #boundary} runs
- * {@link ToolBoundary#invoke} (preflight, JSON check and fingerprint, begin, execute, byte checks,
- * project, complete); {@link #handRolled} makes the same call on a map that decides only what the record
- * needs; {@link #baseline} calls the same fake executor and projector directly. All three
- * build a fresh tool_call_id from a counter, so every boundary call is a new canonical key.
+ * {@link ToolBoundary#invoke}; {@link #handRolled} makes the same call on a map that decides only what
+ * the record needs ({@link HandRolledInMemory}); {@link #baseline} calls the same fake executor and
+ * projector directly (the floor). Every call has a new tool_call_id; a refused call fails the run.
  *
- * <p>Memory stays bounded: each iteration gets a new store and boundary, and the store's clock moves one
- * millisecond per call, so a record lives for the next {@value #TTL_CALLS} calls (however long they
- * take) and the store's own sweep drops it after that.
- * A new run is opened every {@value #RUN_CALLS} calls (through the boundary, as a harness opens one, its cost
- * part of the call's), so that a run's ledger is the size of a long agent run's: one run per iteration would
- * hold a million calls, and its table's growth would weigh on every call. Each run has an unlimited call
- * budget, so no budget ever stops a call; a refused call fails the run.
- *
- * <p>A run's state lives as in production, to its deadline plus the record TTL: each run's deadline is
- * {@link #RUN_DEADLINE} ahead on the wall clock (which the boundary reads), so the store, on its clock of
- * calls, drops the run and its ledger about {@value #TTL_CALLS} + 5,000 calls after it opened. With a
- * deadline far away instead, every run's ledger would outlive the iteration: about 200 bytes per call
- * kept, which the collector copies again and again (young pauses of 100 to 260 ms every half second,
- * the iterations of one fork 2.1 to 4.3 µs apart), a cost a run in production never meets, its records
- * outliving its deadline.
+ * <p>Memory stays bounded as in production: a new store each iteration, a clock that moves one
+ * millisecond per call (a record outlives the next {@value #TTL_CALLS} calls, then the store's sweep
+ * drops it), and a new run every {@value #RUN_CALLS} calls whose deadline is {@link #RUN_DEADLINE} away,
+ * so that no run's ledger outlives the iteration.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.AverageTime, Mode.SampleTime})
@@ -76,10 +64,7 @@ public class InMemoryBoundaryBenchmark {
     static final long RUN_CALLS = 1_000;
     /** How far ahead of its opening, on the wall clock, a run's deadline is: far more than its calls take. */
     static final Duration RUN_DEADLINE = Duration.ofSeconds(5);
-    /**
-     * The execution lease: shorter than the run's deadline, as a tool's lease usually is, so that each
-     * call's lease is the configured one (a deadline nearer than the lease cuts it, a Duration per call).
-     */
+    /** The execution lease: shorter than the run's deadline, so that every call's lease is the configured one. */
     static final Duration EXECUTION_LEASE = Duration.ofSeconds(1);
 
     /** The arguments' size in UTF-8 bytes. */

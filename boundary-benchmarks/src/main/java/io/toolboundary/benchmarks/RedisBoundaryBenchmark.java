@@ -41,34 +41,17 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * The boundary on the Redis store against the hand-rolled peer ({@link HandRolledToolCalls}) and against
- * its own commands sent alone ({@link StoreCommands}: a call captured in each run, sent again on new ids),
- * on the same Redisson client, at 1, 8 and 32 concurrent callers: the distribution of one call's time
- * (SampleTime), and from its mean the calls per second (callers / mean: each caller starts its next
- * call when the last one ends). Arguments are {@value Payloads#REDIS_REQUEST_BYTES} bytes, the agent
- * result {@value Payloads#AGENT_RESULT_BYTES} bytes, the raw response 1 KiB or 64 KiB.
+ * The boundary on the Redis store, its own commands sent alone ({@link StoreCommands}, the floor) and the
+ * hand-rolled peer ({@link HandRolledToolCalls}), on the same Redisson client, at 1, 8 and 32 callers:
+ * one call's time (SampleTime; calls per second are callers over the mean), and per measurement
+ * iteration the CPU time per call of this JVM and of the server and the server's execution time per call
+ * ({@code INFO commandstats}). Arguments {@value Payloads#REDIS_REQUEST_BYTES} B, agent result
+ * {@value Payloads#AGENT_RESULT_BYTES} B, raw response 1 KiB or 64 KiB; a new tool_call_id per call, the
+ * server flushed before every iteration. A refused call fails the run rather than being measured.
  *
- * <p>Each JVM starts its own {@code redis-server} (no persistence) through the testkit's fixture; each trial
- * makes calls of the measured kind, on as many threads as it measures, for a second before JMH's own
- * warmup; the first trial of a JVM first calls for longer, every kind at both raw sizes, on
- * {@value #JVM_WARMUP_THREADS} threads: with 32 callers on two cores the JIT compiler gets little CPU, and
- * the client path would otherwise still be compiling while it is measured. A warm-up on one thread left
- * the paths that only concurrent callers take (contended queues and locks) to the first trials measured,
- * the boundary's (in one run, 113 µs of client CPU per call in the first measured iteration of 8 callers,
- * 77 and 80 in the next two). The long warm-up also closes its client and starts another after each raw
- * size, as every trial does: the first such restart invalidates compiled client code (165 methods in one
- * run's first 8-caller trial at 64 KiB, 51 with the restarts in the warm-up).
- *
- * <p>{@code bench/run} runs this class without forks ({@code -f 0}), three times, each kind in a JVM of its
- * own that measures every configuration of it in the same order: in one JVM the kind measured later ran
- * faster (its commands after the boundary, 64 KiB, 8 callers: 0.933 against 1.024 ms and 0.895 against
- * 0.971 ms a call, where each alone in a JVM took 1.181 and 1.010 ms against the boundary's 1.087 and
- * 0.911 ms).
- * The heap is touched when the JVM starts ({@code -XX:+AlwaysPreTouch}): otherwise the trial measured
- * first, the boundary at one caller, meets fresh heap pages as it allocates, a page fault each (0.46 to
- * 0.51 ms a call in three runs, against 0.25 to 0.32 ms with the heap touched, the peer's 0.21 to 0.31).
- * Every call uses a new tool_call_id; the run's budget is unlimited; the server is flushed before every iteration, so memory grows only within one
- * iteration. A refused call fails the run.
+ * <p>Meant to run without forks, each kind in a JVM of its own that first warms every kind on
+ * {@value #JVM_WARMUP_THREADS} threads (see {@code bench/run}); only kinds measured in the same run are
+ * compared.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -78,15 +61,9 @@ import org.openjdk.jmh.runner.IterationType;
 @Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 public class RedisBoundaryBenchmark {
 
-    /**
-     * How long the first trial of a JVM calls, on {@value #JVM_WARMUP_THREADS} threads, every kind at every
-     * raw size, before any measuring.
-     */
+    /** How long the first trial of a JVM calls, every kind at every raw size, before any measuring. */
     static final double JVM_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.jvmWarmupSeconds", "8"));
-    /**
-     * How long each trial then calls, of its own kind and on as many threads as it measures, before JMH's
-     * warmup iterations.
-     */
+    /** How long each trial then calls, of its own kind on as many threads as it measures, before JMH's warmup. */
     static final double SOLO_WARMUP_SECONDS = Double.parseDouble(System.getProperty("bench.soloWarmupSeconds", "1"));
 
     /** How many threads the first, long warm-up of a JVM calls on. */
@@ -101,7 +78,7 @@ public class RedisBoundaryBenchmark {
     @Param({"1024", "65536"})
     public int rawBytes;
 
-    /** Where {@link #accountCpu} appends its lines; empty: nowhere. */
+    /** Where {@link #account} appends its lines; empty: nowhere. */
     static final String CPU_OUT = System.getProperty("bench.cpuOut", "");
 
     private final AtomicLong calls = new AtomicLong();
@@ -124,10 +101,10 @@ public class RedisBoundaryBenchmark {
         redis = BenchRedis.start();
         arguments = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
         if (!jvmWarm) {
-            for (int size : RedisFloor.RAW_BYTES) {
+            for (int size : BenchRedis.RAW_BYTES) {
                 boundary = redis.boundary(FakeTools.returning(Payloads.raw(size)));
                 peer = redis.peer(FakeTools.returning(Payloads.raw(size)));
-                warm(JVM_WARMUP_SECONDS / RedisFloor.RAW_BYTES.length, JVM_WARMUP_THREADS, Kind.values());
+                warm(JVM_WARMUP_SECONDS / BenchRedis.RAW_BYTES.length, JVM_WARMUP_THREADS, Kind.values());
                 // Every trial has a client of its own: the shutdown of one and the start of the next, met
                 // here first, invalidate compiled client code that the next calls compile again.
                 redis.close();
@@ -137,9 +114,8 @@ public class RedisBoundaryBenchmark {
         }
         String raw = Payloads.raw(rawBytes);
         boundary = redis.boundary(FakeTools.returning(raw));
-        peer = redis.peer(FakeTools.returning(raw));
         redis.flush();
-        PeerCheck.verify(redis, peer, arguments);
+        peer = redis.peer(FakeTools.returning(raw));
         String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         warm(SOLO_WARMUP_SECONDS, params.getThreads(),
                 Kind.valueOf(method.substring(0, method.length() - 2).toUpperCase(Locale.ROOT)));
@@ -194,7 +170,7 @@ public class RedisBoundaryBenchmark {
         storeCommands = redis.captureCommands(boundary, run, arguments);
     }
 
-    /** An empty server and a new run, opened in it, before every iteration; the CPU clocks read after. */
+    /** An empty server and a new run, opened in it, before every iteration; then the clocks are read. */
     @Setup(Level.Iteration)
     public void flush() {
         redis.flush();
@@ -202,25 +178,28 @@ public class RedisBoundaryBenchmark {
         iterationCalls = calls.get();
         iterationClientCpuNanos = processCpuNanos();
         iterationServerCpuSeconds = redis.cpuSeconds();
+        redis.resetCommandStats();
     }
 
     /**
-     * After a measurement iteration, when {@code bench.cpuOut} names a file: one JSON line with the CPU time
-     * per call of this JVM (every thread: callers, Redisson's, the JIT compiler's and the collector's) and
-     * of the server process, over the iteration's calls.
+     * After a measurement iteration, when {@code bench.cpuOut} names a file: one JSON line with, per call,
+     * the CPU time of this JVM (every thread) and of the server process, and the server's execution time
+     * of the iteration's commands ({@code INFO commandstats}).
      */
     @TearDown(Level.Iteration)
-    public void accountCpu(BenchmarkParams params, IterationParams iteration) throws IOException {
+    public void account(BenchmarkParams params, IterationParams iteration) throws IOException {
         if (CPU_OUT.isEmpty() || iteration.getType() != IterationType.MEASUREMENT) {
             return;
         }
-        double clientMicros = (processCpuNanos() - iterationClientCpuNanos) / 1e3;
-        double serverMicros = (redis.cpuSeconds() - iterationServerCpuSeconds) * 1e6;
+        double serverMicros = redis.commandMicros();
+        double clientCpuMicros = (processCpuNanos() - iterationClientCpuNanos) / 1e3;
+        double serverCpuMicros = (redis.cpuSeconds() - iterationServerCpuSeconds) * 1e6;
         long made = calls.get() - iterationCalls;
         String benchmark = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         String line = String.format(Locale.ROOT, "{\"benchmark\":\"%s\",\"threads\":%d,\"rawBytes\":%d,\"calls\":%d,"
-                + "\"clientCpuUsecPerCall\":%.3f,\"serverCpuUsecPerCall\":%.3f}%n", benchmark, params.getThreads(),
-                rawBytes, made, clientMicros / made, serverMicros / made);
+                + "\"clientCpuUsecPerCall\":%.3f,\"serverCpuUsecPerCall\":%.3f,\"serverUsecPerCall\":%.3f}%n",
+                benchmark, params.getThreads(), rawBytes, made, clientCpuMicros / made, serverCpuMicros / made,
+                serverMicros / made);
         Files.writeString(Path.of(CPU_OUT), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 

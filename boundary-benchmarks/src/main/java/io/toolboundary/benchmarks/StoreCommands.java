@@ -3,7 +3,6 @@ package io.toolboundary.benchmarks;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.redisson.Redisson;
 import org.redisson.api.BatchOptions;
@@ -15,19 +14,17 @@ import org.redisson.command.CommandAsyncExecutor;
 import org.redisson.command.CommandBatchService;
 
 /**
- * The floor of the client path: the commands one boundary call sends, captured from a real call, sent
- * again as the store sends them on the same Redisson client, with none of the boundary's own work
- * between them: begin's {@code EVALSHA}, then the raw response's {@code SET ... XX KEEPTTL} and complete's
- * {@code EVALSHA} in one pipeline. Each call on a tool_call_id of its own, in the captured call's
- * run, with the captured attempt's token. What the boundary's calls cost beyond these is its own work.
- * Thread-safe.
+ * The floor of the client path: the commands one boundary call sent, captured, sent again on the same
+ * Redisson client as the store sends them (begin's {@code EVALSHA}, then the raw response's
+ * {@code SET ... XX KEEPTTL} and complete's {@code EVALSHA} in one pipeline), each call on a tool_call_id
+ * of its own, with none of the boundary's work between them. Refuses a reply other than a successful
+ * call's. Thread-safe.
  */
 final class StoreCommands {
 
     /** {@code EVALSHA}, its reply read as a list. */
     private static final RedisCommand<List<Object>> EVALSHA = new RedisCommand<>(RedisCommands.EVAL_LIST, "EVALSHA");
 
-    private final Redisson redisson;
     private final CommandAsyncExecutor commands;
     private final List<String> begin;
     private final List<String> set;
@@ -35,13 +32,11 @@ final class StoreCommands {
     private final String capturedId;
 
     /**
-     * @param captured a successful boundary call: begin's {@code EVALSHA}, the {@code SET}, complete's {@code EVALSHA}
+     * @param sent a successful boundary call's commands: begin's {@code EVALSHA}, the {@code SET}, complete's
      * @param capturedId the tool_call_id the captured call used, replaced by each call's own
      */
-    StoreCommands(RedissonClient client, CallCapture.Captured captured, String capturedId) {
-        this.redisson = (Redisson) requireNonNull(client, "client is null");
-        this.commands = redisson.getCommandExecutor();
-        List<List<String>> sent = captured.commands();
+    StoreCommands(RedissonClient client, List<List<String>> sent, String capturedId) {
+        this.commands = ((Redisson) requireNonNull(client, "client is null")).getCommandExecutor();
         if (sent.size() != 3 || !sent.get(0).get(0).equalsIgnoreCase("EVALSHA")
                 || !sent.get(1).get(0).equalsIgnoreCase("SET") || !sent.get(2).get(0).equalsIgnoreCase("EVALSHA")) {
             throw new IllegalStateException("not a successful boundary call: " + sent.stream().map(c -> c.get(0)).toList());
@@ -50,29 +45,6 @@ final class StoreCommands {
         this.set = sent.get(1);
         this.complete = sent.get(2);
         this.capturedId = requireNonNull(capturedId, "capturedId is null");
-    }
-
-    private StoreCommands(StoreCommands commands, List<String> begin, List<String> complete) {
-        this.redisson = commands.redisson;
-        this.commands = commands.commands;
-        this.begin = begin;
-        this.set = commands.set;
-        this.complete = complete;
-        this.capturedId = commands.capturedId;
-    }
-
-    /**
-     * The same commands with other scripts in begin's and complete's place, by their digests (loaded on the
-     * server), taking the same keys and arguments and answering as the store's do when a call succeeds.
-     */
-    StoreCommands withScripts(String beginSha, String completeSha) {
-        return new StoreCommands(this, withSha(begin, beginSha), withSha(complete, completeSha));
-    }
-
-    private static List<String> withSha(List<String> evalsha, String sha) {
-        List<String> command = new ArrayList<>(evalsha);
-        command.set(1, requireNonNull(sha, "sha is null"));
-        return List.copyOf(command);
     }
 
     /** Sends one call's commands on {@code toolCallId}; fails unless begin created the record and complete applied. */

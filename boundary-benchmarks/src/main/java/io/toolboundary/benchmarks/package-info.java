@@ -1,2 +1,2 @@
-/** Measures what the boundary costs on both stores, against the Redis floor and a hand-rolled peer, and writes the report. */
+/** Measures what the boundary costs on both stores, against its floor and a hand-rolled peer. */
 package io.toolboundary.benchmarks;

@@ -2,9 +2,13 @@ package io.toolboundary.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.toolboundary.testsupport.redis.RedisEndpoint;
+import io.toolboundary.testsupport.redis.RedisServerFixture;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
 
 class CallCaptureTest {
 
@@ -17,22 +21,20 @@ class CallCaptureTest {
     }
 
     @Test
-    void labelsCommandsByScriptAndOptions() {
-        Map<String, String> scripts = Map.of("ab12", "begin.lua");
+    void capturesACallsOwnCommandsWithoutTheScriptsInnerOnesOrTheTransactionBrackets() {
+        RedisEndpoint endpoint = RedisServerFixture.standalone().nodes().get(0);
+        try (Connection client = new Connection(new HostAndPort(endpoint.host(), endpoint.port()))) {
+            List<List<String>> sent = CallCapture.capture(endpoint, () -> {
+                client.executeCommand(Protocol.Command.MULTI);
+                client.sendCommand(Protocol.Command.SET, "t:{run}:raw:c1", "raw bytes");
+                client.sendCommand(Protocol.Command.EVAL, "return redis.call('HSET', KEYS[1], 's', 'READY')", "1",
+                        "t:{run}:rec:c1");
+                client.sendCommand(Protocol.Command.EXEC);
+                client.getMany(3);
+            });
 
-        assertThat(ScriptNames.label(List.of("EVALSHA", "AB12", "1", "k"), scripts)).isEqualTo("EVALSHA begin.lua");
-        assertThat(ScriptNames.label(List.of("EVALSHA", "ffffffff99", "1", "k"), scripts)).isEqualTo("EVALSHA ffffffff");
-        assertThat(ScriptNames.label(List.of("SET", "k", "PENDING\n{}", "NX", "PX", "600000"), scripts))
-                .isEqualTo("SET NX PX");
-        assertThat(ScriptNames.label(List.of("SET", "k", "DONE", "XX", "KEEPTTL"), scripts)).isEqualTo("SET XX KEEPTTL");
-    }
-
-    @Test
-    void reducesARepliesToWhatTellsSuccessFromRefusal() {
-        assertThat(Replay.shape(List.of("CREATED", "calls", 7L))).isEqualTo("[CREATED");
-        assertThat(Replay.shape("OK")).isEqualTo("OK");
-        assertThat(Replay.shape(null)).isEqualTo("nil");
-        assertThat(Replay.shape(new Resp.Error("NOSCRIPT No matching script"))).isEqualTo("ERR NOSCRIPT");
-        assertThat(Replay.id(42)).isEqualTo("c000000000042");
+            assertThat(sent).containsExactly(List.of("SET", "t:{run}:raw:c1", "raw bytes"),
+                    List.of("EVAL", "return redis.call('HSET', KEYS[1], 's', 'READY')", "1", "t:{run}:rec:c1"));
+        }
     }
 }
