@@ -16,6 +16,9 @@ import io.toolboundary.springaialibaba.ReactAgentTools;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.model.ChatModel;
@@ -23,16 +26,21 @@ import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 
 @SpringBootApplication
 public class AiopsAgentApp {
 
     public static void main(String[] args) {
-        SpringApplication.run(AiopsAgentApp.class, args);
+        // the agent framework keeps threads of its own: exit once the runner is done
+        System.exit(SpringApplication.exit(new SpringApplicationBuilder(AiopsAgentApp.class)
+                .web(WebApplicationType.NONE).run(args)));
     }
 
     /** The agent's tools, as the teams wrote them: plain @Tool methods returning their own output. */
@@ -52,6 +60,13 @@ public class AiopsAgentApp {
         public String ragSearch(String query) {
             return "[runbook/payments.md#timeouts] Raise the payments client timeout; restart only as a last resort.\n";
         }
+    }
+
+    @Bean                                                 // the store's Redis: the application's own client
+    RedissonClient redisson(@Value("${redis.url:redis://127.0.0.1:6379}") String url) {
+        Config config = new Config();
+        config.useSingleServer().setAddress(url);
+        return Redisson.create(config);
     }
 
     @Bean

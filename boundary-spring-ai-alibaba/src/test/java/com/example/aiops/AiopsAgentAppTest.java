@@ -8,8 +8,6 @@ import io.toolboundary.testsupport.redis.RedisServerFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -29,12 +27,10 @@ class AiopsAgentAppTest {
     void runsTheAgentOnRedisAndShowsTheModelOnlyBoundedResults(CapturedOutput output) {
         RedisDeployment redis = RedisServerFixture.standalone();
         RedisEndpoint endpoint = redis.nodes().get(0);
-        List<String> args = new ArrayList<>(List.of("--spring.data.redis.host=" + endpoint.host(),
-                "--spring.data.redis.port=" + endpoint.port(), "--toolboundary.redis.key-prefix=aiops-app",
-                "--spring.main.web-application-type=none"));
-        endpoint.password().forEach(password -> args.add("--spring.data.redis.password=" + password));
+        String[] args = {"--redis.url=" + endpoint.uri(), "--toolboundary.redis.key-prefix=aiops-app",
+                "--spring.main.web-application-type=none"};
 
-        try (ConfigurableApplicationContext context = SpringApplication.run(AiopsAgentApp.class, args.toArray(String[]::new))) {
+        try (ConfigurableApplicationContext context = SpringApplication.run(AiopsAgentApp.class, args)) {
             String out = output.getOut();
             assertThat(out).contains("Tool Boundary store: Redis (toolboundary.store=auto), key prefix 'aiops-app'")
                     .contains("The model saw (call_1):\nEVIDENCE_FOUND (scope: service logs)\n"

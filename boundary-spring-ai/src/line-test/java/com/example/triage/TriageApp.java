@@ -14,6 +14,9 @@ import io.toolboundary.springai.ToolCallbackBindings;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.advisor.ToolCallAdvisor;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -27,16 +30,18 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.method.MethodToolCallbackProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.CommandLineRunner;
-import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 
 @SpringBootApplication
 public class TriageApp {
 
     public static void main(String[] args) {
-        SpringApplication.run(TriageApp.class, args);
+        new SpringApplicationBuilder(TriageApp.class).web(WebApplicationType.NONE).run(args).close();  // ends when triaged
     }
 
     /** The tool: its output holds a credential that must never reach the model. */
@@ -54,6 +59,13 @@ public class TriageApp {
         return errors.isEmpty() ? Projection.noEvidence("no ERROR line", "checkout logs")
                 : Projection.evidenceFound(errors, "checkout logs");
     };
+
+    @Bean                                                 // the store's Redis: the application's own client
+    RedissonClient redisson(@Value("${redis.url:redis://127.0.0.1:6379}") String url) {
+        Config config = new Config();
+        config.useSingleServer().setAddress(url);
+        return Redisson.create(config);
+    }
 
     @Bean
     AccessPolicy accessPolicy() {                         // required: the application does not start without it

@@ -9,8 +9,6 @@ import io.toolboundary.testsupport.redis.RedisServerFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
@@ -24,12 +22,10 @@ class TriageAppTest {
     void runsAgainstRedisAndShowsTheModelOnlyTheErrorLine(OutputCapture.Captured output) {
         RedisDeployment redis = RedisServerFixture.standalone();
         RedisEndpoint endpoint = redis.nodes().get(0);
-        List<String> args = new ArrayList<>(List.of("--spring.data.redis.host=" + endpoint.host(),
-                "--spring.data.redis.port=" + endpoint.port(), "--toolboundary.redis.key-prefix=docs-app",
-                "--spring.main.web-application-type=none"));
-        endpoint.password().forEach(password -> args.add("--spring.data.redis.password=" + password));
+        String[] args = {"--redis.url=" + endpoint.uri(), "--toolboundary.redis.key-prefix=docs-app",
+                "--spring.main.web-application-type=none"};
 
-        try (ConfigurableApplicationContext context = SpringApplication.run(TriageApp.class, args.toArray(String[]::new))) {
+        try (ConfigurableApplicationContext context = SpringApplication.run(TriageApp.class, args)) {
             String out = output.getOut();
             assertThat(out).contains("Tool Boundary store: Redis (toolboundary.store=auto), key prefix 'docs-app'")
                     .contains("The model saw:\nEVIDENCE_FOUND (scope: checkout logs)\n10:00:02 ERROR checkout timed out after 3000 ms\n")
