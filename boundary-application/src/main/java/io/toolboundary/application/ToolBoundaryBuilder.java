@@ -103,7 +103,8 @@ public final class ToolBoundaryBuilder {
     public ToolBoundaryBuilder tool(ToolBinding binding) {
         requireNonNull(binding, "binding is null");
         if (tools.putIfAbsent(binding.name(), binding) != null) {
-            throw new IllegalArgumentException("tool already registered: " + binding.name());
+            throw new IllegalArgumentException("tool \"" + binding.name().value()
+                    + "\" is registered twice: register each tool name once");
         }
         return this;
     }

@@ -759,6 +759,16 @@ class ToolBoundaryTest {
         }
 
         @Test
+        void refusesAToolNameRegisteredTwiceNamingIt() {
+            ToolBoundaryBuilder builder = ToolBoundary.builder()
+                    .tool(ToolBinding.readOnly("log-search", request -> "", (request, raw) -> Projection.evidenceFound("x")));
+
+            assertThatIllegalArgumentException().isThrownBy(() -> builder.tool(
+                            ToolBinding.readOnly("log-search", request -> "", (request, raw) -> Projection.evidenceFound("y"))))
+                    .withMessage("tool \"log-search\" is registered twice: register each tool name once");
+        }
+
+        @Test
         void refusesToBuildWithNeitherAStoreNorAnAccessPolicy() {
             assertThatIllegalStateException().isThrownBy(ToolBoundary.builder()::build).withMessageContaining("store");
         }

@@ -20,7 +20,7 @@ public record RunId(String value) {
      * @throws IllegalArgumentException when the value is not a safe identifier
      */
     public RunId {
-        SafeIdentifier.require(value);
+        SafeIdentifier.require(value, "run id");
     }
 
     /**

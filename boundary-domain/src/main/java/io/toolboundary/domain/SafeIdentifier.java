@@ -28,13 +28,16 @@ final class SafeIdentifier {
         return Either.left(BoundaryError.of(value.isBlank() ? missing : unsafe));
     }
 
-    /** The value itself, for a trusted value's constructor; throws when it is not safe. */
-    static String require(String value) {
+    /** The value itself, for a trusted value's constructor; throws, naming the value, when it is not safe. */
+    static String require(String value, String what) {
         if (value == null) {
-            throw new NullPointerException("value is null");
+            throw new NullPointerException(what + " is null");
         }
         if (!isSafe(value)) {
-            throw new IllegalArgumentException("value must be 1 to " + MAX_LENGTH + " characters of [A-Za-z0-9_.:-]");
+            String shown = value.length() > 64 ? value.substring(0, 64) + "... (" + value.length() + " characters)"
+                    : value;
+            throw new IllegalArgumentException(what + " \"" + shown + "\" is not a safe identifier: use 1 to "
+                    + MAX_LENGTH + " characters of [A-Za-z0-9_.:-], for example \"log-search\"");
         }
         return value;
     }

@@ -20,7 +20,7 @@ public record ToolCallId(String value) {
      * @throws IllegalArgumentException when the value is not a safe identifier
      */
     public ToolCallId {
-        SafeIdentifier.require(value);
+        SafeIdentifier.require(value, "tool_call_id");
     }
 
     /**

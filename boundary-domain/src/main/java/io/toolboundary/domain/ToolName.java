@@ -20,7 +20,7 @@ public record ToolName(String value) {
      * @throws IllegalArgumentException when the value is not a safe identifier
      */
     public ToolName {
-        SafeIdentifier.require(value);
+        SafeIdentifier.require(value, "tool name");
     }
 
     /**

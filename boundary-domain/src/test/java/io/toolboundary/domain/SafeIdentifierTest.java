@@ -20,20 +20,23 @@ class SafeIdentifierTest {
     /** The three identifier types, each with its checking factory, its constructor and its codes. */
     enum Kind {
         RUN_ID(s -> RunId.of(s).map(RunId::value), s -> new RunId(s).value(), s -> new RunId(s).toString(),
-                ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_ID_INVALID),
+                ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_ID_INVALID, "run id"),
         TOOL_CALL_ID(s -> ToolCallId.of(s).map(ToolCallId::value), s -> new ToolCallId(s).value(),
-                s -> new ToolCallId(s).toString(), ErrorCode.TOOL_CALL_ID_MISSING, ErrorCode.TOOL_CALL_ID_UNSAFE),
+                s -> new ToolCallId(s).toString(), ErrorCode.TOOL_CALL_ID_MISSING, ErrorCode.TOOL_CALL_ID_UNSAFE,
+                "tool_call_id"),
         TOOL_NAME(s -> ToolName.of(s).map(ToolName::value), s -> new ToolName(s).value(),
-                s -> new ToolName(s).toString(), ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NAME_INVALID);
+                s -> new ToolName(s).toString(), ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NAME_INVALID, "tool name");
 
         final Function<String, Either<BoundaryError, String>> of;
         final Function<String, String> construct;
         final Function<String, String> constructAndPrint;
         final ErrorCode missing;
         final ErrorCode unsafe;
+        final String what;
 
         Kind(Function<String, Either<BoundaryError, String>> of, Function<String, String> construct,
-                Function<String, String> constructAndPrint, ErrorCode missing, ErrorCode unsafe) {
+                Function<String, String> constructAndPrint, ErrorCode missing, ErrorCode unsafe, String what) {
+            this.what = what;
             this.of = of;
             this.construct = construct;
             this.constructAndPrint = constructAndPrint;
@@ -120,14 +123,17 @@ class SafeIdentifierTest {
     @ParameterizedTest(name = "{0} constructor refuses {1}")
     @MethodSource("unsafeButPresent")
     void constructorThrowsForUnsafeValue(Kind kind, String value) {
+        String shown = value.length() > 64 ? value.substring(0, 64) + "... (" + value.length() + " characters)" : value;
         assertThatIllegalArgumentException().isThrownBy(() -> kind.construct.apply(value))
-                .withMessage("value must be 1 to 128 characters of [A-Za-z0-9_.:-]");
+                .withMessage(kind.what + " \"" + shown + "\" is not a safe identifier: use 1 to 128 characters of"
+                        + " [A-Za-z0-9_.:-], for example \"log-search\"");
     }
 
     @ParameterizedTest
     @EnumSource(Kind.class)
     void constructorThrowsNullPointerExceptionForNull(Kind kind) {
-        assertThatNullPointerException().isThrownBy(() -> kind.construct.apply(null)).withMessage("value is null");
+        assertThatNullPointerException().isThrownBy(() -> kind.construct.apply(null))
+                .withMessage(kind.what + " is null");
     }
 
     @ParameterizedTest

@@ -121,6 +121,9 @@ public final class Utf8 {
      * The size of a text a domain value holds, which must be well-formed: for constructors, whose
      * callers check the text first and refuse it with {@code TEXT_NOT_UNICODE}.
      *
+     * @param text the text
+     * @param what the text's name, for the exception's message
+     * @return its size in UTF-8 bytes
      * @throws IllegalArgumentException when the text has a lone surrogate
      */
     public static long measure(String text, String what) {
