@@ -29,12 +29,12 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.Slice;
 import java.time.InstantSource;
 import java.util.Calendar;
 import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import com.tngtech.archunit.library.dependencies.Slice;
 
 /**
  * The dependency and design rules of the project, checked on the production classes of every

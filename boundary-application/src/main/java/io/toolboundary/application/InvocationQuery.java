@@ -1,8 +1,8 @@
 package io.toolboundary.application;
 
-import io.toolboundary.application.spi.CanonicalInvocationStore;
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;

@@ -1,7 +1,7 @@
 package io.toolboundary.application;
 
-import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.application.json.JsonArguments;
+import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;

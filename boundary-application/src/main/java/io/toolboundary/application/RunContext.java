@@ -1,8 +1,8 @@
 package io.toolboundary.application;
 
-import io.toolboundary.application.spi.RunToken;
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.domain.RunId;
 import io.vavr.control.Option;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package io.toolboundary.application;
 
+import static java.util.Objects.requireNonNull;
+
 import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.application.spi.RunToken;
-import static java.util.Objects.requireNonNull;
-
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;

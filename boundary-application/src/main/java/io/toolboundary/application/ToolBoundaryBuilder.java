@@ -1,9 +1,9 @@
 package io.toolboundary.application;
 
-import io.toolboundary.application.spi.AttemptToken;
-import io.toolboundary.application.spi.CanonicalInvocationStore;
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.ToolName;
 import java.time.Clock;
 import java.util.LinkedHashMap;

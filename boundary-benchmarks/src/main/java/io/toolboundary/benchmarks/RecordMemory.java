@@ -2,10 +2,10 @@ package io.toolboundary.benchmarks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolCallEnvelope;
-import io.toolboundary.application.Projector;
 import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testsupport.redis.RedisAdmin;

@@ -1,8 +1,8 @@
 package io.toolboundary.domain;
 
-import io.toolboundary.domain.internal.Utf8;
 import static java.util.Objects.requireNonNull;
 
+import io.toolboundary.domain.internal.Utf8;
 import io.vavr.control.Option;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package com.example.aiops;
 
-import io.toolboundary.application.Projector;
 import com.alibaba.cloud.ai.graph.RunnableConfig;
 import com.alibaba.cloud.ai.graph.agent.ReactAgent;
 import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.Projector;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.ToolBoundary;

@@ -1,8 +1,9 @@
 package io.toolboundary.application.spi;
 
+import static java.util.Objects.requireNonNull;
+
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
-import static java.util.Objects.requireNonNull;
 
 /**
  * Identifies one opening of a run in the store. {@link ToolBoundary#openRun} stores it with the run, and
