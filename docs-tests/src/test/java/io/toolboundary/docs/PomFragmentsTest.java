@@ -223,10 +223,13 @@ class PomFragmentsTest {
         return repository;
     }
 
+    /** Copies the POM an install would have left: the flattened one, its CI-friendly version resolved. */
     private static Path copyPom(Path pom, Path repository, String artifactId) throws IOException {
+        Path flattened = pom.resolveSibling("target").resolve(".flattened-pom.xml");
+        assertThat(flattened).as("%s's flattened POM: build through the reactor", artifactId).exists();
         Path folder = repository.resolve("io/toolboundary").resolve(artifactId).resolve(VERSION);
         Files.createDirectories(folder);
-        Files.copy(pom, folder.resolve(artifactId + "-" + VERSION + ".pom"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(flattened, folder.resolve(artifactId + "-" + VERSION + ".pom"), StandardCopyOption.REPLACE_EXISTING);
         return folder;
     }
 
