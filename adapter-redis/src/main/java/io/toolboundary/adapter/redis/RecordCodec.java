@@ -13,7 +13,6 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,7 +35,8 @@ import java.util.regex.Pattern;
  *       where {@code <raw>} is {@code 1} when the record has a raw response and {@code 0} when not, and
  *       {@code <scope>} is {@code -} without a scope or {@code +} and the scope (last, so it may hold any
  *       text); a record without it is PROJECTING;</li>
- *   <li>{@code c} (READY): the agent's content.</li>
+ *   <li>{@code c} (READY): the agent's content;</li>
+ *   <li>{@code f} (ERROR, when the record says why it failed): {@code <type's UTF-8 length>|<type>|<message>}.</li>
  * </ul>
  *
  * <p>The raw response is not in the hash: it is the string {@code <prefix>:{<runId>}:raw:<toolCallId>}
@@ -67,6 +67,8 @@ final class RecordCodec {
     static final String OUTCOME = "o";
     /** The bounded result the agent received (READY). */
     static final String CONTENT = "c";
+    /** Why the record failed, when it says (ERROR): {@code <type's UTF-8 length>|<type>|<message>}. */
+    static final String FAILURE = "f";
     /** Not a field of the hash: the name under which the scripts' replies carry the raw response. */
     static final String RAW = "r";
 
@@ -74,11 +76,12 @@ final class RecordCodec {
     static final String SCHEMA_VERSION = "4";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, RAW);
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, FAILURE, RAW);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
     private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
+    private static final Pattern LENGTH = Pattern.compile("0|[1-9][0-9]{0,8}");
     private static final String NO_SCOPE = "-";
     private static final String SCOPE = "+";
 
@@ -131,20 +134,16 @@ final class RecordCodec {
                 failed.rawResponse().isDefined(), Option.none());
     }
 
-    /** The value of {@link #CONTENT} for a READY record; none for ERROR. */
-    static Option<String> content(CanonicalRecord.Final done) {
-        return done instanceof CanonicalRecord.Ready ready ? Option.some(ready.result().content()) : Option.none();
-    }
-
     /**
-     * What {@code complete.lua} writes for the final record {@code done}, as it takes it: the value of
-     * {@link #OUTCOME}, then, for READY, the content in UTF-8. The raw response travels apart.
+     * What {@code complete.lua} writes beside {@link #OUTCOME}: the agent's content ({@link #CONTENT}) of a
+     * READY record, why an ERROR record failed ({@link #FAILURE}) when it says, else none.
      */
-    static List<Object> completion(CanonicalRecord.Final done) {
-        List<Object> values = new ArrayList<>(2);
-        values.add(outcome(done));
-        content(done).map(RecordCodec::utf8).forEach(values::add);
-        return values;
+    static Option<String> detail(CanonicalRecord.Final done) {
+        if (done instanceof CanonicalRecord.Ready ready) {
+            return Option.some(ready.result().content());
+        }
+        return done.failureType().flatMap(type -> done.failureMessage()
+                .map(message -> utf8(type).length + "|" + type + "|" + message));
     }
 
     /** {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}: the value of {@link #OUTCOME}. */
@@ -154,13 +153,15 @@ final class RecordCodec {
     }
 
     /**
-     * The small values of a record's packed {@link #HEAD} and {@link #OUTCOME}, each when present and not
-     * empty, by their names in the record table ({@code schema}, {@code status}, {@code tool},
-     * {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, {@code leaseUntil}), into
-     * {@code fields}; the length of the scope in bytes into {@code sizes} as {@code scope}. For operators:
-     * a value that does not unpack is left out, never an error.
+     * The small values of a record's packed {@link #HEAD}, {@link #OUTCOME} and {@link #FAILURE}, each when
+     * present and not empty, by their names in the record table ({@code schema}, {@code status}, {@code tool},
+     * {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, {@code leaseUntil},
+     * {@code failureType}), into {@code fields}; the length in bytes of the scope and of the failure's
+     * message into {@code sizes} as {@code scope} and {@code failureMessage}. For operators: a value that
+     * does not unpack is left out, never an error.
      */
-    static void facts(String head, String outcome, Map<String, String> fields, Map<String, Long> sizes) {
+    static void facts(String head, String outcome, String failure, Map<String, String> fields,
+            Map<String, Long> sizes) {
         if (head != null) {
             String[] values = head.split("\\|", 6);
             if (values.length == 6) {
@@ -189,6 +190,9 @@ final class RecordCodec {
             }
         }
         sizes.put("scope", (long) utf8(scope).length);
+        Option<List<String>> why = failure == null ? Option.none() : reason(failure);
+        why.forEach(reason -> putNonEmpty(fields, "failureType", reason.get(0)));
+        sizes.put("failureMessage", why.map(reason -> (long) utf8(reason.get(1)).length).getOrElse(0L));
     }
 
     private static void putNonEmpty(Map<String, String> fields, String name, String value) {
@@ -232,7 +236,7 @@ final class RecordCodec {
         CanonicalRecord.Projecting begun = new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint,
                 createdAt);
         if (packed == null) {
-            check(!hash.containsKey(CONTENT) && !hash.containsKey(RAW));
+            check(!hash.containsKey(CONTENT) && !hash.containsKey(FAILURE) && !hash.containsKey(RAW));
             return new Stored(begun, token);
         }
         String[] outcome = packed.split("\\|", 5);
@@ -246,7 +250,7 @@ final class RecordCodec {
         check(hasRaw || !hash.containsKey(RAW));
         CanonicalRecord.Final done = switch (InvocationStatus.valueOf(outcome[0])) {
             case READY -> {
-                check(hasRaw);
+                check(hasRaw && !hash.containsKey(FAILURE));
                 Option<String> scope = outcome[4].equals(NO_SCOPE) ? Option.none()
                         : Option.some(scoped(outcome[4]));
                 AgentResult result = new AgentResult(required(hash, CONTENT), EvidenceStatus.valueOf(outcome[2]), scope);
@@ -254,11 +258,36 @@ final class RecordCodec {
             }
             case ERROR -> {
                 check(!hash.containsKey(CONTENT) && NO_SCOPE.equals(outcome[4]));
-                yield begun.failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
+                CanonicalRecord.Failed failed = begun.failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
+                if (!hash.containsKey(FAILURE)) {
+                    yield failed;
+                }
+                Option<List<String>> why = reason(hash.get(FAILURE));
+                check(why.isDefined());
+                yield failed.because(why.get().get(0), why.get().get(1));
             }
             case PROJECTING -> throw new IllegalArgumentException("not a record");
         };
         return new Stored(done, token);
+    }
+
+    /**
+     * The type and the message packed in a {@link #FAILURE} value, or none when it does not unpack. The
+     * type's length in bytes finds its end; a separator byte must follow it, so the type ends between two
+     * characters and the message, last, may hold any text.
+     */
+    private static Option<List<String>> reason(String packed) {
+        int bar = packed.indexOf('|');
+        if (bar < 1 || !LENGTH.matcher(packed.substring(0, bar)).matches()) {
+            return Option.none();
+        }
+        int typeBytes = Integer.parseInt(packed.substring(0, bar));
+        byte[] rest = utf8(packed.substring(bar + 1));
+        if (typeBytes >= rest.length || rest[typeBytes] != '|') {
+            return Option.none();
+        }
+        return Option.some(List.of(new String(rest, 0, typeBytes, StandardCharsets.UTF_8),
+                new String(rest, typeBytes + 1, rest.length - typeBytes - 1, StandardCharsets.UTF_8)));
     }
 
     private static String scoped(String mark) {

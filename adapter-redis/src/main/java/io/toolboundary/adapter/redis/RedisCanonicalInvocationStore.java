@@ -179,7 +179,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 .map(text -> RawResponseWrite.of(pending, text));
         ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
                 record.status().name(), room, raw.map(write -> (long) write.utf8().length),
-                RecordCodec.outcome(record), RecordCodec.content(record));
+                RecordCodec.outcome(record), RecordCodec.detail(record));
         return scripts.run(LuaScripts.COMPLETE, args, timeout, raw)
                 .flatMap(reply -> ScriptReplies.complete(reply, record, token));
     }

@@ -21,7 +21,8 @@
 -- ARGV[4]  the raw response's length in UTF-8 bytes, which the SET before this script wrote into
 --          KEYS[2], or '' when the outcome has none
 -- ARGV[5]  the value of 'o', the outcome's small values (see RecordCodec)
--- ARGV[6]  READY only: the agent's content, field 'c'
+-- ARGV[6]  READY: the agent's content, field 'c'; ERROR: why it failed, field 'f', when the record says
+--          (absent otherwise)
 --
 -- Reply, a list whose first element is the outcome:
 --   {'APPLIED'}                               the record is now final
@@ -106,7 +107,11 @@ else
   redis.call('DEL', KEYS[2])
 end
 if ARGV[6] then
-  redis.call('HSET', record, 'o', ARGV[5], 'c', ARGV[6])
+  local detail = 'c'
+  if ARGV[2] == 'ERROR' then
+    detail = 'f'
+  end
+  redis.call('HSET', record, 'o', ARGV[5], detail, ARGV[6])
 else
   redis.call('HSET', record, 'o', ARGV[5])
 end

@@ -472,11 +472,9 @@ class ScriptsAgreeWithJavaTest {
         fields.put(RecordCodec.HEAD, RecordCodec.headStart(TOKEN) + "1900000000:000000000" + RecordCodec.headEnd(RECORD));
         fields.put(RecordCodec.ARGUMENTS, RECORD.arguments());
         if (record instanceof CanonicalRecord.Final done) {
-            List<Object> completion = RecordCodec.completion(done);
-            fields.put(RecordCodec.OUTCOME, (String) completion.get(0));
-            if (completion.size() > 1) {
-                fields.put(RecordCodec.CONTENT, new String((byte[]) completion.get(1), java.nio.charset.StandardCharsets.UTF_8));
-            }
+            fields.put(RecordCodec.OUTCOME, RecordCodec.outcome(done));
+            RecordCodec.detail(done).forEach(detail -> fields.put(
+                    done instanceof CanonicalRecord.Ready ? RecordCodec.CONTENT : RecordCodec.FAILURE, detail));
             done.rawResponse().forEach(raw -> fields.put(RecordCodec.RAW, raw));
         }
         List<String> items = new ArrayList<>();
