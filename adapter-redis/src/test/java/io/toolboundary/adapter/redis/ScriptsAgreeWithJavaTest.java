@@ -228,6 +228,24 @@ class ScriptsAgreeWithJavaTest {
     }
 
     @Test
+    void everyReplySaysWhatItsScriptDid() {
+        Set<ScriptReplies.Reply> writes = Set.of(ScriptReplies.Open.OPENED, ScriptReplies.Begin.CREATED,
+                ScriptReplies.Complete.APPLIED, ScriptReplies.End.ENDED, ScriptReplies.End.NOT_FOUND,
+                ScriptReplies.Abandon.ABANDONED, ScriptReplies.Touch.TOUCHED);
+        Set<ScriptReplies.Reply> confirmations = Set.of(ScriptReplies.Open.RUN_OPEN,
+                ScriptReplies.Begin.ALREADY_CREATED, ScriptReplies.Complete.ALREADY_APPLIED, ScriptReplies.End.FINAL,
+                ScriptReplies.Abandon.ALREADY_ABANDONED);
+        for (LuaScripts.Script<?, ?> script : LuaScripts.ALL) {
+            for (ScriptReplies.Reply reply : script.replies().getEnumConstants()) {
+                assertThat(reply.effect()).as("%s %s", script.name(), reply)
+                        .isEqualTo(writes.contains(reply) ? ScriptReplies.Effect.WRITE
+                                : confirmations.contains(reply) ? ScriptReplies.Effect.CONFIRMATION
+                                : ScriptReplies.Effect.REFUSAL);
+            }
+        }
+    }
+
+    @Test
     void anUnknownReplyAnotherScriptsReplyOrFieldsWhereNoneBelongAreInvalidData() {
         Either<StoreFailure, ?> invalid = Either.left(StoreFailure.dataInvalid());
         READERS.forEach((script, reader) -> {
