@@ -19,51 +19,24 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How a record lives in its Redis hash: one layout, few fields, so that Redis keeps a record in as few
- * allocations as it can. The small values are packed into two fields, each written once: {@link #HEAD}
- * by {@code begin.lua}, {@link #OUTCOME} by the completion; the large ones (arguments, the agent's
- * content, the raw response) each have a field of their own, stored byte for byte. Instants are ISO-8601
- * text ({@link Instant#toString()}, exact to the nanosecond). The run id and the tool call id are not in
- * the hash: its key holds both.
+ * How a record lives in its Redis hash, the one layout this store reads and writes (see "The record hash"
+ * in docs/redis.md): {@code h} packs what begin fixed, {@code <schema>|<token>|<leaseUntil>|<createdAt>|<tool>|<fingerprint>};
+ * {@code a} holds the arguments; {@code o} packs the outcome, {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}
+ * (none while PROJECTING); {@code c} the agent's content (READY); {@code f} why the record failed (ERROR,
+ * when it says). The raw response is a key of its own ({@link RedisKeys#raw}), which the scripts add to
+ * their replies as {@link #RAW}.
  *
- * <ul>
- *   <li>{@code h}: {@code <schema>|<token>|<leaseUntil>|<createdAt>|<tool>|<fingerprint>}; no value but
- *       the fingerprint, which comes last, can hold a {@code |} (tokens are {@code [A-Za-z0-9-]}, tool names
- *       {@code [A-Za-z0-9_.:-]});</li>
- *   <li>{@code a}: the arguments;</li>
- *   <li>{@code o} (READY, ERROR): {@code <status>|<updatedAt>|<evidence or error code>|<raw>|<scope>},
- *       where {@code <raw>} is {@code 1} when the record has a raw response and {@code 0} when not, and
- *       {@code <scope>} is {@code -} without a scope or {@code +} and the scope (last, so it may hold any
- *       text); a record without it is PROJECTING;</li>
- *   <li>{@code c} (READY): the agent's content;</li>
- *   <li>{@code f} (ERROR, when the record says why it failed): {@code <type's UTF-8 length>|<type>|<message>}.</li>
- * </ul>
- *
- * <p>The raw response is not in the hash: it is the string {@code <prefix>:{<runId>}:raw:<toolCallId>}
- * ({@link RedisKeys#raw}), which only {@code complete.lua} creates, and the scripts that answer a record
- * add it to their reply as {@link #RAW} when {@code o} says the record has one. A record that says so and
- * comes without it lost it (an eviction): that is invalid data, never a record without a raw response.
- *
- * <p>The field names are declared here, once. The Lua scripts name the fields of
- * {@link #NAMED_BY_SCRIPTS} as literals and read {@code h} and {@code o} without patterns, at fixed
- * positions: the token from the third character of {@code h} (the schema is one character), the status
- * from the first five of {@code o}, an ERROR record's raw flag and code from its end (its scope is
- * {@code -}); a test reads the scripts and checks that the field names they use are exactly those.
- *
- * <p>The execution lease, {@code <epoch seconds>:<nanoseconds>}, is set by {@code begin.lua} from the
- * server's clock so that {@code abandon.lua} compares it exactly with Lua numbers (whole seconds are
- * clamped to ±(2<sup>53</sup>-1), some 285 million years, the range a Lua number holds exactly).
- *
- * <p>A hash whose schema is not {@link #SCHEMA_VERSION}, with a field the layout does not have, a missing
- * one, or a value that does not parse is not a record this store wrote, and is read as invalid data.
+ * <p>The field names are declared here once, and the scripts name exactly {@link #NAMED_BY_SCRIPTS}. A hash
+ * of another schema, with a field the layout lacks or without one it needs, or with a value that does not
+ * parse is invalid data, never a guess.
  */
 final class RecordCodec {
 
-    /** The small values fixed at creation, packed; see above. */
+    /** The small values fixed at creation, packed. */
     static final String HEAD = "h";
     /** The complete arguments JSON. */
     static final String ARGUMENTS = "a";
-    /** The small values of the completion, packed; see above. */
+    /** The small values of the completion, packed. */
     static final String OUTCOME = "o";
     /** The bounded result the agent received (READY). */
     static final String CONTENT = "c";
@@ -112,7 +85,10 @@ final class RecordCodec {
         return outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none());
     }
 
-    /** An instant's whole seconds since the epoch, as {@code abandon.lua} compares them (clamped, see above). */
+    /**
+     * An instant's whole seconds since the epoch, clamped to what a Lua number holds exactly, as
+     * {@code abandon.lua} compares them with the server's {@code TIME}.
+     */
     static String seconds(Instant instant) {
         return Long.toString(Math.max(-MAX_EXACT_SECONDS, Math.min(MAX_EXACT_SECONDS, instant.getEpochSecond())));
     }
@@ -244,8 +220,7 @@ final class RecordCodec {
         Instant updatedAt = Instant.parse(outcome[1]);
         boolean hasRaw = "1".equals(outcome[3]);
         check(hasRaw || "0".equals(outcome[3]));
-        // The raw response is read only when the completion said there is one: a record that says so and
-        // has none lost it (an eviction), which is damage, never a record without one.
+        // A record that says it has a raw response and comes without it lost it: damage, never a record without one.
         Option<String> raw = hasRaw ? Option.of(required(hash, RAW)) : Option.none();
         check(hasRaw || !hash.containsKey(RAW));
         CanonicalRecord.Final done = switch (InvocationStatus.valueOf(outcome[0])) {
