@@ -78,6 +78,8 @@ final class ShowCommand implements Callable<Integer> {
         fields.put("status", record.status().name());
         record.evidence().forEach(evidence -> fields.put("evidence", evidence.name()));
         record.errorCode().forEach(code -> fields.put("errorCode", code.name()));
+        record.failureType().forEach(type -> fields.put("failureType", type));
+        record.failureMessage().forEach(message -> fields.put("failureMessage", message));
         fields.put("createdAt", record.createdAt().toString());
         if (record instanceof CanonicalRecord.Final done) {
             fields.put("updatedAt", done.updatedAt().toString());

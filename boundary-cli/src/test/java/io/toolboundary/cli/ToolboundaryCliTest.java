@@ -101,6 +101,17 @@ class ToolboundaryCliTest {
                 .isTrue();
     }
 
+    /** Runs one call whose tool throws {@code failure} through a boundary over the store: an ERROR record. */
+    private void callFailingThroughTheBoundary(RedisCanonicalInvocationStore store, String runId, String callId,
+            Exception failure) {
+        ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowAll())
+                .tool(ToolBinding.readOnly(TOOL, FakeTools.throwing(failure), FakeProjectors.evidenceFound("unused")))
+                .build();
+        RunContext run = run(store, runId);
+        assertThat(boundary.invoke(run, Fixtures.envelope(run).withToolName(TOOL).withToolCallId(callId).build()).isLeft())
+                .isTrue();
+    }
+
     /** Begins a record, in its opened run, as a process would that then stopped: PROJECTING, with a lease of 5 minutes. */
     private InvocationKey leftProjecting(RedisCanonicalInvocationStore store, String runId, String callId) {
         InvocationKey key = InvocationKey.of(new RunId(runId), new ToolCallId(callId));
@@ -169,6 +180,30 @@ class ToolboundaryCliTest {
             assertThat(json.out().strip()).startsWith("{").endsWith("}")
                     .contains("\"rawResponse\":\"raw rows: 3 errors at 10:02\"", "\"status\":\"READY\"", "\"ttlMillis\":");
             assertThat(cli("show", run, "call_missing").code()).isEqualTo(Toolboundary.USAGE);
+        }
+
+        @Test
+        void showPrintsWhyARecordFailedOnlyWhenItSays() {
+            callFailingThroughTheBoundary(store, run, "call_failed",
+                    new java.net.SocketTimeoutException("read timed out | after 30000 ms \u00e9"));
+            leftProjecting(store, run, "call_stuck");
+            passLease(redis::call, recordKey(run, "call_stuck"));
+            assertThat(cli("abandon", run, "call_stuck", "--apply").code()).isZero();
+
+            Outcome text = cli("show", run, "call_failed");
+            Outcome json = cli("show", run, "call_failed", "--json");
+            Outcome without = cli("show", run, "call_stuck");
+            Outcome withoutJson = cli("show", run, "call_stuck", "--json");
+
+            assertThat(text.code()).as(text.all()).isZero();
+            assertThat(text.out().lines()).contains(
+                    String.format("%-16s %s", "failureType:", "java.net.SocketTimeoutException"),
+                    String.format("%-16s %s", "failureMessage:", "read timed out | after 30000 ms \u00e9"));
+            assertThat(json.out()).contains("\"failureType\":\"java.net.SocketTimeoutException\"",
+                    "\"failureMessage\":\"read timed out | after 30000 ms \u00e9\"", "\"errorCode\":\"EXECUTION_FAILED\"");
+            assertThat(without.code()).as(without.all()).isZero();
+            assertThat(without.out()).contains("EXECUTION_ABANDONED").doesNotContain("failureType", "failureMessage");
+            assertThat(withoutJson.out()).contains("EXECUTION_ABANDONED").doesNotContain("failureType", "failureMessage");
         }
 
         @Test

@@ -22,25 +22,13 @@ import org.redisson.api.redisnode.RedisNode;
 import org.redisson.api.redisnode.RedisNodeAsync;
 
 /**
- * Checks {@code maxmemory-policy} on the masters the store meets after its creation: a master a failover
- * promoted, a new cluster master. The factory checks every master once, at creation
- * ({@link EvictionPolicyGuard}); this watch remembers those as seen and, on the path of the store's
- * writes, reads the client's list of masters (local, no round trip) at most once per
- * {@link RedisStoreOptions#masterCheckInterval()}, by an injectable nano ticker, and checks each master
- * it has not seen before with one {@code CONFIG GET}, asynchronously.
- *
- * <p>Under {@link RedisStoreOptions.EvictionPolicyCheck#REFUSE}, a write waits (within its own deadline)
- * for the check of every master not yet checked, and is refused with {@code STORE_UNAVAILABLE}, before
- * anything is sent, while a master has another policy or could not be checked in time; a master found
- * evicting is checked again at every later look, so that fixing its policy (or its leaving) lets writes
- * through again. Under {@code WARN} writes never wait; each new evicting master is logged once. A policy
- * that cannot be read (no {@code CONFIG}, no answer) is logged once and lets writes through, as at
- * creation, and is read again at the next look. Nothing here throws: any unexpected failure lets the
- * write through and is logged once.
- *
- * <p>The check is per master, at first sight: a policy changed later on a master already checked is not
- * seen. Between a failover and the next look (at most one interval), writes reach the new master
- * unchecked. Thread-safe; the usual write costs a volatile read and a ticker read.
+ * Checks {@code maxmemory-policy} on the masters the store meets after its creation (a promoted replica, a
+ * new cluster master): on the path of writes, at most once per {@link RedisStoreOptions#masterCheckInterval()},
+ * each master not seen before gets one asynchronous {@code CONFIG GET}. Under {@code REFUSE} a write waits,
+ * within its deadline, for those checks and is refused {@code STORE_UNAVAILABLE} while a master evicts or
+ * was not checked in time; an evicting or unreadable master is read again at each look. Under {@code WARN}
+ * writes never wait. Each finding is logged once; nothing here throws. A policy changed later on a master
+ * already checked is not seen. Thread-safe.
  */
 final class MasterPolicyWatch {
 

@@ -7,16 +7,10 @@ import org.redisson.connection.CRC16;
 
 /**
  * Lets calls fail at once while Redis cannot be reached, instead of each paying for a connection attempt.
- *
- * <p>A try that could make no connection ({@link RedisFailures.Failure#UNREACHABLE}: refused, no route,
- * none within the connect timeout) shuts the gate. While it is shut, each call is turned away before
- * anything is sent ({@code STORE_UNAVAILABLE}), except one at a time, the probe, which goes through as
- * usual; the first try that reaches the server, by any reply or any failure after a connection was had,
- * opens the gate again. A probe that ends without learning either way lets the next call probe.
- *
- * <p>On a Redis Cluster there is one gate per hash slot (the slot of the call's hash tag, which holds
- * the run id), so a master that is down turns away only the calls it would have served; otherwise one
- * gate serves the store. Thread-safe; an open gate costs one volatile read per call.
+ * A try that could make no connection shuts the gate; while it is shut every call is turned away
+ * ({@code STORE_UNAVAILABLE}, nothing sent) but one probe at a time, and the first try that reaches the
+ * server opens it again. On Redis Cluster there is one gate per hash slot, so a master that is down turns
+ * away only its own calls. Thread-safe.
  */
 final class OutageGate {
 

@@ -16,21 +16,11 @@ import org.redisson.client.protocol.RedisCommands;
 import org.redisson.command.CommandBatchService;
 
 /**
- * A completion's raw response on its way to Redis beside {@code complete.lua}, never through it: in one
- * pipeline on the connection of the keys' slot, {@code SET <the attempt's pending key> <raw> XX KEEPTTL},
- * then the script, which links it to the record (or deletes it when it refuses). The raw response costs
- * Redis a plain {@code SET}, whatever its size, and never enters Lua. {@code XX} writes only into the
- * placeholder {@code begin.lua} created for the attempt, so this never creates a key; {@code KEEPTTL} keeps
- * the TTL that placeholder got at creation.
- *
- * <p>The pipeline is not a transaction: Redis may refuse the {@code SET} ({@code OOM}, a redirection) and
- * still run the script. The script receives the raw response's length and links the pending key only when
- * it holds that many bytes; otherwise it answers {@code RAW_NOT_WRITTEN} and writes nothing, and the
- * {@code SET}'s own failure is the try's.
- *
- * <p>The raw response is encoded to UTF-8 once, when the write is made, and every try sends those bytes:
- * the JDK encodes an ASCII text by one vectorised check and copy, and the client then copies the bytes
- * into the command's buffer, where encoding the text as it is sent walks it one character at a time.
+ * A completion's raw response sent beside {@code complete.lua}, never through it: in one pipeline on the
+ * connection of the keys' slot, {@code SET <pending key> <raw> XX KEEPTTL}, then the script, which links the
+ * key to the record or deletes it. {@code XX} creates no key and {@code KEEPTTL} keeps the placeholder's TTL.
+ * The pipeline is not a transaction: the script links the key only when it holds the raw response's length
+ * in bytes, else answers {@code RAW_NOT_WRITTEN} and writes nothing. The text is encoded once, for every try.
  *
  * @param pendingKey the attempt's pending raw key, {@link RedisKeys#pendingRaw}
  * @param utf8 the raw response in UTF-8; never changed once made
@@ -81,16 +71,12 @@ record RawResponseWrite(String pendingKey, byte[] utf8) {
 
     private CompletableFuture<Replied> send(Redisson redisson, BatchOptions options, LuaScripts.Script<?, ?> script,
             String routingKey, List<Object> keys, Object[] values) {
-        // Redisson's buckets send SET ... XX or SET ... KEEPTTL, never both, so the pipeline is built on the
-        // client's own batch service and the SET sent as it is.
+        // Redisson's buckets send SET ... XX or SET ... KEEPTTL, never both: the SET goes as it is.
         CommandBatchService batch = new CommandBatchService(redisson.getCommandExecutor(),
                 options.executionMode(BatchOptions.ExecutionMode.IN_MEMORY));
         CompletableFuture<Boolean> set = batch.<Boolean, Boolean>writeAsync(pendingKey, ScriptCodec.INSTANCE,
                 RedisCommands.SET_BOOLEAN, pendingKey, utf8, "XX", "KEEPTTL").toCompletableFuture();
-        // The script by its SHA-1, as it is named, never turned into another command by the client's script
-        // cache. A node that does not know it answers NOSCRIPT, and ScriptRunner then sends the two apart,
-        // the script by its source: a SCRIPT LOAD here, naming no key, could not follow a redirection the
-        // EVALSHA follows.
+        // The script by its SHA-1; on NOSCRIPT, ScriptRunner sends the two apart, the script by its source.
         CompletableFuture<List<Object>> reply = batch.<List<Object>, List<Object>>writeAsync(routingKey,
                 ScriptCodec.INSTANCE, EVALSHA_LIST, evalShaParams(script, keys, values)).toCompletableFuture();
         return batch.executeAsync().toCompletableFuture().handle((result, failure) -> {

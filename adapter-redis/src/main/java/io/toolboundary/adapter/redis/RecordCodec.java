@@ -13,60 +13,35 @@ import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How a record lives in its Redis hash: one layout, few fields, so that Redis keeps a record in as few
- * allocations as it can. The small values are packed into two fields, each written once: {@link #HEAD}
- * by {@code begin.lua}, {@link #OUTCOME} by the completion; the large ones (arguments, the agent's
- * content, the raw response) each have a field of their own, stored byte for byte. Instants are ISO-8601
- * text ({@link Instant#toString()}, exact to the nanosecond). The run id and the tool call id are not in
- * the hash: its key holds both.
+ * How a record lives in its Redis hash, the one layout this store reads and writes (see "The record hash"
+ * in docs/redis.md): {@code h} packs what begin fixed, {@code <schema>|<token>|<leaseUntil>|<createdAt>|<tool>|<fingerprint>};
+ * {@code a} holds the arguments; {@code o} packs the outcome, {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}
+ * (none while PROJECTING); {@code c} the agent's content (READY); {@code f} why the record failed (ERROR,
+ * when it says). The raw response is a key of its own ({@link RedisKeys#raw}), which the scripts add to
+ * their replies as {@link #RAW}.
  *
- * <ul>
- *   <li>{@code h}: {@code <schema>|<token>|<leaseUntil>|<createdAt>|<tool>|<fingerprint>}; no value but
- *       the fingerprint, which comes last, can hold a {@code |} (tokens are {@code [A-Za-z0-9-]}, tool names
- *       {@code [A-Za-z0-9_.:-]});</li>
- *   <li>{@code a}: the arguments;</li>
- *   <li>{@code o} (READY, ERROR): {@code <status>|<updatedAt>|<evidence or error code>|<raw>|<scope>},
- *       where {@code <raw>} is {@code 1} when the record has a raw response and {@code 0} when not, and
- *       {@code <scope>} is {@code -} without a scope or {@code +} and the scope (last, so it may hold any
- *       text); a record without it is PROJECTING;</li>
- *   <li>{@code c} (READY): the agent's content.</li>
- * </ul>
- *
- * <p>The raw response is not in the hash: it is the string {@code <prefix>:{<runId>}:raw:<toolCallId>}
- * ({@link RedisKeys#raw}), which only {@code complete.lua} creates, and the scripts that answer a record
- * add it to their reply as {@link #RAW} when {@code o} says the record has one. A record that says so and
- * comes without it lost it (an eviction): that is invalid data, never a record without a raw response.
- *
- * <p>The field names are declared here, once. The Lua scripts name the fields of
- * {@link #NAMED_BY_SCRIPTS} as literals and read {@code h} and {@code o} without patterns, at fixed
- * positions: the token from the third character of {@code h} (the schema is one character), the status
- * from the first five of {@code o}, an ERROR record's raw flag and code from its end (its scope is
- * {@code -}); a test reads the scripts and checks that the field names they use are exactly those.
- *
- * <p>The execution lease, {@code <epoch seconds>:<nanoseconds>}, is set by {@code begin.lua} from the
- * server's clock so that {@code abandon.lua} compares it exactly with Lua numbers (whole seconds are
- * clamped to ±(2<sup>53</sup>-1), some 285 million years, the range a Lua number holds exactly).
- *
- * <p>A hash whose schema is not {@link #SCHEMA_VERSION}, with a field the layout does not have, a missing
- * one, or a value that does not parse is not a record this store wrote, and is read as invalid data.
+ * <p>The field names are declared here once, and the scripts name exactly {@link #NAMED_BY_SCRIPTS}. A hash
+ * of another schema, with a field the layout lacks or without one it needs, or with a value that does not
+ * parse is invalid data, never a guess.
  */
 final class RecordCodec {
 
-    /** The small values fixed at creation, packed; see above. */
+    /** The small values fixed at creation, packed. */
     static final String HEAD = "h";
     /** The complete arguments JSON. */
     static final String ARGUMENTS = "a";
-    /** The small values of the completion, packed; see above. */
+    /** The small values of the completion, packed. */
     static final String OUTCOME = "o";
     /** The bounded result the agent received (READY). */
     static final String CONTENT = "c";
+    /** Why the record failed, when it says (ERROR): {@code <type's UTF-8 length>|<type>|<message>}. */
+    static final String FAILURE = "f";
     /** Not a field of the hash: the name under which the scripts' replies carry the raw response. */
     static final String RAW = "r";
 
@@ -74,11 +49,12 @@ final class RecordCodec {
     static final String SCHEMA_VERSION = "4";
 
     /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, RAW);
+    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, FAILURE, RAW);
 
     /** The largest whole number of seconds a Lua number (a double) holds exactly. */
     private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
     private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
+    private static final Pattern LENGTH = Pattern.compile("0|[1-9][0-9]{0,8}");
     private static final String NO_SCOPE = "-";
     private static final String SCOPE = "+";
 
@@ -109,7 +85,10 @@ final class RecordCodec {
         return outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none());
     }
 
-    /** An instant's whole seconds since the epoch, as {@code abandon.lua} compares them (clamped, see above). */
+    /**
+     * An instant's whole seconds since the epoch, clamped to what a Lua number holds exactly, as
+     * {@code abandon.lua} compares them with the server's {@code TIME}.
+     */
     static String seconds(Instant instant) {
         return Long.toString(Math.max(-MAX_EXACT_SECONDS, Math.min(MAX_EXACT_SECONDS, instant.getEpochSecond())));
     }
@@ -131,20 +110,16 @@ final class RecordCodec {
                 failed.rawResponse().isDefined(), Option.none());
     }
 
-    /** The value of {@link #CONTENT} for a READY record; none for ERROR. */
-    static Option<String> content(CanonicalRecord.Final done) {
-        return done instanceof CanonicalRecord.Ready ready ? Option.some(ready.result().content()) : Option.none();
-    }
-
     /**
-     * What {@code complete.lua} writes for the final record {@code done}, as it takes it: the value of
-     * {@link #OUTCOME}, then, for READY, the content in UTF-8. The raw response travels apart.
+     * What {@code complete.lua} writes beside {@link #OUTCOME}: the agent's content ({@link #CONTENT}) of a
+     * READY record, why an ERROR record failed ({@link #FAILURE}) when it says, else none.
      */
-    static List<Object> completion(CanonicalRecord.Final done) {
-        List<Object> values = new ArrayList<>(2);
-        values.add(outcome(done));
-        content(done).map(RecordCodec::utf8).forEach(values::add);
-        return values;
+    static Option<String> detail(CanonicalRecord.Final done) {
+        if (done instanceof CanonicalRecord.Ready ready) {
+            return Option.some(ready.result().content());
+        }
+        return done.failureType().flatMap(type -> done.failureMessage()
+                .map(message -> utf8(type).length + "|" + type + "|" + message));
     }
 
     /** {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}: the value of {@link #OUTCOME}. */
@@ -154,13 +129,15 @@ final class RecordCodec {
     }
 
     /**
-     * The small values of a record's packed {@link #HEAD} and {@link #OUTCOME}, each when present and not
-     * empty, by their names in the record table ({@code schema}, {@code status}, {@code tool},
-     * {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, {@code leaseUntil}), into
-     * {@code fields}; the length of the scope in bytes into {@code sizes} as {@code scope}. For operators:
-     * a value that does not unpack is left out, never an error.
+     * The small values of a record's packed {@link #HEAD}, {@link #OUTCOME} and {@link #FAILURE}, each when
+     * present and not empty, by their names in the record table ({@code schema}, {@code status}, {@code tool},
+     * {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, {@code leaseUntil},
+     * {@code failureType}), into {@code fields}; the length in bytes of the scope and of the failure's
+     * message into {@code sizes} as {@code scope} and {@code failureMessage}. For operators: a value that
+     * does not unpack is left out, never an error.
      */
-    static void facts(String head, String outcome, Map<String, String> fields, Map<String, Long> sizes) {
+    static void facts(String head, String outcome, String failure, Map<String, String> fields,
+            Map<String, Long> sizes) {
         if (head != null) {
             String[] values = head.split("\\|", 6);
             if (values.length == 6) {
@@ -189,6 +166,9 @@ final class RecordCodec {
             }
         }
         sizes.put("scope", (long) utf8(scope).length);
+        Option<List<String>> why = failure == null ? Option.none() : reason(failure);
+        why.forEach(reason -> putNonEmpty(fields, "failureType", reason.get(0)));
+        sizes.put("failureMessage", why.map(reason -> (long) utf8(reason.get(1)).length).getOrElse(0L));
     }
 
     private static void putNonEmpty(Map<String, String> fields, String name, String value) {
@@ -232,7 +212,7 @@ final class RecordCodec {
         CanonicalRecord.Projecting begun = new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint,
                 createdAt);
         if (packed == null) {
-            check(!hash.containsKey(CONTENT) && !hash.containsKey(RAW));
+            check(!hash.containsKey(CONTENT) && !hash.containsKey(FAILURE) && !hash.containsKey(RAW));
             return new Stored(begun, token);
         }
         String[] outcome = packed.split("\\|", 5);
@@ -240,13 +220,12 @@ final class RecordCodec {
         Instant updatedAt = Instant.parse(outcome[1]);
         boolean hasRaw = "1".equals(outcome[3]);
         check(hasRaw || "0".equals(outcome[3]));
-        // The raw response is read only when the completion said there is one: a record that says so and
-        // has none lost it (an eviction), which is damage, never a record without one.
+        // A record that says it has a raw response and comes without it lost it: damage, never a record without one.
         Option<String> raw = hasRaw ? Option.of(required(hash, RAW)) : Option.none();
         check(hasRaw || !hash.containsKey(RAW));
         CanonicalRecord.Final done = switch (InvocationStatus.valueOf(outcome[0])) {
             case READY -> {
-                check(hasRaw);
+                check(hasRaw && !hash.containsKey(FAILURE));
                 Option<String> scope = outcome[4].equals(NO_SCOPE) ? Option.none()
                         : Option.some(scoped(outcome[4]));
                 AgentResult result = new AgentResult(required(hash, CONTENT), EvidenceStatus.valueOf(outcome[2]), scope);
@@ -254,11 +233,36 @@ final class RecordCodec {
             }
             case ERROR -> {
                 check(!hash.containsKey(CONTENT) && NO_SCOPE.equals(outcome[4]));
-                yield begun.failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
+                CanonicalRecord.Failed failed = begun.failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
+                if (!hash.containsKey(FAILURE)) {
+                    yield failed;
+                }
+                Option<List<String>> why = reason(hash.get(FAILURE));
+                check(why.isDefined());
+                yield failed.because(why.get().get(0), why.get().get(1));
             }
             case PROJECTING -> throw new IllegalArgumentException("not a record");
         };
         return new Stored(done, token);
+    }
+
+    /**
+     * The type and the message packed in a {@link #FAILURE} value, or none when it does not unpack. The
+     * type's length in bytes finds its end; a separator byte must follow it, so the type ends between two
+     * characters and the message, last, may hold any text.
+     */
+    private static Option<List<String>> reason(String packed) {
+        int bar = packed.indexOf('|');
+        if (bar < 1 || !LENGTH.matcher(packed.substring(0, bar)).matches()) {
+            return Option.none();
+        }
+        int typeBytes = Integer.parseInt(packed.substring(0, bar));
+        byte[] rest = utf8(packed.substring(bar + 1));
+        if (typeBytes >= rest.length || rest[typeBytes] != '|') {
+            return Option.none();
+        }
+        return Option.some(List.of(new String(rest, 0, typeBytes, StandardCharsets.UTF_8),
+                new String(rest, typeBytes + 1, rest.length - typeBytes - 1, StandardCharsets.UTF_8)));
     }
 
     private static String scoped(String mark) {

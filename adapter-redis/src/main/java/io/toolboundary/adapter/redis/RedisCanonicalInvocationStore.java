@@ -26,21 +26,15 @@ import org.redisson.api.RedissonClient;
 
 /**
  * The production store: each canonical record is one small Redis hash and, once it has one, its raw
- * response in a string beside it, both with a TTL set once, when the record is created; each run is one
- * hash beside its records (its opening's token and budget counters), with a TTL set once, when it is
- * opened. Works unchanged on a standalone server and on Redis
- * Cluster (all keys of a run share the run id as hash tag).
+ * response in a string beside it; each run is one hash beside its records. Every key gets its TTL once,
+ * when it is created, and none is refreshed or removed later. Works on a standalone server, behind
+ * Sentinel and on Redis Cluster (all keys of a run share the run id as hash tag).
  *
- * <p>Promises, beyond {@link CanonicalInvocationStore}'s: {@code begin}, {@code complete} and
- * {@code abandon} are each one atomic script, one round trip, safe to repeat (a completion with a raw
- * response sends it just before its script, as a plain {@code SET} in the same pipeline, so that it never
- * enters Lua, and the script links it only when it holds all its bytes); a successful begin and complete
- * send exactly two script calls and nothing else but that {@code SET} (with
- * {@link RedisStoreOptions.Builder#replicaAcknowledgement replica acknowledgement}, a {@code WAIT} behind
- * each, in the same round trip); no command that sets, refreshes or removes a TTL is sent after
- * creation; reads go to the master; every value round-trips exactly, byte for byte in UTF-8. No method
- * throws for a Redis failure: each maps it to {@code STORE_UNAVAILABLE}, {@code STORE_OUTCOME_UNKNOWN},
- * {@code STORE_FULL} or {@code STORE_DATA_INVALID}, never passing on an exception's text.
+ * <p>Beyond {@link CanonicalInvocationStore}'s promises: opening a run, {@code begin}, {@code complete},
+ * {@code end} and {@code abandon} are each one atomic script, one round trip, safe to repeat; reads go to the master; every value round-trips byte for byte in
+ * UTF-8. No method throws for a Redis failure: each answers {@code STORE_UNAVAILABLE},
+ * {@code STORE_OUTCOME_UNKNOWN}, {@code STORE_FULL} or {@code STORE_DATA_INVALID}, never with an
+ * exception's text.
  *
  * <p>Created by {@link RedisCanonicalInvocationStoreFactory}. Thread-safe.
  */
@@ -150,8 +144,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(record, "record is null");
         requireNonNull(timeout, "timeout is null");
         InvocationKey key = record.key();
-        // The record's ids are ASCII, one byte per character, as CanonicalRecord.byteSize() counts them;
-        // what the completion adds was counted (and found Unicode) once, when the record was made.
+        // Ids are ASCII; what the completion adds was counted in UTF-8 bytes when the record was made.
         long added = record.byteSize() - record.begun().byteSize();
         long known = key.runId().value().length() + key.toolCallId().value().length() + added;
         OptionalLong cap = options.recordCapBytes();
@@ -163,12 +156,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     }
 
     /**
-     * The completion's one round trip. The token proves the attempt: the script checks it and the
-     * status, and receives only the small values the completion adds; the request, tool, fingerprint and
-     * creation instant stay where begin wrote them. A raw response goes beside the script, just before it
-     * in the same pipeline, as a plain {@code SET} into the attempt's pending key
-     * ({@link RawResponseWrite}), encoded to UTF-8 once for every try; the script receives its length in
-     * bytes.
+     * The completion's one round trip: the script receives the token and what the completion adds; a raw
+     * response goes just before it in the same pipeline ({@link RawResponseWrite}).
      */
     private Either<StoreFailure, CanonicalRecord.Final> sendCompletion(AttemptToken token,
             CanonicalRecord.Final record, Option<Long> room, Duration timeout) {
@@ -179,7 +168,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 .map(text -> RawResponseWrite.of(pending, text));
         ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
                 record.status().name(), room, raw.map(write -> (long) write.utf8().length),
-                RecordCodec.outcome(record), RecordCodec.content(record));
+                RecordCodec.outcome(record), RecordCodec.detail(record));
         return scripts.run(LuaScripts.COMPLETE, args, timeout, raw)
                 .flatMap(reply -> ScriptReplies.complete(reply, record, token));
     }
@@ -228,12 +217,9 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /**
      * {@inheritDoc}
      *
-     * <p>SCAN with {@code MATCH <prefix>:{<runId>}:call:*} (glob characters escaped) and a {@code COUNT}
-     * of {@value #SCAN_COUNT}, one step per script call, on the master that owns the run's slot (on Redis
-     * Cluster, the slot of the run's hash tag; no other node is asked), to the end of the walk, keeping
-     * the first {@code limit + 1} ids after {@code after}. Never {@code KEYS}. Each step looks at about
-     * {@value #SCAN_COUNT} keys of that master, of any run, so every page costs time in proportion to
-     * the master's whole keyspace. A key whose end is not a valid tool_call_id is not listed.
+     * <p>SCAN ({@code MATCH <prefix>:{<runId>}:call:*}, {@code COUNT} {@value #SCAN_COUNT}, never
+     * {@code KEYS}) on the master that owns the run's slot, to the end of the walk: every page costs time in
+     * proportion to that master's whole keyspace. A key whose end is not a valid tool_call_id is not listed.
      */
     @Override
     public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout) {

@@ -29,26 +29,16 @@ import org.redisson.config.SingleServerConfig;
 
 /**
  * Creates {@link RedisCanonicalInvocationStore}s. The only public type of this library that names a
- * Redisson type, and only in {@link #create(RedissonClient, RedisStoreOptions)},
- * {@link #create(Config, RedisStoreOptions)} and {@link #evictionPolicies(RedissonClient)} (a store's
- * health is read through its {@link RedisOperatorView}); the {@code connect…} methods take plain URLs, so a caller
- * that needs no Redisson settings of its own never names Redisson at all.
+ * Redisson type, in {@link #create(RedissonClient, RedisStoreOptions)}, {@link #create(Config, RedisStoreOptions)}
+ * and {@link #evictionPolicies(RedissonClient)}; the {@code connect…} methods take plain URLs,
+ * {@code redis://[[user]:password@]host[:port]} or {@code rediss://…}, whose credentials never appear in a
+ * message.
  *
- * <p>Before returning a store, each factory method reads {@code maxmemory-policy} on every master:
- * unless it is {@code noeviction}, it throws {@link IllegalStateException} naming the policy (or logs a
- * warning, with {@link RedisStoreOptions.EvictionPolicyCheck#WARN}). When the policy cannot be read (for
- * example {@code CONFIG} is not allowed), it logs a warning and goes on. Masters the store meets later
- * (after a failover or a cluster change) are checked by the store itself; see
- * {@link RedisStoreOptions.Builder#masterCheckInterval}.
- *
- * <p>The {@code connect…} methods accept URLs of the form {@code redis://[[user]:password@]host[:port]}
- * ({@code rediss://} for TLS; port 6379 by default; no database path). Credentials in a URL are sent
- * with {@code AUTH} to the data servers and never appear in a message. The client they create reads
- * from masters only, runs the scripts by SHA, waits {@link RedisStoreOptions#connectTimeout()} for a
- * connection and {@link RedisStoreOptions#responseTimeout()} for each reply, tries to connect twice at
- * start (so that a server that cannot be reached is reported within about two connect timeouts), and is
- * owned by the store: {@link RedisCanonicalInvocationStore#close()} shuts it down. The store's scripts
- * are retried by the store itself, within each operation's timeout.
+ * <p>Every method reads {@code maxmemory-policy} on every master before it returns a store and refuses one
+ * that may evict records ({@link IllegalStateException}; a warning with
+ * {@link RedisStoreOptions.EvictionPolicyCheck#WARN}); a policy that cannot be read is logged and let
+ * through. The clients the {@code connect…} methods build read from masters only, use the options'
+ * timeouts and are owned by the store: {@link RedisCanonicalInvocationStore#close()} shuts them down.
  */
 public final class RedisCanonicalInvocationStoreFactory {
 

@@ -146,9 +146,9 @@ public final class RedisOperatorView {
      * @param serverMicros the server's {@code TIME} when it answered, in microseconds since the epoch
      * @param fields for a record hash, its small fields as stored ({@code schema}, {@code status},
      *     {@code tool}, {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt},
-     *     {@code leaseUntil}) when present, immutable
-     * @param fieldBytes for a record hash, the length in bytes of {@code request}, {@code rawResponse},
-     *     {@code content} and {@code scope} (0 when absent), immutable
+     *     {@code leaseUntil}, {@code failureType}) when present, immutable
+     * @param fieldBytes for a record hash, the length in bytes of {@code arguments}, {@code rawResponse},
+     *     {@code content}, {@code scope} and {@code failureMessage} (0 when absent), immutable
      */
     public record KeyFacts(String key, String type, long ttlMillis, long memoryBytes, long serverMicros,
             Map<String, String> fields, Map<String, Long> fieldBytes) {
@@ -190,6 +190,7 @@ public final class RedisOperatorView {
         Map<String, Long> sizes = new LinkedHashMap<>();
         String head = null;
         String outcome = null;
+        String failure = null;
         for (int i = 5; i + 1 < items.size(); i += 2) {
             String name = String.valueOf(items.get(i));
             String value = String.valueOf(items.get(i + 1));
@@ -199,10 +200,12 @@ public final class RedisOperatorView {
                 head = value;
             } else if (name.equals(RecordCodec.OUTCOME)) {
                 outcome = value;
+            } else if (name.equals(RecordCodec.FAILURE)) {
+                failure = value;
             }
         }
         if ("hash".equals(String.valueOf(items.get(0)))) {
-            RecordCodec.facts(head, outcome, fields, sizes);
+            RecordCodec.facts(head, outcome, failure, fields, sizes);
         }
         long micros = Long.parseLong(String.valueOf(items.get(3))) * 1_000_000L
                 + Long.parseLong(String.valueOf(items.get(4)));

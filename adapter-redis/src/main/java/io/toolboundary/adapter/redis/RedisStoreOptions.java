@@ -288,40 +288,20 @@ public final class RedisStoreOptions {
         }
 
         /**
-         * Makes every script that writes ({@code begin}, {@code complete}, {@code end}, {@code abandon};
-         * never {@code find} or the listings) wait until at least {@code replicas} replicas have the
-         * write: the store sends {@code WAIT replicas timeout} right behind the script, in one pipeline
-         * on the same connection, so a call still costs two round trips, each now also paying the
-         * replication lag. Each try of a writing script then waits up to the response timeout plus
-         * {@code timeout} for its reply (Redis ends a {@code WAIT} within about 100 ms after its timeout,
-         * at the default {@code hz 10}). No {@code WAIT} is sent when this is not set.
+         * Makes every script that writes ({@code begin}, {@code complete}, {@code end}, {@code abandon})
+         * wait until at least {@code replicas} replicas have the write: {@code WAIT replicas timeout} goes
+         * right behind the script, in the same pipeline. No {@code WAIT} is sent when this is not set.
          *
-         * <p>When fewer replicas acknowledge in time, the write is on the master but a failover could
-         * still lose it, so the operation answers {@code STORE_OUTCOME_UNKNOWN} at once (it is not tried
-         * again), and the boundary acts as for any unconfirmed write:
-         * <ul>
-         *   <li>{@code begin}: the tool does not run; the boundary ends the record by token (an
-         *       {@code end}, itself waiting for the replicas) and, when that is not acknowledged either,
-         *       hands the pair to {@code BoundaryListener.onUnfinished}; the agent gets
-         *       {@code STORE_OUTCOME_UNKNOWN}, so a lagging replica costs such a call about twice
-         *       {@code timeout};</li>
-         *   <li>{@code complete}: the tool has run; the boundary sends the completion once more, and when
-         *       that is not acknowledged either the agent gets {@code STORE_OUTCOME_UNKNOWN} instead of
-         *       the result, the harness gets {@code onStoreFailed} and {@code onUnfinished}, and the
-         *       master holds the final record, which {@code ToolBoundary.endUnfinished} answers once the
-         *       replicas acknowledge;</li>
-         *   <li>{@code end} ({@code endUnfinished}) and {@code abandon} ({@code abandonExpired}, the run
-         *       sweep): {@code STORE_OUTCOME_UNKNOWN}; try again later.</li>
-         * </ul>
-         * A script that refused and wrote nothing (a duplicate, an exhausted budget, a record of another
-         * attempt, a lease not yet passed, ...) keeps its answer whatever the replicas say. A script that
-         * only confirms an earlier write of the same attempt (a retry) is followed by a second, tiny
-         * script that rewrites the record's status with its own value and by another {@code WAIT}, so
-         * that the acknowledgement covers the earlier write on every Redis version. Choose
-         * {@code timeout} well below half of {@code ToolBoundaryConfig.storeTimeout} (begin's share of a
-         * call's store budget), for example 100 to 500 ms; a {@code WAIT} the budget cuts short answers
-         * {@code STORE_OUTCOME_UNKNOWN} as well. Asking for more replicas than the master has makes every
-         * write answer {@code STORE_OUTCOME_UNKNOWN}.
+         * <p>When fewer replicas acknowledge in time, the write is on the master but a failover could still
+         * lose it, so the operation answers {@code STORE_OUTCOME_UNKNOWN} at once: at {@code begin} the tool
+         * does not run; at {@code complete} the agent gets {@code STORE_OUTCOME_UNKNOWN} instead of the
+         * result and the harness is told the call is unfinished; {@code end} and {@code abandon} may be tried
+         * again later. A script that refused and wrote nothing keeps its answer whatever the replicas say; one
+         * that only confirms an earlier write of the same attempt is followed by a rewrite of the record's
+         * status with its own value and another {@code WAIT}, so that the acknowledgement covers that write.
+         * Choose {@code timeout} well below half of {@code ToolBoundaryConfig.storeTimeout}, for example 100
+         * to 500 ms. Asking for more replicas than the master has makes every write answer
+         * {@code STORE_OUTCOME_UNKNOWN}.
          *
          * @param replicas how many replicas must acknowledge each write; at least 1
          * @param timeout how long Redis waits for them: 1 ms to 1 minute, whole milliseconds
@@ -335,15 +315,11 @@ public final class RedisStoreOptions {
         }
 
         /**
-         * How often, at most, the store looks for masters it has not checked yet. The factory checks
-         * {@code maxmemory-policy} on every master when it creates the store; afterwards, on the path of
-         * its writes, the store reads the client's list of masters (no round trip) at most once per
-         * interval, and checks, once, each master it has not seen before (one {@code CONFIG GET}): a
-         * master a failover promoted, or a new cluster master. A master whose policy is not
-         * {@code noeviction} is logged once; under {@link EvictionPolicyCheck#REFUSE} every write then
-         * answers {@code STORE_UNAVAILABLE}, writing nothing, until a later look finds the policy fixed
-         * (or the master gone). The check is per master, at first sight: a policy changed later on a
-         * master already checked is not seen.
+         * How often, at most, the store looks for masters it has not checked yet (a master a failover
+         * promoted, a new cluster master) and checks their {@code maxmemory-policy}, once each. A master
+         * that may evict records is logged once; under {@link EvictionPolicyCheck#REFUSE} every write then
+         * answers {@code STORE_UNAVAILABLE}, writing nothing, until a later look finds it fixed or gone. A
+         * policy changed later on a master already checked is not seen.
          *
          * @param interval the interval: 1 ms to 1 hour, whole milliseconds
          * @return this builder

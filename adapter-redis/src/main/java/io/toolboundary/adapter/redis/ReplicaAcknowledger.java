@@ -15,28 +15,12 @@ import org.redisson.api.options.OptionalOptions;
 import org.redisson.client.RedisNoScriptException;
 
 /**
- * Sends a writing script with {@code WAIT} behind it, in one Redisson batch (so on one connection, in
- * one pipeline: {@code EVALSHA}, then {@code WAIT replicas timeout}), and says whether enough replicas
- * acknowledged. Redisson appends the {@code WAIT} itself ({@link BatchOptions#sync}), reports the count
- * in {@link BatchResult#getSyncedSlaves()}, never throws for a short count, and waits the batch's
- * response timeout plus the {@code WAIT} timeout for the reply.
- *
- * <p>What the reply needs, by what the script did:
- * <ul>
- *   <li>it wrote: enough replicas, or {@link ReplicasNotAcknowledged};</li>
- *   <li>it refused and wrote nothing (a duplicate, a budget, another attempt's record, ...): its answer
- *       stands, whatever the replicas say;</li>
- *   <li>it only confirmed an earlier write of the same attempt (a retry): enough replicas for a second
- *       batch, {@code touch.lua} and {@code WAIT}. {@code WAIT} counts the writes of its own connection;
- *       on Redis 7.2 and later a command that writes nothing leaves that count where the connection's
- *       last write put it, so only a write on the connection makes the acknowledgement cover the earlier
- *       write, which may have gone through another connection.</li>
- * </ul>
- * A reply of no known kind counts as a write.
- *
- * <p>A script the server does not know yet ({@code NOSCRIPT}) fails the try; the caller runs it once by
- * source through {@link #loadAndRun} (outside a batch, where Redisson sends the source itself and
- * follows redirects) and then sends the batch again. The touch script is loaded the same way, here.
+ * Sends a writing script with {@code WAIT} behind it, in one batch on one connection, and says whether
+ * enough replicas acknowledged. A reply that wrote needs enough replicas ({@link ReplicasNotAcknowledged}
+ * otherwise); a refusal stands whatever the replicas say; a confirmation of an earlier write is followed
+ * by {@code touch.lua} and another {@code WAIT}, since {@code WAIT} counts only its own connection's
+ * writes. A reply of no known kind counts as a write. A script the server does not know fails the try;
+ * the caller runs it once by source ({@link #loadAndRun}) and tries again.
  */
 final class ReplicaAcknowledger {
 

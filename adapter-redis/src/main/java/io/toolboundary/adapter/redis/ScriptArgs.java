@@ -92,10 +92,11 @@ sealed interface ScriptArgs {
      * @param rawBytes the raw response's length in UTF-8 bytes, which the {@code SET} before the script
      *     wrote into {@code pendingRaw}; none when the outcome has no raw response
      * @param outcome the value of the record's outcome field
-     * @param content READY only: the agent's content
+     * @param detail the field written beside it ({@link RecordCodec#detail}): READY, the agent's content;
+     *     ERROR, why it failed, when the record says
      */
     record Complete(String record, String pendingRaw, String raw, String token, String status, Option<Long> room,
-            Option<Long> rawBytes, String outcome, Option<String> content) implements ScriptArgs {
+            Option<Long> rawBytes, String outcome, Option<String> detail) implements ScriptArgs {
         @Override
         public List<Object> keys() {
             return List.of(record, pendingRaw, raw);
@@ -109,7 +110,7 @@ sealed interface ScriptArgs {
             argv.add(room.map(String::valueOf).getOrElse(""));
             argv.add(rawBytes.map(String::valueOf).getOrElse(""));
             argv.add(outcome);
-            content.forEach(argv::add);
+            detail.forEach(argv::add);
             return argv;
         }
     }

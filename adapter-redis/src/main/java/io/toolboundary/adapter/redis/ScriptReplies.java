@@ -9,6 +9,10 @@ import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +23,27 @@ import java.util.function.LongConsumer;
  * results. A reply is a list of strings: one of its script's replies by name, then (for some replies)
  * the record's fields and values in pairs. An unknown reply, a reply of another script, fields where
  * none belong, or a record that does not decode is {@link StoreFailure#dataInvalid() data invalid}.
+ * Each reply says what its script did when it answers it ({@link Did}).
  */
 final class ScriptReplies {
+
+    /** Each reply enum's effects, by constant, read once from their {@link Did} marks. */
+    private static final ClassValue<Map<String, Effect>> EFFECTS = new ClassValue<>() {
+        @Override
+        protected Map<String, Effect> computeValue(Class<?> replies) {
+            Map<String, Effect> effects = new HashMap<>();
+            for (java.lang.reflect.Field constant : replies.getFields()) {
+                if (constant.isEnumConstant()) {
+                    Did did = constant.getAnnotation(Did.class);
+                    if (did == null) {
+                        throw new IllegalStateException(replies.getSimpleName() + "." + constant.getName() + " has no @Did");
+                    }
+                    effects.put(constant.getName(), did.value());
+                }
+            }
+            return Map.copyOf(effects);
+        }
+    };
 
     private ScriptReplies() {
     }
@@ -35,176 +58,117 @@ final class ScriptReplies {
         CONFIRMATION
     }
 
-    /** A reply of one script, by name. */
+    /** Marks a reply with what its script did when it answers it; every reply has one. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.FIELD)
+    @interface Did {
+        /** The effect. */
+        Effect value();
+    }
+
+    /** A reply of one script, by name: a constant of that script's enum, marked with {@link Did}. */
     interface Reply {
+        /** The reply's name, as the script answers it. */
+        String name();
+
         /** What the script did when it answered this. */
-        Effect effect();
+        default Effect effect() {
+            return EFFECTS.get(getClass()).get(name());
+        }
     }
 
     /** The replies of {@code open.lua}. */
     enum Open implements Reply {
         /** The run's state was created with the offered token. */
-        OPENED(Effect.WRITE),
+        @Did(Effect.WRITE) OPENED,
         /** The run was opened before; with the token it was opened with. */
-        RUN_OPEN(Effect.CONFIRMATION),
+        @Did(Effect.CONFIRMATION) RUN_OPEN,
         /** The run's key holds a hash without a token; nothing written. */
-        RUN_INVALID(Effect.REFUSAL);
-
-        private final Effect effect;
-
-        Open(Effect effect) {
-            this.effect = effect;
-        }
-
-        @Override
-        public Effect effect() {
-            return effect;
-        }
+        @Did(Effect.REFUSAL) RUN_INVALID
     }
 
     /** The replies of {@code begin.lua}. */
     enum Begin implements Reply {
         /** The run's state is missing, holds another opening's token or fewer calls than seen; nothing written. */
-        RUN_LOST(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) RUN_LOST,
         /** The record was created, both counters incremented; with the run's calls. */
-        CREATED(Effect.WRITE),
+        @Did(Effect.WRITE) CREATED,
         /** The record exists, PROJECTING, with this token (a retry); with all its fields. */
-        ALREADY_CREATED(Effect.CONFIRMATION),
+        @Did(Effect.CONFIRMATION) ALREADY_CREATED,
         /** The record, or the run's ledger, has the call with the same request fingerprint. */
-        DUPLICATE(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) DUPLICATE,
         /** The same, with another request fingerprint. */
-        REUSED(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) REUSED,
         /** The run's budget is used up. */
-        RUN_BUDGET(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) RUN_BUDGET,
         /** The tool's budget is used up. */
-        TOOL_BUDGET(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) TOOL_BUDGET,
         /** A budget counter holds something that is not a number. */
-        COUNTER_INVALID(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) COUNTER_INVALID,
         /** This attempt was ended by token before its begin arrived; nothing written. */
-        ATTEMPT_ENDED(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) ATTEMPT_ENDED,
         /** The record key holds a hash that is not a record of this store; nothing written. */
-        RECORD_INVALID(Effect.REFUSAL);
-
-        private final Effect effect;
-
-        Begin(Effect effect) {
-            this.effect = effect;
-        }
-
-        @Override
-        public Effect effect() {
-            return effect;
-        }
+        @Did(Effect.REFUSAL) RECORD_INVALID
     }
 
     /** The replies of {@code complete.lua}. */
     enum Complete implements Reply {
         /** The record is now final. */
-        APPLIED(Effect.WRITE),
+        @Did(Effect.WRITE) APPLIED,
         /** The record already has this status and token (a retry); with all its fields. */
-        ALREADY_APPLIED(Effect.CONFIRMATION),
+        @Did(Effect.CONFIRMATION) ALREADY_APPLIED,
         /** There is no record (expired, or never created). */
-        NOT_FOUND(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) NOT_FOUND,
         /** The record belongs to another attempt. */
-        TOKEN_MISMATCH(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) TOKEN_MISMATCH,
         /** The record is final with another status. */
-        CONFLICT(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) CONFLICT,
         /** The final record would be over the store's record cap; nothing written. */
-        TOO_LARGE(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) TOO_LARGE,
         /** The attempt's pending raw key is gone (evicted), so the raw response was not kept; nothing written. */
-        RAW_LOST(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) RAW_LOST,
         /** The pending raw key does not hold the raw response: its {@code SET} was refused; nothing written. */
-        RAW_NOT_WRITTEN(Effect.REFUSAL);
-
-        private final Effect effect;
-
-        Complete(Effect effect) {
-            this.effect = effect;
-        }
-
-        @Override
-        public Effect effect() {
-            return effect;
-        }
+        @Did(Effect.REFUSAL) RAW_NOT_WRITTEN
     }
 
     /** The replies of {@code end.lua}. */
     enum End implements Reply {
         /** The record was PROJECTING and is now ERROR; with all its fields. */
-        ENDED(Effect.WRITE),
+        @Did(Effect.WRITE) ENDED,
         /** The record is final already, with this token; with all its fields. */
-        FINAL(Effect.CONFIRMATION),
+        @Did(Effect.CONFIRMATION) FINAL,
         /** There is no record; the attempt's end mark is left. */
-        NOT_FOUND(Effect.WRITE),
+        @Did(Effect.WRITE) NOT_FOUND,
         /** The record belongs to another attempt. */
-        TOKEN_MISMATCH(Effect.REFUSAL);
-
-        private final Effect effect;
-
-        End(Effect effect) {
-            this.effect = effect;
-        }
-
-        @Override
-        public Effect effect() {
-            return effect;
-        }
+        @Did(Effect.REFUSAL) TOKEN_MISMATCH
     }
 
     /** The replies of {@code abandon.lua}. */
     enum Abandon implements Reply {
         /** The record is now ERROR/EXECUTION_ABANDONED; with all its fields. */
-        ABANDONED(Effect.WRITE),
+        @Did(Effect.WRITE) ABANDONED,
         /** The record already was ERROR/EXECUTION_ABANDONED; with all its fields. */
-        ALREADY_ABANDONED(Effect.CONFIRMATION),
+        @Did(Effect.CONFIRMATION) ALREADY_ABANDONED,
         /** There is no record. */
-        NOT_FOUND(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) NOT_FOUND,
         /** The record is READY, or ERROR with another code. */
-        FINAL(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) FINAL,
         /** The record is PROJECTING and its lease has not passed. */
-        LEASE_ACTIVE(Effect.REFUSAL),
+        @Did(Effect.REFUSAL) LEASE_ACTIVE,
         /** The record's lease is missing or not one this store writes. */
-        LEASE_INVALID(Effect.REFUSAL);
-
-        private final Effect effect;
-
-        Abandon(Effect effect) {
-            this.effect = effect;
-        }
-
-        @Override
-        public Effect effect() {
-            return effect;
-        }
+        @Did(Effect.REFUSAL) LEASE_INVALID
     }
 
     /** The replies of {@code touch.lua}. */
     enum Touch implements Reply {
         /** The field exists and was rewritten with its own value. */
-        TOUCHED(Effect.WRITE),
+        @Did(Effect.WRITE) TOUCHED,
         /** The field does not exist; nothing written. */
-        NOT_FOUND(Effect.REFUSAL);
-
-        private final Effect effect;
-
-        Touch(Effect effect) {
-            this.effect = effect;
-        }
-
-        @Override
-        public Effect effect() {
-            return effect;
-        }
+        @Did(Effect.REFUSAL) NOT_FOUND
     }
 
     /** The replies of a script that answers data ({@code find.lua}, {@code scan.lua}, {@code inspect.lua}): none by name. */
     enum Data implements Reply {
-        ;
-
-        @Override
-        public Effect effect() {
-            return Effect.REFUSAL;
-        }
     }
 
     /** Reads the reply of {@code open.lua}. */

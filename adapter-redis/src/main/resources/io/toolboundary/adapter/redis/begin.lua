@@ -45,11 +45,6 @@
 --   {'ATTEMPT_ENDED'}                         this attempt was ended before its begin arrived: nothing written
 --   {'RECORD_INVALID'}                        the record key holds a hash that is not a record of this
 --                                             store (no head in its layout): nothing written
---
--- Cost: each redis.call costs Lua more than most of these commands cost Redis, and every conversion or
--- pattern costs Lua too, so the usual call (the record is new) sends seven commands, HMGET, EXISTS,
--- HSET (both counters and the ledger in one), TIME, HSET, PEXPIRE, SET ... PX, checks both counters with
--- one pattern, and converts only what it compares.
 local record = KEYS[1]
 -- The run first: without its state the store cannot know what ran, whatever the record key holds.
 local run = redis.call('HMGET', KEYS[2], 'token', 'calls', ARGV[8], ARGV[9])

@@ -1,15 +1,11 @@
--- complete.lua: compare-and-set one record from PROJECTING to READY or ERROR, by token. The token proves
--- the attempt: the script checks it and the status, nothing else, and receives only the small values the
--- completion adds. HSET on an existing hash and RENAME leave TTLs as they are; a missing record is never
--- re-created. Safe to run twice with the same token (a client retry).
+-- complete.lua: compare-and-set one record from PROJECTING to READY or ERROR, by token. It checks the
+-- token and the status, nothing else, and receives only the small values the completion adds. HSET on an
+-- existing hash and RENAME leave TTLs as they are; a missing record is never re-created. Safe to run twice
+-- with the same token (a client retry).
 --
--- The raw response never passes through this script: when the completion has one, the store sends it
--- just before, in the same pipeline on the same connection, as SET KEYS[2] <raw> XX KEEPTTL, which writes
--- into the attempt's pending key if begin.lua made it (and creates nothing otherwise). This script then
--- links it to the record by renaming it to KEYS[3], or deletes it when it refuses: a raw response is read
--- only through a record whose 'o' says it has one, and only KEYS[3], which only this script's RENAME
--- creates. The pipeline is not a transaction, so the SET may have been refused (OOM, a redirection) while
--- this script runs: it links the key only when it holds as many bytes as the raw response has.
+-- The raw response never enters this script: the store sends it just before, in the same pipeline, as
+-- SET KEYS[2] <raw> XX KEEPTTL. The script links it (RENAME to KEYS[3]) only when KEYS[2] holds as many
+-- bytes as ARGV[4] says (the pipeline is not a transaction: the SET may have been refused), or deletes it.
 --
 -- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
 -- KEYS[2]  the attempt's pending raw  <prefix>:{<runId>}:pending:<token>:<toolCallId>, made by begin.lua
@@ -21,7 +17,8 @@
 -- ARGV[4]  the raw response's length in UTF-8 bytes, which the SET before this script wrote into
 --          KEYS[2], or '' when the outcome has none
 -- ARGV[5]  the value of 'o', the outcome's small values (see RecordCodec)
--- ARGV[6]  READY only: the agent's content, field 'c'
+-- ARGV[6]  READY: the agent's content, field 'c'; ERROR: why it failed, field 'f', when the record says
+--          (absent otherwise)
 --
 -- Reply, a list whose first element is the outcome:
 --   {'APPLIED'}                               the record is now final
@@ -39,14 +36,6 @@
 -- (never another attempt's): a raw response a refused completion wrote there is gone with it. TOO_LARGE
 -- leaves the record PROJECTING, so it empties the placeholder instead (SET '' XX KEEPTTL), for the
 -- attempt's next completion; RAW_NOT_WRITTEN leaves the placeholder as it is, for the next try.
---
--- Cost: the usual call sends four commands, HMGET, STRLEN, RENAME and HSET (without a raw response,
--- HMGET, DEL and HSET; with a cap, one HSTRLEN besides). The record needs no EXISTS: every record has a
--- head, so a reply of two nils is a missing key (and a key of another type fails HMGET with WRONGTYPE).
--- No pattern reads a packed value: the token is compared in place, after the one-character schema of
--- 'h'; the status is the first five characters of 'o' (READY or ERROR), PROJECTING without it; a READY
--- record has a raw response, and an ERROR record's flag is the third character from the end of 'o' (its
--- scope is '-').
 local record = KEYS[1]
 local stored = redis.call('HMGET', record, 'h', 'o')
 local head, outcome = stored[1], stored[2]
@@ -106,7 +95,11 @@ else
   redis.call('DEL', KEYS[2])
 end
 if ARGV[6] then
-  redis.call('HSET', record, 'o', ARGV[5], 'c', ARGV[6])
+  local detail = 'c'
+  if ARGV[2] == 'ERROR' then
+    detail = 'f'
+  end
+  redis.call('HSET', record, 'o', ARGV[5], detail, ARGV[6])
 else
   redis.call('HSET', record, 'o', ARGV[5])
 end

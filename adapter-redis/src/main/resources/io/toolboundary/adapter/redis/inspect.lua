@@ -5,7 +5,7 @@
 -- ARGV     none
 --
 -- Reply: {type, PTTL, MEMORY USAGE (-1 when unknown), TIME seconds, TIME microseconds, then, for a hash,
---         'h' and 'o' with their packed values when present (unpacked by the caller, see RecordCodec),
+--         'h', 'o' and 'f' with their packed values when present (unpacked by the caller, see RecordCodec),
 --         and '#arguments', '#rawResponse', '#content' with the length in bytes of those values (0 when
 --         absent)}. A READY record has a raw response; an ERROR record's flag is the third character from
 --         the end of 'o' (its scope is '-'). No pattern reads a packed value.
@@ -16,8 +16,8 @@ local memory = redis.call('MEMORY', 'USAGE', key)
 local now = redis.call('TIME')
 local out = {kind, tostring(pttl), tostring(memory or -1), now[1], now[2]}
 if kind == 'hash' then
-  local stored = redis.call('HMGET', key, 'h', 'o')
-  local head, outcome = stored[1], stored[2]
+  local stored = redis.call('HMGET', key, 'h', 'o', 'f')
+  local head, outcome, failure = stored[1], stored[2], stored[3]
   if head then
     out[#out + 1] = 'h'
     out[#out + 1] = head
@@ -25,6 +25,10 @@ if kind == 'hash' then
   if outcome then
     out[#out + 1] = 'o'
     out[#out + 1] = outcome
+  end
+  if failure then
+    out[#out + 1] = 'f'
+    out[#out + 1] = failure
   end
   local raw = 0
   if KEYS[2] and outcome and (string.sub(outcome, 1, 5) == 'READY' or string.sub(outcome, -3, -3) == '1') then

@@ -40,8 +40,9 @@ class RedisOperatorViewInspectTest {
         assertThat(open.fields()).containsEntry("schema", RecordCodec.SCHEMA_VERSION)
                 .containsEntry("status", "PROJECTING").containsEntry("tool", projecting.tool().value())
                 .containsEntry("createdAt", projecting.createdAt().toString()).containsKey("leaseUntil")
-                .doesNotContainKeys("updatedAt", "evidence", "errorCode");
-        assertThat(open.fieldBytes()).isEqualTo(Map.of("arguments", 7L, "rawResponse", 0L, "content", 0L, "scope", 0L));
+                .doesNotContainKeys("updatedAt", "evidence", "errorCode", "failureType");
+        assertThat(open.fieldBytes()).isEqualTo(Map.of("arguments", 7L, "rawResponse", 0L, "content", 0L, "scope", 0L,
+                "failureMessage", 0L));
 
         CanonicalRecord.Projecting scoped = projecting(key(run, "ready"), "{}");
         AttemptToken token = AttemptToken.random();
@@ -54,19 +55,22 @@ class RedisOperatorViewInspectTest {
 
         assertThat(ready.fields()).containsEntry("status", "READY").containsEntry("evidence", "EVIDENCE_FOUND")
                 .containsEntry("updatedAt", done.updatedAt().toString()).doesNotContainKey("errorCode");
-        assertThat(ready.fieldBytes()).isEqualTo(Map.of("arguments", 2L, "rawResponse", 6L, "content", 6L, "scope", 7L));
+        assertThat(ready.fieldBytes()).isEqualTo(Map.of("arguments", 2L, "rawResponse", 6L, "content", 6L, "scope", 7L,
+                "failureMessage", 0L));
 
         CanonicalRecord.Projecting failing = projecting(key(run, "failed"), "{}");
         AttemptToken failingToken = AttemptToken.random();
         store.begin(start(failing, failingToken), TIMEOUT);
-        CanonicalRecord.Failed failed = Records.failed(failing, ErrorCode.EXECUTION_FAILED, Option.some("boom"));
+        CanonicalRecord.Failed failed = Records.failed(failing, ErrorCode.EXECUTION_FAILED, Option.some("boom"))
+                .because("java.io.IOException", "reset | by peer \u00fc");
         store.complete(failingToken, failed, TIMEOUT);
 
         RedisOperatorView.KeyFacts error = view.inspect(store.recordKey(failed.key())).get();
 
         assertThat(error.fields()).containsEntry("status", "ERROR").containsEntry("evidence", "ERROR")
-                .containsEntry("errorCode", "EXECUTION_FAILED");
-        assertThat(error.fieldBytes()).containsEntry("rawResponse", 4L).containsEntry("content", 0L);
+                .containsEntry("errorCode", "EXECUTION_FAILED").containsEntry("failureType", "java.io.IOException");
+        assertThat(error.fieldBytes()).containsEntry("rawResponse", 4L).containsEntry("content", 0L)
+                .containsEntry("failureMessage", 18L);
 
         RedisOperatorView.KeyFacts runState = view.inspect(store.runKey(run)).get();
         assertThat(runState.type()).isEqualTo("hash");

@@ -322,6 +322,67 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
+    void keepsWhyARecordFailedInOneFieldByteForByteAndOnlyWhenItSays() {
+        RunId run = openedRun();
+        List<List<String>> reasons = List.of(
+                List.of("java.net.SocketTimeoutException", "Read timed out | after 30000 ms " + FOUR_BYTE_TEXT),
+                List.of("a|b " + FOUR_BYTE_TEXT + "|", "|"),
+                List.of("java.lang.NullPointerException", ""),
+                List.of("", "12|x|y"));
+        int n = 0;
+        for (List<String> reason : reasons) {
+            CanonicalRecord.Projecting record = projecting(key(run, "why-" + n++), "{}");
+            AttemptToken token = AttemptToken.random();
+            store.begin(start(record, token), TIMEOUT);
+            CanonicalRecord.Failed plain = failed(record, ErrorCode.EXECUTION_FAILED, Option.of("partial"));
+            CanonicalRecord.Failed done = plain.because(reason.get(0), reason.get(1));
+
+            assertThat(store.complete(token, done, TIMEOUT)).as(reason.toString()).isEqualTo(Either.right(done));
+            assertThat(store.complete(token, done, TIMEOUT)).as("a retry").isEqualTo(Either.right(done));
+            assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
+            assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, Instant.now(), TIMEOUT))
+                    .as("the attempt's end finds it final").isEqualTo(Either.right(done));
+            assertThat(deployment.call("HGET", store.recordKey(record.key()), RecordCodec.FAILURE))
+                    .isEqualTo(Projector.utf8Length(reason.get(0)) + "|" + reason.get(0) + "|" + reason.get(1));
+            // The same status with another reason, or none, is another outcome.
+            assertThat(store.complete(token, plain.because(reason.get(0), reason.get(1) + "."), TIMEOUT))
+                    .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
+            assertThat(store.complete(token, plain, TIMEOUT))
+                    .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
+        }
+
+        CanonicalRecord.Projecting withoutReason = projecting(key(run, "no-reason"), "{}");
+        CanonicalRecord.Projecting readyOne = projecting(key(run, "ready"), "{}");
+        for (CanonicalRecord.Final done : List.of(failed(withoutReason, ErrorCode.EXECUTION_FAILED, Option.none()),
+                ready(readyOne, "raw", "result"))) {
+            AttemptToken token = AttemptToken.random();
+            store.begin(start(done.begun(), token), TIMEOUT);
+            assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
+            assertThat(deployment.callLong("HEXISTS", store.recordKey(done.key()), RecordCodec.FAILURE)).isZero();
+        }
+        // A reason beside a READY record is not one this store writes.
+        deployment.call("HSET", store.recordKey(readyOne.key()), RecordCodec.FAILURE, "1|a|b");
+        assertThat(store.find(readyOne.key(), TIMEOUT)).isEqualTo(Either.left(StoreFailure.dataInvalid()));
+    }
+
+    @Test
+    void countsWhyARecordFailedInTheRecordCapAsTheRecordCountsIt() {
+        CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
+        CanonicalRecord.Failed plain = failed(record, ErrorCode.EXECUTION_FAILED, Option.none());
+        String type = "java.io.IOException";
+        CanonicalRecord.Failed fits = plain.because(type, "\uD83D\uDE00".repeat(10));
+        RedisCanonicalInvocationStore capped = RedisCanonicalInvocationStoreFactory.create(
+                RedisTestServers.client(deployment), RedisStoreOptions.custom().keyPrefix(RedisTestServers.PREFIX)
+                        .recordCapBytes(fits.byteSize()).build());
+        AttemptToken token = AttemptToken.random();
+        capped.begin(start(record, token), TIMEOUT);
+
+        assertThat(capped.complete(token, plain.because(type, "\uD83D\uDE00".repeat(10) + "x"), TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.TOO_LARGE)));
+        assertThat(capped.complete(token, fits, TIMEOUT)).isEqualTo(Either.right(fits));
+    }
+
+    @Test
     void refusesACompletionWithAnotherAttemptsToken() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
         store.begin(start(record, AttemptToken.random()), TIMEOUT);
@@ -406,6 +467,16 @@ abstract class RedisStoreBehaviourTest {
                 List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|PROJECTION_FAILED|0"),
                 List.of("HSET", RecordCodec.OUTCOME, "ERROR|yesterday|PROJECTION_FAILED|0|-"),
                 List.of("HSET", RecordCodec.RAW, "raw without an outcome"),
+                // why it failed: beside a PROJECTING record, or not unpacking (the type's length must end it)
+                List.of("HSET", RecordCodec.FAILURE, "1|a|b"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "a|b"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "|a|b"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "01|a|"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "2|a|b"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "2|ab"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "1|\u00e9|"),
+                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE,
+                        "9999999999|a|"),
                 List.of("HSET", "unexpected", "field"),
                 List.of("HSET", "status", "READY"),
                 List.of("HSET", "toolCallId", "c1"));
@@ -729,7 +800,7 @@ abstract class RedisStoreBehaviourTest {
         String pending = store.keys().pendingRaw(record.key(), token);
         ScriptArgs.Complete args = new ScriptArgs.Complete(store.recordKey(record.key()), pending,
                 store.keys().raw(record.key()), token.value(), "READY", Option.none(), Option.some(rawBytes),
-                RecordCodec.outcome(done), RecordCodec.content(done));
+                RecordCodec.outcome(done), RecordCodec.detail(done));
         List<String> eval = new ArrayList<>(List.of("EVAL", LuaScripts.COMPLETE.source(), "3"));
         args.keys().forEach(key -> eval.add((String) key));
         args.argv().forEach(value -> eval.add(String.valueOf(value)));

@@ -228,6 +228,24 @@ class ScriptsAgreeWithJavaTest {
     }
 
     @Test
+    void everyReplySaysWhatItsScriptDid() {
+        Set<ScriptReplies.Reply> writes = Set.of(ScriptReplies.Open.OPENED, ScriptReplies.Begin.CREATED,
+                ScriptReplies.Complete.APPLIED, ScriptReplies.End.ENDED, ScriptReplies.End.NOT_FOUND,
+                ScriptReplies.Abandon.ABANDONED, ScriptReplies.Touch.TOUCHED);
+        Set<ScriptReplies.Reply> confirmations = Set.of(ScriptReplies.Open.RUN_OPEN,
+                ScriptReplies.Begin.ALREADY_CREATED, ScriptReplies.Complete.ALREADY_APPLIED, ScriptReplies.End.FINAL,
+                ScriptReplies.Abandon.ALREADY_ABANDONED);
+        for (LuaScripts.Script<?, ?> script : LuaScripts.ALL) {
+            for (ScriptReplies.Reply reply : script.replies().getEnumConstants()) {
+                assertThat(reply.effect()).as("%s %s", script.name(), reply)
+                        .isEqualTo(writes.contains(reply) ? ScriptReplies.Effect.WRITE
+                                : confirmations.contains(reply) ? ScriptReplies.Effect.CONFIRMATION
+                                : ScriptReplies.Effect.REFUSAL);
+            }
+        }
+    }
+
+    @Test
     void anUnknownReplyAnotherScriptsReplyOrFieldsWhereNoneBelongAreInvalidData() {
         Either<StoreFailure, ?> invalid = Either.left(StoreFailure.dataInvalid());
         READERS.forEach((script, reader) -> {
@@ -472,11 +490,9 @@ class ScriptsAgreeWithJavaTest {
         fields.put(RecordCodec.HEAD, RecordCodec.headStart(TOKEN) + "1900000000:000000000" + RecordCodec.headEnd(RECORD));
         fields.put(RecordCodec.ARGUMENTS, RECORD.arguments());
         if (record instanceof CanonicalRecord.Final done) {
-            List<Object> completion = RecordCodec.completion(done);
-            fields.put(RecordCodec.OUTCOME, (String) completion.get(0));
-            if (completion.size() > 1) {
-                fields.put(RecordCodec.CONTENT, new String((byte[]) completion.get(1), java.nio.charset.StandardCharsets.UTF_8));
-            }
+            fields.put(RecordCodec.OUTCOME, RecordCodec.outcome(done));
+            RecordCodec.detail(done).forEach(detail -> fields.put(
+                    done instanceof CanonicalRecord.Ready ? RecordCodec.CONTENT : RecordCodec.FAILURE, detail));
             done.rawResponse().forEach(raw -> fields.put(RecordCodec.RAW, raw));
         }
         List<String> items = new ArrayList<>();
