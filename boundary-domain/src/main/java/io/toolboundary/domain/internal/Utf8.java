@@ -118,9 +118,12 @@ public final class Utf8 {
     }
 
     /**
-     * The size of a text a domain value holds, which must be well-formed: for constructors, whose
-     * callers check the text first and refuse it with {@code TEXT_NOT_UNICODE}.
+     * The UTF-8 size of a text a domain value holds, for constructors whose callers have already refused
+     * ill-formed text with {@code TEXT_NOT_UNICODE}.
      *
+     * @param text the text
+     * @param what what the text is, named in the exception
+     * @return its size in UTF-8 bytes
      * @throws IllegalArgumentException when the text has a lone surrogate
      */
     public static long measure(String text, String what) {
