@@ -7,25 +7,10 @@ import io.toolboundary.domain.BoundaryError;
 import io.vavr.control.Either;
 
 /**
- * The text a model receives as the result of a tool call: the bounded, evidence-labelled result or the
- * safe error, and nothing else.
- *
- * <p>The format is small and fixed:
- * <pre>
- * EVIDENCE_FOUND
- * &lt;content&gt;
- *
- * EVIDENCE_FOUND (scope: &lt;scope&gt;)
- * &lt;content&gt;
- *
- * NO_EVIDENCE (scope: &lt;scope&gt;)
- * &lt;content&gt;
- *
- * ERROR &lt;CODE&gt;: &lt;safe message&gt;
- * </pre>
- * The content follows the label exactly as the projector returned it; an error has no further lines.
- * Nothing comes from a raw response, an exception, the request or a store key. Every framework
- * integration answers the model with this one formatter.
+ * The text a model receives as the result of a tool call, the one format of every integration:
+ * {@code EVIDENCE_FOUND}, {@code EVIDENCE_FOUND (scope: <scope>)} or {@code NO_EVIDENCE (scope: <scope>)},
+ * then a line break and the content exactly as projected; or {@code ERROR <CODE>: <safe message>} alone.
+ * Nothing comes from a raw response, an exception, the request or a store key.
  */
 final class AgentText {
 

@@ -111,12 +111,11 @@ public final class ToolBoundary {
     }
 
     /**
-     * Opens a run in the store, once, when it starts, and answers the run's facts with the token the store
-     * opened it with: pass that context to every call of the run. Once the store has lost the run, every
-     * call of it is refused with {@link ErrorCode#RUN_STATE_LOST} and runs nothing; start a new run id
-     * then (opening the lost one again would let its earlier calls run again). A context never opened is
-     * refused with {@link ErrorCode#RUN_NOT_OPENED}. Opening a held run again changes nothing (a retry is
-     * safe); another process of the run keeps the opened context ({@link RunContext#opened}).
+     * Opens a run in the store, once, when it starts, and answers the run's facts with the store's token: pass
+     * that context to every call of the run. Opening a held run again changes nothing. Once the store has lost
+     * the run, its calls are refused with {@link ErrorCode#RUN_STATE_LOST}: start a new run id (reopening the
+     * lost one would let its calls run again). A context never opened is refused with
+     * {@link ErrorCode#RUN_NOT_OPENED}; another process of the run uses {@link RunContext#opened}.
      *
      * @param run the run's facts, opened or not
      * @return the same facts with the run's token; {@code RUN_INACTIVE} or {@code RUN_DEADLINE_EXCEEDED}
