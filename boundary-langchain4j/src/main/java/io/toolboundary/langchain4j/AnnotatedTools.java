@@ -21,22 +21,11 @@ import java.util.Map;
 
 /**
  * Tools declared once, as LangChain4j {@link Tool @Tool} methods: each method gives both the
- * {@link ToolSpecification} the model is shown (LangChain4j's own {@link ToolSpecifications}) and the
- * executor the boundary runs.
+ * {@link ToolSpecification} the model is shown and the executor the boundary runs
+ * ({@code LangChain4jToolBoundary.of(boundary, run, annotated.specifications())}).
  *
- * <pre>{@code
- * AnnotatedTools annotated = AnnotatedTools.from(new LogTools());
- * ToolBoundary boundary = ToolBoundary.builder()
- *         .store(store).accessPolicy(policy)
- *         .tool(annotated.readOnly("searchLogs", new ErrorLinesProjector()))
- *         .build();
- * LangChain4jToolBoundary tools = LangChain4jToolBoundary.of(boundary, harness::currentRun, annotated.specifications());
- * }</pre>
- *
- * <p>The raw response is the method's own output: a {@code String} exactly as returned; any other result as
- * LangChain4j serialises it (JSON), once. The method runs with the arguments exactly as the model gave
- * them, parsed by LangChain4j; an exception it throws reaches the boundary (which ends the record in
- * EXECUTION_FAILED, never showing its text to the model), and LangChain4j never turns it into result text.
+ * <p>The raw response is the method's {@code String} as returned, else its result as LangChain4j serialises
+ * it (JSON). An exception it throws reaches the boundary (EXECUTION_FAILED), never the model.
  *
  * <p>Immutable and thread-safe as far as the tool objects are.
  */
