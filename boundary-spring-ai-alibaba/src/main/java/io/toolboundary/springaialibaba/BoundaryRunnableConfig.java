@@ -8,27 +8,17 @@ import io.vavr.control.Option;
 
 /**
  * Carries the harness's opened {@link RunContext} to the {@link BoundaryToolInterceptor} in the
- * {@link RunnableConfig} of an agent call.
- *
- * <p>Spring AI Alibaba hands the {@code RunnableConfig} of {@code ReactAgent.call}, {@code invoke} and
- * {@code stream} to every node of the agent's graph, and to the graphs of its sub-agents, and gives it to
- * each tool interceptor with the tool call ({@code ToolCallRequest.getExecutionContext()}). Its metadata is
- * never sent to the model. That makes it the explicit, per-call channel for the run: no thread-local is
- * involved, so the run is the one the harness named for this agent call whatever thread runs the tools
- * (parallel tool execution included). The model can never name or change it.
+ * {@link RunnableConfig} of an agent call: the framework hands it to every node, sub-agent graph and tool
+ * interceptor and never to the model, so no thread-local is involved and the model cannot name the run.
  *
  * <pre>{@code
- * RunContext run = boundary.openRun(RunContext.active(runId, deadline, 50))
- *         .getOrElseThrow(error -> new IllegalStateException("run not opened: " + error.code()));
  * RunnableConfig config = BoundaryRunnableConfig.with(RunnableConfig.builder().threadId(conversationId), run).build();
  * agent.call("Why did checkout fail?", config);
  * }</pre>
  *
- * <p>The run must be opened ({@link io.toolboundary.application.ToolBoundary#openRun}); {@link #with} refuses
- * a context that was not, so the mistake shows where the agent call is set up. A config without a run (or
- * with a run that was never opened) is answered {@code RUN_NOT_OPENED} for each tool call, and no tool runs.
- * Resuming a graph from a checkpoint needs the run again: pass the same opened context (or one re-attached
- * with {@link RunContext#opened}) in the config of the resumed call.
+ * <p>{@link #with} refuses a context that {@link io.toolboundary.application.ToolBoundary#openRun} did not
+ * answer; a config without a run gets {@code RUN_NOT_OPENED} for each tool call. A call resumed from a
+ * checkpoint needs the run again in its config.
  */
 public final class BoundaryRunnableConfig {
 

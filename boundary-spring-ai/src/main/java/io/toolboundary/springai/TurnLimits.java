@@ -13,17 +13,10 @@ import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 
 /**
- * Limits on the tool calls of one turn, applied by the {@link BoundaryToolCallingManager} before a call
- * reaches the boundary, beside the boundary's own per-run budgets (the run's call budget and each tool's
- * budget), which always apply.
- *
- * <p>A turn is the last {@link UserMessage} of the prompt and everything after it; the calls already made in
- * it are the tool responses found there, counted by tool name, as Spring AI 2.0's own tool calling manager
- * counts them for {@code spring.ai.tools.limits.*}. A call over a limit does not reach the boundary: no
- * record is made and the tool does not run. What follows depends on {@link OnBreach}: the turn stops (on
- * Spring AI 2.0 with Spring AI's {@code ToolCallLimitExceededException}, which its tool calling advisor turns
- * into the answer to the application), or the model is told, in Spring AI's own words, that the limit is
- * reached. {@link #none()} applies no limit.
+ * Limits on the tool calls of one turn (the last {@link UserMessage} and what follows), counted by tool name
+ * as Spring AI 2.0 counts them for {@code spring.ai.tools.limits.*}, beside the boundary's per-run budgets. A
+ * call over a limit never reaches the boundary; by {@link OnBreach}, the turn stops or the model is told.
+ * {@link #none()} applies no limit.
  *
  * <p>Immutable and thread-safe.
  */

@@ -10,14 +10,10 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * The {@code toolboundary.*} properties. Sizes take a unit ({@code 64KB}, {@code 1MB}; 1 KB = 1024 bytes)
- * or are plain numbers of bytes; durations take a unit ({@code 30m}, {@code 24h}). The defaults are those of
- * {@link ToolBoundaryConfig}.
- *
- * <p>The properties validate themselves as they are bound (this class is a Spring {@link Validator}, which
- * Spring Boot applies to configuration properties without any validation library): every value out of its
- * range, and limits that do not nest in the record limit, stop the application with Spring Boot's
- * "APPLICATION FAILED TO START" report naming the property, its value and the allowed range.
+ * The {@code toolboundary.*} properties: sizes with a unit ({@code 64KB}; 1 KB = 1024 bytes) or in bytes,
+ * durations with a unit ({@code 30m}), defaults those of {@link ToolBoundaryConfig}. As a Spring
+ * {@link Validator}, it stops the application at binding on a value out of range or limits that do not nest,
+ * naming the property, its value and the allowed range.
  */
 @ConfigurationProperties(prefix = "toolboundary")
 public class ToolBoundaryProperties implements Validator {
