@@ -8,29 +8,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every {@link Projector} must keep, as a JUnit 5 suite. A projector team extends it and
- * supplies the projector, a raw response in which it must find evidence, one in which it must not,
- * and a raw response larger than the agent limit.
+ * The contract every {@link Projector} must keep, as a JUnit 5 suite: a projector team extends it and supplies
+ * the projector, a raw response with evidence, one without, and one larger than the agent limit.
  *
- * <p>It proves: every sample projects to a result the boundary accepts within the agent limit (UTF-8
- * bytes of content and scope); evidence is labelled EVIDENCE_FOUND and its absence NO_EVIDENCE with a
- * non-blank scope; a large raw response is never copied through whole. It also proves what an
- * ASCII-only sample cannot:
- * <ul>
- *   <li>raw lines carrying long runs of 2-, 3- and 4-byte characters, at every alignment, still project
- *       within the limit, as well-formed Unicode (no surrogate pair split by a {@code substring}) and
- *       without a U+FFFD the raw response did not have (no character cut through its bytes);</li>
- *   <li>a request of {@value #LARGE_REQUEST_BYTES} bytes of arguments leaves the scope within
- *       {@link #maxScopeBytes()} ({@value #DEFAULT_MAX_SCOPE_BYTES} bytes by default) and is not echoed:
- *       no {@value #ECHO_WINDOW_CHARS} characters in a row of its arguments reach the content or scope;</li>
- *   <li>raw lines carrying credentials ({@code password=}, {@code Authorization: Bearer}, AWS keys,
- *       connection strings with a password, ...) never bring a credential into the content or scope,
- *       unless the projector opts out with {@link #allowsCredentialsInContent()}.</li>
- * </ul>
- * The non-ASCII and credential samples are the team's {@link #rawWithEvidence()} with extra text on
- * each line, through {@link #rawWithEvidenceCarrying(String)}; a projector whose raw format cannot take
- * appended text (one JSON document, for example) overrides that hook. Each check is also a public
- * static method, so that it can be run against any projector outside JUnit.
+ * <p>It proves that every sample projects within the agent limit and is labelled correctly (NO_EVIDENCE with
+ * a non-blank scope), that a large raw response is not copied through, and, with the team's
+ * {@link #rawWithEvidence()} carrying extra text ({@link #rawWithEvidenceCarrying(String)}): runs of 2-, 3-
+ * and 4-byte characters still project as well-formed Unicode without a new U+FFFD; a request of
+ * {@value #LARGE_REQUEST_BYTES} bytes leaves the scope within {@link #maxScopeBytes()} and is not echoed; no
+ * credential reaches the result unless {@link #allowsCredentialsInContent()}. Each check is also a public
+ * static method, usable outside JUnit.
  *
  * <pre>{@code
  * class LogProjectorTest extends ProjectorContract {
