@@ -14,22 +14,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One {@code redis-server} process that a test owns and may hurt: kill it hard, freeze and thaw it,
- * start it again on the same port. For fault tests; never the shared servers of {@link RedisServerFixture}.
- * {@link SentinelGroup} also runs its replica (with {@code --replicaof}) and its sentinels
- * ({@code --sentinel}) as such processes.
- *
- * <p>The server listens on a free loopback port below the usual ephemeral range. By default it runs
- * without persistence ({@link Persistence#NONE}: {@code --save "" --appendonly no}), so a restart starts
- * empty: whatever it held is lost, as after a crash of a server without persistence. Started with
- * {@link Persistence#AOF} ({@code --appendonly yes --appendfsync always}), a restart replays the
- * append-only file and keeps every write the server acknowledged, even after {@link #kill()}.
- * {@link #close()} (also at JVM exit, should a test not reach it) kills the process, frozen or not, and
- * deletes its directories. Commands from the test go through a fresh {@link RedisAdmin} connection each,
- * so they work across restarts.
- *
- * <p>Freezing uses {@code kill -STOP} and {@code kill -CONT}, so this class needs a POSIX {@code kill}.
- * Thread-safe.
+ * One {@code redis-server} process on a free loopback port that a test owns and may hurt: {@link #kill()},
+ * freeze and thaw ({@code kill -STOP}/{@code -CONT}, so a POSIX {@code kill} is needed), {@link #restart()} on
+ * the same port. With {@link Persistence#NONE} (the default) a restart starts empty; with
+ * {@link Persistence#AOF} ({@code appendfsync always}) it keeps every acknowledged write. Each command uses a
+ * fresh {@link RedisAdmin}, so it works across restarts. {@link #close()} (and JVM exit) kills it and deletes
+ * its directories. Never one of {@link RedisServerFixture}'s shared servers. Thread-safe.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
