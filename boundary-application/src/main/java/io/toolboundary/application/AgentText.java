@@ -17,32 +17,20 @@ final class AgentText {
     private AgentText() {
     }
 
-    /**
-     * {@return the text of a boundary outcome}
-     *
-     * @param outcome what the boundary returned for a call
-     */
+    /** {@return the text of what the boundary returned for a call} */
     static String of(Either<BoundaryError, AgentResult> outcome) {
         requireNonNull(outcome, "outcome is null");
         return outcome.fold(AgentText::of, AgentText::of);
     }
 
-    /**
-     * {@return the text of a bounded result: its label line, then its content}
-     *
-     * @param result a checked result
-     */
+    /** {@return the text of a checked result: its label line, then its content} */
     static String of(AgentResult result) {
         requireNonNull(result, "result is null");
         String label = result.evidence().name() + result.scope().map(scope -> " (scope: " + scope + ")").getOrElse("");
         return label + "\n" + result.content();
     }
 
-    /**
-     * {@return the text of a safe error: {@code ERROR <CODE>: <safe message>}}
-     *
-     * @param error a safe error
-     */
+    /** {@return the text of a safe error: {@code ERROR <CODE>: <safe message>}} */
     static String of(BoundaryError error) {
         requireNonNull(error, "error is null");
         return "ERROR " + error.code().name() + ": " + error.message();

@@ -56,30 +56,22 @@ public final class ToolBoundary {
         this.runTokens = RunToken::random;
     }
 
-    /**
-     * A builder; a store and an access policy are required.
-     *
-     * @return a new builder with the defaults
-     */
+    /** {@return a new builder with the defaults; a store and an access policy are required} */
     public static ToolBoundaryBuilder builder() {
         return new ToolBoundaryBuilder();
     }
 
-    /**
-     * The names of the tools registered with this boundary.
-     *
-     * @return an immutable set of the registered names
-     */
+    /** {@return the names of the tools registered with this boundary, immutable} */
     public java.util.Set<ToolName> toolNames() {
         return preflight.toolNames();
     }
 
     /**
-     * Reads a record for the harness (never for the agent), waiting at most the store timeout.
+     * {@return the record, none when there is none (or it expired), or a store error} For the harness, never the
+     * agent; waits at most the store timeout.
      *
      * @param runId the run
      * @param toolCallId the exact framework tool_call_id
-     * @return the record, none when there is none (or it expired), or a store error
      */
     public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
         return storeSteps.records().find(runId, toolCallId);
@@ -98,10 +90,9 @@ public final class ToolBoundary {
     }
 
     /**
-     * The text a model receives for a call, the one format every integration answers with:
-     * {@code EVIDENCE_FOUND} or {@code NO_EVIDENCE (scope: <scope>)} on the first line and the bounded
-     * content after it, or {@code ERROR <CODE>: <safe message>}. Nothing else: no raw response, exception,
-     * request or store key.
+     * The text a model receives for a call, the one format of every integration (see {@link #invoke}):
+     * {@code EVIDENCE_FOUND} or {@code NO_EVIDENCE (scope: <scope>)} and the content, or
+     * {@code ERROR <CODE>: <safe message>}.
      *
      * @param outcome what {@link #invoke} returned
      * @return the text for the model
@@ -165,9 +156,8 @@ public final class ToolBoundary {
 
     /**
      * Ends every record of a run still PROJECTING past its execution lease, as
-     * {@link #abandonExpired(RunId, ToolCallId)} does for one, over a paged listing of the run's records
-     * ({@link CanonicalInvocationStore#toolCallIds}); other records are left as they are. Safe to repeat;
-     * each store call waits at most the configured store timeout.
+     * {@link #abandonExpired(RunId, ToolCallId)} does for one, over a paged listing of the run's records. Safe to
+     * repeat; each store call waits at most the store timeout.
      *
      * @param runId the run
      * @return what was looked at, abandoned, still leased and failed; a store error when the first listing
@@ -179,11 +169,11 @@ public final class ToolBoundary {
     }
 
     /**
-     * Runs one tool call through the boundary with the executor its tool was registered with.
+     * {@return the bounded, evidence-labelled result of one tool call, run with its registered executor, or a safe
+     * error}
      *
      * @param run the harness's trusted facts about the run
      * @param envelope the call as the agent framework produced it
-     * @return the bounded, evidence-labelled result, or a safe error
      */
     public Either<BoundaryError, AgentResult> invoke(RunContext run, ToolCallEnvelope envelope) {
         return invoke(run, envelope, Option.none());

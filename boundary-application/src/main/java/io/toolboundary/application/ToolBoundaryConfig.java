@@ -110,20 +110,16 @@ public final class ToolBoundaryConfig {
     }
 
     /**
-     * How long after its creation a record may stay PROJECTING before it may be abandoned; the run's
-     * deadline cuts it short.
-     *
-     * @return the execution lease
+     * {@return how long after its creation a record may stay PROJECTING before it may be abandoned (the run's deadline
+     * cuts it short)}
      */
     public Duration executionLease() {
         return executionLease;
     }
 
     /**
-     * The most time one {@code invoke} spends waiting for the store, retries and clean-ups included; calls
-     * before the tool runs never wait past the run's deadline. Also the timeout of each harness-side store call.
-     *
-     * @return the store budget of one call
+     * {@return the most time one {@code invoke} waits for the store, retries and clean-ups included} Calls before the
+     * tool runs never wait past the run's deadline. Also the timeout of each harness-side store call.
      */
     public Duration storeTimeout() {
         return storeTimeout;
@@ -140,10 +136,8 @@ public final class ToolBoundaryConfig {
     }
 
     /**
-     * Whether a duplicate call is answered from its READY record; see
-     * {@link Builder#replayReadyDuplicates(boolean)}.
-     *
-     * @return false (refuse every duplicate, the specification's rule) unless set
+     * {@return whether a duplicate call is answered from its READY record; false unless set (see
+     * {@link Builder#replayReadyDuplicates(boolean)})}
      */
     public boolean replayReadyDuplicates() {
         return replayReadyDuplicates;
@@ -312,11 +306,10 @@ public final class ToolBoundaryConfig {
         }
 
         /**
-         * The config.
+         * {@return the validated config}
          *
          * @throws IllegalArgumentException when the limits do not nest (request and raw response must
          *     each fit in the record)
-         * @return the validated config
          */
         public ToolBoundaryConfig build() {
             if (argumentsBytes > recordBytes || rawResponseBytes > recordBytes) {

@@ -56,10 +56,8 @@ final class CanonicalJson {
     }
 
     /**
-     * Appends the canonical form of {@code text} after the prefix.
-     *
-     * @return false when the text is not exactly one JSON object within the limits (the buffer then
-     *     holds part of a form)
+     * {@return false when {@code text} is not exactly one JSON object within the limits (the buffer then holds part of
+     * a form)} Else its canonical form is appended after the prefix.
      */
     boolean append(String text, int maxDepth, int maxNumberLength) {
         int n = text.length();

@@ -25,11 +25,7 @@ final class CanonicalNumbers {
     private CanonicalNumbers() {
     }
 
-    /**
-     * The ECMAScript form of a finite double.
-     *
-     * @throws IllegalArgumentException for NaN and the infinities, which JSON cannot hold
-     */
+    /** The ECMAScript form of a finite double; {@link IllegalArgumentException} for NaN and the infinities. */
     static String format(double value) {
         if (!Double.isFinite(value)) {
             throw new IllegalArgumentException("value must be finite");

@@ -49,14 +49,13 @@ public final class JsonArguments {
     }
 
     /**
-     * Checks the arguments of a call of {@code tool} and fingerprints them with the tool's name.
+     * {@return the fingerprint of the arguments with the tool's name (64 lowercase hex characters),
+     * {@link ErrorCode#TEXT_NOT_UNICODE} for a lone surrogate character, else {@link ErrorCode#ARGUMENTS_INVALID} for
+     * anything that is not one valid object}
      *
      * @param tool the tool the call names; part of the fingerprint, so the same arguments for another
      *     tool differ
      * @param json the arguments text, already within the request byte limit
-     * @return the fingerprint (64 lowercase hex characters), {@link ErrorCode#TEXT_NOT_UNICODE} for a
-     *     lone surrogate character in the text, else {@link ErrorCode#ARGUMENTS_INVALID} for anything
-     *     that is not one valid object
      */
     public Either<BoundaryError, String> fingerprint(ToolName tool, String json) {
         requireNonNull(tool, "tool is null");

@@ -26,10 +26,8 @@ final class NumberForms {
     }
 
     /**
-     * Writes the canonical form of the literal {@code text[start, end)} (valid JSON number syntax) into
-     * {@code form}, which holds at least {@value #MAX_FORM_LENGTH} bytes.
-     *
-     * @return the form's length, or {@link #NOT_FINITE}
+     * {@return the length of the canonical form of the literal {@code text[start, end)}, written into {@code form} (at
+     * least {@value #MAX_FORM_LENGTH} bytes), or {@link #NOT_FINITE}}
      */
     static int write(String text, int start, int end, byte[] form) {
         int exponentAt = end;

@@ -96,11 +96,10 @@ public interface CanonicalInvocationStore {
     Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout);
 
     /**
-     * Reads a record. Never changes its time to live.
+     * {@return the record, or none when there is none or it has expired} Never changes its time to live.
      *
      * @param key the canonical key
      * @param timeout the longest this call may take
-     * @return the record, or none when there is none or it has expired
      */
     Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
 
@@ -116,11 +115,8 @@ public interface CanonicalInvocationStore {
     Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout);
 
     /**
-     * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}
-     * counts them, if it has one; {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below
-     * the configured record limit.
-     *
-     * @return the cap, or none (the default)
+     * {@return the store's own hard cap on a record's size in UTF-8 bytes, or none (the default)}
+     * {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below the configured record limit.
      */
     default OptionalLong recordCapBytes() {
         return OptionalLong.empty();
