@@ -48,49 +48,31 @@ public abstract class ProjectorContract {
      */
     public static final List<List<String>> CREDENTIAL_LINES = ProjectorSamples.CREDENTIAL_LINES;
 
-    /**
-     * The projector under test; may be a new instance per call.
-     *
-     * @return the projector every check of this suite runs against
-     */
+    /** {@return the projector under test; may be a new instance per call} */
     protected abstract Projector projector();
 
-    /**
-     * A raw response in which the projector must find evidence.
-     *
-     * @return a raw tool response that the projector must label EVIDENCE_FOUND
-     */
+    /** {@return a raw tool response that the projector must label EVIDENCE_FOUND} */
     protected abstract String rawWithEvidence();
 
-    /**
-     * A raw response in which the projector must find nothing.
-     *
-     * @return a raw tool response that the projector must label NO_EVIDENCE, with a non-blank scope
-     */
+    /** {@return a raw tool response that the projector must label NO_EVIDENCE, with a non-blank scope} */
     protected abstract String rawWithoutEvidence();
 
     /**
-     * A raw response well over {@link #agentLimitBytes()}, as the tool can really produce it.
-     *
-     * @return a raw tool response of more than {@link #agentLimitBytes()} UTF-8 bytes
+     * {@return a raw response of more than {@link #agentLimitBytes()} UTF-8 bytes, as the tool can really produce it}
      */
     protected abstract String largeRaw();
 
     /**
-     * The agent result limit the projector must respect, in UTF-8 bytes.
-     *
-     * @return the limit on content and scope together, in UTF-8 bytes; by default
-     *     {@link ToolBoundaryConfig#DEFAULT_AGENT_RESULT_BYTES}
+     * {@return the agent limit on content and scope together, in UTF-8 bytes; by default
+     * {@link ToolBoundaryConfig#DEFAULT_AGENT_RESULT_BYTES}}
      */
     protected long agentLimitBytes() {
         return ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
     }
 
     /**
-     * The request passed to the projector with every sample.
-     *
-     * @return the request; by default one for the tool {@code projector-under-test} with
-     *     {@link Fixtures#DEFAULT_ARGUMENTS} and a fresh invocation key
+     * {@return the request passed with every sample; by default one for the tool {@code projector-under-test} with
+     * {@link Fixtures#DEFAULT_ARGUMENTS} and a fresh key}
      */
     protected ToolRequest request() {
         return sampleRequest("projector-under-test", Fixtures.DEFAULT_ARGUMENTS);
@@ -123,10 +105,8 @@ public abstract class ProjectorContract {
     }
 
     /**
-     * The bound on the scope of a projection for the large request, in UTF-8 bytes.
-     *
-     * @return the most UTF-8 bytes the scope may take for the large request; by default
-     *     {@value #DEFAULT_MAX_SCOPE_BYTES}
+     * {@return the most UTF-8 bytes the scope may take for the large request; by default
+     * {@value #DEFAULT_MAX_SCOPE_BYTES}}
      */
     protected long maxScopeBytes() {
         return DEFAULT_MAX_SCOPE_BYTES;
@@ -287,11 +267,11 @@ public abstract class ProjectorContract {
     }
 
     /**
-     * A request for projector checks: a fresh key, the given tool and arguments.
+     * {@return a request for projector checks under a fresh run id and tool call id, with the given tool and
+     * arguments}
      *
      * @param toolName the name of the tool the request calls
      * @param arguments the arguments of the request, as the tool takes them (JSON for most tools)
-     * @return a request under a fresh run id and tool call id
      */
     public static ToolRequest sampleRequest(String toolName, String arguments) {
         return ProjectorSamples.sampleRequest(toolName, arguments);

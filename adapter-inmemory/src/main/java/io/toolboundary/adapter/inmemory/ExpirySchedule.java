@@ -8,10 +8,9 @@ import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 
 /**
- * When each record and counter of the in-memory store expires, so expired entries are dropped in order at a
- * cost per expired entry. Entries scheduled in order (nearly all) are appended to a queue; the few expiring
- * before the last one queued (a shorter TTL, a clock set back) go to a heap. Not thread-safe:
- * {@link Expiries} holds one lock over its schedules.
+ * When each record and counter of the in-memory store expires, so expired entries are dropped in order at a cost
+ * per expired entry: entries scheduled in order (nearly all) go to a queue, the few expiring earlier (a shorter
+ * TTL, a clock set back) to a heap. Not thread-safe: {@link Expiries} holds one lock over its schedules.
  *
  * @param <E> the type of what is scheduled
  */

@@ -83,21 +83,15 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
     }
 
-    /**
-     * A store on the system UTC clock with the default bound and without a record cap of its own (the
-     * boundary's limit applies).
-     *
-     * @return the store
-     */
+    /** {@return a store on the system UTC clock with the default bound and no record cap of its own} */
     public static InMemoryCanonicalInvocationStore create() {
         return custom().build();
     }
 
     /**
-     * A store whose expiry follows {@code clock}, with the default bound, without a record cap of its own.
+     * {@return a store whose expiry follows {@code clock}, with the default bound and no record cap of its own}
      *
      * @param clock the clock that expiry follows
-     * @return the store
      */
     public static InMemoryCanonicalInvocationStore create(Clock clock) {
         return custom().clock(clock).build();
@@ -116,11 +110,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return custom().clock(clock).recordCapBytes(recordCapBytes).build();
     }
 
-    /**
-     * A builder starting from the defaults: the system UTC clock, the default bound, no record cap.
-     *
-     * @return the builder
-     */
+    /** {@return a builder starting from the defaults: the system UTC clock, the default bound, no record cap} */
     public static InMemoryStoreBuilder custom() {
         return new InMemoryStoreBuilder();
     }
@@ -130,28 +120,19 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return new InMemoryCanonicalInvocationStore(builder);
     }
 
-    /**
-     * The most records this store holds, expired ones not yet reclaimed included.
-     *
-     * @return the record bound
-     */
+    /** {@return the most records this store holds, expired ones not yet reclaimed included} */
     public long maxRecords() {
         return maxRecords;
     }
 
-    /**
-     * The most bytes of records this store holds, as {@link CanonicalRecord#byteSize()} counts them.
-     *
-     * @return the byte bound
-     */
+    /** {@return the most bytes of records this store holds, as {@link CanonicalRecord#byteSize()} counts them} */
     public long maxBytes() {
         return maxBytes;
     }
 
     /**
-     * The bytes of the records held now (expired ones not yet reclaimed included), counted toward {@link #maxBytes()}.
-     *
-     * @return the bytes held now
+     * {@return the bytes of the records held now (expired ones not yet reclaimed included), counted toward
+     * {@link #maxBytes()}}
      */
     public long heldBytes() {
         return room.heldBytes();
@@ -331,11 +312,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return runs.peek(runId, now).map(state -> Duration.between(now, state.expiresAt()));
     }
 
-    /**
-     * How many records and runs are held, live or not yet swept.
-     *
-     * @return the number of records and runs held
-     */
+    /** {@return how many records and runs are held, live or not yet swept} */
     public int size() {
         return records.size() + runs.size();
     }
