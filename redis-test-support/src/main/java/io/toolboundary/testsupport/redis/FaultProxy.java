@@ -112,11 +112,7 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /**
-     * Resets every open connection now.
-     *
-     * @return how many were open
-     */
+    /** {@return how many connections were open} Resets every open connection now. */
     public int resetAll() {
         int reset = 0;
         for (Link link : List.copyOf(links)) {

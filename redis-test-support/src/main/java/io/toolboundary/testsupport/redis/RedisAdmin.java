@@ -71,10 +71,9 @@ public final class RedisAdmin implements AutoCloseable {
     }
 
     /**
-     * Sends one command and reads its reply.
+     * {@return the reply to one command (see the class comment)}
      *
      * @param command the command and its arguments, for example {@code "PTTL", key} or {@code "CLIENT", "KILL", "ID", id}
-     * @return the reply, see the class comment
      * @throws RedisErrorReply when Redis answers with an error
      * @throws UncheckedIOException when the connection fails or no reply comes within the timeout
      */
@@ -118,9 +117,8 @@ public final class RedisAdmin implements AutoCloseable {
     }
 
     /**
-     * One field of {@code INFO section}, for example {@code info("replication", "role")}.
-     *
-     * @return the field's value, or an empty string when the section has no such field
+     * {@return one field of {@code INFO section}, for example {@code info("replication", "role")}, or an empty string
+     * when there is no such field}
      */
     public String info(String section, String field) {
         requireNonNull(field, "field is null");

@@ -81,12 +81,9 @@ public final class RedisServerFixture {
     }
 
     /**
-     * A new 3-master cluster of {@code redis-server} processes for one test alone (about three
-     * seconds), for a test that disturbs the cluster; the caller closes it, and it is stopped at JVM
-     * exit at the latest. Needs {@code redis-server} and {@code redis-cli} on the PATH, also when
+     * A new 3-master cluster of {@code redis-server} processes for one test that disturbs it (about three seconds);
+     * the caller closes it (JVM exit at the latest). Needs {@code redis-server} and {@code redis-cli}, also when
      * {@value #REDIS_CLUSTER_NODES} is set.
-     *
-     * @throws IllegalStateException when no cluster can be started
      */
     public static OwnCluster ownCluster() {
         if (LocalRedisProcesses.serverExecutable().isEmpty() || LocalRedisProcesses.cliExecutable().isEmpty()) {

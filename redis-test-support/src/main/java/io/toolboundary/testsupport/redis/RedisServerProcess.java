@@ -69,21 +69,12 @@ public final class RedisServerProcess implements AutoCloseable {
         this.sentinelConfig = sentinelConfig;
     }
 
-    /**
-     * Starts a server without persistence on a free loopback port and waits until it answers {@code PING}.
-     *
-     * @throws IllegalStateException when {@code redis-server} is not on the PATH or does not start
-     */
+    /** Starts a server without persistence on a free loopback port and waits until it answers {@code PING}. */
     public static RedisServerProcess start() {
         return start(Persistence.NONE);
     }
 
-    /**
-     * Starts a server with the given persistence on a free loopback port and waits until it answers
-     * {@code PING}.
-     *
-     * @throws IllegalStateException when {@code redis-server} is not on the PATH or does not start
-     */
+    /** Starts a server with the given persistence on a free loopback port and waits until it answers {@code PING}. */
     public static RedisServerProcess start(Persistence persistence) {
         return start(persistence, List.of());
     }
@@ -184,10 +175,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a new server process on the same port (killing the current one with {@code SIGKILL} first
-     * when it still runs) and waits until it answers {@code PING}, its dataset loaded. Without persistence
-     * the new server is empty: nothing of the old server's data survives. With {@link Persistence#AOF} it
-     * holds every write the old one acknowledged.
+     * Starts a new server process on the same port (after {@code SIGKILL} of the current one, if it runs) and
+     * waits until it answers {@code PING}: empty without persistence, with every acknowledged write with AOF.
      */
     public synchronized void restart() {
         if (isAlive()) {
@@ -197,9 +186,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Sends one command over a fresh connection.
+     * {@return the reply to one command sent over a fresh connection, as {@link RedisAdmin#command} gives it}
      *
-     * @return the reply, as {@link RedisAdmin#command} gives it
      * @throws RedisErrorReply when Redis answers with an error
      * @throws UncheckedIOException when the server cannot be reached or does not answer in 5 seconds
      */
@@ -230,10 +218,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * How many of the server's established connections hold bytes the server has not read yet: while
-     * the server is frozen, a command a client sent shows up here. Reads {@code /proc/net/tcp}.
-     *
-     * @throws IllegalStateException where there is no {@code /proc/net/tcp} (not Linux)
+     * {@return how many established connections hold bytes the server has not read yet} While the server is
+     * frozen, a command a client sent shows up here. Reads {@code /proc/net/tcp}, so Linux only.
      */
     public int connectionsWithUnreadInput() {
         Path table = Path.of("/proc/net/tcp");

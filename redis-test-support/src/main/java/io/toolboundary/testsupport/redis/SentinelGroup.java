@@ -58,11 +58,8 @@ public final class SentinelGroup implements AutoCloseable {
     }
 
     /**
-     * Starts the master, the proxy, the replica and the two sentinels, and returns once the replica is in
-     * sync and each sentinel knows the master, the replica and the other sentinel (about two seconds:
-     * sentinels find each other through hello messages sent every two seconds).
-     *
-     * @throws IllegalStateException when a process does not start or the group is not ready within 20 seconds
+     * Starts the master, proxy, replica and sentinels, and returns once the replica is in sync and each sentinel
+     * knows the others (about two seconds; at most 20).
      */
     public static SentinelGroup start() {
         List<AutoCloseable> started = new ArrayList<>();
@@ -120,11 +117,8 @@ public final class SentinelGroup implements AutoCloseable {
     }
 
     /**
-     * Cuts the replication link: the proxy resets the replica's connection to the master and every
-     * reconnection, so the replica receives no write from now on, and the master soon counts no replica.
-     *
-     * @throws IllegalStateException when the replica no longer replicates through the proxy (a sentinel
-     *     pointed it at the master itself; see the class comment)
+     * Cuts the replication link: the proxy resets the replica's connection and every reconnection, so the replica
+     * receives no more writes. Refused once a sentinel pointed the replica at the master itself.
      */
     public synchronized void cutReplicationLink() {
         requireOpen();
@@ -138,12 +132,7 @@ public final class SentinelGroup implements AutoCloseable {
         link.mode(FaultProxy.Mode.REFUSE);
     }
 
-    /**
-     * Restores the replication link and waits until the replica is connected again and in sync (a
-     * partial resynchronization: it then holds what it missed).
-     *
-     * @throws IllegalStateException when the replica is not back in sync within 10 seconds
-     */
+    /** Restores the replication link and waits (10 seconds at most) until the replica is in sync again. */
     public synchronized void restoreReplicationLink() {
         requireOpen();
         link.mode(FaultProxy.Mode.PASS);
@@ -185,11 +174,7 @@ public final class SentinelGroup implements AutoCloseable {
         }
     }
 
-    /**
-     * The master both sentinels name now, when they agree.
-     *
-     * @return the address, or empty while they disagree or one does not answer
-     */
+    /** {@return the master both sentinels name now, or empty while they disagree or one does not answer} */
     public Optional<RedisEndpoint> agreedMaster() {
         RedisEndpoint agreed = null;
         for (RedisServerProcess sentinel : sentinels) {
