@@ -49,10 +49,9 @@ public final class BoundaryRunnableConfig {
     }
 
     /**
-     * A config holding only {@code run}.
+     * {@return a new config holding only {@code run}, under {@link #RUN_CONTEXT_KEY}}
      *
      * @param run the harness's opened run
-     * @return a new config with {@code run} under {@link #RUN_CONTEXT_KEY}
      * @throws IllegalArgumentException when {@code run} was not opened
      */
     public static RunnableConfig of(RunContext run) {
@@ -60,10 +59,9 @@ public final class BoundaryRunnableConfig {
     }
 
     /**
-     * The run in an agent call's config.
+     * {@return the run in an agent call's config, or none when it holds none (or something else under the key)}
      *
      * @param config the config as the framework hands it to a node or an interceptor
-     * @return the run, or none when the config holds none (or holds something else under the key)
      */
     public static Option<RunContext> runContext(RunnableConfig config) {
         requireNonNull(config, "config is null");

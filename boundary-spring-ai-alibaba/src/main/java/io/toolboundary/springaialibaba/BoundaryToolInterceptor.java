@@ -47,10 +47,9 @@ public final class BoundaryToolInterceptor extends ToolInterceptor {
     }
 
     /**
-     * An interceptor over {@code boundary}.
+     * {@return an interceptor over {@code boundary}}
      *
      * @param boundary the boundary every tool call runs through
-     * @return the interceptor
      */
     public static BoundaryToolInterceptor of(ToolBoundary boundary) {
         return new BoundaryToolInterceptor(requireNonNull(boundary, "boundary is null"));
@@ -62,11 +61,11 @@ public final class BoundaryToolInterceptor extends ToolInterceptor {
     }
 
     /**
-     * Runs the tool call through the boundary.
+     * {@return the response carrying the request's id and name and the text the model may see} Runs the tool call
+     * through the boundary.
      *
      * @param request the tool call as the model requested it, with the agent call's config
      * @param handler runs the tool (and the interceptors after this one); called at most once
-     * @return the response carrying the request's id and name and the text the model may see
      */
     @Override
     public ToolCallResponse interceptToolCall(ToolCallRequest request, ToolCallHandler handler) {

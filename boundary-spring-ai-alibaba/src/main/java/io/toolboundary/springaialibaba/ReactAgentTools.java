@@ -67,12 +67,9 @@ public final class ReactAgentTools {
     }
 
     /**
-     * The registered executor of a binding whose calls the {@link BoundaryToolInterceptor} runs, for bindings
-     * made by hand. The interceptor runs each call with the framework's handler of that call in its place;
-     * this executor itself runs nothing and fails, so a call that reaches the boundary without the
-     * interceptor ends {@code EXECUTION_FAILED}.
-     *
-     * @return the executor shared by every binding of this module
+     * {@return the executor of every binding whose calls the {@link BoundaryToolInterceptor} runs, for bindings made
+     * by hand} The interceptor runs each call with the framework's handler in its place; this executor runs nothing
+     * and fails, so a call without the interceptor ends {@code EXECUTION_FAILED}.
      */
     public static ToolExecutor handler() {
         return NO_HANDLER;

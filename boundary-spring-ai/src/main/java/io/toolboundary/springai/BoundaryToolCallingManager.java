@@ -70,10 +70,10 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
     }
 
     /**
-     * A manager over {@code boundary} that resolves tool definitions as Spring AI's default manager does.
+     * {@return a manager over {@code boundary} with no observations, resolving tool definitions as Spring AI's default
+     * manager does}
      *
      * @param boundary the boundary every tool call runs through
-     * @return a manager with no observations
      */
     public static BoundaryToolCallingManager of(ToolBoundary boundary) {
         return builder(boundary).build();
@@ -92,10 +92,10 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
     }
 
     /**
-     * A builder of a manager over {@code boundary}.
+     * {@return a builder of a manager over {@code boundary}, with Spring AI's default definitions and no observations
+     * until set}
      *
      * @param boundary the boundary every tool call runs through
-     * @return a builder with Spring AI's default definitions and no observations until set
      */
     public static Builder builder(ToolBoundary boundary) {
         return new Builder(boundary);
@@ -260,11 +260,7 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
             return this;
         }
 
-        /**
-         * The manager.
-         *
-         * @return a manager over this builder's boundary, definitions and observation registry
-         */
+        /** {@return a manager over this builder's boundary, definitions and observation registry} */
         public BoundaryToolCallingManager build() {
             if (definitions == null) {
                 definitions = DefaultToolCallingManager.builder().observationRegistry(observations).build();

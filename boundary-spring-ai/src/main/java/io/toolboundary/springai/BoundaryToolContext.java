@@ -22,10 +22,10 @@ public final class BoundaryToolContext {
     }
 
     /**
-     * A tool context holding {@code run}, to merge into a chat's tool context.
+     * {@return an immutable tool context holding {@code run} under {@link #RUN_CONTEXT_KEY}, to merge into a chat's
+     * tool context}
      *
      * @param run the harness's opened run, whose run id every tool call of the chat is recorded under
-     * @return an immutable map holding {@code run} under {@link #RUN_CONTEXT_KEY}
      * @throws IllegalArgumentException when {@code run} was not opened: pass the context that
      *     {@code ToolBoundary.openRun} answers
      */
@@ -39,10 +39,9 @@ public final class BoundaryToolContext {
     }
 
     /**
-     * The run in a tool context.
+     * {@return the run in a tool context, or none when it holds none (or something else under the key)}
      *
      * @param toolContext a chat's tool context, as Spring AI hands it to the tool calling manager
-     * @return the run, or none when the context holds none (or holds something else under the key)
      */
     public static Option<RunContext> runContext(Map<String, ?> toolContext) {
         requireNonNull(toolContext, "toolContext is null");

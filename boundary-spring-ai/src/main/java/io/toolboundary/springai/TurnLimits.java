@@ -41,29 +41,17 @@ public final class TurnLimits {
         this.onBreach = builder.onBreach;
     }
 
-    /**
-     * No limit: every call goes to the boundary, whose budgets decide.
-     *
-     * @return limits that never refuse a call
-     */
+    /** {@return no limits: every call goes to the boundary, whose budgets decide} */
     public static TurnLimits none() {
         return NONE;
     }
 
-    /**
-     * A builder of limits.
-     *
-     * @return a builder with no limit and {@link OnBreach#STOP_TURN} until set
-     */
+    /** {@return a builder with no limit and {@link OnBreach#STOP_TURN} until set} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /**
-     * What happens to a call over a limit.
-     *
-     * @return whether the turn stops or the model is told
-     */
+    /** {@return whether the turn stops or the model is told, for a call over a limit} */
     public OnBreach onBreach() {
         return onBreach;
     }
@@ -87,12 +75,11 @@ public final class TurnLimits {
     }
 
     /**
-     * The limit a call breaks, counting the call itself.
+     * {@return the limit a call breaks, counting the call itself, or none when it is within every limit}
      *
      * @param toolName the called tool's name as the model gave it ({@code null} counts as the empty name)
      * @param callsOfTool the tool's calls in this turn, this one included
      * @param calls all calls in this turn, this one included
-     * @return the breach, or none when the call is within every limit
      */
     Option<Breach> check(String toolName, int callsOfTool, int calls) {
         String name = nameOf(toolName);
@@ -204,11 +191,7 @@ public final class TurnLimits {
             return this;
         }
 
-        /**
-         * The limits.
-         *
-         * @return limits as set on this builder
-         */
+        /** {@return limits as set on this builder} */
         public TurnLimits build() {
             return new TurnLimits(this);
         }

@@ -54,11 +54,10 @@ public class ReactAgentBoundaryAutoConfiguration {
     }
 
     /**
-     * The interceptor to give every {@code ReactAgent} of the application.
+     * {@return the interceptor over {@code boundary} to give every {@code ReactAgent} of the application}
      *
      * @param boundary the context's boundary, built by {@link ToolBoundaryAutoConfiguration} unless the
      *     application has its own
-     * @return the interceptor over {@code boundary}
      */
     @Bean
     @ConditionalOnBean(ToolBoundary.class)
