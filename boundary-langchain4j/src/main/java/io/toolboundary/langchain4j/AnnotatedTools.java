@@ -73,11 +73,7 @@ public final class AnnotatedTools {
         return new AnnotatedTools(Map.copyOf(tools));
     }
 
-    /**
-     * The specifications of every tool, for {@link LangChain4jToolBoundary#of}.
-     *
-     * @return the specifications, one per tool
-     */
+    /** {@return the specifications of every tool, one each, for {@link LangChain4jToolBoundary#of}} */
     public List<ToolSpecification> specifications() {
         List<ToolSpecification> specifications = new ArrayList<>();
         tools.values().forEach(tool -> specifications.add(tool.specification()));
@@ -85,35 +81,33 @@ public final class AnnotatedTools {
     }
 
     /**
-     * A read-only binding of the named tool, with an unlimited per-run budget.
+     * {@return a read-only binding of the named tool, with an unlimited per-run budget}
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
      * @param name the tool name
      * @param projector turns its raw response into an agent result
-     * @return the binding
      */
     public ToolBinding readOnly(String name, Projector projector) {
         return ToolBinding.readOnly(name, executor(name), projector);
     }
 
     /**
-     * A binding of the named tool as one that writes: registered so that calls to it get a clear error, never run.
+     * {@return a binding of the named tool as one that writes: registered so that calls to it get a clear error, never
+     * run}
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
      * @param name the tool name
      * @param projector turns its raw response into an agent result
-     * @return the binding
      */
     public ToolBinding writable(String name, Projector projector) {
         return ToolBinding.writable(name, executor(name), projector);
     }
 
     /**
-     * The executor of the named tool: calls its method and returns its own output as the raw response.
+     * {@return the executor of the named tool, which calls its method and returns its own output as the raw response}
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
      * @param name the tool name
-     * @return the executor
      */
     public ToolExecutor executor(String name) {
         requireNonNull(name, "name is null");

@@ -63,7 +63,7 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * Tools for an agent.
+     * {@return tools for an agent, checked against the boundary}
      *
      * @param boundary the boundary every call goes through; its registered tools are the ones that can run
      * @param runContext the harness's current facts about the run, opened by {@link ToolBoundary#openRun},
@@ -73,7 +73,6 @@ public final class LangChain4jToolBoundary {
      * @throws IllegalArgumentException when a specification's name is not a safe tool name, two
      *     specifications share a name, a specification names a tool the boundary does not register, or a
      *     tool the boundary registers has no specification (the message lists the names)
-     * @return the tools, checked against the boundary
      */
     public static LangChain4jToolBoundary of(ToolBoundary boundary, Supplier<RunContext> runContext,
             Collection<ToolSpecification> specifications) {
@@ -107,10 +106,8 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * A {@link ToolProvider} offering the specifications, each executed through the boundary. For
-     * {@link AiServices#toolProvider(ToolProvider)}.
-     *
-     * @return the tool provider
+     * {@return a {@link ToolProvider} offering the specifications, each executed through the boundary, for
+     * {@link AiServices#toolProvider(ToolProvider)}}
      */
     public ToolProvider toolProvider() {
         return request -> {
@@ -121,11 +118,9 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * The answer to a tool name the model was not offered, computed by the boundary like any other
-     * call. For {@link AiServices#hallucinatedToolNameStrategy(Function)}; without it, LangChain4j ends
-     * the agent's call with an exception.
-     *
-     * @return the strategy
+     * {@return the answer to a tool name the model was not offered, computed by the boundary like any other call} For
+     * {@link AiServices#hallucinatedToolNameStrategy(Function)}; without it, LangChain4j ends the agent's call with an
+     * exception.
      */
     public Function<ToolExecutionRequest, ToolExecutionResultMessage> unknownToolStrategy() {
         return request -> {
@@ -152,10 +147,10 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * Runs one framework tool call through the boundary, for a harness that drives tools itself.
+     * {@return the text for the model (see {@link ToolBoundary#agentText}) of one framework tool call run through the
+     * boundary} For a harness that drives tools itself.
      *
      * @param request the call as the framework produced it
-     * @return the text for the model (see {@link ToolBoundary#agentText})
      */
     public String answer(ToolExecutionRequest request) {
         return ToolBoundary.agentText(invoke(request));

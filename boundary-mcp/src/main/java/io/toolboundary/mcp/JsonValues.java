@@ -30,11 +30,7 @@ final class JsonValues {
     private JsonValues() {
     }
 
-    /**
-     * Reads one JSON object.
-     *
-     * @throws IllegalArgumentException when the text is not exactly one JSON object
-     */
+    /** Reads one JSON object; {@link IllegalArgumentException} when the text is not exactly one. */
     static Map<String, Object> readObject(String json) {
         try (JsonParser parser = JSON.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -88,11 +84,7 @@ final class JsonValues {
         }
     }
 
-    /**
-     * Writes a decoded JSON value.
-     *
-     * @throws McpUnsupportedContentException when the value holds something that is not JSON
-     */
+    /** Writes a decoded JSON value; {@link McpUnsupportedContentException} when it holds something not JSON. */
     static String write(Object value) throws McpUnsupportedContentException {
         StringWriter out = new StringWriter();
         try (JsonGenerator generator = JSON.createGenerator(out)) {

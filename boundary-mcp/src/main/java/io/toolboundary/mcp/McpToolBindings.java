@@ -102,10 +102,9 @@ public final class McpToolBindings {
     }
 
     /**
-     * The same factory with one tool read-only, whatever the server declares.
+     * {@return a new factory with one tool read-only, whatever the server declares}
      *
      * @param toolName a tool the server listed
-     * @return a new factory
      * @throws IllegalArgumentException when the server did not list the tool
      */
     public McpToolBindings readOnly(String toolName) {
@@ -131,20 +130,15 @@ public final class McpToolBindings {
         return new McpToolBindings(client, hintedReadOnly, Map.copyOf(next));
     }
 
-    /**
-     * The names of the tools the server listed when this factory was made.
-     *
-     * @return the names, sorted, unmodifiable
-     */
+    /** {@return the names of the tools the server listed when this factory was made, sorted, unmodifiable} */
     public Set<String> toolNames() {
         return Collections.unmodifiableSet(new TreeSet<>(hintedReadOnly.keySet()));
     }
 
     /**
-     * Whether the binding of a tool will be read-only.
+     * {@return true when the harness's override or an accepted hint makes the tool's binding read-only}
      *
      * @param toolName a tool the server listed
-     * @return true when the harness's override or an accepted hint makes it read-only
      * @throws IllegalArgumentException when the server did not list the tool
      */
     public boolean isReadOnly(String toolName) {

@@ -18,10 +18,8 @@ public final class McpUnsupportedContentException extends Exception {
     }
 
     /**
-     * The MCP content type that was refused.
-     *
-     * @return {@code image}, {@code audio}, {@code resource}, {@code resource_link}, {@code structured}
-     *     or another type the server named
+     * {@return the refused MCP content type: {@code image}, {@code audio}, {@code resource}, {@code resource_link},
+     * {@code structured} or another the server named}
      */
     public String contentType() {
         return contentType;

@@ -84,10 +84,9 @@ public final class MicrometerBoundaryListener implements BoundaryListener {
     }
 
     /**
-     * A listener tagging every rejected call's tool as {@value #UNKNOWN_TOOL}.
+     * {@return a listener tagging every rejected call's tool as {@value #UNKNOWN_TOOL}}
      *
      * @param registry where the meters go
-     * @return the listener
      */
     public static MicrometerBoundaryListener of(MeterRegistry registry) {
         return of(registry, List.of());

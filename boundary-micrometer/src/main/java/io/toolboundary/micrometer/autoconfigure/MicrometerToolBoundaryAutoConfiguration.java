@@ -38,11 +38,10 @@ public class MicrometerToolBoundaryAutoConfiguration {
     }
 
     /**
-     * The meters' listener, on the context's (primary) meter registry.
+     * {@return the meters' listener, on the context's (primary) meter registry}
      *
      * @param registry the context's (primary) meter registry
      * @param tools the registered tool bindings, whose names tag rejected calls
-     * @return the listener
      */
     @Bean
     @ConditionalOnBean(MeterRegistry.class)
