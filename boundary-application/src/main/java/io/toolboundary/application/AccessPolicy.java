@@ -22,11 +22,7 @@ public interface AccessPolicy {
      */
     boolean allows(RunContext run, ToolName tool);
 
-    /**
-     * Grants every registered tool to every run.
-     *
-     * @return a policy that grants every registered tool
-     */
+    /** {@return a policy that grants every registered tool to every run} */
     static AccessPolicy allowAll() {
         return (run, tool) -> true;
     }

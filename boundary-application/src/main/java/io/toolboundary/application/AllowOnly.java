@@ -5,10 +5,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The policy {@link AccessPolicy#allowOnly} builds: it grants the named tools and denies every other, and
- * its names can be checked against the tools a boundary registers.
- *
- * @param allowed the names granted
+ * The policy {@link AccessPolicy#allowOnly} builds: it grants the {@code allowed} tools and denies every other,
+ * and its names can be checked against the tools a boundary registers.
  */
 record AllowOnly(Set<ToolName> allowed) implements AccessPolicy {
 
@@ -21,11 +19,7 @@ record AllowOnly(Set<ToolName> allowed) implements AccessPolicy {
         return allowed.contains(tool);
     }
 
-    /**
-     * Refuses names no tool of {@code registered} has.
-     *
-     * @throws IllegalArgumentException naming, in order, the names that are not registered
-     */
+    /** Refuses, naming them in order, the names no tool of {@code registered} has. */
     void requireRegistered(Set<ToolName> registered) {
         Set<String> unknown = new TreeSet<>();
         allowed.stream().filter(name -> !registered.contains(name)).forEach(name -> unknown.add(name.value()));

@@ -8,14 +8,10 @@ import io.toolboundary.domain.ToolName;
 import java.time.Duration;
 
 /**
- * Harness-side diagnostics. A listener may see exception types, which the agent never does; it never
- * receives an exception's message or stack trace. Every method has a no-op default; an exception
- * thrown by a listener is ignored and changes no outcome.
- *
- * <p>Each call that returns from {@link ToolBoundary#invoke} ends with exactly one of {@link #onRejected},
- * {@link #onCompleted}, {@link #onStoreFailed}, {@link #onReplayed} or {@link #onUnexpectedFailure}. A call
- * that reached its tool also reports {@link #onExecuted} and, when the projector ran, {@link #onProjected},
- * before it ends.
+ * Harness-side diagnostics: a listener may see exception types, never their messages or stack traces. Every
+ * method has a no-op default; an exception a listener throws is ignored. Each call ends with exactly one of
+ * {@link #onRejected}, {@link #onCompleted}, {@link #onStoreFailed}, {@link #onReplayed} or
+ * {@link #onUnexpectedFailure}, after {@link #onExecuted} and {@link #onProjected} when those ran.
  */
 public interface BoundaryListener {
 
@@ -58,11 +54,9 @@ public interface BoundaryListener {
     }
 
     /**
-     * A call's record may be left PROJECTING: a begin or complete got no definite answer from the store
-     * and the boundary could not end the record within its store budget either. The agent got
-     * {@code STORE_OUTCOME_UNKNOWN}. Keep the pair and pass it to {@link ToolBoundary#endUnfinished}
-     * once the store answers again; until then the record is never citable, and a replay of the call is
-     * refused as a duplicate while the record exists.
+     * A call's record may be left PROJECTING: the store gave no definite answer and the boundary could not end
+     * the record within its budget; the agent got {@code STORE_OUTCOME_UNKNOWN}. Pass the pair to
+     * {@link ToolBoundary#endUnfinished} once the store answers again; until then the record is never citable.
      *
      * @param key the call
      * @param token the attempt that began the record

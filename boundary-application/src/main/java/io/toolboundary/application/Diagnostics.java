@@ -15,13 +15,7 @@ import java.util.function.LongSupplier;
  */
 final class Diagnostics {
 
-    /**
-     * A tool's or a projector's code for one call: it takes the call and its input as arguments, so that
-     * a step can be a constant rather than a closure built for every call.
-     *
-     * @param <I> what the step works on
-     * @param <T> what it returns
-     */
+    /** A tool's or projector's code for one call, taking the call and its input so a step can be a constant. */
     @FunctionalInterface
     interface Step<I, T> {
         T run(AdmittedCall call, I input) throws Exception;
@@ -42,15 +36,9 @@ final class Diagnostics {
     }
 
     /**
-     * Runs a step of {@code call} over {@code input} and reports how long it ran, whether it returned or
-     * threw. A throwable is returned, not thrown, unless it is the JVM's own distress; an interrupt it
-     * carried is restored on the calling thread before the caller hears of it.
-     *
-     * @param step the executor or projector call
-     * @param call the call the step belongs to
-     * @param input what the step works on
-     * @param elapsed the listener event that receives the duration, measured by the ticker; never negative
-     * @return what the step returned, or what it threw
+     * Runs a step of {@code call} over {@code input} and reports how long it ran to {@code elapsed}, whether
+     * it returned or threw. A throwable is returned, not thrown, unless it is the JVM's own distress; an
+     * interrupt it carried is restored on the calling thread first.
      */
     <I, T> Either<Throwable, T> timed(Step<I, T> step, AdmittedCall call, I input, Consumer<Duration> elapsed) {
         long started = 0L;

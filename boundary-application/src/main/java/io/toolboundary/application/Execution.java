@@ -78,10 +78,8 @@ final class Execution {
     }
 
     /**
-     * Step 4: the raw response must be there, be Unicode, and fit both its own limit and the room the
-     * record has left.
-     *
-     * @return the checked raw response, or the error whose code ends the record ({@link #failed})
+     * {@return the raw response (step 4), checked to be there, Unicode and within its limit and the record's room, or
+     * the error that ends the record ({@link #failed})}
      */
     Either<BoundaryError, String> checkRawResponse(AdmittedCall call, String rawResponse) {
         if (rawResponse == null) {

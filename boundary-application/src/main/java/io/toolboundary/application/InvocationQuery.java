@@ -20,9 +20,6 @@ import java.time.Duration;
  */
 final class InvocationQuery {
 
-    /** How long one read waits when no timeout is given: 5 seconds. */
-    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
-
     private final CanonicalInvocationStore store;
     private final Duration timeout;
 
@@ -31,21 +28,7 @@ final class InvocationQuery {
         this.timeout = timeout;
     }
 
-    /**
-     * {@return a query over a store whose reads wait at most {@link #DEFAULT_TIMEOUT}}
-     *
-     * @param store the store to read
-     */
-    static InvocationQuery of(CanonicalInvocationStore store) {
-        return of(store, DEFAULT_TIMEOUT);
-    }
-
-    /**
-     * {@return a query over a store whose reads wait at most {@code timeout} each}
-     *
-     * @param store the store to read
-     * @param timeout the longest one read may wait; positive
-     */
+    /** {@return a query over a store whose reads wait at most {@code timeout} (positive) each} */
     static InvocationQuery of(CanonicalInvocationStore store, Duration timeout) {
         requireNonNull(timeout, "timeout is null");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -54,25 +37,12 @@ final class InvocationQuery {
         return new InvocationQuery(requireNonNull(store, "store is null"), timeout);
     }
 
-    /**
-     * Finds a record.
-     *
-     * @param runId the run
-     * @param toolCallId the exact framework tool_call_id
-     * @return the record, none when there is none (or it expired), or a store error
-     */
+    /** The record of a call, none when there is none (or it expired), or a store error. */
     Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
         return store.find(InvocationKey.of(runId, toolCallId), timeout).mapLeft(failure -> BoundaryError.of(failure.code()));
     }
 
-    /**
-     * Says how the record of a call may be cited: as evidence (READY, EVIDENCE_FOUND), only as a
-     * scoped negative observation (READY, NO_EVIDENCE), or not at all (PROJECTING, ERROR, missing).
-     *
-     * @param runId the run
-     * @param toolCallId the exact framework tool_call_id
-     * @return how the record may be cited ({@code NOT_REFERENCABLE} when there is none), or a store error
-     */
+    /** How the record of a call may be cited ({@code NOT_REFERENCABLE} when there is none), or a store error. */
     Either<BoundaryError, Referencability> referencability(RunId runId, ToolCallId toolCallId) {
         return find(runId, toolCallId).map(found -> found.map(CanonicalRecord::referencability)
                 .getOrElse(Referencability.NOT_REFERENCABLE));

@@ -50,11 +50,7 @@ final class Preflight {
         return tools.keySet();
     }
 
-    /**
-     * Checks a call.
-     *
-     * @return the admitted call, with the record to create and a fresh attempt token; or the first refusal
-     */
+    /** {@return the admitted call, with the record to create and a fresh attempt token; or the first refusal} */
     Either<BoundaryError, AdmittedCall> check(RunContext run, ToolCallEnvelope envelope) {
         Call call = new Call(run, envelope);
         Option<ErrorCode> refusal = firstRefusal(call);

@@ -4,14 +4,10 @@ import io.toolboundary.domain.Projection;
 import java.util.stream.Stream;
 
 /**
- * Turns a raw tool response into the bounded, evidence-labelled text an agent may see. This is the
- * interface RAG, log and SQL tool teams implement.
- *
- * <p>A projector should return {@link Projection#evidenceFound} when it found something and
- * {@link Projection#noEvidence} with the scope it searched when it did not. The boundary checks the
- * result: a wrong evidence status, a missing scope or too many bytes end the record in ERROR; nothing
- * is ever truncated. Its static helpers cut text to a UTF-8 byte budget between code points and mask
- * credentials, so that a projection fits and shows no secret:
+ * Turns a raw tool response into the bounded, evidence-labelled text an agent may see; what RAG, log and SQL
+ * tool teams implement. Return {@link Projection#evidenceFound} or {@link Projection#noEvidence} with the scope
+ * searched; the boundary checks the result and ends the record in ERROR rather than truncate. The static
+ * helpers cut to a UTF-8 budget and mask credentials:
  *
  * <pre>{@code
  * String shown = Projector.firstLines(Projector.mask(rawResponse), 4_096);

@@ -63,17 +63,7 @@ final class ProjectorText {
     private ProjectorText() {
     }
 
-    /**
-     * The longest start of {@code text} that takes at most {@code maxBytes} bytes in UTF-8, cut between
-     * code points: a character that does not fit whole is left out whole, so a surrogate pair is never
-     * split. Text of exactly {@code maxBytes} bytes comes back whole; one more byte and the last
-     * character is cut. A lone surrogate comes out as U+FFFD (3 bytes).
-     *
-     * @param text the text to cut
-     * @param maxBytes the budget in UTF-8 bytes, 0 or more
-     * @return the cut text, well-formed and at most {@code maxBytes} UTF-8 bytes
-     * @throws IllegalArgumentException when {@code maxBytes} is negative
-     */
+    /** As {@link Projector#cut}: cut between code points; a lone surrogate comes out as U+FFFD. */
     static String cut(CharSequence text, long maxBytes) {
         requireNonNull(text, "text is null");
         requireBudget(maxBytes);
@@ -81,35 +71,14 @@ final class ProjectorText {
         return wellFormed(text, 0, end);
     }
 
-    /**
-     * The first whole lines of {@code text} that fit {@code maxBytes} UTF-8 bytes together, joined by
-     * {@code \n} (each separator counts 1 byte). Lines end at {@code \n}, {@code \r\n} or {@code \r},
-     * as in {@link String#lines()}. It stops at the first line that does not fit, so the lines come
-     * back in order and without gaps; when even the first line does not fit the result is empty. A
-     * lone surrogate comes out as U+FFFD.
-     *
-     * @param text the text whose lines are taken
-     * @param maxBytes the budget in UTF-8 bytes, 0 or more
-     * @return the lines that fit, well-formed and at most {@code maxBytes} UTF-8 bytes
-     * @throws IllegalArgumentException when {@code maxBytes} is negative
-     */
+    /** As {@link Projector#firstLines(CharSequence, long)}; a lone surrogate comes out as U+FFFD. */
     static String firstLines(CharSequence text, long maxBytes) {
         requireNonNull(text, "text is null");
         requireBudget(maxBytes);
         return firstLines(text.toString().lines(), maxBytes);
     }
 
-    /**
-     * The first of {@code lines} that fit {@code maxBytes} UTF-8 bytes together, joined by {@code \n}
-     * (each separator counts 1 byte); as {@link #firstLines(CharSequence, long)}, for lines already
-     * filtered or mapped, for example {@code raw.lines().filter(l -> l.contains("ERROR"))}. Reads the
-     * stream only as far as the lines fit.
-     *
-     * @param lines the lines, none of them null
-     * @param maxBytes the budget in UTF-8 bytes, 0 or more
-     * @return the lines that fit, well-formed and at most {@code maxBytes} UTF-8 bytes
-     * @throws IllegalArgumentException when {@code maxBytes} is negative
-     */
+    /** As {@link Projector#firstLines(Stream, long)}; reads the stream only as far as the lines fit. */
     static String firstLines(Stream<? extends CharSequence> lines, long maxBytes) {
         requireNonNull(lines, "lines is null");
         requireBudget(maxBytes);
@@ -137,29 +106,12 @@ final class ProjectorText {
     }
 
     /**
-     * The text with common credential shapes replaced by {@value #MASK}:
-     * <ul>
-     *   <li>key-value pairs whose key names a secret: {@code password=}, {@code passwd:}, {@code pwd=},
-     *       {@code passphrase}, {@code secret=}, {@code token=}, {@code api_key=}, {@code access_key},
-     *       {@code private_key}, {@code credentials}, also inside longer keys ({@code DB_PASSWORD},
-     *       {@code aws_secret_access_key}, {@code clientSecret}) and in JSON ({@code "password": "x"},
-     *       whose quotes are kept);</li>
-     *   <li>{@code Authorization:} header values and bearer tokens;</li>
-     *   <li>AWS access key ids ({@code AKIA...}, {@code ASIA...}); AWS secret keys by their key name;</li>
-     *   <li>passwords in connection strings: {@code redis://user:password@host}, {@code postgres://},
-     *       {@code mysql://}, {@code mongodb+srv://}, {@code jdbc:mysql://...}, and
-     *       {@code jdbc:oracle:thin:user/password@host};</li>
-     *   <li>PEM private key blocks, GitHub, Slack, Stripe, OpenAI and Google API keys, and JWTs.</li>
-     * </ul>
-     *
-     * <p>It errs on the side of masking ({@code max_tokens=500} becomes {@code max_tokens=[masked]}),
-     * it is idempotent, and its patterns run in linear time. It masks shapes, not meanings: a value in
-     * a column called {@code password} of a tab-separated table is not recognised, nor is a password
-     * that contains {@code , ; &} or whitespace after its first such character. Project only the
-     * columns you need.
-     *
-     * @param text the text to mask
-     * @return the masked text
+     * The text with credential shapes replaced by {@value #MASK} (see {@link Projector#mask}): key-value pairs
+     * whose key names a secret, also inside longer keys and in JSON (quotes kept); {@code Authorization}
+     * values and bearer tokens; AWS key ids; passwords in connection strings ({@code scheme://user:pw@host},
+     * {@code jdbc:oracle:thin:user/pw@host}); PEM private keys, GitHub, Slack, Stripe, OpenAI and Google API
+     * keys, and JWTs. Errs on the side of masking ({@code max_tokens=[masked]}); idempotent, linear time. A
+     * password column of a table, or a password holding {@code , ; &} or whitespace, is not recognised.
      */
     static String mask(CharSequence text) {
         requireNonNull(text, "text is null");

@@ -8,11 +8,8 @@ import io.vavr.control.Option;
 import java.time.Instant;
 
 /**
- * The harness's trusted facts about the run a tool call belongs to. Passed explicitly to every call;
- * never taken from the agent's envelope and never kept in a thread-local.
- *
- * <p>Only a context opened by {@link ToolBoundary#openRun} (which adds the store's run token) runs
- * calls; see there for a run whose stored state was lost.
+ * The harness's trusted facts about the run a tool call belongs to, passed explicitly to every call, never taken
+ * from the envelope or a thread-local. Only a context opened by {@link ToolBoundary#openRun} runs calls.
  *
  * @param runId the run
  * @param active false once the harness has stopped or cancelled the run

@@ -12,12 +12,8 @@ final class StoreBudget {
     private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
     /**
-     * What every budget of one boundary shares, made once: the whole budget, begin's share of it and the
-     * clock it is read by.
-     *
-     * @param total the store time of one call
-     * @param half half of {@code total}: begin's share
-     * @param nanoTime the monotonic clock, {@link System#nanoTime()} or a test's
+     * What every budget of one boundary shares, made once: the whole budget, {@code half} of it (begin's share),
+     * and the monotonic clock it is read by ({@link System#nanoTime()} or a test's).
      */
     record Terms(Duration total, Duration half, LongSupplier nanoTime) {
 

@@ -21,12 +21,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.OptionalLong;
 
 /**
- * Every store call the boundary makes, and the one place that compensates for a store that failed,
- * by what the {@link StoreFailure} says may have happened: a begin whose outcome is unknown is ended by
- * token at once; a completion that got no definite answer is sent once more; one refused as a conflict
- * answers the stored record's code; one that wrote nothing otherwise ends the record small, by token;
- * whatever is still unconfirmed is handed to the harness ({@link BoundaryListener#onUnfinished}) and the
- * agent is told {@code STORE_OUTCOME_UNKNOWN}. Answers reach the agent through {@link StoreFailure#code()}.
+ * Every store call the boundary makes, and the one place that compensates for a failed store by what the
+ * {@link StoreFailure} says may have happened: an unknown begin is ended by token at once; an unanswered
+ * completion is sent once more, then ended small by token; a conflict answers the stored record's code; what
+ * stays unconfirmed goes to {@link BoundaryListener#onUnfinished} and the agent gets {@code STORE_OUTCOME_UNKNOWN}.
  */
 final class StoreSteps {
 

@@ -56,30 +56,22 @@ public final class ToolBoundary {
         this.runTokens = RunToken::random;
     }
 
-    /**
-     * A builder; a store and an access policy are required.
-     *
-     * @return a new builder with the defaults
-     */
+    /** {@return a new builder with the defaults; a store and an access policy are required} */
     public static ToolBoundaryBuilder builder() {
         return new ToolBoundaryBuilder();
     }
 
-    /**
-     * The names of the tools registered with this boundary.
-     *
-     * @return an immutable set of the registered names
-     */
+    /** {@return the names of the tools registered with this boundary, immutable} */
     public java.util.Set<ToolName> toolNames() {
         return preflight.toolNames();
     }
 
     /**
-     * Reads a record for the harness (never for the agent), waiting at most the store timeout.
+     * {@return the record, none when there is none (or it expired), or a store error} For the harness, never the
+     * agent; waits at most the store timeout.
      *
      * @param runId the run
      * @param toolCallId the exact framework tool_call_id
-     * @return the record, none when there is none (or it expired), or a store error
      */
     public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
         return storeSteps.records().find(runId, toolCallId);
@@ -98,10 +90,9 @@ public final class ToolBoundary {
     }
 
     /**
-     * The text a model receives for a call, the one format every integration answers with:
-     * {@code EVIDENCE_FOUND} or {@code NO_EVIDENCE (scope: <scope>)} on the first line and the bounded
-     * content after it, or {@code ERROR <CODE>: <safe message>}. Nothing else: no raw response, exception,
-     * request or store key.
+     * The text a model receives for a call, the one format of every integration (see {@link #invoke}):
+     * {@code EVIDENCE_FOUND} or {@code NO_EVIDENCE (scope: <scope>)} and the content, or
+     * {@code ERROR <CODE>: <safe message>}.
      *
      * @param outcome what {@link #invoke} returned
      * @return the text for the model
@@ -111,12 +102,11 @@ public final class ToolBoundary {
     }
 
     /**
-     * Opens a run in the store, once, when it starts, and answers the run's facts with the token the store
-     * opened it with: pass that context to every call of the run. Once the store has lost the run, every
-     * call of it is refused with {@link ErrorCode#RUN_STATE_LOST} and runs nothing; start a new run id
-     * then (opening the lost one again would let its earlier calls run again). A context never opened is
-     * refused with {@link ErrorCode#RUN_NOT_OPENED}. Opening a held run again changes nothing (a retry is
-     * safe); another process of the run keeps the opened context ({@link RunContext#opened}).
+     * Opens a run in the store, once, when it starts, and answers the run's facts with the store's token: pass
+     * that context to every call of the run. Opening a held run again changes nothing. Once the store has lost
+     * the run, its calls are refused with {@link ErrorCode#RUN_STATE_LOST}: start a new run id (reopening the
+     * lost one would let its calls run again). A context never opened is refused with
+     * {@link ErrorCode#RUN_NOT_OPENED}; another process of the run uses {@link RunContext#opened}.
      *
      * @param run the run's facts, opened or not
      * @return the same facts with the run's token; {@code RUN_INACTIVE} or {@code RUN_DEADLINE_EXCEEDED}
@@ -166,9 +156,8 @@ public final class ToolBoundary {
 
     /**
      * Ends every record of a run still PROJECTING past its execution lease, as
-     * {@link #abandonExpired(RunId, ToolCallId)} does for one, over a paged listing of the run's records
-     * ({@link CanonicalInvocationStore#toolCallIds}); other records are left as they are. Safe to repeat;
-     * each store call waits at most the configured store timeout.
+     * {@link #abandonExpired(RunId, ToolCallId)} does for one, over a paged listing of the run's records. Safe to
+     * repeat; each store call waits at most the store timeout.
      *
      * @param runId the run
      * @return what was looked at, abandoned, still leased and failed; a store error when the first listing
@@ -180,11 +169,11 @@ public final class ToolBoundary {
     }
 
     /**
-     * Runs one tool call through the boundary with the executor its tool was registered with.
+     * {@return the bounded, evidence-labelled result of one tool call, run with its registered executor, or a safe
+     * error}
      *
      * @param run the harness's trusted facts about the run
      * @param envelope the call as the agent framework produced it
-     * @return the bounded, evidence-labelled result, or a safe error
      */
     public Either<BoundaryError, AgentResult> invoke(RunContext run, ToolCallEnvelope envelope) {
         return invoke(run, envelope, Option.none());

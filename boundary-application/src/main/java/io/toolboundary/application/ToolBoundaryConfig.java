@@ -110,24 +110,16 @@ public final class ToolBoundaryConfig {
     }
 
     /**
-     * How long after its creation a record may stay PROJECTING before it may be abandoned; the run's
-     * deadline cuts it short.
-     *
-     * @return the execution lease
+     * {@return how long after its creation a record may stay PROJECTING before it may be abandoned (the run's deadline
+     * cuts it short)}
      */
     public Duration executionLease() {
         return executionLease;
     }
 
     /**
-     * The most time one {@code invoke} spends waiting for the store, all its store calls, retries and
-     * clean-ups together. Store calls made before the tool runs, the clean-up of a begin that got no
-     * answer included, never wait past the run's deadline (a record still unconfirmed then is handed to
-     * {@link BoundaryListener#onUnfinished} at once); the completion after it may, within this budget, so
-     * that the record ends. Also the timeout of
-     * each harness-side store call ({@code records()}, {@code abandonExpired}, {@code endUnfinished}).
-     *
-     * @return the store budget of one call
+     * {@return the most time one {@code invoke} waits for the store, retries and clean-ups included} Calls before the
+     * tool runs never wait past the run's deadline. Also the timeout of each harness-side store call.
      */
     public Duration storeTimeout() {
         return storeTimeout;
@@ -144,10 +136,8 @@ public final class ToolBoundaryConfig {
     }
 
     /**
-     * Whether a duplicate call is answered from its READY record; see
-     * {@link Builder#replayReadyDuplicates(boolean)}.
-     *
-     * @return false (refuse every duplicate, the specification's rule) unless set
+     * {@return whether a duplicate call is answered from its READY record; false unless set (see
+     * {@link Builder#replayReadyDuplicates(boolean)})}
      */
     public boolean replayReadyDuplicates() {
         return replayReadyDuplicates;
@@ -186,13 +176,10 @@ public final class ToolBoundaryConfig {
         }
 
         /**
-         * What a call gets whose key holds a record of the same tool and arguments (another tool or other
-         * arguments are always {@code TOOL_CALL_ID_REUSED}; the tool never runs again either way). False,
-         * the default and the specification's rule: {@code DUPLICATE_TOOL_CALL}. True: a READY record
-         * answers with its agent result again and the listener is told ({@link BoundaryListener#onReplayed});
-         * a PROJECTING, ERROR or vanished record still answers {@code DUPLICATE_TOOL_CALL}. For an agent
-         * resumed from a checkpoint, whose framework replays an interrupted step's calls with the same ids.
-         * Costs one store read per duplicate.
+         * Whether a call whose key holds a READY record of the same tool and arguments is answered with that
+         * record's agent result again ({@link BoundaryListener#onReplayed}), for an agent resumed from a
+         * checkpoint; one store read per duplicate. False (the default and the specification's rule): every
+         * duplicate is {@code DUPLICATE_TOOL_CALL}. The tool never runs again either way.
          *
          * @param replay whether READY records answer duplicates
          * @return this builder
@@ -319,11 +306,10 @@ public final class ToolBoundaryConfig {
         }
 
         /**
-         * The config.
+         * {@return the validated config}
          *
          * @throws IllegalArgumentException when the limits do not nest (request and raw response must
          *     each fit in the record)
-         * @return the validated config
          */
         public ToolBoundaryConfig build() {
             if (argumentsBytes > recordBytes || rawResponseBytes > recordBytes) {

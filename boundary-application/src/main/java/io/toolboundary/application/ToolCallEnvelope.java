@@ -29,13 +29,12 @@ public record ToolCallEnvelope(String runId, String toolCallId, String toolName,
     }
 
     /**
-     * An envelope; {@code null} fields are read as missing.
+     * {@return an envelope, unchecked; {@code null} fields are read as missing}
      *
      * @param runId the run the call claims to belong to
      * @param toolCallId the framework's {@code tool_call_id}
      * @param toolName the tool the agent asked for
      * @param arguments the arguments, expected to be exactly one JSON object
-     * @return the envelope, unchecked
      */
     public static ToolCallEnvelope of(String runId, String toolCallId, String toolName, String arguments) {
         return new ToolCallEnvelope(runId, toolCallId, toolName, arguments);

@@ -3,11 +3,9 @@ package io.toolboundary.application;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Thrown by a {@link ToolExecutor} whose tool ran and reported a failure together with some output (an
- * error text, a partial result). The boundary ends the record in ERROR/{@code EXECUTION_FAILED} and keeps
- * that output as the record's raw response for the harness when it is Unicode and fits the raw response
- * limit and the record (otherwise the record holds none); the agent sees only the code. The output is
- * never the exception's message, and the exception carries no stack trace.
+ * Thrown by a {@link ToolExecutor} whose tool ran and reported a failure with some output: the record ends in
+ * ERROR/{@code EXECUTION_FAILED}, keeping that output as its raw response for the harness when it is Unicode and
+ * fits; the agent sees only the code. The exception carries no stack trace.
  */
 public final class ToolFailure extends Exception {
 

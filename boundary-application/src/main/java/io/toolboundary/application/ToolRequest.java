@@ -57,9 +57,8 @@ public final class ToolRequest {
     }
 
     /**
-     * The arguments as a Jackson tree, parsed once, on the first call (numbers with a fraction or an
-     * exponent as {@code BigDecimal}, so that none loses a digit). The executor and the projector of a call
-     * share the tree: read it, do not change it.
+     * The arguments as a Jackson tree, parsed on the first call (fractions and exponents as {@code BigDecimal}),
+     * shared by the executor and projector of a call: read it, do not change it.
      *
      * @return the arguments object
      * @throws IllegalArgumentException when the arguments are not one JSON object (never for a request the

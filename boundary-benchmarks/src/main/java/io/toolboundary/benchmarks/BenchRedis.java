@@ -84,10 +84,8 @@ final class BenchRedis implements AutoCloseable {
     }
 
     /**
-     * The hand-rolled peer on the same client, with the same fake projector, after checking on the server
-     * that it does what it claims: a call finishes its key, the key keeps its TTL, a second claim is refused.
-     *
-     * @throws IllegalStateException when the peer misbehaves
+     * The hand-rolled peer on the same client and fake projector, refused unless it does on the server what it
+     * claims: a call finishes its key, the key keeps its TTL, a second claim is refused.
      */
     HandRolledToolCalls peer(ToolExecutor executor) throws Exception {
         HandRolledToolCalls peer = new HandRolledToolCalls(client, "peer", RECORD_TTL, executor,
@@ -107,10 +105,8 @@ final class BenchRedis implements AutoCloseable {
     }
 
     /**
-     * Captures the commands of one call through {@code boundary} in {@code run}, an opened run, on
-     * {@link #CAPTURE_ID}, to be sent again without the boundary on the same client.
-     *
-     * @throws IllegalStateException when the boundary refuses the call
+     * Captures the commands of one call through {@code boundary} in the opened {@code run}, on {@link #CAPTURE_ID},
+     * to be sent again without the boundary; refuses a call the boundary refuses.
      */
     StoreCommands captureCommands(ToolBoundary boundary, RunContext run, String arguments) {
         return new StoreCommands(client, CallCapture.capture(endpoint(), () -> {

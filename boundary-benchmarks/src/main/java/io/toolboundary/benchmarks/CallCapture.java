@@ -27,11 +27,7 @@ final class CallCapture {
     private CallCapture() {
     }
 
-    /**
-     * Runs {@code call} under {@code MONITOR} and answers what it sent, in order.
-     *
-     * @throws IllegalStateException when the call sent no command
-     */
+    /** Runs {@code call} under {@code MONITOR} and answers what it sent, in order; refuses a call that sent nothing. */
     static List<List<String>> capture(RedisEndpoint endpoint, Runnable call) {
         String marker = "capture-end-" + System.nanoTime();
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().timeoutMillis(120_000)

@@ -22,14 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The in-memory peer: the idempotent tool call a team without this library writes around a
- * {@link ConcurrentHashMap}, making the decisions the record needs: the arguments are one JSON object,
- * checked and fingerprinted as the boundary does; a tool_call_id runs once; the run has a call budget; the
- * raw response is measured in UTF-8 bytes against a limit and kept with the result; a record is dropped
- * by the callers once its TTL has passed, in order of expiry.
- *
- * <p>No identifier checks, no attempt token, no lease, no per-tool budget, no check of the projection, no
- * typed answers, no listener, no bound on the memory held: the boundary's time beyond this one's is what
- * those cost. Thread-safe.
+ * {@link ConcurrentHashMap}, deciding only what the record needs (the JSON check and fingerprint, one run per
+ * tool_call_id, a run budget, the raw response's byte limit, expiry in order). None of the boundary's other
+ * checks, tokens, leases, typed answers or memory bound. Thread-safe.
  */
 final class HandRolledInMemory {
 
@@ -60,11 +55,8 @@ final class HandRolledInMemory {
     }
 
     /**
-     * Runs one tool call.
-     *
-     * @return the projection, or {@code null} when the call was refused (the tool did not run) or the raw
-     *         response was over the limit
-     * @throws Exception when the tool or projector fails
+     * {@return the projection of one tool call, or {@code null} when the call was refused (the tool did not run) or
+     * the raw response was over the limit} A failing tool or projector throws.
      */
     Projection call(String runId, String toolCallId, String arguments) throws Exception {
         Either<BoundaryError, String> fingerprint = json.fingerprint(tool, arguments);

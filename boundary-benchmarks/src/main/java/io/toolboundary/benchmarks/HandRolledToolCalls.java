@@ -18,14 +18,10 @@ import org.redisson.client.protocol.RedisCommands;
 import org.redisson.command.CommandAsyncExecutor;
 
 /**
- * The peer: the idempotent tool call a team without this library writes on the same Redisson client.
- * Two plain commands per call, one string per call: {@code SET key PENDING+request NX PX ttl} claims the
- * tool_call_id (a second claim fails, so the tool runs once), then the tool and projector run, then
- * {@code SET key DONE+request+raw+result XX KEEPTTL} finishes it without touching the TTL and without
- * re-creating an expired key.
- *
- * <p>No preflight, no JSON check, no byte limits, no evidence rules, no attempt token, no budgets, no
- * lifecycle check on completion: that is the difference the benchmark prices. Thread-safe.
+ * The Redis peer: the idempotent tool call a team without this library writes on the same Redisson client,
+ * {@code SET key PENDING+request NX PX ttl} to claim the tool_call_id, then {@code SET key DONE+... XX KEEPTTL}
+ * after the tool and projector ran. None of the boundary's checks, limits, tokens or budgets: the difference
+ * the benchmark prices. Thread-safe.
  */
 public final class HandRolledToolCalls {
 
@@ -47,9 +43,9 @@ public final class HandRolledToolCalls {
     }
 
     /**
-     * Runs one tool call.
+     * {@return the projection of one tool call, or {@code null} when the tool_call_id was already claimed (the tool
+     * did not run)}
      *
-     * @return the projection, or {@code null} when the tool_call_id was already claimed (the tool did not run)
      * @throws Exception when the tool or projector fails, or the finishing write found no key
      */
     public Projection call(String runId, String toolCallId, String arguments) throws Exception {

@@ -40,15 +40,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * What the boundary adds to a tool call on the in-memory store: {@link #boundary} runs
- * {@link ToolBoundary#invoke}; {@link #handRolled} makes the same call on a map that decides only what
- * the record needs ({@link HandRolledInMemory}); {@link #baseline} calls the same fake executor and
- * projector directly (the floor). Every call has a new tool_call_id; a refused call fails the run.
- *
- * <p>Memory stays bounded as in production: a new store each iteration, a clock that moves one
- * millisecond per call (a record outlives the next {@value #TTL_CALLS} calls, then the store's sweep
- * drops it), and a new run every {@value #RUN_CALLS} calls whose deadline is {@link #RUN_DEADLINE} away,
- * so that no run's ledger outlives the iteration.
+ * What the boundary adds to a tool call on the in-memory store: {@link #boundary} against {@link #handRolled}
+ * ({@link HandRolledInMemory}) and {@link #baseline}, the same executor and projector called directly. Every
+ * call has a new tool_call_id; a refused call fails the run. Memory stays bounded: a new store per iteration,
+ * a clock one millisecond per call (records outlive {@value #TTL_CALLS} calls), a new run every
+ * {@value #RUN_CALLS} calls.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.AverageTime, Mode.SampleTime})

@@ -28,10 +28,8 @@ public final class Payloads {
     }
 
     /**
-     * Tool arguments: one JSON object of exactly {@code utf8Bytes} bytes, with nested fields, an array
-     * of terms and a string, so that the parser sees a realistic mix of tokens.
-     *
-     * @throws IllegalArgumentException when {@code utf8Bytes} is below 128
+     * Tool arguments: one JSON object of exactly {@code utf8Bytes} bytes (at least 128), with nested fields, an
+     * array of terms and a string, a realistic mix of tokens for the parser.
      */
     public static String request(int utf8Bytes) {
         if (utf8Bytes < 128) {

@@ -18,12 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one canonical record costs in Redis, per call of a run, beyond the payload it carries (arguments,
- * raw response, agent result, run id and tool_call_id): the growth of {@code used_memory} (less the
- * clients' buffers, run state included) and of {@code MEMORY USAGE} over every key under the run's hash
- * tag; the hand-rolled peer's keys the same way. Refuses to count a call the boundary refused.
- *
- * <p>Usage: {@code RecordMemory <output.json> <records per run> <repeats>}.
+ * What one canonical record costs in Redis beyond its payload, per call of a run: the growth of
+ * {@code used_memory} (less client buffers) and of {@code MEMORY USAGE} over the run's keys, and the same for
+ * the hand-rolled peer. Usage: {@code RecordMemory <output.json> <records per run> <repeats>}.
  */
 public final class RecordMemory {
 

@@ -41,17 +41,11 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * The boundary on the Redis store, its own commands sent alone ({@link StoreCommands}, the floor) and the
- * hand-rolled peer ({@link HandRolledToolCalls}), on the same Redisson client, at 1, 8 and 32 callers:
- * one call's time (SampleTime; calls per second are callers over the mean), and per measurement
- * iteration the CPU time per call of this JVM and of the server and the server's execution time per call
- * ({@code INFO commandstats}). Arguments {@value Payloads#REDIS_REQUEST_BYTES} B, agent result
- * {@value Payloads#AGENT_RESULT_BYTES} B, raw response 1 KiB or 64 KiB; a new tool_call_id per call, the
- * server flushed before every iteration. A refused call fails the run rather than being measured.
- *
- * <p>Meant to run without forks, each kind in a JVM of its own that first warms every kind on
- * {@value #JVM_WARMUP_THREADS} threads (see {@code bench/run}); only kinds measured in the same run are
- * compared.
+ * The boundary on the Redis store against its own commands sent alone ({@link StoreCommands}, the floor) and
+ * the hand-rolled peer ({@link HandRolledToolCalls}), on one Redisson client at 1, 8 and 32 callers: the time
+ * of one call, and per iteration the client's and server's CPU and the server's execution time per call. A
+ * refused call fails the run. Run without forks, one kind per JVM after warming every kind on
+ * {@value #JVM_WARMUP_THREADS} threads ({@code bench/run}); see BENCHMARKS.md.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)

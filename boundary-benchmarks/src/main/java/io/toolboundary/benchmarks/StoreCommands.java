@@ -14,11 +14,9 @@ import org.redisson.command.CommandAsyncExecutor;
 import org.redisson.command.CommandBatchService;
 
 /**
- * The floor of the client path: the commands one boundary call sent, captured, sent again on the same
- * Redisson client as the store sends them (begin's {@code EVALSHA}, then the raw response's
- * {@code SET ... XX KEEPTTL} and complete's {@code EVALSHA} in one pipeline), each call on a tool_call_id
- * of its own, with none of the boundary's work between them. Refuses a reply other than a successful
- * call's. Thread-safe.
+ * The floor of the client path: the commands one boundary call sent, captured and sent again on the same
+ * client as the store sends them, each call on its own tool_call_id, with none of the boundary's work between.
+ * Refuses a reply other than a successful call's. Thread-safe.
  */
 final class StoreCommands {
 

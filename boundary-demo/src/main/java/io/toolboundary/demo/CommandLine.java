@@ -5,12 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.vavr.control.Either;
 
 /**
- * The demo's parsed command line: show the usage, or play the run on a chosen store.
- *
- * @param help true when the usage was asked for
- * @param store the store to play the run on
- * @param allowEviction true when a Redis store may run on a server whose {@code maxmemory-policy} is
- *     not {@code noeviction}
+ * The demo's parsed command line: show the usage, or play the run on a chosen store; {@code allowEviction} lets a
+ * Redis store run on a server whose {@code maxmemory-policy} is not {@code noeviction}.
  */
 record CommandLine(boolean help, StoreOption store, boolean allowEviction) {
 
@@ -70,11 +66,7 @@ record CommandLine(boolean help, StoreOption store, boolean allowEviction) {
         }
     }
 
-    /**
-     * Parses the arguments.
-     *
-     * @return the command line, or the reason it is not one
-     */
+    /** {@return the command line the arguments give, or the reason they are not one} */
     static Either<String, CommandLine> parse(String[] args) {
         requireNonNull(args, "args is null");
         boolean help = false;

@@ -24,11 +24,9 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The demo's entry point: parses the command line, opens the store, plays the scripted triage run on a
- * fresh run id (opened in the store before its first call), closes the store, and answers with an exit code: {@value #EXIT_OK} when every step ended
- * as scripted, {@value #EXIT_FAILED} when the store could not be opened or failed or a step did not end
- * as scripted, {@value #EXIT_USAGE} for bad options. Failures are reported as one line on standard
- * error, never as a stack trace.
+ * The demo's entry point: plays the scripted triage run on a fresh run id on the store the command line names,
+ * and answers {@value #EXIT_OK}, {@value #EXIT_FAILED} or {@value #EXIT_USAGE}. A failure is one line on
+ * standard error, never a stack trace.
  */
 public final class Main {
 
@@ -58,12 +56,11 @@ public final class Main {
     }
 
     /**
-     * Runs the demo in this process.
+     * {@return the exit code of the demo, run in this process}
      *
      * @param args the command line
      * @param out where the run is printed
      * @param err where usage errors and failures are printed
-     * @return the exit code
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         requireNonNull(args, "args is null");
@@ -105,11 +102,7 @@ public final class Main {
         }
     }
 
-    /**
-     * The one place a store is made from the command line.
-     *
-     * @return the opened store, or one line saying why it could not be opened
-     */
+    /** {@return the store the command line names, opened, or one line saying why it could not be opened} */
     static Either<String, OpenedStore> openStore(CommandLine commandLine, Clock clock) {
         requireNonNull(commandLine, "commandLine is null");
         requireNonNull(clock, "clock is null");
@@ -160,12 +153,8 @@ public final class Main {
     }
 
     /**
-     * A store opened for one run.
-     *
-     * @param store the store
-     * @param name how the output names it
-     * @param inspection how to find the run's records afterwards, for a store that keeps them
-     * @param closer releases what the store holds (a Redis client's connections)
+     * A store opened for one run, named in the output, with how to find its records afterwards (for a store that
+     * keeps them) and what releases it (a Redis client's connections).
      */
     record OpenedStore(CanonicalInvocationStore store, String name, Option<RedisInspection> inspection,
             Runnable closer) implements AutoCloseable {

@@ -40,13 +40,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A scripted incident-triage run: the calls an agent would make while looking into failing checkout
- * payments, sent one by one through a {@link ToolBoundary}. For each step it prints what the agent
- * sent, what the agent got back, and the canonical record as the harness reads it, then a summary.
- *
- * <p>As a harness does, it opens the run once, before its first call ({@link ToolBoundary#openRun}), and
- * passes the opened context to every call. The last step passes a context of the same run carrying
- * another run token: what every call of a run sees once the store has lost the run's state.
+ * A scripted incident-triage run through a {@link ToolBoundary}, printing for each step what the agent sent and
+ * got back and the record as the harness reads it, then a summary. It opens the run before its first call; the
+ * last step carries another run token, as every call does once the store has lost the run's state.
  */
 final class TriageScript {
 
@@ -76,14 +72,7 @@ final class TriageScript {
         this.config = config;
     }
 
-    /**
-     * A script over a store.
-     *
-     * @param store the canonical store the boundary writes to
-     * @param storeName how the store is named in the output
-     * @param runId the run to play; should be fresh for every play
-     * @param clock the clock of the boundary and of the run's deadline
-     */
+    /** A script playing a fresh {@code runId} on {@code store}, named {@code storeName} in the output, on {@code clock}. */
     static TriageScript create(CanonicalInvocationStore store, String storeName, RunId runId, Clock clock) {
         requireNonNull(store, "store is null");
         requireNonNull(storeName, "storeName is null");
@@ -108,9 +97,7 @@ final class TriageScript {
     }
 
     /**
-     * Plays every step, printing a table for each and a summary line.
-     *
-     * @return true when every step ended as scripted
+     * {@return true when every step ended as scripted} Plays every step, printing a table for each and a summary line.
      */
     boolean play(PrintStream out) {
         requireNonNull(out, "out is null");

@@ -49,13 +49,12 @@ public final class AgentResult {
     }
 
     /**
-     * Checks a projector's output.
+     * {@return the checked result, {@link ErrorCode#PROJECTION_INVALID} when it breaks an evidence rule,
+     * {@link ErrorCode#TEXT_NOT_UNICODE} when it is not well-formed Unicode, or {@link ErrorCode#RESULT_TOO_LARGE}
+     * when it is over the limit (never truncated)}
      *
      * @param projection what the projector returned
      * @param maxBytes the agent result limit, counted in UTF-8 over content and scope
-     * @return the result, {@link ErrorCode#PROJECTION_INVALID} when it breaks an evidence rule,
-     *     {@link ErrorCode#TEXT_NOT_UNICODE} when it is not well-formed Unicode, or
-     *     {@link ErrorCode#RESULT_TOO_LARGE} when it is over the limit (never truncated)
      */
     public static Either<BoundaryError, AgentResult> of(Projection projection, long maxBytes) {
         requireNonNull(projection, "projection is null");

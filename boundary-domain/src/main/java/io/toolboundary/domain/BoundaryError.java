@@ -41,10 +41,9 @@ public record BoundaryError(ErrorCode code, Option<Long> limit) {
     }
 
     /**
-     * The error for a code.
+     * {@return the error carrying only {@code code}}
      *
      * @param code the stable error code
-     * @return the error carrying only that code
      */
     public static BoundaryError of(ErrorCode code) {
         return new BoundaryError(code);

@@ -23,11 +23,10 @@ public record InvocationKey(RunId runId, ToolCallId toolCallId) {
     }
 
     /**
-     * The key of a tool call in a run.
+     * {@return the key of a tool call in a run}
      *
      * @param runId the run
      * @param toolCallId the framework's tool call id, exactly as supplied
-     * @return the key of that call in that run
      */
     public static InvocationKey of(RunId runId, ToolCallId toolCallId) {
         return new InvocationKey(runId, toolCallId);

@@ -24,10 +24,9 @@ public record RunId(String value) {
     }
 
     /**
-     * Checks an untrusted value.
+     * {@return the checked identifier, or {@link ErrorCode#RUN_ID_INVALID} when missing, blank or unsafe}
      *
      * @param value the text to check; {@code null} is read as missing
-     * @return the identifier, or {@link ErrorCode#RUN_ID_INVALID} when missing or blank, {@link ErrorCode#RUN_ID_INVALID} when unsafe
      */
     public static Either<BoundaryError, RunId> of(String value) {
         return SafeIdentifier.check(value, ErrorCode.RUN_ID_INVALID, ErrorCode.RUN_ID_INVALID, RunId::new);

@@ -24,10 +24,10 @@ public record ToolCallId(String value) {
     }
 
     /**
-     * Checks an untrusted value.
+     * {@return the checked identifier, or {@link ErrorCode#TOOL_CALL_ID_MISSING} when missing or blank,
+     * {@link ErrorCode#TOOL_CALL_ID_UNSAFE} when unsafe}
      *
      * @param value the text to check; {@code null} is read as missing
-     * @return the identifier, or {@link ErrorCode#TOOL_CALL_ID_MISSING} when missing or blank, {@link ErrorCode#TOOL_CALL_ID_UNSAFE} when unsafe
      */
     public static Either<BoundaryError, ToolCallId> of(String value) {
         return SafeIdentifier.check(value, ErrorCode.TOOL_CALL_ID_MISSING, ErrorCode.TOOL_CALL_ID_UNSAFE, ToolCallId::new);

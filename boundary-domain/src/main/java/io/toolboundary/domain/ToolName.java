@@ -24,10 +24,9 @@ public record ToolName(String value) {
     }
 
     /**
-     * Checks an untrusted value.
+     * {@return the checked identifier, or {@link ErrorCode#TOOL_NAME_INVALID} when missing, blank or unsafe}
      *
      * @param value the text to check; {@code null} is read as missing
-     * @return the identifier, or {@link ErrorCode#TOOL_NAME_INVALID} when missing or blank, {@link ErrorCode#TOOL_NAME_INVALID} when unsafe
      */
     public static Either<BoundaryError, ToolName> of(String value) {
         return SafeIdentifier.check(value, ErrorCode.TOOL_NAME_INVALID, ErrorCode.TOOL_NAME_INVALID, ToolName::new);

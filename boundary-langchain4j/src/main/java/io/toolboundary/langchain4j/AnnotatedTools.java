@@ -21,22 +21,11 @@ import java.util.Map;
 
 /**
  * Tools declared once, as LangChain4j {@link Tool @Tool} methods: each method gives both the
- * {@link ToolSpecification} the model is shown (LangChain4j's own {@link ToolSpecifications}) and the
- * executor the boundary runs.
+ * {@link ToolSpecification} the model is shown and the executor the boundary runs
+ * ({@code LangChain4jToolBoundary.of(boundary, run, annotated.specifications())}).
  *
- * <pre>{@code
- * AnnotatedTools annotated = AnnotatedTools.from(new LogTools());
- * ToolBoundary boundary = ToolBoundary.builder()
- *         .store(store).accessPolicy(policy)
- *         .tool(annotated.readOnly("searchLogs", new ErrorLinesProjector()))
- *         .build();
- * LangChain4jToolBoundary tools = LangChain4jToolBoundary.of(boundary, harness::currentRun, annotated.specifications());
- * }</pre>
- *
- * <p>The raw response is the method's own output: a {@code String} exactly as returned; any other result as
- * LangChain4j serialises it (JSON), once. The method runs with the arguments exactly as the model gave
- * them, parsed by LangChain4j; an exception it throws reaches the boundary (which ends the record in
- * EXECUTION_FAILED, never showing its text to the model), and LangChain4j never turns it into result text.
+ * <p>The raw response is the method's {@code String} as returned, else its result as LangChain4j serialises
+ * it (JSON). An exception it throws reaches the boundary (EXECUTION_FAILED), never the model.
  *
  * <p>Immutable and thread-safe as far as the tool objects are.
  */
@@ -84,11 +73,7 @@ public final class AnnotatedTools {
         return new AnnotatedTools(Map.copyOf(tools));
     }
 
-    /**
-     * The specifications of every tool, for {@link LangChain4jToolBoundary#of}.
-     *
-     * @return the specifications, one per tool
-     */
+    /** {@return the specifications of every tool, one each, for {@link LangChain4jToolBoundary#of}} */
     public List<ToolSpecification> specifications() {
         List<ToolSpecification> specifications = new ArrayList<>();
         tools.values().forEach(tool -> specifications.add(tool.specification()));
@@ -96,35 +81,33 @@ public final class AnnotatedTools {
     }
 
     /**
-     * A read-only binding of the named tool, with an unlimited per-run budget.
+     * {@return a read-only binding of the named tool, with an unlimited per-run budget}
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
      * @param name the tool name
      * @param projector turns its raw response into an agent result
-     * @return the binding
      */
     public ToolBinding readOnly(String name, Projector projector) {
         return ToolBinding.readOnly(name, executor(name), projector);
     }
 
     /**
-     * A binding of the named tool as one that writes: registered so that calls to it get a clear error, never run.
+     * {@return a binding of the named tool as one that writes: registered so that calls to it get a clear error, never
+     * run}
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
      * @param name the tool name
      * @param projector turns its raw response into an agent result
-     * @return the binding
      */
     public ToolBinding writable(String name, Projector projector) {
         return ToolBinding.writable(name, executor(name), projector);
     }
 
     /**
-     * The executor of the named tool: calls its method and returns its own output as the raw response.
+     * {@return the executor of the named tool, which calls its method and returns its own output as the raw response}
      *
      * @throws IllegalArgumentException when no {@code @Tool} method has that name
      * @param name the tool name
-     * @return the executor
      */
     public ToolExecutor executor(String name) {
         requireNonNull(name, "name is null");

@@ -28,66 +28,23 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Puts a {@link ToolBoundary} under the tools of a LangChain4j {@link AiServices} agent, so that every
- * tool call the model makes goes through {@link ToolBoundary#invoke} and the model sees only
- * {@link ToolBoundary#agentText agent text}: the bounded, evidence-labelled result or the safe error.
+ * Puts a {@link ToolBoundary} under the tools of a LangChain4j {@link AiServices} agent: every tool call
+ * goes through {@link ToolBoundary#invoke} and the model sees only {@link ToolBoundary#agentText agent text}.
  *
  * <pre>{@code
  * LangChain4jToolBoundary tools = LangChain4jToolBoundary.of(boundary, harness::currentRun, List.of(logSearchSpec));
  * Agent agent = tools.applyTo(AiServices.builder(Agent.class).chatModel(model)).build();
  * }</pre>
  *
- * <p>The supplier supplies opened runs: the harness opens each run once, when it starts, with
- * {@link ToolBoundary#openRun}, and its supplier answers that context (or one derived from it, such as
- * {@link RunContext#deactivated()}) for every call of the run:
- * <pre>{@code
- * RunContext run = boundary.openRun(RunContext.active(runId, deadline, 50))
- *         .getOrElseThrow(error -> new IllegalStateException(error.message()));
- * harness.setCurrentRun(run);
- * }</pre>
- * The supplier is read when the model calls a tool, not when the tools are built, so a run that was never
- * opened cannot be refused here; and an exception thrown there would reach the model as text (LangChain4j's
- * default tool error handler sends it). Such a call is therefore answered {@code ERROR RUN_NOT_OPENED} by
- * the boundary's preflight: nothing runs, no record is created, and the harness's
- * {@link io.toolboundary.application.BoundaryListener#onRejected} hears the code, so the mistake shows at
- * the run's first tool call. A run whose stored state the store lost (a restart without persistence, a
- * flush, an eviction, a failover) is answered {@code ERROR RUN_STATE_LOST} for every later call, and
- * nothing runs: the harness starts a new run.
+ * <p>The envelope carries the request's id, name and arguments unchanged (a missing id is never generated).
+ * The supplier answers a run opened with {@link ToolBoundary#openRun}; it is read once per call, on whatever
+ * thread runs tools, so it must not read a thread-local. A supplier that throws or returns {@code null}
+ * gives {@code ERROR INTERNAL_ERROR} without calling the boundary. Names the model was not offered also go
+ * through the boundary (see {@link #unknownToolStrategy()}). Specifications and the boundary's
+ * registrations must name the same tools ({@link #of} refuses otherwise).
  *
- * <p>What it promises, for each {@link ToolExecutionRequest} the framework hands it:
- * <ul>
- *   <li>the envelope carries the framework's {@link ToolExecutionRequest#id()} exactly as given: a
- *       {@code null} or empty id is passed as missing (the boundary answers TOOL_CALL_ID_MISSING);
- *       an id is never generated or replaced;</li>
- *   <li>the tool name is {@link ToolExecutionRequest#name()} and the arguments are
- *       {@link ToolExecutionRequest#arguments()}, both unchanged;</li>
- *   <li>the {@link RunContext} comes from the harness's supplier, read once per tool call (so a run the
- *       harness stops is refused at its next call), and must be opened (see above); the envelope's run id
- *       is that run's id, since the
- *       framework has no notion of a run. The supplier is called on whatever thread the framework runs
- *       tools on (another thread with {@link AiServices#executeToolsConcurrently()}), so it must not
- *       read a thread-local;</li>
- *   <li>the answer is the {@link ToolBoundary#agentText agent text} of the boundary's outcome, flagged as an error to the
- *       framework when the boundary refused or failed the call; no raw response, exception text,
- *       request echo or key ever reaches the model. A supplier that throws or returns {@code null}
- *       gives {@code ERROR INTERNAL_ERROR} and the boundary is not called.</li>
- * </ul>
- *
- * <p>Tool names the model was not offered (LangChain4j calls them hallucinated) are sent through the
- * boundary as well when {@link #unknownToolStrategy()} is installed (as {@link #applyTo} does): the
- * boundary answers TOOL_NOT_REGISTERED unless the name is registered there and the harness's access
- * policy grants it to the run. Which tools run is decided by the boundary's registrations and access
- * policy, not by the list offered to the model.
- *
- * <p>Wiring mistakes fail at {@link #of}: the specifications offered to the model and the tools registered
- * with the boundary must name the same tools. An {@link io.toolboundary.application.AccessPolicy} does not
- * expose the names it grants, so a policy naming a tool that is not registered cannot be caught here; calls
- * to that name are answered TOOL_NOT_REGISTERED. {@link AnnotatedTools} declares each tool once, from a
- * {@code @Tool} method, for both.
- *
- * <p>Limitation of LangChain4j 1.19: within one model message, two tool calls that are equal in id,
- * name and arguments share one result slot in the framework, so the model is shown the second answer
- * (DUPLICATE_TOOL_CALL) for both. The tool still runs once and its record keeps the first result.
+ * <p>LangChain4j 1.19 gives two calls equal in id, name and arguments within one message one result slot,
+ * so the model sees DUPLICATE_TOOL_CALL for both; the tool still runs once.
  *
  * <p>Immutable and thread-safe.
  */
@@ -106,7 +63,7 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * Tools for an agent.
+     * {@return tools for an agent, checked against the boundary}
      *
      * @param boundary the boundary every call goes through; its registered tools are the ones that can run
      * @param runContext the harness's current facts about the run, opened by {@link ToolBoundary#openRun},
@@ -116,7 +73,6 @@ public final class LangChain4jToolBoundary {
      * @throws IllegalArgumentException when a specification's name is not a safe tool name, two
      *     specifications share a name, a specification names a tool the boundary does not register, or a
      *     tool the boundary registers has no specification (the message lists the names)
-     * @return the tools, checked against the boundary
      */
     public static LangChain4jToolBoundary of(ToolBoundary boundary, Supplier<RunContext> runContext,
             Collection<ToolSpecification> specifications) {
@@ -150,10 +106,8 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * A {@link ToolProvider} offering the specifications, each executed through the boundary. For
-     * {@link AiServices#toolProvider(ToolProvider)}.
-     *
-     * @return the tool provider
+     * {@return a {@link ToolProvider} offering the specifications, each executed through the boundary, for
+     * {@link AiServices#toolProvider(ToolProvider)}}
      */
     public ToolProvider toolProvider() {
         return request -> {
@@ -164,11 +118,9 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * The answer to a tool name the model was not offered, computed by the boundary like any other
-     * call. For {@link AiServices#hallucinatedToolNameStrategy(Function)}; without it, LangChain4j ends
-     * the agent's call with an exception.
-     *
-     * @return the strategy
+     * {@return the answer to a tool name the model was not offered, computed by the boundary like any other call} For
+     * {@link AiServices#hallucinatedToolNameStrategy(Function)}; without it, LangChain4j ends the agent's call with an
+     * exception.
      */
     public Function<ToolExecutionRequest, ToolExecutionResultMessage> unknownToolStrategy() {
         return request -> {
@@ -195,10 +147,10 @@ public final class LangChain4jToolBoundary {
     }
 
     /**
-     * Runs one framework tool call through the boundary, for a harness that drives tools itself.
+     * {@return the text for the model (see {@link ToolBoundary#agentText}) of one framework tool call run through the
+     * boundary} For a harness that drives tools itself.
      *
      * @param request the call as the framework produced it
-     * @return the text for the model (see {@link ToolBoundary#agentText})
      */
     public String answer(ToolExecutionRequest request) {
         return ToolBoundary.agentText(invoke(request));

@@ -16,16 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The two JSON conversions of the MCP module, with jackson-core's streaming API.
- *
- * <p>{@link #readObject} turns the checked arguments into the map the SDK's {@code CallToolRequest}
- * takes, keeping as much of their exact text as a map can: members in their order, integers as
- * {@link Integer}, {@link Long} or {@link BigInteger} by size, and every number with a fraction or an
- * exponent as the {@link BigDecimal} of its digits ({@code 1.10} stays {@code 1.10}, never the double
- * {@code 1.1}). What a map cannot keep (whitespace, escapes) is lost when the SDK writes the request.
- *
- * <p>{@link #write} turns a structured result, as the SDK decoded it (maps, lists, strings, numbers,
- * booleans and nulls), back into JSON text, members in the order the SDK kept.
+ * The MCP module's two JSON conversions, with jackson-core's streaming API: {@link #readObject} turns the
+ * checked arguments into the SDK's map keeping member order and number digits ({@code 1.10} as a
+ * {@link BigDecimal}, big integers as {@link BigInteger}); {@link #write} turns a decoded structured result
+ * back into JSON, in the SDK's member order.
  */
 final class JsonValues {
 
@@ -36,11 +30,7 @@ final class JsonValues {
     private JsonValues() {
     }
 
-    /**
-     * Reads one JSON object.
-     *
-     * @throws IllegalArgumentException when the text is not exactly one JSON object
-     */
+    /** Reads one JSON object; {@link IllegalArgumentException} when the text is not exactly one. */
     static Map<String, Object> readObject(String json) {
         try (JsonParser parser = JSON.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -94,11 +84,7 @@ final class JsonValues {
         }
     }
 
-    /**
-     * Writes a decoded JSON value.
-     *
-     * @throws McpUnsupportedContentException when the value holds something that is not JSON
-     */
+    /** Writes a decoded JSON value; {@link McpUnsupportedContentException} when it holds something not JSON. */
     static String write(Object value) throws McpUnsupportedContentException {
         StringWriter out = new StringWriter();
         try (JsonGenerator generator = JSON.createGenerator(out)) {

@@ -17,27 +17,16 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Makes {@link ToolBinding}s for the tools of one MCP server, reached through an initialized
- * {@link McpSyncClient}.
+ * Makes {@link ToolBinding}s for the tools of one MCP server, through an initialized {@link McpSyncClient},
+ * listing its tools once. A tool is read-only only when the harness says so ({@link #readOnly(String)}, or
+ * {@link #trustingReadOnlyHints} and {@code readOnlyHint: true}); any other is bound writable, refused with
+ * TOOL_NOT_READ_ONLY and never sent.
  *
- * <p>The factory lists the server's tools once, when it is made, and decides for each whether it
- * only reads. A tool is read-only only when the harness says so: either it opted in to the server's
- * hints with {@link #trustingReadOnlyHints} and the tool declares {@code readOnlyHint: true}, or it
- * named the tool with {@link #readOnly(String)}. {@link #writable(String)} overrides a hint. Every
- * other tool is bound with {@link ToolBinding#writable}, so the boundary refuses its calls with
- * TOOL_NOT_READ_ONLY and never sends them to the server.
- *
- * <p>A binding's executor sends a {@code tools/call} request with the call's arguments (the checked
- * JSON object, as a map that keeps member order and every number's digits) and returns the raw
- * response: the structured content as JSON when the result has any, otherwise its text content as
- * is, several text blocks joined with one {@code \n}, and the empty string for no content. A result
- * with {@code isError: true} throws {@link McpToolErrorException}; image, audio and resource content
- * throws {@link McpUnsupportedContentException}; either way the boundary ends the record in
- * ERROR/EXECUTION_FAILED and the agent sees none of the server's text. The client's own request
- * timeout bounds each call.
- *
- * <p>The projector is the harness's, per tool: this module never projects. Instances are immutable;
- * {@link #readOnly} and {@link #writable} return new ones.
+ * <p>An executor sends {@code tools/call} with the checked arguments and returns the structured content as
+ * JSON, else the text blocks joined with {@code \n} (empty for none). {@code isError: true} throws
+ * {@link McpToolErrorException}, non-text content {@link McpUnsupportedContentException}: the record ends
+ * EXECUTION_FAILED and the agent sees none of the server's text. The projector is the harness's.
+ * Immutable.
  */
 public final class McpToolBindings {
 
@@ -67,11 +56,9 @@ public final class McpToolBindings {
     }
 
     /**
-     * Lists the server's tools and accepts their hints: a tool whose annotations declare
-     * {@code readOnlyHint: true} is read-only, every other tool (no annotations, no hint, or
-     * {@code false}) is writable. {@link #readOnly(String)} and {@link #writable(String)} still
-     * override the hint. Use it only for servers the harness trusts to tell the truth: the hint is
-     * the server's claim, nothing checks it.
+     * Lists the server's tools and accepts their hints: a tool declaring {@code readOnlyHint: true} is
+     * read-only, every other is writable; {@link #readOnly(String)} and {@link #writable(String)} still
+     * override. Use it only for a server the harness trusts: nothing checks the hint.
      *
      * @param client an initialized client of the server
      * @return the factory
@@ -115,10 +102,9 @@ public final class McpToolBindings {
     }
 
     /**
-     * The same factory with one tool read-only, whatever the server declares.
+     * {@return a new factory with one tool read-only, whatever the server declares}
      *
      * @param toolName a tool the server listed
-     * @return a new factory
      * @throws IllegalArgumentException when the server did not list the tool
      */
     public McpToolBindings readOnly(String toolName) {
@@ -144,20 +130,15 @@ public final class McpToolBindings {
         return new McpToolBindings(client, hintedReadOnly, Map.copyOf(next));
     }
 
-    /**
-     * The names of the tools the server listed when this factory was made.
-     *
-     * @return the names, sorted, unmodifiable
-     */
+    /** {@return the names of the tools the server listed when this factory was made, sorted, unmodifiable} */
     public Set<String> toolNames() {
         return Collections.unmodifiableSet(new TreeSet<>(hintedReadOnly.keySet()));
     }
 
     /**
-     * Whether the binding of a tool will be read-only.
+     * {@return true when the harness's override or an accepted hint makes the tool's binding read-only}
      *
      * @param toolName a tool the server listed
-     * @return true when the harness's override or an accepted hint makes it read-only
      * @throws IllegalArgumentException when the server did not list the tool
      */
     public boolean isReadOnly(String toolName) {

@@ -19,11 +19,7 @@ public final class McpToolErrorException extends Exception {
         this.toolName = toolName;
     }
 
-    /**
-     * The tool that reported the error.
-     *
-     * @return the MCP tool's name
-     */
+    /** {@return the name of the MCP tool that reported the error} */
     public String toolName() {
         return toolName;
     }

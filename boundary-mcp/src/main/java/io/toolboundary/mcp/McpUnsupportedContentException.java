@@ -1,16 +1,9 @@
 package io.toolboundary.mcp;
 
 /**
- * Thrown by an MCP tool's executor when the result holds content this module does not turn into a
- * raw response: image, audio, an embedded resource or a resource link, or structured content that is
- * not plain JSON. The boundary ends the record in ERROR/EXECUTION_FAILED.
- *
- * <p>The raw response of a record is text the harness can read and a projector can cut; base64
- * images and audio would fill the raw limit with bytes no projector can use, so they are refused
- * rather than serialised. A harness that wants them writes its own
- * {@link io.toolboundary.application.ToolExecutor}.
- *
- * <p>Its message names the content type only, never any content.
+ * Thrown by an MCP tool's executor when the result holds image, audio, resource content or structured content
+ * that is not plain JSON, which no projector could cut; the record ends ERROR/EXECUTION_FAILED. Its message
+ * names the content type only, never any content.
  */
 public final class McpUnsupportedContentException extends Exception {
 
@@ -25,10 +18,8 @@ public final class McpUnsupportedContentException extends Exception {
     }
 
     /**
-     * The MCP content type that was refused.
-     *
-     * @return {@code image}, {@code audio}, {@code resource}, {@code resource_link}, {@code structured}
-     *     or another type the server named
+     * {@return the refused MCP content type: {@code image}, {@code audio}, {@code resource}, {@code resource_link},
+     * {@code structured} or another the server named}
      */
     public String contentType() {
         return contentType;

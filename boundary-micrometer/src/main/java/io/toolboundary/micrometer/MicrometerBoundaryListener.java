@@ -21,46 +21,23 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Records the boundary's work as Micrometer meters. Install it with
- * {@link ToolBoundaryBuilder#listener(BoundaryListener)}.
+ * Records the boundary's work as Micrometer meters; install it with
+ * {@link ToolBoundaryBuilder#listener(BoundaryListener)}. Thread-safe; meters are created on first use.
  *
- * <h2>Meters</h2>
- * <table>
- *   <caption>Meters and their tags</caption>
- *   <tr><th>name</th><th>type</th><th>tags</th><th>counts or measures</th></tr>
- *   <tr><td>{@value #CALLS}</td><td>counter</td><td>{@code tool}, {@code outcome}, {@code evidence},
- *       {@code error.code}</td><td>each call, once, when it ends</td></tr>
- *   <tr><td>{@value #EXECUTION}</td><td>timer</td><td>{@code tool}</td><td>each run of a tool's
- *       executor, whether it returned or threw</td></tr>
- *   <tr><td>{@value #PROJECTION}</td><td>timer</td><td>{@code tool}</td><td>each run of a tool's
- *       projector, whether it returned or threw</td></tr>
- * </table>
- *
- * <p>Tag values:
  * <ul>
- *   <li>{@code outcome}: {@code ready} (READY record), {@code error} (ERROR record), {@code rejected}
- *       (refused before the tool ran: preflight, duplicate, budget or store refusal; no record was
- *       completed), {@code store_failed} (the tool ran but the store did not record its end),
- *       {@code internal_error} (the boundary closed with INTERNAL_ERROR), {@code replayed} (a repeated call
- *       answered from its READY record when {@code ToolBoundaryConfig.replayReadyDuplicates()}, the tool not run);</li>
- *   <li>{@code evidence}: {@code EVIDENCE_FOUND}, {@code NO_EVIDENCE} or {@code ERROR} for a completed
- *       or replayed record, {@code none} otherwise;</li>
- *   <li>{@code error.code}: an {@link ErrorCode} name, or {@code none} for a READY record;</li>
- *   <li>{@code tool}: the registered tool name, or {@value #UNKNOWN_TOOL}.</li>
+ *   <li>{@value #CALLS}, counter, tags {@code tool}, {@code outcome}, {@code evidence}, {@code error.code}:
+ *       each call once, when it ends;</li>
+ *   <li>{@value #EXECUTION} and {@value #PROJECTION}, timers, tag {@code tool}: each run of a tool's
+ *       executor or projector, returned or thrown.</li>
  * </ul>
- * Every meter of a name carries the same tag keys (absent values are {@code none} or
- * {@value #UNKNOWN_TOOL}), as registries such as Prometheus require.
+ * {@code outcome} is {@code ready}, {@code error}, {@code rejected} (refused before the tool ran),
+ * {@code store_failed}, {@code internal_error} or {@code replayed}; {@code evidence} and {@code error.code}
+ * are {@code none} when absent, so every meter of a name has the same tag keys.
  *
- * <h2>Cardinality</h2>
- * No tag ever holds a run id, a tool_call_id, arguments, a payload or an exception text. The tool
- * name is bounded because a call that reaches its tool (execution, projection, a READY or ERROR record)
- * names a tool registered with the boundary. A rejected call is different: its tool name is the
- * agent's untrusted text and may be anything a model invents, so it is tagged {@value #UNKNOWN_TOOL}
- * unless it is one of the names given to {@link #of(MeterRegistry, Collection)} (the harness's
- * registered tools). Calls whose completion the store refused ({@code store_failed}) and unexpected
- * failures are tagged {@value #UNKNOWN_TOOL} because the listener is not told their tool.
- *
- * <p>Thread-safe. Meters are created on first use.
+ * <p>No tag holds a run id, tool_call_id, arguments, payload or exception text. A rejected call's tool name is
+ * the model's untrusted text, so it is {@value #UNKNOWN_TOOL} unless given to
+ * {@link #of(MeterRegistry, Collection)}; {@code store_failed} and internal errors are {@value #UNKNOWN_TOOL}
+ * too (the listener is not told their tool).
  */
 public final class MicrometerBoundaryListener implements BoundaryListener {
 
@@ -107,10 +84,9 @@ public final class MicrometerBoundaryListener implements BoundaryListener {
     }
 
     /**
-     * A listener tagging every rejected call's tool as {@value #UNKNOWN_TOOL}.
+     * {@return a listener tagging every rejected call's tool as {@value #UNKNOWN_TOOL}}
      *
      * @param registry where the meters go
-     * @return the listener
      */
     public static MicrometerBoundaryListener of(MeterRegistry registry) {
         return of(registry, List.of());

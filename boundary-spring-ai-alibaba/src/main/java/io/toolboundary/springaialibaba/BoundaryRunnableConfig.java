@@ -8,27 +8,17 @@ import io.vavr.control.Option;
 
 /**
  * Carries the harness's opened {@link RunContext} to the {@link BoundaryToolInterceptor} in the
- * {@link RunnableConfig} of an agent call.
- *
- * <p>Spring AI Alibaba hands the {@code RunnableConfig} of {@code ReactAgent.call}, {@code invoke} and
- * {@code stream} to every node of the agent's graph, and to the graphs of its sub-agents, and gives it to
- * each tool interceptor with the tool call ({@code ToolCallRequest.getExecutionContext()}). Its metadata is
- * never sent to the model. That makes it the explicit, per-call channel for the run: no thread-local is
- * involved, so the run is the one the harness named for this agent call whatever thread runs the tools
- * (parallel tool execution included). The model can never name or change it.
+ * {@link RunnableConfig} of an agent call: the framework hands it to every node, sub-agent graph and tool
+ * interceptor and never to the model, so no thread-local is involved and the model cannot name the run.
  *
  * <pre>{@code
- * RunContext run = boundary.openRun(RunContext.active(runId, deadline, 50))
- *         .getOrElseThrow(error -> new IllegalStateException("run not opened: " + error.code()));
  * RunnableConfig config = BoundaryRunnableConfig.with(RunnableConfig.builder().threadId(conversationId), run).build();
  * agent.call("Why did checkout fail?", config);
  * }</pre>
  *
- * <p>The run must be opened ({@link io.toolboundary.application.ToolBoundary#openRun}); {@link #with} refuses
- * a context that was not, so the mistake shows where the agent call is set up. A config without a run (or
- * with a run that was never opened) is answered {@code RUN_NOT_OPENED} for each tool call, and no tool runs.
- * Resuming a graph from a checkpoint needs the run again: pass the same opened context (or one re-attached
- * with {@link RunContext#opened}) in the config of the resumed call.
+ * <p>{@link #with} refuses a context that {@link io.toolboundary.application.ToolBoundary#openRun} did not
+ * answer; a config without a run gets {@code RUN_NOT_OPENED} for each tool call. A call resumed from a
+ * checkpoint needs the run again in its config.
  */
 public final class BoundaryRunnableConfig {
 
@@ -59,10 +49,9 @@ public final class BoundaryRunnableConfig {
     }
 
     /**
-     * A config holding only {@code run}.
+     * {@return a new config holding only {@code run}, under {@link #RUN_CONTEXT_KEY}}
      *
      * @param run the harness's opened run
-     * @return a new config with {@code run} under {@link #RUN_CONTEXT_KEY}
      * @throws IllegalArgumentException when {@code run} was not opened
      */
     public static RunnableConfig of(RunContext run) {
@@ -70,10 +59,9 @@ public final class BoundaryRunnableConfig {
     }
 
     /**
-     * The run in an agent call's config.
+     * {@return the run in an agent call's config, or none when it holds none (or something else under the key)}
      *
      * @param config the config as the framework hands it to a node or an interceptor
-     * @return the run, or none when the config holds none (or holds something else under the key)
      */
     public static Option<RunContext> runContext(RunnableConfig config) {
         requireNonNull(config, "config is null");

@@ -11,10 +11,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One tool call of a {@code ReactAgent} as the executor of its own {@link ToolBoundary#invoke}: the
- * {@link BoundaryToolInterceptor} passes it with the call, so the framework's handler of that call reaches
- * the boundary directly, whatever thread runs it and however calls nest (a tool that runs a sub-agent).
- * The tools of {@link ReactAgentTools#from} tell it, through the tool context, whether they threw.
+ * One {@code ReactAgent} tool call as the executor of its own {@link ToolBoundary#invoke}, so the framework's
+ * handler reaches the boundary directly on any thread and however calls nest. The tools of
+ * {@link ReactAgentTools#from} tell it through the tool context whether they threw.
  */
 final class HandlerCall implements ToolExecutor {
 
@@ -43,10 +42,8 @@ final class HandlerCall implements ToolExecutor {
     }
 
     /**
-     * Runs the handler once; its response is the raw response: its text exactly, or a {@link ToolFailure}
-     * keeping the text when the handler answered an error, the tool failed (whatever the framework's
-     * exception processor turned that into) or an inner interceptor evicted the result; an exception the
-     * handler throws is passed on.
+     * Runs the handler once: its text is the raw response, or a {@link ToolFailure} keeps it when the handler
+     * answered an error, the tool failed or an inner interceptor evicted the result.
      *
      * @param checked the call as the boundary checked it (the same call as {@link #request})
      */

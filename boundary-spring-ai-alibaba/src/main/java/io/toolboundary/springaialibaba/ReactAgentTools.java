@@ -25,8 +25,7 @@ import org.springframework.aop.support.AopUtils;
 
 /**
  * The two halves of a {@code ReactAgent} tool under the boundary: the {@link ToolBinding} the boundary
- * registers (name, projector, budget; each call runs with the framework's handler of that call) and the
- * {@link ToolCallback}s the agent offers the model and runs.
+ * registers, whose call runs with the framework's handler, and the {@link ToolCallback}s the agent offers.
  *
  * <pre>{@code
  * ToolBoundary boundary = ToolBoundary.builder().store(store).accessPolicy(AccessPolicy.allowOnly("log_query"))
@@ -38,13 +37,9 @@ import org.springframework.aop.support.AopUtils;
  *         .build();
  * }</pre>
  *
- * <p>Use {@link #from} rather than the builder's {@code methodTools(...)}: Spring AI's default result
- * converter JSON-encodes every result, a {@code String} included, so a multi-line log text would be
- * recorded as one quoted line. The callbacks of {@link #from} keep a {@code String} exactly as returned
- * (anything else is serialised once as JSON, {@code void} or {@code null} is the empty text) and tell the
- * boundary when their method threw, so that the call ends {@code EXECUTION_FAILED} whatever the agent's
- * exception processor made of the exception. A binding made here runs nothing outside a
- * {@link BoundaryToolInterceptor}: invoked without one, the boundary answers {@code EXECUTION_FAILED}.
+ * <p>Use {@link #from} rather than {@code methodTools(...)}, whose converter JSON-encodes a {@code String}:
+ * its callbacks keep a {@code String} exactly and tell the boundary when the method threw. Without a
+ * {@link BoundaryToolInterceptor}, a binding made here answers {@code EXECUTION_FAILED}.
  */
 public final class ReactAgentTools {
 
@@ -72,12 +67,9 @@ public final class ReactAgentTools {
     }
 
     /**
-     * The registered executor of a binding whose calls the {@link BoundaryToolInterceptor} runs, for bindings
-     * made by hand. The interceptor runs each call with the framework's handler of that call in its place;
-     * this executor itself runs nothing and fails, so a call that reaches the boundary without the
-     * interceptor ends {@code EXECUTION_FAILED}.
-     *
-     * @return the executor shared by every binding of this module
+     * {@return the executor of every binding whose calls the {@link BoundaryToolInterceptor} runs, for bindings made
+     * by hand} The interceptor runs each call with the framework's handler in its place; this executor runs nothing
+     * and fails, so a call without the interceptor ends {@code EXECUTION_FAILED}.
      */
     public static ToolExecutor handler() {
         return NO_HANDLER;
@@ -119,12 +111,9 @@ public final class ReactAgentTools {
     }
 
     /**
-     * A sub-agent as a tool of a supervisor agent, in place of {@code AgentTool.getFunctionToolCallback(agent)}
-     * (same name, description and input schema). The framework's own callback starts the sub-agent without
-     * the supervisor call's config, so the sub-agent's tool calls would find no run and be answered
-     * {@code RUN_NOT_OPENED}; this one runs the sub-agent under the supervisor call's run, so that every tool
-     * call of every sub-agent goes through the boundary once, under the one run the harness opened. Its raw
-     * output is the sub-agent's final answer; bind it with {@link #readOnly} and a projector of its own.
+     * A sub-agent as a supervisor's tool, in place of {@code AgentTool.getFunctionToolCallback(agent)} (same
+     * name, description and schema), run under the supervisor call's run, so its tool calls find the run
+     * instead of {@code RUN_NOT_OPENED}. Its raw output is the sub-agent's final answer.
      *
      * @param agent the sub-agent, built with a {@link BoundaryToolInterceptor} of its own
      * @return the supervisor's tool callback that runs {@code agent}

@@ -15,10 +15,9 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
 import org.springframework.ai.util.json.JsonParser;
 
 /**
- * A sub-agent offered to a supervisor agent as a tool, as {@link AgentTool} offers it (same name,
- * description and input schema), that runs the sub-agent under the run of the supervisor's call: the
- * {@link RunContext} the tool context carries (the supervisor's config metadata) goes into the sub-agent's
- * config, so that the sub-agent's own tool calls go through the boundary under the same run.
+ * A sub-agent offered to a supervisor as a tool, as {@link AgentTool} offers it, that passes the
+ * {@link RunContext} of the supervisor's call into the sub-agent's config, so the sub-agent's tool calls go
+ * through the boundary under the same run.
  */
 final class SubAgentToolCallback implements ToolCallback {
 

@@ -32,44 +32,19 @@ import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
 
 /**
  * A Spring AI {@link ToolCallingManager} that runs every tool call the model requests through
- * {@link ToolBoundary#invoke}.
+ * {@link ToolBoundary#invoke} (Spring AI gives the tool call id only to this manager, so the boundary sits here).
  *
- * <p>Spring AI gives a tool call's id only to the tool calling manager (a {@code ToolCallback} sees the
- * arguments alone), so this is where the boundary sits. For each {@link AssistantMessage.ToolCall} of the
- * model's response, in order and one after the other, it builds a {@link ToolCallEnvelope} with
- * <ul>
- *   <li>the run id of the chat's {@link RunContext}, opened by {@link ToolBoundary#openRun} when the run
- *       started (see {@link BoundaryToolContext}, which refuses a context never opened),</li>
- *   <li>the framework's tool call id exactly as the model's response carries it: a missing or empty id is
- *       passed on as missing, so the boundary answers {@code TOOL_CALL_ID_MISSING}; no id is ever made up,</li>
- *   <li>the tool name and the arguments text exactly as given (empty arguments are not replaced by
- *       {@code {}}: the boundary requires one JSON object),</li>
- * </ul>
- * and answers with a {@link ToolResponseMessage.ToolResponse} carrying the same id and name and the
- * {@link ToolBoundary#agentText agent text} of the outcome. The model therefore sees only bounded results and safe errors; a
- * duplicate id, an unknown tool or a refused call is an error text for that call, never an exception, and
- * the other calls of the same response still run.
+ * <p>For each {@link AssistantMessage.ToolCall}, in order, the envelope carries the run id of the chat's
+ * {@link RunContext} (see {@link BoundaryToolContext}), and the call's id, tool name and arguments exactly as
+ * given (a missing id stays missing; empty arguments are not replaced). The answer carries the same id and
+ * name and the {@link ToolBoundary#agentText agent text}; a refused call is an error text, never an
+ * exception, and the other calls still run. Tools run from the boundary's bindings, by name; definitions come
+ * from a delegate manager. {@link ToolExecutionResult#returnDirect()} is always false.
  *
- * <p>The tools that run are the boundary's {@code ToolBinding}s, found by name. Tool definitions sent to
- * the model are resolved by a delegate manager (by default Spring AI's own, from the chat's
- * {@code ToolCallback}s and tool names); a definition without a binding is answered with
- * {@code TOOL_NOT_REGISTERED}. {@link ToolExecutionResult#returnDirect()} is always false: results always
- * go back to the model.
- *
- * <p>Two rules Spring AI 2.0's own manager applies are options here (the Spring Boot auto-configuration
- * sets them from {@code spring.ai.tools.*} on Spring AI 2.0): {@link Builder#turnLimits} (the calls of one
- * turn, per tool and in total) and {@link Builder#offeredToolsOnly} (only the tools offered in the request
- * may run). Neither is applied unless set.
- *
- * <p>Observations: with an {@link ObservationRegistry} (see {@link Builder#observationRegistry}), every tool
- * call is observed twice, one inside the other. Spring AI's own tool call observation
- * ({@code spring.ai.tool}, as Spring AI's default manager makes it, for calls of a tool whose definition was
- * offered to the model; its result is the text the model sees) and the boundary's {@value #OBSERVATION}
- * observation with four low-cardinality key values: {@code tool} (a tool registered with the boundary, else
- * {@code unknown}), {@code outcome} ({@code ready} or {@code error}), {@code evidence}
- * ({@code EVIDENCE_FOUND}, {@code NO_EVIDENCE} or {@code none}) and {@code error.code} (an
- * {@link io.toolboundary.domain.ErrorCode} name or {@code none}). Spring AI's observation follows the
- * convention set with {@link Builder#observationConvention}, when one is. Never an id, arguments or a payload.
+ * <p>{@link Builder#turnLimits} and {@link Builder#offeredToolsOnly} apply Spring AI 2.0's own rules when set.
+ * With an {@link ObservationRegistry}, each call is observed by Spring AI's {@code spring.ai.tool} observation
+ * and, inside it, the boundary's {@value #OBSERVATION} with low-cardinality keys {@code tool}, {@code outcome},
+ * {@code evidence} and {@code error.code}: never an id, arguments or a payload.
  *
  * <p>Thread-safe.
  */
@@ -95,10 +70,10 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
     }
 
     /**
-     * A manager over {@code boundary} that resolves tool definitions as Spring AI's default manager does.
+     * {@return a manager over {@code boundary} with no observations, resolving tool definitions as Spring AI's default
+     * manager does}
      *
      * @param boundary the boundary every tool call runs through
-     * @return a manager with no observations
      */
     public static BoundaryToolCallingManager of(ToolBoundary boundary) {
         return builder(boundary).build();
@@ -117,10 +92,10 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
     }
 
     /**
-     * A builder of a manager over {@code boundary}.
+     * {@return a builder of a manager over {@code boundary}, with Spring AI's default definitions and no observations
+     * until set}
      *
      * @param boundary the boundary every tool call runs through
-     * @return a builder with Spring AI's default definitions and no observations until set
      */
     public static Builder builder(ToolBoundary boundary) {
         return new Builder(boundary);
@@ -273,12 +248,9 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
 
         /**
          * Whether only the tools offered to the model in the request may run; {@code false} when not set.
-         *
-         * <p>With {@code true}, a call of a tool whose definition the request did not offer (the definitions
-         * come from the chat's tool callbacks, see {@link #definitions}) is answered
-         * {@code TOOL_NOT_REGISTERED} and never reaches the boundary, even when a binding of that name exists:
-         * Spring AI 2.0's rule when {@code spring.ai.tools.resolution.fallback.enabled} is {@code false}. With
-         * {@code false}, every tool with a binding may run, as with Spring AI 1.1.
+         * With {@code true}, a call of a tool the request did not offer is answered {@code TOOL_NOT_REGISTERED}
+         * without reaching the boundary (Spring AI 2.0's rule when
+         * {@code spring.ai.tools.resolution.fallback.enabled} is {@code false}).
          *
          * @param offeredToolsOnly {@code true} to refuse calls of tools the request did not offer
          * @return this builder
@@ -288,11 +260,7 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
             return this;
         }
 
-        /**
-         * The manager.
-         *
-         * @return a manager over this builder's boundary, definitions and observation registry
-         */
+        /** {@return a manager over this builder's boundary, definitions and observation registry} */
         public BoundaryToolCallingManager build() {
             if (definitions == null) {
                 definitions = DefaultToolCallingManager.builder().observationRegistry(observations).build();

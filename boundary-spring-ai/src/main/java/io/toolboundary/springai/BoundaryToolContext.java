@@ -7,25 +7,11 @@ import io.vavr.control.Option;
 import java.util.Map;
 
 /**
- * Carries the harness's {@link RunContext} to the {@link BoundaryToolCallingManager} in Spring AI's tool
- * context.
- *
- * <p>Spring AI hands a chat's tool context (the {@code toolContext} of its {@code ToolCallingChatOptions})
- * to the tool calling manager with the prompt, and never sends it to the model. That makes it the explicit,
- * per-chat channel for the run: no thread-local is involved, so the run is the one the harness named for
- * this chat whatever thread executes the tools. Put it there with
- * {@code chatClient.prompt().toolContext(BoundaryToolContext.of(run))} or
- * {@code ToolCallingChatOptions.builder().toolContext(BoundaryToolContext.of(run))}.
- *
- * <p>The run must be opened: the context {@link io.toolboundary.application.ToolBoundary#openRun} answered
- * when the run started, once, and then passed to every chat of the run.
- * <pre>{@code
- * RunContext run = boundary.openRun(RunContext.active(runId, deadline, 50))
- *         .getOrElseThrow(error -> new IllegalStateException("run not opened: " + error.code()));
- * chatClient.prompt().user(question).toolContext(BoundaryToolContext.of(run)).call().content();
- * }</pre>
- * {@link #of} refuses a context that was never opened at once, so that the mistake shows where the chat
- * is set up rather than as {@code RUN_NOT_OPENED} for every tool call the model makes.
+ * Carries the harness's opened {@link RunContext} to the {@link BoundaryToolCallingManager} in Spring AI's
+ * tool context, which goes to the manager and never to the model, so no thread-local is involved:
+ * {@code chatClient.prompt().toolContext(BoundaryToolContext.of(run))}. {@link #of} refuses a context never
+ * opened by {@link io.toolboundary.application.ToolBoundary#openRun}, so the mistake shows where the chat is
+ * set up.
  */
 public final class BoundaryToolContext {
 
@@ -36,10 +22,10 @@ public final class BoundaryToolContext {
     }
 
     /**
-     * A tool context holding {@code run}, to merge into a chat's tool context.
+     * {@return an immutable tool context holding {@code run} under {@link #RUN_CONTEXT_KEY}, to merge into a chat's
+     * tool context}
      *
      * @param run the harness's opened run, whose run id every tool call of the chat is recorded under
-     * @return an immutable map holding {@code run} under {@link #RUN_CONTEXT_KEY}
      * @throws IllegalArgumentException when {@code run} was not opened: pass the context that
      *     {@code ToolBoundary.openRun} answers
      */
@@ -53,10 +39,9 @@ public final class BoundaryToolContext {
     }
 
     /**
-     * The run in a tool context.
+     * {@return the run in a tool context, or none when it holds none (or something else under the key)}
      *
      * @param toolContext a chat's tool context, as Spring AI hands it to the tool calling manager
-     * @return the run, or none when the context holds none (or holds something else under the key)
      */
     public static Option<RunContext> runContext(Map<String, ?> toolContext) {
         requireNonNull(toolContext, "toolContext is null");

@@ -10,16 +10,11 @@ import org.springframework.ai.tool.function.FunctionToolCallback;
 import org.springframework.ai.tool.method.MethodToolCallback;
 
 /**
- * What a tool returns, as the boundary's raw response: a {@code String} exactly as returned, anything
- * else serialised once as JSON by the boundary's own mapper ({@link ToolResultJson}, the same bytes on every
- * Spring AI line), {@code void} or {@code null} as the empty text.
- *
- * <p>Spring AI's own {@code DefaultToolCallResultConverter} JSON-encodes every result, a {@code String}
- * included: a multi-line log text becomes one quoted line. The canonical record must hold the tool's own
- * output, so callbacks built by Spring AI from {@code @Tool} methods ({@link MethodToolCallback}) and
- * functions ({@link FunctionToolCallback}) are rebuilt with {@link #CONVERTER}. Spring AI exposes neither
- * class's method, object or function, so they are read by reflection; when that is not possible the
- * callback is refused ({@link IllegalArgumentException}), never run with the encoding converter.
+ * What a tool returns, as the boundary's raw response: a {@code String} exactly as returned, anything else
+ * as JSON by {@link ToolResultJson}, {@code void} or {@code null} as the empty text. Spring AI's default
+ * converter would JSON-encode a {@code String} too, so {@link MethodToolCallback}s and
+ * {@link FunctionToolCallback}s are rebuilt with {@link #CONVERTER} (by reflection); one that cannot be is
+ * refused, never run with the encoding converter.
  */
 final class RawToolResults {
 

@@ -10,24 +10,13 @@ import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 
 /**
- * Registers Spring AI {@link ToolCallback}s with the boundary, so that one callback both describes the
- * tool to the model (its definition) and does the work (as the binding's executor), while the boundary
- * checks, records and projects every call.
+ * Registers Spring AI {@link ToolCallback}s with the boundary: one callback describes the tool to the model
+ * and runs it, with a tool context holding {@link #RUN_ID_KEY} and {@link #TOOL_CALL_ID_KEY}.
  *
- * <p>The callback runs with a tool context holding the run id and the framework tool call id under
- * {@link #RUN_ID_KEY} and {@link #TOOL_CALL_ID_KEY}. What the tool returns is the raw response: it stays in
- * the canonical record and only the projector's bounded result reaches the model.
- *
- * <p><b>The raw response is the tool's own output.</b> For a callback Spring AI built from a {@code @Tool}
- * method ({@code MethodToolCallbackProvider}, {@code ToolCallbacks.from}, {@code MethodToolCallback}) or a
- * function ({@code FunctionToolCallback}), Spring AI's result converter is replaced: a {@code String} result
- * is the raw response exactly as returned (Spring AI's default converter would JSON-encode it into one
- * quoted line); any other result is serialised once, as JSON, by the boundary's own Jackson 2 mapper (never
- * Spring AI's, so that the same result is the same JSON on Spring AI 1.1 and 2.0: {@code java.time} values
- * as ISO-8601 strings, properties in declaration order); {@code void} or {@code null} is the empty text. The {@code resultConverter} named on a {@code @Tool} annotation is not
- * used for bound tools. Any other {@link ToolCallback} implementation's {@code call} result is the raw
- * response as it is. Whether a tool only
- * reads is the harness's statement, made by choosing {@link #readOnly} or {@link #writable}.
+ * <p>The raw response is the tool's own output: callbacks built from {@code @Tool} methods or functions get
+ * the converter of {@link RawToolResults} (a {@code @Tool}'s {@code resultConverter} is not used); any other
+ * callback's {@code call} result is taken as it is. Whether a tool only reads is the harness's choice of
+ * {@link #readOnly} or {@link #writable}.
  */
 public final class ToolCallbackBindings {
 

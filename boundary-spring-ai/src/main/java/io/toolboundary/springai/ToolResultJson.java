@@ -7,15 +7,10 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 /**
- * The boundary's own JSON of a tool result that is not a {@code String}: the same bytes whatever Spring AI
- * or Spring Boot line the application runs, because neither framework's mapper is used.
- *
- * <p>Jackson 2 ({@code com.fasterxml.jackson}), set up here once and never taken from the application:
- * properties in declaration order (a record's in component order), maps in their own iteration order,
- * {@code java.time} values as ISO-8601 strings ({@code Instant} {@code "2026-01-01T10:00:00Z"}, {@code Duration}
- * {@code "PT3S"}), {@code Optional} as its value or {@code null}, an object without properties as {@code {}}.
- * Jackson annotations of {@code com.fasterxml.jackson.annotation} (which Jackson 3 shares) are honoured;
- * Jackson 3's own databind annotations ({@code tools.jackson}) are not.
+ * The boundary's own JSON of a tool result that is not a {@code String}: the same bytes on every Spring AI and
+ * Spring Boot line, from a Jackson 2 mapper set up here (declaration order, {@code java.time} as ISO-8601,
+ * {@code Optional} as its value or {@code null}, an empty bean as {@code {}}). Jackson 3's own databind
+ * annotations are not honoured.
  */
 final class ToolResultJson {
 

@@ -13,17 +13,10 @@ import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 
 /**
- * Limits on the tool calls of one turn, applied by the {@link BoundaryToolCallingManager} before a call
- * reaches the boundary, beside the boundary's own per-run budgets (the run's call budget and each tool's
- * budget), which always apply.
- *
- * <p>A turn is the last {@link UserMessage} of the prompt and everything after it; the calls already made in
- * it are the tool responses found there, counted by tool name, as Spring AI 2.0's own tool calling manager
- * counts them for {@code spring.ai.tools.limits.*}. A call over a limit does not reach the boundary: no
- * record is made and the tool does not run. What follows depends on {@link OnBreach}: the turn stops (on
- * Spring AI 2.0 with Spring AI's {@code ToolCallLimitExceededException}, which its tool calling advisor turns
- * into the answer to the application), or the model is told, in Spring AI's own words, that the limit is
- * reached. {@link #none()} applies no limit.
+ * Limits on the tool calls of one turn (the last {@link UserMessage} and what follows), counted by tool name
+ * as Spring AI 2.0 counts them for {@code spring.ai.tools.limits.*}, beside the boundary's per-run budgets. A
+ * call over a limit never reaches the boundary; by {@link OnBreach}, the turn stops or the model is told.
+ * {@link #none()} applies no limit.
  *
  * <p>Immutable and thread-safe.
  */
@@ -48,29 +41,17 @@ public final class TurnLimits {
         this.onBreach = builder.onBreach;
     }
 
-    /**
-     * No limit: every call goes to the boundary, whose budgets decide.
-     *
-     * @return limits that never refuse a call
-     */
+    /** {@return no limits: every call goes to the boundary, whose budgets decide} */
     public static TurnLimits none() {
         return NONE;
     }
 
-    /**
-     * A builder of limits.
-     *
-     * @return a builder with no limit and {@link OnBreach#STOP_TURN} until set
-     */
+    /** {@return a builder with no limit and {@link OnBreach#STOP_TURN} until set} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /**
-     * What happens to a call over a limit.
-     *
-     * @return whether the turn stops or the model is told
-     */
+    /** {@return whether the turn stops or the model is told, for a call over a limit} */
     public OnBreach onBreach() {
         return onBreach;
     }
@@ -94,12 +75,11 @@ public final class TurnLimits {
     }
 
     /**
-     * The limit a call breaks, counting the call itself.
+     * {@return the limit a call breaks, counting the call itself, or none when it is within every limit}
      *
      * @param toolName the called tool's name as the model gave it ({@code null} counts as the empty name)
      * @param callsOfTool the tool's calls in this turn, this one included
      * @param calls all calls in this turn, this one included
-     * @return the breach, or none when the call is within every limit
      */
     Option<Breach> check(String toolName, int callsOfTool, int calls) {
         String name = nameOf(toolName);
@@ -211,11 +191,7 @@ public final class TurnLimits {
             return this;
         }
 
-        /**
-         * The limits.
-         *
-         * @return limits as set on this builder
-         */
+        /** {@return limits as set on this builder} */
         public TurnLimits build() {
             return new TurnLimits(this);
         }

@@ -25,11 +25,7 @@ public final class CountingExecutor implements ToolExecutor {
         return delegate.execute(request);
     }
 
-    /**
-     * How many times the tool was executed so far.
-     *
-     * @return the number of calls of {@link #execute(ToolRequest)} so far, including those that threw
-     */
+    /** {@return how many times the tool was executed so far, including those that threw} */
     public int executions() {
         return executions.get();
     }

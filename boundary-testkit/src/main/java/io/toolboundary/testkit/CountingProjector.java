@@ -26,11 +26,7 @@ public final class CountingProjector implements Projector {
         return delegate.project(request, rawResponse);
     }
 
-    /**
-     * How many times the projector was called so far.
-     *
-     * @return the number of calls of {@link #project(ToolRequest, String)} so far, including those that threw
-     */
+    /** {@return how many times the projector was called so far, including those that threw} */
     public int projections() {
         return projections.get();
     }

@@ -18,10 +18,9 @@ public final class FakeProjectors {
     }
 
     /**
-     * Always EVIDENCE_FOUND with {@code content}.
+     * {@return a projector that always answers EVIDENCE_FOUND with {@code content}}
      *
      * @param content the content of every projection, whatever the request and raw response
-     * @return a projector that ignores its input
      * @throws NullPointerException when {@code content} is null
      */
     public static Projector evidenceFound(String content) {
@@ -30,11 +29,10 @@ public final class FakeProjectors {
     }
 
     /**
-     * Always NO_EVIDENCE with {@code content}, within {@code scope}.
+     * {@return a projector that always answers NO_EVIDENCE with {@code content} within {@code scope}}
      *
      * @param content the content of every projection
      * @param scope what every projection claims was searched
-     * @return a projector that ignores its input
      * @throws NullPointerException when {@code content} or {@code scope} is null
      */
     public static Projector noEvidence(String content, String scope) {
@@ -44,10 +42,9 @@ public final class FakeProjectors {
     }
 
     /**
-     * Always throws an {@link IllegalStateException} with {@code message}.
+     * {@return a projector that always throws an {@link IllegalStateException} with {@code message}}
      *
      * @param message the message of the exception thrown on every call
-     * @return a projector that never returns a projection
      * @throws NullPointerException when {@code message} is null
      */
     public static Projector throwing(String message) {
@@ -58,58 +55,45 @@ public final class FakeProjectors {
     }
 
     /**
-     * Claims the evidence status ERROR, which no projection may carry.
-     *
-     * @return a projector whose every projection has content {@code "projected"}, status ERROR and no scope
+     * {@return a projector claiming the evidence status ERROR, which no projection may carry (content
+     * {@code "projected"}, no scope)}
      */
     public static Projector invalidEvidenceStatus() {
         return (request, raw) -> new Projection("projected", EvidenceStatus.ERROR, Option.none());
     }
 
-    /**
-     * Claims NO_EVIDENCE with a blank scope: a negative observation without its scope.
-     *
-     * @return a projector whose every projection is NO_EVIDENCE with the scope {@code " "}
-     */
+    /** {@return a projector whose every projection is NO_EVIDENCE with the blank scope {@code " "}} */
     public static Projector noEvidenceWithBlankScope() {
         return (request, raw) -> Projection.noEvidence("nothing found", " ");
     }
 
     /**
-     * EVIDENCE_FOUND with content of exactly {@code utf8Bytes} UTF-8 bytes.
+     * {@return a projector that always answers EVIDENCE_FOUND with content of exactly {@code utf8Bytes} UTF-8 bytes}
      *
      * @param utf8Bytes the size of the content, in UTF-8 bytes (see {@link Fixtures#textOfUtf8Bytes(int)})
-     * @return a projector that always returns the same content of that size
      * @throws IllegalArgumentException when {@code utf8Bytes} is negative
      */
     public static Projector returningBytes(int utf8Bytes) {
         return evidenceFound(Fixtures.textOfUtf8Bytes(utf8Bytes));
     }
 
-    /**
-     * Returns {@code null} instead of a projection.
-     *
-     * @return a projector that always returns {@code null}
-     */
+    /** {@return a projector that always returns {@code null}} */
     public static Projector returningNull() {
         return (request, raw) -> null;
     }
 
     /**
-     * EVIDENCE_FOUND with the whole raw response as content: a broken projector, used to prove that
-     * the boundary bounds what it returns.
-     *
-     * @return a projector whose content is the raw response it is given
+     * {@return a broken projector whose content is the whole raw response, to prove that the boundary bounds what it
+     * returns}
      */
     public static Projector echoingRaw() {
         return (request, raw) -> Projection.evidenceFound(raw);
     }
 
     /**
-     * Counts the calls of {@code projector}.
+     * {@return a wrapper that counts the calls and delegates each to {@code projector}}
      *
      * @param projector the projector every call is passed on to
-     * @return a wrapper that counts the calls and delegates each to {@code projector}
      * @throws NullPointerException when {@code projector} is null
      */
     public static CountingProjector counting(Projector projector) {

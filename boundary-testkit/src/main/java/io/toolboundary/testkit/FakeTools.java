@@ -14,10 +14,9 @@ public final class FakeTools {
     }
 
     /**
-     * A tool that always answers {@code raw}.
+     * {@return a tool that always answers {@code raw}}
      *
      * @param raw the raw response of every execution, whatever the request
-     * @return a tool executor that ignores its request
      * @throws NullPointerException when {@code raw} is null
      */
     public static ToolExecutor returning(String raw) {
@@ -41,10 +40,9 @@ public final class FakeTools {
     }
 
     /**
-     * A tool that always throws {@code failure}.
+     * {@return a tool that always throws {@code failure}}
      *
      * @param failure the exception thrown, the same instance, on every execution
-     * @return a tool executor that never answers
      * @throws NullPointerException when {@code failure} is null
      */
     public static ToolExecutor throwing(Exception failure) {
@@ -67,10 +65,9 @@ public final class FakeTools {
     }
 
     /**
-     * Counts the executions of {@code executor}.
+     * {@return a wrapper that counts the executions and delegates each to {@code executor}}
      *
      * @param executor the tool executor every execution is passed on to
-     * @return a wrapper that counts the executions and delegates each to {@code executor}
      * @throws NullPointerException when {@code executor} is null
      */
     public static CountingExecutor counting(ToolExecutor executor) {

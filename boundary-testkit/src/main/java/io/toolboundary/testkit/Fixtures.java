@@ -26,21 +26,18 @@ public final class Fixtures {
     }
 
     /**
-     * An active run with a fresh random id, a deadline far ahead and an unlimited call budget.
-     *
-     * @return an active run context with a run id from {@link #anyRunId()}, the deadline
-     *     {@link #FAR_FUTURE} and a budget of {@link RunContext#UNLIMITED} calls
+     * {@return an active run with a run id from {@link #anyRunId()}, the deadline {@link #FAR_FUTURE} and a budget of
+     * {@link RunContext#UNLIMITED} calls}
      */
     public static RunContext anyRunContext() {
         return runContext(anyRunId());
     }
 
     /**
-     * An active run with the given id, a deadline far ahead and an unlimited call budget.
+     * {@return an active run with the given id, the deadline {@link #FAR_FUTURE} and a budget of
+     * {@link RunContext#UNLIMITED} calls}
      *
      * @param runId the run id, which must be a safe identifier
-     * @return an active run context with the deadline {@link #FAR_FUTURE} and a budget of
-     *     {@link RunContext#UNLIMITED} calls
      * @throws IllegalArgumentException when {@code runId} is not a safe identifier
      */
     public static RunContext runContext(String runId) {
@@ -61,40 +58,29 @@ public final class Fixtures {
                 error -> new IllegalStateException("the run could not be opened: " + error.code()));
     }
 
-    /**
-     * A fresh random safe run id.
-     *
-     * @return {@code "run-"} followed by a random UUID
-     */
+    /** {@return a fresh random safe run id: {@code "run-"} and a random UUID} */
     public static String anyRunId() {
         return "run-" + UUID.randomUUID();
     }
 
-    /**
-     * A fresh random safe tool call id.
-     *
-     * @return {@code "call_"} followed by the 32 hex digits of a random UUID
-     */
+    /** {@return a fresh random safe tool call id: {@code "call_"} and the 32 hex digits of a random UUID} */
     public static String anyToolCallId() {
         return "call_" + UUID.randomUUID().toString().replace("-", "");
     }
 
     /**
-     * An envelope builder for a fresh run id.
-     *
-     * @return a builder with a fresh run id and tool call id, {@link #DEFAULT_TOOL_NAME} and
-     *     {@link #DEFAULT_ARGUMENTS}
+     * {@return a builder with a fresh run id and tool call id, {@link #DEFAULT_TOOL_NAME} and
+     * {@link #DEFAULT_ARGUMENTS}}
      */
     public static EnvelopeBuilder envelope() {
         return new EnvelopeBuilder(anyRunId(), anyToolCallId(), DEFAULT_TOOL_NAME, DEFAULT_ARGUMENTS);
     }
 
     /**
-     * An envelope builder for the run of {@code run}.
+     * {@return an envelope builder with the run id of {@code run}, a fresh tool call id, {@link #DEFAULT_TOOL_NAME}
+     * and {@link #DEFAULT_ARGUMENTS}}
      *
      * @param run the run whose run id the envelope claims
-     * @return a builder with the run id of {@code run}, a fresh tool call id,
-     *     {@link #DEFAULT_TOOL_NAME} and {@link #DEFAULT_ARGUMENTS}
      * @throws NullPointerException when {@code run} is null
      */
     public static EnvelopeBuilder envelope(RunContext run) {
@@ -181,11 +167,7 @@ public final class Fixtures {
             return new EnvelopeBuilder(runId, toolCallId, toolName, arguments);
         }
 
-        /**
-         * The envelope.
-         *
-         * @return an envelope of this builder's values, unchecked; {@code null} values are read as missing
-         */
+        /** {@return an envelope of this builder's values, unchecked; {@code null} values are read as missing} */
         public ToolCallEnvelope build() {
             return ToolCallEnvelope.of(runId, toolCallId, toolName, arguments);
         }

@@ -36,10 +36,9 @@ public final class MutableClock extends Clock {
     }
 
     /**
-     * A clock showing {@code start} in UTC.
+     * {@return a new clock showing {@code start} in UTC, the same as {@code new MutableClock(start)}}
      *
      * @param start the first instant the clock shows
-     * @return a new clock, the same as {@code new MutableClock(start)}
      * @throws NullPointerException when {@code start} is null
      */
     public static MutableClock at(Instant start) {

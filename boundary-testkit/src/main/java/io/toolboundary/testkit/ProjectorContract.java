@@ -8,29 +8,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every {@link Projector} must keep, as a JUnit 5 suite. A projector team extends it and
- * supplies the projector, a raw response in which it must find evidence, one in which it must not,
- * and a raw response larger than the agent limit.
+ * The contract every {@link Projector} must keep, as a JUnit 5 suite: a projector team extends it and supplies
+ * the projector, a raw response with evidence, one without, and one larger than the agent limit.
  *
- * <p>It proves: every sample projects to a result the boundary accepts within the agent limit (UTF-8
- * bytes of content and scope); evidence is labelled EVIDENCE_FOUND and its absence NO_EVIDENCE with a
- * non-blank scope; a large raw response is never copied through whole. It also proves what an
- * ASCII-only sample cannot:
- * <ul>
- *   <li>raw lines carrying long runs of 2-, 3- and 4-byte characters, at every alignment, still project
- *       within the limit, as well-formed Unicode (no surrogate pair split by a {@code substring}) and
- *       without a U+FFFD the raw response did not have (no character cut through its bytes);</li>
- *   <li>a request of {@value #LARGE_REQUEST_BYTES} bytes of arguments leaves the scope within
- *       {@link #maxScopeBytes()} ({@value #DEFAULT_MAX_SCOPE_BYTES} bytes by default) and is not echoed:
- *       no {@value #ECHO_WINDOW_CHARS} characters in a row of its arguments reach the content or scope;</li>
- *   <li>raw lines carrying credentials ({@code password=}, {@code Authorization: Bearer}, AWS keys,
- *       connection strings with a password, ...) never bring a credential into the content or scope,
- *       unless the projector opts out with {@link #allowsCredentialsInContent()}.</li>
- * </ul>
- * The non-ASCII and credential samples are the team's {@link #rawWithEvidence()} with extra text on
- * each line, through {@link #rawWithEvidenceCarrying(String)}; a projector whose raw format cannot take
- * appended text (one JSON document, for example) overrides that hook. Each check is also a public
- * static method, so that it can be run against any projector outside JUnit.
+ * <p>It proves that every sample projects within the agent limit and is labelled correctly (NO_EVIDENCE with
+ * a non-blank scope), that a large raw response is not copied through, and, with the team's
+ * {@link #rawWithEvidence()} carrying extra text ({@link #rawWithEvidenceCarrying(String)}): runs of 2-, 3-
+ * and 4-byte characters still project as well-formed Unicode without a new U+FFFD; a request of
+ * {@value #LARGE_REQUEST_BYTES} bytes leaves the scope within {@link #maxScopeBytes()} and is not echoed; no
+ * credential reaches the result unless {@link #allowsCredentialsInContent()}. Each check is also a public
+ * static method, usable outside JUnit.
  *
  * <pre>{@code
  * class LogProjectorTest extends ProjectorContract {
@@ -61,49 +48,31 @@ public abstract class ProjectorContract {
      */
     public static final List<List<String>> CREDENTIAL_LINES = ProjectorSamples.CREDENTIAL_LINES;
 
-    /**
-     * The projector under test; may be a new instance per call.
-     *
-     * @return the projector every check of this suite runs against
-     */
+    /** {@return the projector under test; may be a new instance per call} */
     protected abstract Projector projector();
 
-    /**
-     * A raw response in which the projector must find evidence.
-     *
-     * @return a raw tool response that the projector must label EVIDENCE_FOUND
-     */
+    /** {@return a raw tool response that the projector must label EVIDENCE_FOUND} */
     protected abstract String rawWithEvidence();
 
-    /**
-     * A raw response in which the projector must find nothing.
-     *
-     * @return a raw tool response that the projector must label NO_EVIDENCE, with a non-blank scope
-     */
+    /** {@return a raw tool response that the projector must label NO_EVIDENCE, with a non-blank scope} */
     protected abstract String rawWithoutEvidence();
 
     /**
-     * A raw response well over {@link #agentLimitBytes()}, as the tool can really produce it.
-     *
-     * @return a raw tool response of more than {@link #agentLimitBytes()} UTF-8 bytes
+     * {@return a raw response of more than {@link #agentLimitBytes()} UTF-8 bytes, as the tool can really produce it}
      */
     protected abstract String largeRaw();
 
     /**
-     * The agent result limit the projector must respect, in UTF-8 bytes.
-     *
-     * @return the limit on content and scope together, in UTF-8 bytes; by default
-     *     {@link ToolBoundaryConfig#DEFAULT_AGENT_RESULT_BYTES}
+     * {@return the agent limit on content and scope together, in UTF-8 bytes; by default
+     * {@link ToolBoundaryConfig#DEFAULT_AGENT_RESULT_BYTES}}
      */
     protected long agentLimitBytes() {
         return ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES;
     }
 
     /**
-     * The request passed to the projector with every sample.
-     *
-     * @return the request; by default one for the tool {@code projector-under-test} with
-     *     {@link Fixtures#DEFAULT_ARGUMENTS} and a fresh invocation key
+     * {@return the request passed with every sample; by default one for the tool {@code projector-under-test} with
+     * {@link Fixtures#DEFAULT_ARGUMENTS} and a fresh key}
      */
     protected ToolRequest request() {
         return sampleRequest("projector-under-test", Fixtures.DEFAULT_ARGUMENTS);
@@ -136,10 +105,8 @@ public abstract class ProjectorContract {
     }
 
     /**
-     * The bound on the scope of a projection for the large request, in UTF-8 bytes.
-     *
-     * @return the most UTF-8 bytes the scope may take for the large request; by default
-     *     {@value #DEFAULT_MAX_SCOPE_BYTES}
+     * {@return the most UTF-8 bytes the scope may take for the large request; by default
+     * {@value #DEFAULT_MAX_SCOPE_BYTES}}
      */
     protected long maxScopeBytes() {
         return DEFAULT_MAX_SCOPE_BYTES;
@@ -300,11 +267,11 @@ public abstract class ProjectorContract {
     }
 
     /**
-     * A request for projector checks: a fresh key, the given tool and arguments.
+     * {@return a request for projector checks under a fresh run id and tool call id, with the given tool and
+     * arguments}
      *
      * @param toolName the name of the tool the request calls
      * @param arguments the arguments of the request, as the tool takes them (JSON for most tools)
-     * @return a request under a fresh run id and tool call id
      */
     public static ToolRequest sampleRequest(String toolName, String arguments) {
         return ProjectorSamples.sampleRequest(toolName, arguments);

@@ -14,8 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A scripted agent run against a {@link ToolBoundary}: a list of tool calls, each with a fresh tool
- * call id unless one is given, played in order by {@link #play()}.
+ * A scripted agent run against a {@link ToolBoundary}: tool calls, each with a fresh tool call id unless one is
+ * given, played in order by {@link #play()} (again on each play). {@link #on} opens a run not opened yet.
+ * Not thread-safe.
  *
  * <pre>{@code
  * List<ScriptedRun.Step> steps = ScriptedRun.on(boundary, run)
@@ -24,9 +25,6 @@ import java.util.List;
  *         .play();
  * // steps.get(1).error() is DUPLICATE_TOOL_CALL
  * }</pre>
- *
- * <p>A run context that was not opened yet is opened on the boundary ({@link ToolBoundary#openRun}) by
- * {@link #on}. Not thread-safe. Each {@link #play()} invokes every call again.
  */
 public final class ScriptedRun {
 
@@ -40,11 +38,10 @@ public final class ScriptedRun {
     }
 
     /**
-     * An empty script for {@code run} against {@code boundary}.
+     * {@return an empty script for {@code run} against {@code boundary}}
      *
      * @param boundary the boundary every call is invoked on
      * @param run the run context the calls are invoked in, and whose run id they claim
-     * @return a script with no calls yet
      * @throws NullPointerException when {@code boundary} or {@code run} is null
      * @throws IllegalStateException when the run was not opened and opening it failed
      */
@@ -91,10 +88,8 @@ public final class ScriptedRun {
     }
 
     /**
-     * Invokes every call in order and returns one step per call.
-     *
-     * @return an unmodifiable list of steps, one per call in the order added, each with the envelope
-     *     sent and what the boundary returned
+     * {@return the steps of invoking every call in order, unmodifiable, each with the envelope sent and what the
+     * boundary returned}
      */
     public List<Step> play() {
         List<Step> steps = new ArrayList<>(calls.size());
@@ -137,20 +132,12 @@ public final class ScriptedRun {
             requireNonNull(result, "result is null");
         }
 
-        /**
-         * The error code, when the call failed.
-         *
-         * @return the code of the boundary's error, or none when the call succeeded
-         */
+        /** {@return the code of the boundary's error, or none when the call succeeded} */
         public Option<ErrorCode> error() {
             return result.isLeft() ? Option.of(result.getLeft().code()) : Option.none();
         }
 
-        /**
-         * The agent result, when the call succeeded.
-         *
-         * @return the result the agent received, or none when the call failed
-         */
+        /** {@return the result the agent received, or none when the call failed} */
         public Option<AgentResult> agentResult() {
             return result.toOption();
         }

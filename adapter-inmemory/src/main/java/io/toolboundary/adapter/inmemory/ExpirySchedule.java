@@ -8,12 +8,9 @@ import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 
 /**
- * When each record and counter of the in-memory store expires, so that expired entries are dropped in
- * order of expiry, at a cost per expired entry and not per stored one. The entries themselves are queued,
- * each knowing its own expiry, so that scheduling one allocates nothing beside the queue. Two queues: the
- * entries scheduled in order (nearly all: the clock moves forward and the TTL rarely changes), appended at
- * the end; and the few that expire before the last one queued (a shorter TTL, a clock set back), in a heap.
- * Not thread-safe: {@link Expiries} holds one lock over its schedules.
+ * When each record and counter of the in-memory store expires, so expired entries are dropped in order at a cost
+ * per expired entry: entries scheduled in order (nearly all) go to a queue, the few expiring earlier (a shorter
+ * TTL, a clock set back) to a heap. Not thread-safe: {@link Expiries} holds one lock over its schedules.
  *
  * @param <E> the type of what is scheduled
  */

@@ -24,46 +24,24 @@ import java.util.OptionalLong;
 import java.util.function.BiConsumer;
 
 /**
- * The embedded store: the same semantics as the Redis store, in this JVM's memory, within a bound.
- *
- * <p>{@code openRun}, {@code begin}, {@code complete}, {@code end} and {@code abandon} are atomic per run (one lock stripe per run id);
- * {@code find} takes no lock. Expiry follows the injected clock: a record lives exactly its TTL from creation;
- * completion and abandonment keep the remaining TTL; reads never extend it. Execution leases run on the
- * same clock, from the record's creation, and are compared with it exactly, to the nanosecond. Expired
- * entries are dropped when touched,
- * and each {@code begin} first drops those whose time has come, in order of expiry (a queue, so the
- * cost is per expired entry, not per stored one); no background thread needs managing. Records are
+ * The embedded store: the same semantics as the Redis store, in this JVM's memory, within a bound; records are
  * lost when the JVM stops.
  *
- * <p><b>The bound.</b> The store holds at most {@link #maxRecords()} records and at most
- * {@link #maxBytes()} bytes of them, counted as {@link CanonicalRecord#byteSize()} counts them (the UTF-8
- * bytes of the ids, tool name, request, fingerprint, raw response and agent result). Records are counted
- * from the {@code begin} that creates them until they are dropped (expired records count until they are
- * reclaimed). A record grows when it is completed with its raw response and agent result; the difference
- * is counted then. Beyond either bound the store answers that nothing was written (the store is full), after
- * first reclaiming every expired record and run: a {@code begin} that would exceed them, and a
- * {@code complete} whose final record would exceed {@link #maxBytes()} (the record stays PROJECTING as it
- * was; {@code end} then always fits, an ERROR record without raw response being no larger). Duplicates,
- * reused ids and spent budgets are answered as such before the bound is consulted. The runs opened
- * (each with its token, budget counters, one per tool called, and the ledger of the calls it began,
- * kept as long as the run) are bounded too: at most {@link #maxRecords()} of them, the store full
- * for an {@code openRun} beyond; their bytes (ids, tokens, tool names and fingerprints, each at most
- * 128 ASCII characters, per call begun) are not counted in {@link #maxBytes()}. Counting
- * is atomic and reserved before anything is written, so threads racing for the last room never
- * overshoot.
+ * <p>Writes are atomic per run (one lock stripe per run id); {@code find} takes no lock. Expiry and leases
+ * follow the injected clock: a record lives exactly its TTL from creation, and reads never extend it. Expired
+ * entries are dropped when touched and, in order of expiry, at each {@code begin}; no background thread.
  *
- * <p>{@code byteSize()} approximates the memory held. A string of Latin-1 text takes one byte per
- * character in the heap, any other two (so up to twice its UTF-8 bytes: ASCII text with a single
- * character beyond Latin-1; less for most non-Latin text). Each record also takes objects beyond its
- * strings (the record, its entry, map node, expiry-queue entry and timestamps): about 400 bytes, and
- * each open run a few hundred bytes more, by estimate (measured for records on JDK 17 with compressed
- * pointers). The defaults leave most of the heap to the application:
- * {@code maxBytes} is {@link #DEFAULT_MAX_BYTES} or a quarter of the JVM's maximum heap
- * ({@code Runtime.maxMemory()} when the store is built), whichever is smaller, and {@code maxRecords}
- * is {@link #DEFAULT_MAX_RECORDS} or one record per {@value #HEAP_BYTES_PER_DEFAULT_RECORD} bytes of
- * the maximum heap, whichever is smaller: 16 MiB and 16,384 records with {@code -Xmx64m}, 64 MiB and
- * 65,536 with {@code -Xmx256m}. A full store then holds about a quarter of the heap in Latin-1 text (half
- * in other text) and under a fifth in the objects around its records.
+ * <p><b>The bound.</b> At most {@link #maxRecords()} records and {@link #maxBytes()} bytes of them (as
+ * {@link CanonicalRecord#byteSize()} counts), and at most {@link #maxRecords()} open runs (whose bytes are
+ * not counted). Once expired entries are reclaimed, a {@code begin} or {@code openRun} beyond the bound, or a
+ * {@code complete} whose final record would exceed it (the record stays PROJECTING; {@code end} always
+ * fits), is answered that the store is full; duplicates, reused ids and spent budgets are answered first.
+ * Room is reserved atomically before writing, so racing threads never overshoot.
+ *
+ * <p>{@code byteSize()} approximates the heap held (up to twice for non-Latin-1 text, plus about 400 bytes of
+ * objects per record). By default {@code maxBytes} is the smaller of {@link #DEFAULT_MAX_BYTES} and a quarter
+ * of the maximum heap, and {@code maxRecords} the smaller of {@link #DEFAULT_MAX_RECORDS} and one per
+ * {@value #HEAP_BYTES_PER_DEFAULT_RECORD} bytes of heap (16 MiB and 16,384 records with {@code -Xmx64m}).
  */
 public final class InMemoryCanonicalInvocationStore implements CanonicalInvocationStore {
 
@@ -105,21 +83,15 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         }
     }
 
-    /**
-     * A store on the system UTC clock with the default bound and without a record cap of its own (the
-     * boundary's limit applies).
-     *
-     * @return the store
-     */
+    /** {@return a store on the system UTC clock with the default bound and no record cap of its own} */
     public static InMemoryCanonicalInvocationStore create() {
         return custom().build();
     }
 
     /**
-     * A store whose expiry follows {@code clock}, with the default bound, without a record cap of its own.
+     * {@return a store whose expiry follows {@code clock}, with the default bound and no record cap of its own}
      *
      * @param clock the clock that expiry follows
-     * @return the store
      */
     public static InMemoryCanonicalInvocationStore create(Clock clock) {
         return custom().clock(clock).build();
@@ -138,11 +110,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return custom().clock(clock).recordCapBytes(recordCapBytes).build();
     }
 
-    /**
-     * A builder starting from the defaults: the system UTC clock, the default bound, no record cap.
-     *
-     * @return the builder
-     */
+    /** {@return a builder starting from the defaults: the system UTC clock, the default bound, no record cap} */
     public static InMemoryStoreBuilder custom() {
         return new InMemoryStoreBuilder();
     }
@@ -152,28 +120,19 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return new InMemoryCanonicalInvocationStore(builder);
     }
 
-    /**
-     * The most records this store holds, expired ones not yet reclaimed included.
-     *
-     * @return the record bound
-     */
+    /** {@return the most records this store holds, expired ones not yet reclaimed included} */
     public long maxRecords() {
         return maxRecords;
     }
 
-    /**
-     * The most bytes of records this store holds, as {@link CanonicalRecord#byteSize()} counts them.
-     *
-     * @return the byte bound
-     */
+    /** {@return the most bytes of records this store holds, as {@link CanonicalRecord#byteSize()} counts them} */
     public long maxBytes() {
         return maxBytes;
     }
 
     /**
-     * The bytes of the records held now (expired ones not yet reclaimed included), counted toward {@link #maxBytes()}.
-     *
-     * @return the bytes held now
+     * {@return the bytes of the records held now (expired ones not yet reclaimed included), counted toward
+     * {@link #maxBytes()}}
      */
     public long heldBytes() {
         return room.heldBytes();
@@ -353,11 +312,7 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         return runs.peek(runId, now).map(state -> Duration.between(now, state.expiresAt()));
     }
 
-    /**
-     * How many records and runs are held, live or not yet swept.
-     *
-     * @return the number of records and runs held
-     */
+    /** {@return how many records and runs are held, live or not yet swept} */
     public int size() {
         return records.size() + runs.size();
     }

@@ -62,11 +62,7 @@ public final class InMemoryStoreBuilder {
         return this;
     }
 
-    /**
-     * The store.
-     *
-     * @return the store
-     */
+    /** {@return the store} */
     public InMemoryCanonicalInvocationStore build() {
         return InMemoryCanonicalInvocationStore.of(this);
     }

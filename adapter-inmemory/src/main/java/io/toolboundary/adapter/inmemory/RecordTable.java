@@ -174,13 +174,10 @@ final class RecordTable {
     }
 
     /**
-     * A record as held under its key: its attempt's token, expiry (kept as its second and nanosecond, so
-     * that a begin makes no instant for it and the sweep compares it without reading another object) and
-     * lease (kept as the begin's time and its length, so that a begin computes no instant it may never
-     * need), and its size as counted toward
-     * {@code maxBytes}. The completion writes the final record and its size into the entry; a drop marks
-     * the size {@link #DROPPED}, so that a completion racing the sweep either lands before the drop (and
-     * the drop gives back the grown size) or is refused.
+     * A record as held under its key: its attempt's token, expiry and lease (kept as plain numbers, so a begin
+     * makes no instant), and its size as counted toward {@code maxBytes}. A drop marks the size
+     * {@link #DROPPED}, so a completion racing the sweep either lands before the drop (which gives back the
+     * grown size) or is refused.
      */
     static final class Entry {
 

@@ -66,10 +66,9 @@ final class CanonicalBytes {
     }
 
     /**
-     * Copies the characters of {@code text} from {@code from} on that RFC 8785 writes as themselves in
-     * one byte (ASCII but for controls, quote and backslash), up to the first other one or {@code to}.
-     *
-     * @return the index of the first character not copied
+     * {@return the index of the first character not copied} Copies the characters of {@code text} from {@code from}
+     * that RFC 8785 writes as themselves in one byte (ASCII but controls, quote and backslash), up to the first other
+     * one or {@code to}.
      */
     int plainAscii(String text, int from, int to) {
         reserve(to - from);

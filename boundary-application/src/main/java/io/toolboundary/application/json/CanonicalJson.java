@@ -3,15 +3,10 @@ package io.toolboundary.application.json;
 import java.util.Arrays;
 
 /**
- * Reads one JSON object from a string in one pass and writes its RFC 8785 form as UTF-8 into a byte
- * buffer it keeps, with no objects per call: a parser and a writer in one, for one thread at a time,
- * reused from call to call.
- *
- * <p>Everything is written in the text's order as it is read; when an object closes, its members'
- * bytes are put in the order of their names (kept decoded, as UTF-16 code units, by {@link Members}).
- * Containers are held on explicit stacks, never by recursion, so the nesting the limit allows costs
- * memory, not stack. A lone surrogate character is never accepted (outside strings no character past
- * ASCII is); the caller tells it apart from other refusals.
+ * Reads one JSON object in one pass and writes its RFC 8785 form as UTF-8 into a buffer it reuses, for one
+ * thread at a time. When an object closes, its members' bytes are put in name order ({@link Members}).
+ * Containers are on explicit stacks, never recursion, so nesting costs memory, not stack. A lone surrogate is
+ * never accepted; the caller tells it apart from other refusals.
  */
 final class CanonicalJson {
 
@@ -61,10 +56,8 @@ final class CanonicalJson {
     }
 
     /**
-     * Appends the canonical form of {@code text} after the prefix.
-     *
-     * @return false when the text is not exactly one JSON object within the limits (the buffer then
-     *     holds part of a form)
+     * {@return false when {@code text} is not exactly one JSON object within the limits (the buffer then holds part of
+     * a form)} Else its canonical form is appended after the prefix.
      */
     boolean append(String text, int maxDepth, int maxNumberLength) {
         int n = text.length();

@@ -5,15 +5,10 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Writes a finite double the way ECMAScript's {@code Number.prototype.toString} does, which is the
- * number form of the JSON Canonicalization Scheme (RFC 8785, section 3.2.2.3): the shortest decimal
- * that reads back as the same double (the one closest to it when several are that short, the even one
- * on a tie), without an exponent from 1e-6 up to below 1e21 and with {@code e+}/{@code e-} outside,
- * and {@code 0} for both zeros.
- *
- * <p>Java 17's {@link Double#toString(double)} does not always give the shortest digits, so they are
- * found here from the double's exact value: the fewest significant digits whose rounding down or up
- * still reads back as the same double (never more than {@code Double.toString} gives).
+ * Writes a finite double as ECMAScript's {@code Number.prototype.toString} does, the number form of RFC 8785:
+ * the shortest decimal that reads back as the same double (the closest, then the even one), without an
+ * exponent from 1e-6 to below 1e21, {@code 0} for both zeros. Java 17's {@link Double#toString(double)} is
+ * not always shortest, so the digits are found from the double's exact value.
  */
 final class CanonicalNumbers {
 
@@ -30,11 +25,7 @@ final class CanonicalNumbers {
     private CanonicalNumbers() {
     }
 
-    /**
-     * The ECMAScript form of a finite double.
-     *
-     * @throws IllegalArgumentException for NaN and the infinities, which JSON cannot hold
-     */
+    /** The ECMAScript form of a finite double; {@link IllegalArgumentException} for NaN and the infinities. */
     static String format(double value) {
         if (!Double.isFinite(value)) {
             throw new IllegalArgumentException("value must be finite");

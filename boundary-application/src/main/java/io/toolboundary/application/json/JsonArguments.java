@@ -13,19 +13,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * Checks that tool arguments are exactly one JSON object and computes their fingerprint: SHA-256 over
- * the tool's name, one NUL byte and the arguments' RFC 8785 (JCS) bytes, so two calls share it exactly
- * when they name the same tool with the same JSON value (README, "The framework's id is the key").
- *
- * <p>Rejected: any other top-level value, trailing content, duplicate keys (after unescaping),
- * nesting deeper than the limit, number literals longer than the limit, numbers that overflow a
- * double, anything else RFC 8259 does not allow (comments, single quotes, a byte order mark, control
- * characters in strings, leading zeros, {@code NaN}). A lone surrogate character anywhere in the text
- * is {@code TEXT_NOT_UNICODE}, before any other refusal; an escaped one (a {@code &#92;ud800} escape)
- * decodes to text that is not Unicode and is {@code ARGUMENTS_INVALID}.
- *
- * <p>One pass, no recursion: the parser writes the canonical bytes into a per-thread buffer as it reads,
- * putting each object's members in order when it closes, and the buffer is digested once.
+ * Checks that tool arguments are exactly one JSON object (RFC 8259; no duplicate keys, nesting and number
+ * literals within the limits, no number overflowing a double) and fingerprints them: SHA-256 over the tool's
+ * name, a NUL byte and the arguments' RFC 8785 bytes, so two calls share it exactly when they name the same
+ * tool with the same JSON value. A lone surrogate in the text is {@code TEXT_NOT_UNICODE} before any other
+ * refusal; an escaped one ({@code &#92;ud800}) is {@code ARGUMENTS_INVALID}. One pass, no recursion, into a
+ * per-thread buffer.
  */
 public final class JsonArguments {
 
@@ -56,14 +49,13 @@ public final class JsonArguments {
     }
 
     /**
-     * Checks the arguments of a call of {@code tool} and fingerprints them with the tool's name.
+     * {@return the fingerprint of the arguments with the tool's name (64 lowercase hex characters),
+     * {@link ErrorCode#TEXT_NOT_UNICODE} for a lone surrogate character, else {@link ErrorCode#ARGUMENTS_INVALID} for
+     * anything that is not one valid object}
      *
      * @param tool the tool the call names; part of the fingerprint, so the same arguments for another
      *     tool differ
      * @param json the arguments text, already within the request byte limit
-     * @return the fingerprint (64 lowercase hex characters), {@link ErrorCode#TEXT_NOT_UNICODE} for a
-     *     lone surrogate character in the text, else {@link ErrorCode#ARGUMENTS_INVALID} for anything
-     *     that is not one valid object
      */
     public Either<BoundaryError, String> fingerprint(ToolName tool, String json) {
         requireNonNull(tool, "tool is null");

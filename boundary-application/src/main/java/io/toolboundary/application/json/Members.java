@@ -82,11 +82,9 @@ final class Members {
     }
 
     /**
-     * Closes the innermost open object, whose members are {@code [first, count)} and whose bytes end at
-     * {@code end} in {@code out}, each member written as {@code "name":value} and the members separated
-     * by single commas: moves the members' bytes into the order of their names.
-     *
-     * @return false when two members have the same name
+     * {@return false when two members have the same name} Else closes the innermost open object (members
+     * {@code [first, count)}, bytes ending at {@code end}, each {@code "name":value}, separated by commas), moving the
+     * members' bytes into name order.
      */
     boolean close(int first, byte[] out, int end) {
         int members = count - first;

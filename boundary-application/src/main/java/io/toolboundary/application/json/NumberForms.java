@@ -1,16 +1,11 @@
 package io.toolboundary.application.json;
 
 /**
- * The RFC 8785 form of a JSON number literal, written as ASCII bytes: what
- * {@code CanonicalNumbers.format(Double.parseDouble(literal))} gives, or {@link #NOT_FINITE} when the
- * literal overflows a double.
- *
- * <p>A literal of at most {@value #EXACT_DIGITS} significant digits within ±10^{@value #PLAIN_EXPONENT}
- * is written straight from its own digits, without a double or a string: a decimal of at most 15
- * significant digits reads as a (normal) double that reads back as that decimal and as no other of 15
- * digits or fewer (15 digits are fewer than the 52 bits after a double's leading one hold), so its own
- * digits, without leading and trailing zeros, are the shortest that read back, the ones ECMAScript
- * writes. Every other literal goes through {@link Double#parseDouble} and {@link CanonicalNumbers}.
+ * The RFC 8785 form of a JSON number literal, as ASCII bytes: what
+ * {@code CanonicalNumbers.format(Double.parseDouble(literal))} gives, or {@link #NOT_FINITE} on overflow. A
+ * literal of at most {@value #EXACT_DIGITS} significant digits within ±10^{@value #PLAIN_EXPONENT} is written
+ * from its own digits (15 digits always read back as themselves through a double, so they are the shortest);
+ * any other goes through {@link Double#parseDouble} and {@link CanonicalNumbers}.
  */
 final class NumberForms {
 
@@ -31,10 +26,8 @@ final class NumberForms {
     }
 
     /**
-     * Writes the canonical form of the literal {@code text[start, end)} (valid JSON number syntax) into
-     * {@code form}, which holds at least {@value #MAX_FORM_LENGTH} bytes.
-     *
-     * @return the form's length, or {@link #NOT_FINITE}
+     * {@return the length of the canonical form of the literal {@code text[start, end)}, written into {@code form} (at
+     * least {@value #MAX_FORM_LENGTH} bytes), or {@link #NOT_FINITE}}
      */
     static int write(String text, int start, int end, byte[] form) {
         int exponentAt = end;

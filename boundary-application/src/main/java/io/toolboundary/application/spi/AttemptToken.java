@@ -22,12 +22,9 @@ public record AttemptToken(String value) {
     }
 
     /**
-     * A fresh token that no other call gets, in this process or another: a random prefix drawn once per
-     * process (80 bits from {@link java.security.SecureRandom}) and a counter, for example
-     * {@code 3f9c0a6e1d2b7c4e8a91-27}. Unique, not secret: knowing one token tells the next of the same
-     * process, which grants nothing, since a token only tells one attempt's writes from another's.
-     *
-     * @return a new token, unique across processes
+     * {@return a new token, unique across processes: a random prefix drawn once per process (80 bits from
+     * {@link java.security.SecureRandom}) and a counter, for example {@code 3f9c0a6e1d2b7c4e8a91-27}} Unique, not
+     * secret: a token only tells one attempt's writes from another's.
      */
     public static AttemptToken random() {
         return new AttemptToken(Tokens.next());

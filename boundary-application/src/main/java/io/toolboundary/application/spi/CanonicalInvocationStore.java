@@ -37,14 +37,11 @@ public interface CanonicalInvocationStore {
     Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout);
 
     /**
-     * Atomically creates a PROJECTING record, with its TTL and execution lease, and reserves one call
-     * of the run's and the tool's budget. Refuses, changing nothing, in this order: {@link Refusal#TOO_LARGE}
-     * (over {@link InvocationStart#recordLimitBytes()} or {@link #recordCapBytes()}), then as
-     * {@code StoreRules.begin} decides: {@link Refusal#RUN_STATE_LOST}, {@link Refusal#DUPLICATE} or
-     * {@link Refusal#ID_REUSED}, {@link Refusal#RUN_BUDGET_EXHAUSTED} or {@link Refusal#TOOL_BUDGET_EXHAUSTED}. A begin repeated with the same token while
-     * the record is PROJECTING returns the stored record and reserves nothing more; once final it is a
-     * duplicate like any other. The budget counters live in the run's state, whose TTL was set at
-     * {@link #openRun}; the record's TTL and lease are set here and nowhere else.
+     * Atomically creates a PROJECTING record, with its TTL and execution lease, and reserves one call of the
+     * run's and the tool's budget (counters in the run's state). Refuses, changing nothing, in this order:
+     * {@link Refusal#TOO_LARGE} (over {@link InvocationStart#recordLimitBytes()} or {@link #recordCapBytes()}),
+     * then as {@code StoreRules.begin} decides. A begin repeated with the same token while the record is
+     * PROJECTING returns it and reserves nothing more.
      *
      * @param start the record, tokens, TTL, execution lease, budgets and record limit
      * @param timeout the longest this call may take
@@ -85,12 +82,10 @@ public interface CanonicalInvocationStore {
             Instant now, Duration timeout);
 
     /**
-     * Ends a record left PROJECTING past its execution lease in ERROR with {@code EXECUTION_ABANDONED},
-     * keeping the remaining TTL; a later completion by its attempt is refused. The lease has passed when
-     * the store's own clock is at or after it ({@code now} only becomes {@code updatedAt}, so a caller
-     * whose clock steps forward cannot end a running call); a record stored without a lease is leased for
-     * its whole life. Abandoning an
-     * abandoned record again returns it unchanged; refuses {@link Refusal#EXPIRED},
+     * Ends a record left PROJECTING past its execution lease in ERROR with {@code EXECUTION_ABANDONED}, keeping
+     * the remaining TTL; a later completion is refused. The lease is judged by the store's own clock
+     * ({@code now} only becomes {@code updatedAt}); a record stored without a lease is leased for its whole
+     * life. Abandoning again returns the record unchanged; refuses {@link Refusal#EXPIRED},
      * {@link Refusal#LEASE_NOT_EXPIRED} and {@link Refusal#CONFLICT} (final otherwise).
      *
      * @param key the canonical key
@@ -101,20 +96,17 @@ public interface CanonicalInvocationStore {
     Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout);
 
     /**
-     * Reads a record. Never changes its time to live.
+     * {@return the record, or none when there is none or it has expired} Never changes its time to live.
      *
      * @param key the canonical key
      * @param timeout the longest this call may take
-     * @return the record, or none when there is none or it has expired
      */
     Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
 
     /**
-     * Lists the tool_call_ids of a run's live records, in {@link String#compareTo} order, a page at a time,
-     * for the harness's sweeps; never for the agent. A page holds the first {@code limit} ids strictly
-     * after {@code after} (see {@link ToolCallIdPage.Request}) and says whether more exist. A record that exists for the whole listing is
-     * listed once; one created or expiring meanwhile may or may not be; an expired record or a budget
-     * counter never is. Reads only.
+     * Lists the tool_call_ids of a run's live records, in {@link String#compareTo} order, a page at a time, for
+     * the harness's sweeps: the first {@code limit} ids after {@code after}, and whether more exist. A record
+     * that lives through the listing is listed once; one created or expiring meanwhile may or may not be.
      *
      * @param request the run, the last id of the previous page and the most ids to list
      * @param timeout the longest this call may take
@@ -123,11 +115,8 @@ public interface CanonicalInvocationStore {
     Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout);
 
     /**
-     * The store's own hard cap on a record's size, in UTF-8 bytes as {@code CanonicalRecord.byteSize()}
-     * counts them, if it has one; {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below
-     * the configured record limit.
-     *
-     * @return the cap, or none (the default)
+     * {@return the store's own hard cap on a record's size in UTF-8 bytes, or none (the default)}
+     * {@code ToolBoundaryBuilder.build()} refuses a store whose cap is below the configured record limit.
      */
     default OptionalLong recordCapBytes() {
         return OptionalLong.empty();

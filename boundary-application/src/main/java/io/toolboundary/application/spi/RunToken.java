@@ -6,10 +6,9 @@ import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBoundary;
 
 /**
- * Identifies one opening of a run in the store. {@link ToolBoundary#openRun} stores it with the run, and
- * every call of the run carries it (in its {@link RunContext}): when the store no longer holds the run
- * with this token, the call is refused with {@code RUN_STATE_LOST}. A harness that resumes a run in
- * another process keeps the token with the run's other facts.
+ * Identifies one opening of a run in the store: {@link ToolBoundary#openRun} stores it and every call carries it
+ * in its {@link RunContext}; when the store no longer holds the run with this token, the call is refused with
+ * {@code RUN_STATE_LOST}.
  *
  * @param value 1 to 64 characters of {@code [A-Za-z0-9-]}
  */

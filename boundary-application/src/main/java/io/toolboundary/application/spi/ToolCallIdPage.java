@@ -8,12 +8,11 @@ import io.vavr.control.Option;
 import java.util.List;
 
 /**
- * One page of the tool_call_ids of a run's records, as {@link CanonicalInvocationStore#toolCallIds} lists
- * them: at most the limit asked for, each once, in ascending order of their text; {@code more} says that
- * the run has records after the last of them (ask again with it as {@code after}).
+ * One page of the tool_call_ids of a run's records, as {@link CanonicalInvocationStore#toolCallIds} lists them.
  *
  * @param ids the ids listed, immutable, each once, in ascending order of their text
- * @param more true when the run has further records after the last id of this page
+ * @param more true when the run has further records after the last id of this page (ask again with it as
+ *     {@code after})
  */
 public record ToolCallIdPage(List<ToolCallId> ids, boolean more) {
 

@@ -30,10 +30,9 @@ public final class Utf8 {
     }
 
     /**
-     * The number of bytes the text takes in UTF-8.
+     * {@return the text's UTF-8 length, a lone surrogate counted as U+FFFD (3 bytes)}
      *
      * @param text the text
-     * @return its UTF-8 length, a lone surrogate counted as U+FFFD (3 bytes)
      */
     public static long byteLength(CharSequence text) {
         requireNonNull(text, "text is null");
@@ -41,11 +40,10 @@ public final class Utf8 {
     }
 
     /**
-     * Whether the text is over a byte limit; stops counting past the limit.
+     * {@return true when the text takes more than {@code limit} bytes in UTF-8} Stops counting past the limit.
      *
      * @param text the text
      * @param limit the limit in UTF-8 bytes
-     * @return true when the text takes more than {@code limit} bytes in UTF-8
      */
     public static boolean exceeds(CharSequence text, long limit) {
         requireNonNull(text, "text is null");
@@ -83,10 +81,9 @@ public final class Utf8 {
     }
 
     /**
-     * Whether UTF-8 keeps the text exactly.
+     * {@return true when UTF-8 keeps the text exactly: it has no lone surrogate}
      *
      * @param text the text
-     * @return true when the text has no lone surrogate
      */
     public static boolean isWellFormed(CharSequence text) {
         requireNonNull(text, "text is null");
@@ -94,12 +91,11 @@ public final class Utf8 {
     }
 
     /**
-     * Whether UTF-8 keeps a range of the text exactly.
+     * {@return true when the characters {@code [from, to)} have no lone surrogate}
      *
      * @param text the text
      * @param from the first index checked
      * @param to the index after the last one checked
-     * @return true when the characters {@code [from, to)} have no lone surrogate
      */
     public static boolean isWellFormed(CharSequence text, int from, int to) {
         for (int i = from; i < to; i++) {
@@ -118,11 +114,11 @@ public final class Utf8 {
     }
 
     /**
-     * The size of a text a domain value holds, which must be well-formed: for constructors, whose
-     * callers check the text first and refuse it with {@code TEXT_NOT_UNICODE}.
+     * The UTF-8 size of a text a domain value holds, for constructors whose callers have already refused
+     * ill-formed text with {@code TEXT_NOT_UNICODE}.
      *
      * @param text the text
-     * @param what the text's name, for the exception's message
+     * @param what what the text is, named in the exception
      * @return its size in UTF-8 bytes
      * @throws IllegalArgumentException when the text has a lone surrogate
      */

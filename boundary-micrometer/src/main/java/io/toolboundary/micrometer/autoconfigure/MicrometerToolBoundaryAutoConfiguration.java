@@ -13,13 +13,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the boundary's Micrometer meters in a Spring Boot application that has a {@link MeterRegistry}
- * bean: a {@link MicrometerBoundaryListener} bean, which the tool boundary's auto-configuration (or any
- * harness that collects {@link BoundaryListener} beans) installs. Rejected calls are tagged with their tool
- * when it is one of the {@link ToolBinding} beans' names, else {@code unknown}.
- *
- * <p>Backs off when the context already has a {@link MicrometerBoundaryListener}, and with
- * {@code toolboundary.enabled=false}.
+ * Registers a {@link MicrometerBoundaryListener} bean when the context has a {@link MeterRegistry}, for the
+ * boundary's auto-configuration (or any harness collecting {@link BoundaryListener} beans) to install; rejected
+ * calls are tagged with their tool when it names a {@link ToolBinding} bean. Backs off when the context has
+ * one, and with {@code toolboundary.enabled=false}.
  */
 @AutoConfiguration(
         beforeName = "io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration",
@@ -41,11 +38,10 @@ public class MicrometerToolBoundaryAutoConfiguration {
     }
 
     /**
-     * The meters' listener, on the context's (primary) meter registry.
+     * {@return the meters' listener, on the context's (primary) meter registry}
      *
      * @param registry the context's (primary) meter registry
      * @param tools the registered tool bindings, whose names tag rejected calls
-     * @return the listener
      */
     @Bean
     @ConditionalOnBean(MeterRegistry.class)

@@ -32,9 +32,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * One sequence of {@link StoreModelContract}: its own run, random begins, completions, reads and the passing of time,
- * each acted on the store and on a reference model (record lives, budget counters and their expiry windows, as the
- * domain's {@link StoreRules} predict them), the store's answers checked against the model.
+ * One sequence of {@link StoreModelContract} on its own run: random begins, completions, reads and passing time,
+ * acted on the store and on a reference model of what {@link StoreRules} predict, the answers compared.
  */
 final class ModelSequence {
 

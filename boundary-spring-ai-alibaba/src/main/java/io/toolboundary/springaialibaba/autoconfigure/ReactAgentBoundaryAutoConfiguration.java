@@ -17,20 +17,11 @@ import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures the {@link BoundaryToolInterceptor} when Spring AI Alibaba's agent framework is on the
- * class path, so that a {@code ReactAgent} built in the application needs one line,
- * {@code .interceptors(boundaryInterceptor)}.
- *
- * <p>Everything else is {@link ToolBoundaryAutoConfiguration}'s, with its rules: the {@code toolboundary.*}
- * properties validated as they are bound, the store chosen by {@code toolboundary.store}, the boundary
- * from the context's {@code ToolBinding} beans ({@code ReactAgentTools.readOnly(...)}) and its
- * <b>required</b> {@code AccessPolicy} bean: without one the application does not start, and the failure
- * analyzer names the bean to add. {@code toolboundary.enabled=false} switches this off too. The interceptor
- * backs off when the context has one of its own.
- *
- * <p>One property more: {@code toolboundary.duplicate-calls} ({@code refuse}, the default and the
- * specification's rule, or {@code replay-ready}, see {@link ToolBoundaryConfig#replayReadyDuplicates()}),
- * applied to the {@link ToolBoundaryConfig} bean, so that an agent resumed from a checkpoint gets the answers
- * it had. Any other value stops the application at start.
+ * class path, so a {@code ReactAgent} needs {@code .interceptors(boundaryInterceptor)}; it backs off when the
+ * context has one. Everything else, and its rules (the <b>required</b> {@code AccessPolicy} bean,
+ * {@code toolboundary.enabled}), are {@link ToolBoundaryAutoConfiguration}'s. One property more:
+ * {@code toolboundary.duplicate-calls}, {@code refuse} (default) or {@code replay-ready}
+ * ({@link ToolBoundaryConfig#replayReadyDuplicates()}); any other value stops the start.
  */
 @AutoConfiguration(after = ToolBoundaryAutoConfiguration.class)
 @ConditionalOnClass({ToolInterceptor.class, ToolBoundary.class})
@@ -63,11 +54,10 @@ public class ReactAgentBoundaryAutoConfiguration {
     }
 
     /**
-     * The interceptor to give every {@code ReactAgent} of the application.
+     * {@return the interceptor over {@code boundary} to give every {@code ReactAgent} of the application}
      *
      * @param boundary the context's boundary, built by {@link ToolBoundaryAutoConfiguration} unless the
      *     application has its own
-     * @return the interceptor over {@code boundary}
      */
     @Bean
     @ConditionalOnBean(ToolBoundary.class)

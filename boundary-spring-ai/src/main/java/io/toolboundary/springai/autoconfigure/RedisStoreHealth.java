@@ -11,10 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Redis store's health, the same on both Spring lines: every master answers PING, and none may evict
- * records ({@code maxmemory-policy} is {@code noeviction}). A master that may evict makes the store DOWN
- * under {@code toolboundary.redis.eviction-policy-check=refuse}, and is reported as a detail under
- * {@code warn}. Details never hold an address, a password or a key. Each line's health indicator reports it.
+ * The Redis store's health on both Spring lines: every master answers PING and none may evict records (DOWN
+ * under {@code eviction-policy-check=refuse}, a detail under {@code warn}). Details never hold an address, a
+ * password or a key.
  */
 final class RedisStoreHealth {
 
@@ -26,12 +25,7 @@ final class RedisStoreHealth {
         this.redis = requireNonNull(redis, "redis is null");
     }
 
-    /**
-     * One check.
-     *
-     * @param up whether the store is UP
-     * @param details what the check found, in the order it found it
-     */
+    /** One check: whether the store is UP, and what it found, in order. */
     record Report(boolean up, Map<String, Object> details) {
     }
 

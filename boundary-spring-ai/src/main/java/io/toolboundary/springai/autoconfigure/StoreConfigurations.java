@@ -21,14 +21,10 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The store choices of {@link ToolBoundaryAutoConfiguration}, imported in this order: Redis when it is
- * chosen, else in-memory. They are not nested in the auto-configuration, because Spring processes a
- * configuration's nested classes before its imports and in no promised order.
- *
- * <p>{@code toolboundary.store}: {@code auto} (the default) takes the Redis store when the context has a
- * {@code RedissonClient} bean and {@code adapter-redis} is on the class path, else the in-memory store;
- * {@code redis} takes the Redis store and stops the application when it cannot; {@code memory} takes the
- * in-memory store. The choice and the key prefix are logged once, at INFO.
+ * The store choices, imported in this order (not nested: Spring processes nested classes before imports, in
+ * no promised order). {@code toolboundary.store}: {@code auto} takes Redis when there is a
+ * {@code RedissonClient} bean and {@code adapter-redis}, else in-memory; {@code redis} fails the start when
+ * it cannot; {@code memory}. The choice and key prefix are logged once at INFO.
  */
 final class StoreConfigurations {
 

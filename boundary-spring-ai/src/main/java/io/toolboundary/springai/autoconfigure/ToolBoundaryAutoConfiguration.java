@@ -28,37 +28,19 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configures the tool boundary for a Spring AI application. Every bean backs off when the context
- * already has one of its type. {@code toolboundary.enabled=false} switches all of it off; that is the one
- * way to run without the boundary.
+ * Auto-configures the tool boundary for a Spring AI application; every bean backs off when the context has
+ * one of its type, and {@code toolboundary.enabled=false} switches all of it off. It provides a
+ * {@link ToolBoundaryConfig} from {@link ToolBoundaryProperties}; a {@link CanonicalInvocationStore} chosen by
+ * {@code toolboundary.store} (see {@link StoreConfigurations}; it runs after Redisson's auto-configuration); a
+ * {@link ToolBoundary} with every {@link ToolBinding} bean, the {@link AccessPolicy}, the
+ * {@link BoundaryListener} beans and the single {@link Clock}; a {@link BoundaryToolCallingManager} as the
+ * {@link ToolCallingManager}, before Spring AI's own, which then backs off (on Spring AI 2.0 it applies
+ * {@code spring.ai.tools.*}); and, with Actuator and the Redis store, the {@code toolBoundaryRedis} health
+ * indicator. Each line's artifact refuses to start on the other line's Spring AI.
  *
- * <ul>
- *   <li>a {@link ToolBoundaryConfig} from the {@code toolboundary.*} properties ({@link ToolBoundaryProperties},
- *       validated as they are bound);</li>
- *   <li>a {@link CanonicalInvocationStore} chosen by {@code toolboundary.store} ({@code auto}: the Redis store
- *       on the context's {@code RedissonClient} when there is one and {@code adapter-redis} is on the class
- *       path, else the in-memory store; {@code redis}; {@code memory}), logged once at INFO. This
- *       auto-configuration runs after Redisson's own, so a client from {@code redisson-spring-boot-starter}
- *       is seen;</li>
- *   <li>a {@link ToolBoundary} over that store, with every {@link ToolBinding} bean as a tool, the
- *       context's {@link AccessPolicy}, its {@link BoundaryListener} beans (in order) and its {@link Clock}
- *       when it has exactly one (else the system UTC clock);</li>
- *   <li>a {@link BoundaryToolCallingManager} as the {@link ToolCallingManager}, so that the chat models
- *       and tool calling advisors that use the context's manager run every tool call through the boundary.
- *       It takes its place before Spring AI's own tool calling auto-configuration, whose manager then backs
- *       off; tool definitions are still resolved by Spring AI's {@code ToolCallbackResolver} when the
- *       context has one, and tool calls are observed on the context's {@link ObservationRegistry} (with its
- *       {@link ToolCallingObservationConvention}, when it has one). On Spring AI 2.0 the manager also applies
- *       Spring AI's own {@code spring.ai.tools.limits.*} per turn and {@code spring.ai.tools.resolution.fallback},
- *       and says so once at INFO. Each line's artifact refuses to start on the other line's Spring AI.</li>
- *   <li>with Spring Boot Actuator on the class path and the Redis store in use, a health indicator
- *       ({@code toolBoundaryRedis}): PING on every master and the eviction-policy check.</li>
- * </ul>
- *
- * <p><b>An {@link AccessPolicy} bean is required.</b> Access is the harness's decision and there is no
- * default that grants it: without an {@code AccessPolicy} bean (and without a {@code ToolBoundary} bean of
- * the application's own) the application does not start, and {@link ToolBoundaryFailureAnalyzer} names the
- * bean to add. There is no fallback to Spring AI's own manager.
+ * <p><b>An {@link AccessPolicy} bean is required</b>: no default grants access, so without one (and without
+ * the application's own {@code ToolBoundary}) the application does not start and
+ * {@link ToolBoundaryFailureAnalyzer} names the bean to add.
  */
 @AutoConfiguration(
         beforeName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration",

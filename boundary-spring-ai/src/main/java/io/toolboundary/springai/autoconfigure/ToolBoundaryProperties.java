@@ -10,14 +10,10 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * The {@code toolboundary.*} properties. Sizes take a unit ({@code 64KB}, {@code 1MB}; 1 KB = 1024 bytes)
- * or are plain numbers of bytes; durations take a unit ({@code 30m}, {@code 24h}). The defaults are those of
- * {@link ToolBoundaryConfig}.
- *
- * <p>The properties validate themselves as they are bound (this class is a Spring {@link Validator}, which
- * Spring Boot applies to configuration properties without any validation library): every value out of its
- * range, and limits that do not nest in the record limit, stop the application with Spring Boot's
- * "APPLICATION FAILED TO START" report naming the property, its value and the allowed range.
+ * The {@code toolboundary.*} properties: sizes with a unit ({@code 64KB}; 1 KB = 1024 bytes) or in bytes,
+ * durations with a unit ({@code 30m}), defaults those of {@link ToolBoundaryConfig}. As a Spring
+ * {@link Validator}, it stops the application at binding on a value out of range or limits that do not nest,
+ * naming the property, its value and the allowed range.
  */
 @ConfigurationProperties(prefix = "toolboundary")
 public class ToolBoundaryProperties implements Validator {
@@ -43,103 +39,57 @@ public class ToolBoundaryProperties implements Validator {
     /** The Redis store. */
     private final Redis redis = new Redis();
 
-    /**
-     * Whether the tool boundary is configured at all ({@code toolboundary.enabled}).
-     *
-     * @return {@code true} (the default) to configure it; {@code false} switches all of it off
-     */
+    /** {@return whether the boundary is configured at all ({@code toolboundary.enabled}); {@code true} by default} */
     public boolean isEnabled() {
         return enabled;
     }
 
-    /**
-     * Sets {@code toolboundary.enabled}.
-     *
-     * @param enabled {@code false} to run without the tool boundary, the one explicit opt-out
-     */
+    /** @param enabled {@code toolboundary.enabled}: {@code false} to run without the boundary */
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
     }
 
-    /**
-     * Which store keeps the canonical records ({@code toolboundary.store}).
-     *
-     * @return the store choice; {@link Store#AUTO} by default
-     */
+    /** {@return which store keeps the records ({@code toolboundary.store}); {@link Store#AUTO} by default} */
     public Store getStore() {
         return store;
     }
 
-    /**
-     * Sets {@code toolboundary.store}.
-     *
-     * @param store auto, redis or memory; {@code null} fails validation
-     */
+    /** @param store {@code toolboundary.store}: auto, redis or memory; {@code null} fails validation */
     public void setStore(Store store) {
         this.store = store;
     }
 
-    /**
-     * How long a tool may run before its PROJECTING record may be ended as EXECUTION_ABANDONED
-     * ({@code toolboundary.execution-lease}).
-     *
-     * @return the lease; {@link ToolBoundaryConfig#DEFAULT_EXECUTION_LEASE} (5 minutes) by default
-     */
+    /** {@return the execution lease ({@code toolboundary.execution-lease}); 5 minutes by default} */
     public Duration getExecutionLease() {
         return executionLease;
     }
 
-    /**
-     * Sets {@code toolboundary.execution-lease}.
-     *
-     * @param executionLease the lease, at least 1 ms
-     */
+    /** @param executionLease {@code toolboundary.execution-lease}: the lease, at least 1 ms */
     public void setExecutionLease(Duration executionLease) {
         this.executionLease = executionLease;
     }
 
-    /**
-     * The byte limits ({@code toolboundary.limits.*}), each counted in UTF-8.
-     *
-     * @return the limits, bound in place
-     */
+    /** {@return the byte limits ({@code toolboundary.limits.*}), bound in place} */
     public Limits getLimits() {
         return limits;
     }
 
-    /**
-     * Time to live of each canonical record, set once when it is created
-     * ({@code toolboundary.record-ttl}).
-     *
-     * @return the TTL; {@link ToolBoundaryConfig#DEFAULT_RECORD_TTL} (24 hours) by default
-     */
+    /** {@return each record's TTL, set at creation ({@code toolboundary.record-ttl}); 24 hours by default} */
     public Duration getRecordTtl() {
         return recordTtl;
     }
 
-    /**
-     * Sets {@code toolboundary.record-ttl}.
-     *
-     * @param recordTtl the TTL, at least 1 ms
-     */
+    /** @param recordTtl {@code toolboundary.record-ttl}: the TTL, at least 1 ms */
     public void setRecordTtl(Duration recordTtl) {
         this.recordTtl = recordTtl;
     }
 
-    /**
-     * The bounds of the JSON arguments parser ({@code toolboundary.json.*}).
-     *
-     * @return the bounds, bound in place
-     */
+    /** {@return the JSON parser's bounds ({@code toolboundary.json.*}), bound in place} */
     public Json getJson() {
         return json;
     }
 
-    /**
-     * The settings of the Redis store ({@code toolboundary.redis.*}).
-     *
-     * @return the Redis settings, bound in place
-     */
+    /** {@return the Redis store's settings ({@code toolboundary.redis.*}), bound in place} */
     public Redis getRedis() {
         return redis;
     }
@@ -201,76 +151,42 @@ public class ToolBoundaryProperties implements Validator {
         @DataSizeUnit(DataUnit.BYTES)
         private DataSize agentResult = DataSize.ofBytes(ToolBoundaryConfig.DEFAULT_AGENT_RESULT_BYTES);
 
-        /**
-         * Largest tool arguments text ({@code toolboundary.limits.arguments}).
-         *
-         * @return the limit in UTF-8 bytes; {@link ToolBoundaryConfig#DEFAULT_ARGUMENTS_BYTES} by default
-         */
+        /** {@return the largest arguments text ({@code toolboundary.limits.arguments}); 64 KB by default} */
         public DataSize getArguments() {
             return arguments;
         }
 
-        /**
-         * Sets {@code toolboundary.limits.arguments}.
-         *
-         * @param arguments the limit, 1 byte to 512 MB and at most the record limit
-         */
+        /** @param arguments {@code toolboundary.limits.arguments}: 1 byte to 512 MB, at most the record limit */
         public void setArguments(DataSize arguments) {
             this.arguments = arguments;
         }
 
-        /**
-         * Largest raw tool response ({@code toolboundary.limits.raw-response}); a larger one ends the
-         * call in RESULT_TOO_LARGE, never truncated.
-         *
-         * @return the limit in UTF-8 bytes; {@link ToolBoundaryConfig#DEFAULT_RAW_RESPONSE_BYTES} by default
-         */
+        /** {@return the largest raw response ({@code toolboundary.limits.raw-response}); 1 MB by default} */
         public DataSize getRawResponse() {
             return rawResponse;
         }
 
-        /**
-         * Sets {@code toolboundary.limits.raw-response}.
-         *
-         * @param rawResponse the limit, 1 byte to 512 MB and at most the record limit
-         */
+        /** @param rawResponse {@code toolboundary.limits.raw-response}: 1 byte to 512 MB, at most the record limit */
         public void setRawResponse(DataSize rawResponse) {
             this.rawResponse = rawResponse;
         }
 
-        /**
-         * Largest whole canonical record ({@code toolboundary.limits.record}); also the Redis store's
-         * record limit.
-         *
-         * @return the limit in UTF-8 bytes; {@link ToolBoundaryConfig#DEFAULT_RECORD_BYTES} by default
-         */
+        /** {@return the largest record, also Redis's ({@code toolboundary.limits.record}); 1.25 MB by default} */
         public DataSize getRecord() {
             return record;
         }
 
-        /**
-         * Sets {@code toolboundary.limits.record}.
-         *
-         * @param record the limit, 1 byte to 512 MB; the other limits must not exceed it
-         */
+        /** @param record {@code toolboundary.limits.record}: 1 byte to 512 MB, at least every other limit */
         public void setRecord(DataSize record) {
             this.record = record;
         }
 
-        /**
-         * Largest agent result, content and scope together ({@code toolboundary.limits.agent-result}).
-         *
-         * @return the limit in UTF-8 bytes; {@link ToolBoundaryConfig#DEFAULT_AGENT_RESULT_BYTES} by default
-         */
+        /** {@return the largest agent result ({@code toolboundary.limits.agent-result}); 8 KB by default} */
         public DataSize getAgentResult() {
             return agentResult;
         }
 
-        /**
-         * Sets {@code toolboundary.limits.agent-result}.
-         *
-         * @param agentResult the limit, 1 byte to 512 MB and at most the record limit
-         */
+        /** @param agentResult {@code toolboundary.limits.agent-result}: 1 byte to 512 MB, at most the record limit */
         public void setAgentResult(DataSize agentResult) {
             this.agentResult = agentResult;
         }
@@ -285,39 +201,22 @@ public class ToolBoundaryProperties implements Validator {
         /** Longest number literal in the arguments, in characters. */
         private int maxNumberLength = ToolBoundaryConfig.DEFAULT_MAX_NUMBER_LENGTH;
 
-        /**
-         * Deepest nesting of objects and arrays in the arguments ({@code toolboundary.json.max-depth}).
-         *
-         * @return the depth; {@link ToolBoundaryConfig#DEFAULT_MAX_JSON_DEPTH} by default
-         */
+        /** {@return the deepest nesting of the arguments ({@code toolboundary.json.max-depth}); 64 by default} */
         public int getMaxDepth() {
             return maxDepth;
         }
 
-        /**
-         * Sets {@code toolboundary.json.max-depth}.
-         *
-         * @param maxDepth the depth, 1 to 1000
-         */
+        /** @param maxDepth {@code toolboundary.json.max-depth}: the depth, 1 to 1000 */
         public void setMaxDepth(int maxDepth) {
             this.maxDepth = maxDepth;
         }
 
-        /**
-         * Longest number literal in the arguments, in characters
-         * ({@code toolboundary.json.max-number-length}).
-         *
-         * @return the length in characters; {@link ToolBoundaryConfig#DEFAULT_MAX_NUMBER_LENGTH} by default
-         */
+        /** {@return the longest number literal in characters ({@code toolboundary.json.max-number-length}); 100 by default} */
         public int getMaxNumberLength() {
             return maxNumberLength;
         }
 
-        /**
-         * Sets {@code toolboundary.json.max-number-length}.
-         *
-         * @param maxNumberLength the length in characters, 1 to 10000
-         */
+        /** @param maxNumberLength {@code toolboundary.json.max-number-length}: the length in characters, 1 to 10000 */
         public void setMaxNumberLength(int maxNumberLength) {
             this.maxNumberLength = maxNumberLength;
         }
@@ -332,39 +231,22 @@ public class ToolBoundaryProperties implements Validator {
         /** What to do when a Redis master may evict records: refuse to start, or warn. */
         private EvictionPolicyCheck evictionPolicyCheck = EvictionPolicyCheck.REFUSE;
 
-        /**
-         * First segment of every key ({@code toolboundary.redis.key-prefix}).
-         *
-         * @return the prefix; {@code toolboundary} by default
-         */
+        /** {@return the first segment of every key ({@code toolboundary.redis.key-prefix}), {@code toolboundary} by default} */
         public String getKeyPrefix() {
             return keyPrefix;
         }
 
-        /**
-         * Sets {@code toolboundary.redis.key-prefix}.
-         *
-         * @param keyPrefix 1 to 64 characters of {@code [A-Za-z0-9_.:-]}
-         */
+        /** @param keyPrefix {@code toolboundary.redis.key-prefix}: 1 to 64 characters of {@code [A-Za-z0-9_.:-]} */
         public void setKeyPrefix(String keyPrefix) {
             this.keyPrefix = keyPrefix;
         }
 
-        /**
-         * What to do when a Redis master may evict records
-         * ({@code toolboundary.redis.eviction-policy-check}).
-         *
-         * @return {@link EvictionPolicyCheck#REFUSE} (the default) or {@link EvictionPolicyCheck#WARN}
-         */
+        /** {@return what to do when a master may evict ({@code toolboundary.redis.eviction-policy-check}); REFUSE by default} */
         public EvictionPolicyCheck getEvictionPolicyCheck() {
             return evictionPolicyCheck;
         }
 
-        /**
-         * Sets {@code toolboundary.redis.eviction-policy-check}.
-         *
-         * @param evictionPolicyCheck refuse to start, or warn; {@code null} fails validation
-         */
+        /** @param evictionPolicyCheck {@code toolboundary.redis.eviction-policy-check}: refuse or warn; not null */
         public void setEvictionPolicyCheck(EvictionPolicyCheck evictionPolicyCheck) {
             this.evictionPolicyCheck = evictionPolicyCheck;
         }

@@ -3,10 +3,9 @@ package io.toolboundary.springai.autoconfigure;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Stops the application at start when the tool boundary cannot be wired as configured: no access policy,
- * a store that was asked for and is not there, a Redis server that may evict records. Spring Boot reports
- * it through {@link ToolBoundaryFailureAnalyzer}: what is wrong, and what to add or set, naming beans and
- * properties, without a stack trace.
+ * Stops the application at start when the boundary cannot be wired as configured (no access policy, a missing
+ * store, a Redis server that may evict); {@link ToolBoundaryFailureAnalyzer} reports what is wrong and what to
+ * add or set, without a stack trace.
  */
 public final class ToolBoundaryStartupException extends IllegalStateException {
 
@@ -21,9 +20,8 @@ public final class ToolBoundaryStartupException extends IllegalStateException {
     }
 
     /**
-     * What the application should change: the bean to add or the property to set.
-     *
-     * @return the advice {@link ToolBoundaryFailureAnalyzer} reports as the action, possibly several lines
+     * {@return what the application should change (the bean to add or the property to set), as
+     * {@link ToolBoundaryFailureAnalyzer} reports it, possibly several lines}
      */
     public String action() {
         return action;

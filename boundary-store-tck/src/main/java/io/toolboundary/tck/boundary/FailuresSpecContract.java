@@ -31,8 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Requirements "Tool and store failures SHALL return safe errors" and "A tool that reports a failure with output SHALL
- * end EXECUTION_FAILED, its output kept for the harness". A test class runs it by implementing it with {@link
- * #specState()}; the hooks it calls are in docs/store-tck.md.
+ * end EXECUTION_FAILED, its output kept for the harness".
  */
 public interface FailuresSpecContract extends StoreFixture {
 

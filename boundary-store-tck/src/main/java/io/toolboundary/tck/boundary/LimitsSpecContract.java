@@ -25,8 +25,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Requirement "TTL and size limits SHALL fail closed". A test class runs it by implementing it with {@link
- * #specState()}; the hooks it calls are in docs/store-tck.md.
+ * Requirement "TTL and size limits SHALL fail closed".
  */
 public interface LimitsSpecContract extends StoreFixture {
 

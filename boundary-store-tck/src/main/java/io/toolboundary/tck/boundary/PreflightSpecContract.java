@@ -32,8 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Requirement "ToolBoundary SHALL enforce explicit preflight before execution": every check that refuses a call before
- * the tool runs, leaving no record and no budget spent. A test class runs it by implementing it with {@link
- * #specState()}; the hooks it calls are in docs/store-tck.md.
+ * the tool runs, leaving no record and no budget spent.
  */
 public interface PreflightSpecContract extends StoreFixture {
 

@@ -39,8 +39,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Requirements "Canonical invocation SHALL keep complete data in one record" and "Invocation lifecycle and evidence
- * semantics SHALL be enforced centrally". A test class runs it by implementing it with {@link #specState()}; the hooks
- * it calls are in docs/store-tck.md.
+ * semantics SHALL be enforced centrally".
  */
 public interface RecordLifecycleSpecContract extends StoreFixture {
 

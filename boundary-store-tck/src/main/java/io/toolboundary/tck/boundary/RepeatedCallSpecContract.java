@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Requirements "Tool Call ID and Run ownership SHALL be preserved", "A repeated tool_call_id SHALL be compared by tool
  * and canonical arguments (RFC 8785)" and "A repeated call MAY be answered from its READY record when the harness opts
- * in". A test class runs it by implementing it with {@link #specState()}; the hooks it calls are in docs/store-tck.md.
+ * in".
  */
 public interface RepeatedCallSpecContract extends StoreFixture {
 

@@ -36,8 +36,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Requirement "Stage 3A SHALL remain reusable and independent from legacy audit": a second tool plugs in by
- * registration only. A test class runs it by implementing it with {@link #specState()}; the hooks it calls are in
- * docs/store-tck.md.
+ * registration only.
  */
 public interface ReusableBoundarySpecContract extends StoreFixture {
 

@@ -19,9 +19,8 @@ import java.time.Instant;
 import java.util.OptionalLong;
 
 /**
- * A store that passes every call to a real one unchanged. A test that needs one call to behave otherwise (refuse,
- * interrupt, time itself) extends it and overrides just that call, so that whatever the boundary does next (ending a
- * record, reading it) still reaches the real store.
+ * A store that passes every call to a real one unchanged; a test overrides the one call that should behave
+ * otherwise, so whatever the boundary does next still reaches the real store.
  */
 public abstract class ForwardingStore implements CanonicalInvocationStore {
 

@@ -57,11 +57,10 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves a store atomic under races: exactly one of 32 racing begins creates a record and exactly one of 32 racing
- * completions is stored, and through a {@link ToolBoundary} over the store (on the system clock) 64 threads calling one
- * key run the tool once while many runs racing their calls keep their budgets. No test sleeps: threads are released
- * together and each race is run many times. Calls {@link #store()}, {@link #maxRecordBytes()}, {@link
- * #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
+ * Proves a store atomic under races: one of 32 racing begins creates the record, one of 32 racing completions
+ * is stored, and through a {@link ToolBoundary} 64 threads calling one key run the tool once while racing runs
+ * keep their budgets; no test sleeps. Calls {@link #store()}, {@link #maxRecordBytes()},
+ * {@link #sameKeyRaceRounds()} and {@link #budgetRaceRounds()}.
  */
 public interface StoreRacesContract extends StoreFixture {
     // Races through a boundary

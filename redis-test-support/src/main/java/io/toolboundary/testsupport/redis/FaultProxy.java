@@ -16,24 +16,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A TCP proxy between a client and one Redis server that a test switches at runtime to break the link
- * in the ways a network does, for fault tests of the code that talks to Redis. It listens on a free
- * loopback port ({@link #endpoint()}) and forwards every accepted connection to its own connection to
- * the server.
+ * A loopback TCP proxy to one Redis server ({@link #endpoint()}) that a test switches at runtime to break the
+ * link as a network does. {@link Mode#PASS} forwards; {@link Mode#DROP_REPLIES} forwards only the client's
+ * bytes; {@link Mode#BLACK_HOLE} forwards nothing; {@link Mode#REFUSE} resets every connection. Back in
+ * {@link Mode#PASS}, it resets every connection that swallowed bytes, so a lost reply is never followed by
+ * later ones. {@link #resetAll()} and {@link #resetAfterClientBytes(long)} cut connections on demand.
  *
- * <p>{@link Mode}s: {@link Mode#PASS} forwards both ways; {@link Mode#DROP_REPLIES} forwards the
- * client's bytes (so the server runs the commands) and swallows the server's (the reply is lost);
- * {@link Mode#BLACK_HOLE} accepts and reads everything and forwards nothing either way (a link that went
- * silent); {@link Mode#REFUSE} resets every open connection and every new one at once. A TCP stream
- * never loses bytes and goes on, so when the proxy returns to {@link Mode#PASS} it resets every
- * connection that swallowed bytes, as the peers would once their retransmissions gave up: a lost reply
- * is never followed by later ones on the same connection. {@link #resetAll()} resets every open
- * connection; {@link #resetAfterClientBytes(long)} cuts the next connection that carries that many more
- * client bytes right after them, mid-command if the count ends inside one.
- *
- * <p>Plain blocking sockets, two daemon threads per connection and one for accepting; at most
- * {@value #MAX_CONNECTIONS} open connections (more are reset at once). Resets close with {@code SO_LINGER}
- * 0, so the peer sees a {@code RST}. {@link #close()} stops accepting and resets everything. Thread-safe.
+ * <p>Blocking sockets, at most {@value #MAX_CONNECTIONS} connections; resets use {@code SO_LINGER} 0 (a
+ * {@code RST}). {@link #close()} resets everything. Thread-safe.
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -122,11 +112,7 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /**
-     * Resets every open connection now.
-     *
-     * @return how many were open
-     */
+    /** {@return how many connections were open} Resets every open connection now. */
     public int resetAll() {
         int reset = 0;
         for (Link link : List.copyOf(links)) {

@@ -3,10 +3,8 @@ package io.toolboundary.testsupport.redis;
 import java.util.List;
 
 /**
- * A 3-master cluster of {@code redis-server} processes that belongs to one test, for tests that
- * disturb a cluster (for example migrate a slot) and must not touch the shared one. Obtain one from
- * {@link RedisServerFixture#ownCluster()}; {@link #close()} stops its processes (the fixture also
- * stops them at JVM exit).
+ * A 3-master cluster of {@code redis-server} processes owned by one test that disturbs it (for example migrates a
+ * slot), from {@link RedisServerFixture#ownCluster()}; {@link #close()} (or JVM exit) stops it.
  */
 public final class OwnCluster implements RedisDeployment, AutoCloseable {
 

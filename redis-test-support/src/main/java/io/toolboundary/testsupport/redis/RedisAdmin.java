@@ -17,19 +17,11 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * One plain connection to one Redis server (a Jedis connection), for tests that inspect or change a
- * server from outside the code under test ({@code INFO}, {@code PTTL}, {@code SCAN}, {@code CONFIG SET},
- * {@code CLIENT KILL}, {@code ROLE}, {@code SENTINEL ...}).
- *
- * <p>{@link #command} sends any command, its arguments as UTF-8, and answers a {@link String} (simple or
- * bulk string), a {@link Long} (integer), a {@link List} of such values (array), or {@link Nil#NIL} (nil);
- * never {@code null}. An error reply becomes a {@link RedisErrorReply}; a connection that cannot be made,
- * breaks or times out an {@link UncheckedIOException}.
- *
- * <p>The connection speaks RESP2 and sends nothing of its own but {@code AUTH} when the endpoint has a
- * password: no {@code HELLO}, no {@code CLIENT SETINFO}, so the server's command statistics show only
- * what the test sent. It connects when opened. {@link #command} is synchronized, so one connection may be
- * shared between threads (a second caller waits for the first one's reply).
+ * One plain RESP2 (Jedis) connection to one Redis server, for tests that inspect or change a server from
+ * outside the code under test. It sends nothing but {@code AUTH} of its own, so command statistics show only
+ * the test's commands. {@link #command} answers a {@link String}, {@link Long}, {@link List} or
+ * {@link Nil#NIL}, never {@code null}; an error reply throws {@link RedisErrorReply}, a failed or timed-out
+ * connection {@link UncheckedIOException}. It is synchronized, so threads may share a connection.
  */
 public final class RedisAdmin implements AutoCloseable {
 
@@ -79,10 +71,9 @@ public final class RedisAdmin implements AutoCloseable {
     }
 
     /**
-     * Sends one command and reads its reply.
+     * {@return the reply to one command (see the class comment)}
      *
      * @param command the command and its arguments, for example {@code "PTTL", key} or {@code "CLIENT", "KILL", "ID", id}
-     * @return the reply, see the class comment
      * @throws RedisErrorReply when Redis answers with an error
      * @throws UncheckedIOException when the connection fails or no reply comes within the timeout
      */
@@ -126,9 +117,8 @@ public final class RedisAdmin implements AutoCloseable {
     }
 
     /**
-     * One field of {@code INFO section}, for example {@code info("replication", "role")}.
-     *
-     * @return the field's value, or an empty string when the section has no such field
+     * {@return one field of {@code INFO section}, for example {@code info("replication", "role")}, or an empty string
+     * when there is no such field}
      */
     public String info(String section, String field) {
         requireNonNull(field, "field is null");

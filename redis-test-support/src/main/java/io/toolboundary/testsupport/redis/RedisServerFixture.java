@@ -9,28 +9,14 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * Real Redis for tests, one standalone server and one 3-master cluster per JVM, started on first use
- * and stopped when the JVM exits.
+ * Real Redis for tests, one standalone server and one 3-master cluster per JVM, started on first use and
+ * stopped at JVM exit; a plain singleton so any test class can share them (each test should use its own keys).
  *
- * <p>A plain singleton rather than a JUnit extension, so that any test class (and any contract-suite
- * subclass) can share the same servers: call {@link #standalone()} or {@link #cluster()} where the
- * test needs them. Each test should use its own key space (for example its own run id).
- *
- * <p>Where the standalone server comes from, first match wins:
- * <ol>
- *   <li>{@code REDIS_URL} ({@code redis://[:password@]host:port}) when set: that server, used as it is;</li>
- *   <li>a Testcontainers {@code redis:7-alpine} container when a Docker engine answers;</li>
- *   <li>a {@code redis-server} process from the PATH on a free loopback port
- *       ({@code --save "" --appendonly no --bind 127.0.0.1}).</li>
- * </ol>
- * The cluster: {@code REDIS_CLUSTER_NODES} ({@code host:port,host:port,...}, the masters) when set;
- * else three {@code redis-server} processes with {@code --cluster-enabled yes} joined by
- * {@code redis-cli --cluster create ... --cluster-replicas 0 --cluster-yes}, ready once every master
- * reports {@code cluster_state:ok}.
- *
- * <p>When no Redis can be had, the call throws {@link IllegalStateException}, so the test fails; it
- * never skips. That holds everywhere, and is what {@code CI=true} and {@code REDIS_REQUIRED=true} runs
- * rely on.
+ * <p>The standalone server: {@code REDIS_URL} ({@code redis://[:password@]host:port}) when set, else a
+ * Testcontainers {@code redis:7-alpine} when Docker answers, else a {@code redis-server} from the PATH. The
+ * cluster: {@code REDIS_CLUSTER_NODES} ({@code host:port,...}) when set, else three {@code redis-server}
+ * processes joined by {@code redis-cli --cluster create}. When no Redis can be had, the call throws
+ * {@link IllegalStateException}: tests fail, never skip.
  */
 public final class RedisServerFixture {
 
@@ -95,12 +81,9 @@ public final class RedisServerFixture {
     }
 
     /**
-     * A new 3-master cluster of {@code redis-server} processes for one test alone (about three
-     * seconds), for a test that disturbs the cluster; the caller closes it, and it is stopped at JVM
-     * exit at the latest. Needs {@code redis-server} and {@code redis-cli} on the PATH, also when
+     * A new 3-master cluster of {@code redis-server} processes for one test that disturbs it (about three seconds);
+     * the caller closes it (JVM exit at the latest). Needs {@code redis-server} and {@code redis-cli}, also when
      * {@value #REDIS_CLUSTER_NODES} is set.
-     *
-     * @throws IllegalStateException when no cluster can be started
      */
     public static OwnCluster ownCluster() {
         if (LocalRedisProcesses.serverExecutable().isEmpty() || LocalRedisProcesses.cliExecutable().isEmpty()) {

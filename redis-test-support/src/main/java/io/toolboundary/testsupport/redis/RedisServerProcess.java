@@ -14,22 +14,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One {@code redis-server} process that a test owns and may hurt: kill it hard, freeze and thaw it,
- * start it again on the same port. For fault tests; never the shared servers of {@link RedisServerFixture}.
- * {@link SentinelGroup} also runs its replica (with {@code --replicaof}) and its sentinels
- * ({@code --sentinel}) as such processes.
- *
- * <p>The server listens on a free loopback port below the usual ephemeral range. By default it runs
- * without persistence ({@link Persistence#NONE}: {@code --save "" --appendonly no}), so a restart starts
- * empty: whatever it held is lost, as after a crash of a server without persistence. Started with
- * {@link Persistence#AOF} ({@code --appendonly yes --appendfsync always}), a restart replays the
- * append-only file and keeps every write the server acknowledged, even after {@link #kill()}.
- * {@link #close()} (also at JVM exit, should a test not reach it) kills the process, frozen or not, and
- * deletes its directories. Commands from the test go through a fresh {@link RedisAdmin} connection each,
- * so they work across restarts.
- *
- * <p>Freezing uses {@code kill -STOP} and {@code kill -CONT}, so this class needs a POSIX {@code kill}.
- * Thread-safe.
+ * One {@code redis-server} process on a free loopback port that a test owns and may hurt: {@link #kill()},
+ * freeze and thaw ({@code kill -STOP}/{@code -CONT}, so a POSIX {@code kill} is needed), {@link #restart()} on
+ * the same port. With {@link Persistence#NONE} (the default) a restart starts empty; with
+ * {@link Persistence#AOF} ({@code appendfsync always}) it keeps every acknowledged write. Each command uses a
+ * fresh {@link RedisAdmin}, so it works across restarts. {@link #close()} (and JVM exit) kills it and deletes
+ * its directories. Never one of {@link RedisServerFixture}'s shared servers. Thread-safe.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -79,21 +69,12 @@ public final class RedisServerProcess implements AutoCloseable {
         this.sentinelConfig = sentinelConfig;
     }
 
-    /**
-     * Starts a server without persistence on a free loopback port and waits until it answers {@code PING}.
-     *
-     * @throws IllegalStateException when {@code redis-server} is not on the PATH or does not start
-     */
+    /** Starts a server without persistence on a free loopback port and waits until it answers {@code PING}. */
     public static RedisServerProcess start() {
         return start(Persistence.NONE);
     }
 
-    /**
-     * Starts a server with the given persistence on a free loopback port and waits until it answers
-     * {@code PING}.
-     *
-     * @throws IllegalStateException when {@code redis-server} is not on the PATH or does not start
-     */
+    /** Starts a server with the given persistence on a free loopback port and waits until it answers {@code PING}. */
     public static RedisServerProcess start(Persistence persistence) {
         return start(persistence, List.of());
     }
@@ -194,10 +175,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a new server process on the same port (killing the current one with {@code SIGKILL} first
-     * when it still runs) and waits until it answers {@code PING}, its dataset loaded. Without persistence
-     * the new server is empty: nothing of the old server's data survives. With {@link Persistence#AOF} it
-     * holds every write the old one acknowledged.
+     * Starts a new server process on the same port (after {@code SIGKILL} of the current one, if it runs) and
+     * waits until it answers {@code PING}: empty without persistence, with every acknowledged write with AOF.
      */
     public synchronized void restart() {
         if (isAlive()) {
@@ -207,9 +186,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Sends one command over a fresh connection.
+     * {@return the reply to one command sent over a fresh connection, as {@link RedisAdmin#command} gives it}
      *
-     * @return the reply, as {@link RedisAdmin#command} gives it
      * @throws RedisErrorReply when Redis answers with an error
      * @throws UncheckedIOException when the server cannot be reached or does not answer in 5 seconds
      */
@@ -240,10 +218,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * How many of the server's established connections hold bytes the server has not read yet: while
-     * the server is frozen, a command a client sent shows up here. Reads {@code /proc/net/tcp}.
-     *
-     * @throws IllegalStateException where there is no {@code /proc/net/tcp} (not Linux)
+     * {@return how many established connections hold bytes the server has not read yet} While the server is
+     * frozen, a command a client sent shows up here. Reads {@code /proc/net/tcp}, so Linux only.
      */
     public int connectionsWithUnreadInput() {
         Path table = Path.of("/proc/net/tcp");

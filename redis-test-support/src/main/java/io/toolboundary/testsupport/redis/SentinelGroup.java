@@ -13,42 +13,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A master, one replica and two Redis Sentinels, all {@code redis-server} processes on loopback ports,
- * for tests of what a failover loses. The replica replicates through a {@link FaultProxy}, so a test can
- * cut the replication link ({@link #cutReplicationLink()}), write to the master while the replica misses
- * it, kill the master ({@link #killMaster()}) and wait for the sentinels to promote the replica
- * ({@link #awaitFailover(Duration)}). Nothing is persisted: what the replica did not receive is gone.
+ * A master, one replica (replicating through a {@link FaultProxy}) and two Sentinels, all {@code redis-server}
+ * processes on loopback without persistence, for tests of what a failover loses: cut the link
+ * ({@link #cutReplicationLink()}), write, {@link #killMaster()}, {@link #awaitFailover(Duration)}. The
+ * sentinels reach master and replica directly, never through the proxy.
  *
- * <p>Addresses. The sentinels monitor the master directly, never through the proxy. The master lists
- * the replica by the address its replication connection comes from (loopback) and the port the replica
- * announces ({@code REPLCONF listening-port}, its own port), so the sentinels reach the replica directly
- * too and, after a failover, name the promoted replica by its own address: clients of the sentinels
- * reach it without the proxy. No {@code replica-announce-*} or {@code sentinel announce-*} option is
- * needed on loopback.
+ * <p>Timing makes one kill give one failover: the first sentinel declares the master down after
+ * {@value #LEADER_DOWN_AFTER_MILLIS} ms, the second after {@value #FOLLOWER_DOWN_AFTER_MILLIS} ms, so they
+ * never split the vote (quorum 1). {@code failover-timeout} is {@value #FAILOVER_TIMEOUT_MILLIS} ms because
+ * after it a sentinel repoints the replica at the master itself, bypassing the proxy: a group lives less than
+ * a minute, and {@link #cutReplicationLink()} refuses once that happened. Keep a cut under about ten seconds
+ * before the kill, or no sentinel promotes the replica.
  *
- * <p>Timing, chosen so that one failover follows one kill, deterministically:
- * <ul>
- *   <li>The first sentinel declares the master down after {@value #LEADER_DOWN_AFTER_MILLIS} ms, the
- *       second only after {@value #FOLLOWER_DOWN_AFTER_MILLIS} ms. The first thus always starts the
- *       failover and asks the second for its vote, which the second gives before it could start one of
- *       its own; two sentinels that start together split the vote and both wait twice the failover
- *       timeout before trying again. Quorum 1: one sentinel's view suffices to call the master down.</li>
- *   <li>{@code failover-timeout} is {@value #FAILOVER_TIMEOUT_MILLIS} ms, not small. A sentinel
- *       "fixes" a replica that reports another master address than the one it monitors
- *       ({@code +fix-slave-config}) once the failover timeout has passed since it first saw it, and this
- *       replica reports the proxy's port: with a small timeout the sentinels would point it at the
- *       master itself within seconds and the link could no longer be cut. A successful failover does not
- *       wait for this timeout. A group is therefore meant to live for less than a minute;
- *       {@link #cutReplicationLink()} refuses when the replica no longer replicates through the proxy.</li>
- *   <li>A sentinel promotes no replica whose link has been down for more than ten times the down-after
- *       period (plus the time the master has been down): keep a cut shorter than about ten seconds
- *       before killing the master (a busy machine makes the calls made during it slow). The replica's {@code replica-priority} is 100 (0 would forbid it).</li>
- * </ul>
- *
- * <p>{@link #close()} stops everything and deletes every directory; processes are also stopped at JVM
- * exit. The promoted replica kills its normal client connections when it is promoted, so open a new
- * {@link RedisAdmin} to it after {@link #awaitFailover(Duration)}. Needs {@code redis-server} on the
- * PATH. Thread-safe.
+ * <p>{@link #close()} (and JVM exit) stops everything and deletes the directories. The promoted replica
+ * drops its clients: open a new {@link RedisAdmin} after the failover. Needs {@code redis-server}. Thread-safe.
  */
 public final class SentinelGroup implements AutoCloseable {
 
@@ -80,11 +58,8 @@ public final class SentinelGroup implements AutoCloseable {
     }
 
     /**
-     * Starts the master, the proxy, the replica and the two sentinels, and returns once the replica is in
-     * sync and each sentinel knows the master, the replica and the other sentinel (about two seconds:
-     * sentinels find each other through hello messages sent every two seconds).
-     *
-     * @throws IllegalStateException when a process does not start or the group is not ready within 20 seconds
+     * Starts the master, proxy, replica and sentinels, and returns once the replica is in sync and each sentinel
+     * knows the others (about two seconds; at most 20).
      */
     public static SentinelGroup start() {
         List<AutoCloseable> started = new ArrayList<>();
@@ -142,11 +117,8 @@ public final class SentinelGroup implements AutoCloseable {
     }
 
     /**
-     * Cuts the replication link: the proxy resets the replica's connection to the master and every
-     * reconnection, so the replica receives no write from now on, and the master soon counts no replica.
-     *
-     * @throws IllegalStateException when the replica no longer replicates through the proxy (a sentinel
-     *     pointed it at the master itself; see the class comment)
+     * Cuts the replication link: the proxy resets the replica's connection and every reconnection, so the replica
+     * receives no more writes. Refused once a sentinel pointed the replica at the master itself.
      */
     public synchronized void cutReplicationLink() {
         requireOpen();
@@ -160,12 +132,7 @@ public final class SentinelGroup implements AutoCloseable {
         link.mode(FaultProxy.Mode.REFUSE);
     }
 
-    /**
-     * Restores the replication link and waits until the replica is connected again and in sync (a
-     * partial resynchronization: it then holds what it missed).
-     *
-     * @throws IllegalStateException when the replica is not back in sync within 10 seconds
-     */
+    /** Restores the replication link and waits (10 seconds at most) until the replica is in sync again. */
     public synchronized void restoreReplicationLink() {
         requireOpen();
         link.mode(FaultProxy.Mode.PASS);
@@ -207,11 +174,7 @@ public final class SentinelGroup implements AutoCloseable {
         }
     }
 
-    /**
-     * The master both sentinels name now, when they agree.
-     *
-     * @return the address, or empty while they disagree or one does not answer
-     */
+    /** {@return the master both sentinels name now, or empty while they disagree or one does not answer} */
     public Optional<RedisEndpoint> agreedMaster() {
         RedisEndpoint agreed = null;
         for (RedisServerProcess sentinel : sentinels) {
