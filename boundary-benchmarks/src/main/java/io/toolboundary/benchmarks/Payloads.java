@@ -1,7 +1,6 @@
 package io.toolboundary.benchmarks;
 
 import io.toolboundary.application.Projector;
-import io.toolboundary.domain.internal.Utf8;
 
 /**
  * The texts every benchmark sends: tool arguments that are one JSON object of an exact UTF-8 size,

@@ -4,7 +4,6 @@ import io.toolboundary.adapter.redis.RedisOperatorView;
 import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.SweepSummary;
 import io.toolboundary.application.ToolBoundary;
-import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;

@@ -2,10 +2,8 @@ package io.toolboundary.cli;
 
 import io.toolboundary.adapter.redis.RedisOperatorView;
 import io.toolboundary.application.spi.ToolCallIdPage;
-import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
-import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

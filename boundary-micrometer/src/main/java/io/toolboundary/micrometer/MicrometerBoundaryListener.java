@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.toolboundary.application.BoundaryListener;
-import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.BoundaryError;

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.BatchOptions;
-import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
