@@ -56,7 +56,7 @@ class PomFragmentsTest {
 
     private static final Pattern XML_BLOCK = Pattern.compile("(?m)^```xml\n(.*?)^```$", Pattern.DOTALL);
     private static final Pattern APP = Pattern.compile(
-            "<!-- app: ([\\w.]+) in ([\\w-]+) prints \"(.+)\" -->");
+            "<!-- app: ([\\w.]+)((?: with \\w+)*) in ([\\w-]+) prints \"(.+)\" -->");
     private static final Pattern PART = Pattern.compile("<!-- pom part: .+ -->");
 
     private static final long BUILD_MINUTES = 8;
@@ -65,12 +65,23 @@ class PomFragmentsTest {
     record Fragment(Path page, String xml, String marker) {
     }
 
-    record App(Path page, String xml, String mainClass, String module, String printed) {
+    /** An application: its main class and the classes of its package it needs ({@code with Name}, in the marker). */
+    record App(Path page, String xml, String mainClass, List<String> with, String module, String printed) {
 
         Path source() {
-            String file = mainClass.replace('.', '/') + ".java";
+            return source(mainClass);
+        }
+
+        Path source(String className) {
+            String file = className.replace('.', '/') + ".java";
             Path test = ROOT.resolve(module).resolve("src/test/java").resolve(file);
             return Files.exists(test) ? test : ROOT.resolve(module).resolve("src/line-test/java").resolve(file);
+        }
+
+        /** The fully qualified names of the classes beside the main class. */
+        List<String> companions() {
+            String pkg = mainClass.substring(0, mainClass.lastIndexOf('.') + 1);
+            return with.stream().map(name -> pkg + name).toList();
         }
 
         boolean needsRedis() {
@@ -103,9 +114,11 @@ class PomFragmentsTest {
         List<App> apps = apps(fragments());
         assertThat(apps).as("application fragments").isNotEmpty();
         for (App app : apps) {
-            assertThat(app.source()).as("the source of %s in %s", app.mainClass(), app.module()).exists();
-            assertThat(Files.readString(app.page())).as("%s shows %s verbatim", app.page().getFileName(), app.source())
-                    .contains("```java\n" + Files.readString(app.source()) + "```\n");
+            for (Path source : Stream.concat(Stream.of(app.source()), app.companions().stream().map(app::source)).toList()) {
+                assertThat(source).as("a source of %s in %s", app.mainClass(), app.module()).exists();
+                assertThat(Files.readString(app.page())).as("%s shows %s verbatim", app.page().getFileName(), source)
+                        .contains("```java\n" + Files.readString(source) + "```\n");
+            }
         }
 
         deleteTree(WORK);
@@ -178,8 +191,10 @@ class PomFragmentsTest {
 
     private static List<Fragment> fragments() throws IOException {
         List<Fragment> fragments = new ArrayList<>();
-        try (Stream<Path> pages = Files.list(ROOT.resolve("docs"))) {
-            for (Path page : pages.filter(path -> path.toString().endsWith(".md")).sorted().toList()) {
+        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+            List<Path> pages = Stream.concat(Stream.of(ROOT.resolve("README.md")),
+                    docs.filter(path -> path.toString().endsWith(".md")).sorted()).toList();
+            for (Path page : pages) {
                 String text = Files.readString(page);
                 Matcher block = XML_BLOCK.matcher(text);
                 while (block.find()) {
@@ -202,7 +217,9 @@ class PomFragmentsTest {
         for (Fragment fragment : fragments) {
             Matcher app = APP.matcher(fragment.marker());
             if (app.matches()) {
-                apps.add(new App(fragment.page(), fragment.xml(), app.group(1), app.group(2), app.group(3)));
+                List<String> with = java.util.Arrays.stream(app.group(2).split(" with ")).map(String::strip)
+                        .filter(name -> !name.isEmpty()).toList();
+                apps.add(new App(fragment.page(), fragment.xml(), app.group(1), with, app.group(3), app.group(4)));
             }
         }
         return apps;
@@ -292,6 +309,9 @@ class PomFragmentsTest {
             Files.createDirectories(project);
             Files.writeString(project.resolve("pom.xml"), pom);
             copySource(app.source(), project, app.mainClass());
+            for (String companion : app.companions()) {
+                copySource(app.source(companion), project, companion);
+            }
             if (app.mainClass().equals("com.example.mcp.McpTriageHarness")) {
                 copySource(ROOT.resolve("boundary-mcp/src/test/java/io/toolboundary/mcp/McpTestServer.java"), project,
                         "io.toolboundary.mcp.McpTestServer");
