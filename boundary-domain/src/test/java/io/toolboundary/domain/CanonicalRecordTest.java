@@ -1,6 +1,6 @@
 package io.toolboundary.domain;
 
-import static io.toolboundary.domain.TestTexts.charOfWidth;
+import static io.toolboundary.domain.internal.Utf8Test.charOfWidth;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class Utf8Test {
+public class Utf8Test {
 
     private static final String HIGH = "\uD83D";
     private static final String LOW = "\uDE00";
@@ -304,7 +304,8 @@ class Utf8Test {
         }
     }
 
-    static String charOfWidth(int width) {
+    /** {@return one character that takes {@code width} bytes in UTF-8, 1 to 4} */
+    public static String charOfWidth(int width) {
         return switch (width) {
             case 1 -> "a";
             case 2 -> "é";
