@@ -95,7 +95,7 @@ final class StoreSteps {
         // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
         StoreBudget beforeDeadline = budget.withinNanos(untilDeadline);
         Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
-        if (begun.isLeft() && begun.getLeft() .kind() == StoreFailure.Kind.OUTCOME_UNKNOWN) {
+        if (begun.isLeft() && begun.getLeft().kind() == StoreFailure.Kind.OUTCOME_UNKNOWN) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
             // it over at once when the deadline leaves no time for that.
             endOrHandOver(call, ErrorCode.STORE_OUTCOME_UNKNOWN, beforeDeadline);
