@@ -11,52 +11,43 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How a record lives in its Redis hash, the one layout this store reads and writes (see "The record hash"
- * in docs/redis.md): {@code h} packs what begin fixed, {@code <schema>|<token>|<leaseUntil>|<createdAt>|<tool>|<fingerprint>};
- * {@code a} holds the arguments; {@code o} packs the outcome, {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}
- * (none while PROJECTING); {@code c} the agent's content (READY); {@code f} why the record failed (ERROR,
- * when it says). The raw response is a key of its own ({@link RedisKeys#raw}), which the scripts add to
- * their replies as {@link #RAW}.
+ * How a record lives in its Redis string, the one layout this store reads and writes (see "The record" in
+ * docs/redis.md): a head of small ASCII values, one line, then the large values back to back, each as long
+ * as the head says in UTF-8 bytes:
  *
- * <p>The field names are declared here once, and the scripts name exactly {@link #NAMED_BY_SCRIPTS}. A hash
- * of another schema, with a field the layout lacks or without one it needs, or with a value that does not
- * parse is invalid data, never a guess.
+ * <pre>{@code
+ * 5|<status>|<token>|<leaseLeft>|<createdAt>|<updatedAt>|<outcome>|<tool>|<#fp>|<#args>|<#scope>|<#content>|<#raw>|<#type>|<#message>\n
+ * <fingerprint><arguments><scope><content><raw response><failure type><failure message>
+ * }</pre>
+ *
+ * <p>{@code status} is {@code P}, {@code R} or {@code E}; {@code leaseLeft} the remaining TTL in milliseconds
+ * at which the execution lease ends (PROJECTING; kept, unread, by an ERROR record the scripts ended);
+ * instants are {@code <epoch seconds>[.<nine digits>]}; {@code outcome} is empty (PROJECTING), {@code F} or
+ * {@code N} (READY: evidence found, no evidence) or the error code (ERROR); a length of {@code -} is a value
+ * the record does not have. A PROJECTING record reads {@code <createdAt>|||<tool>}, which {@code end.lua}
+ * and {@code abandon.lua} replace with {@code <createdAt>|<updatedAt>|<code>|<tool>}. The fingerprint is
+ * packed ({@link #packedFingerprint}). Anything else is invalid data, never a guess.
  */
 final class RecordCodec {
 
-    /** The small values fixed at creation, packed. */
-    static final String HEAD = "h";
-    /** The complete arguments JSON. */
-    static final String ARGUMENTS = "a";
-    /** The small values of the completion, packed. */
-    static final String OUTCOME = "o";
-    /** The bounded result the agent received (READY). */
-    static final String CONTENT = "c";
-    /** Why the record failed, when it says (ERROR): {@code <type's UTF-8 length>|<type>|<message>}. */
-    static final String FAILURE = "f";
-    /** Not a field of the hash: the name under which the scripts' replies carry the raw response. */
-    static final String RAW = "r";
+    /** The version of this layout, the first character of every record. */
+    static final String SCHEMA_VERSION = "5";
 
-    /** The version of this layout, the first value of every record's head: one character, as the scripts read it. */
-    static final String SCHEMA_VERSION = "4";
-
-    /** The fields the Lua scripts name as literals; the scripts name no other field. */
-    static final Set<String> NAMED_BY_SCRIPTS = Set.of(HEAD, ARGUMENTS, OUTCOME, CONTENT, FAILURE, RAW);
-
-    /** The largest whole number of seconds a Lua number (a double) holds exactly. */
-    private static final long MAX_EXACT_SECONDS = (1L << 53) - 1;
-    private static final Pattern LEASE = Pattern.compile("(-?[0-9]{1,16}):([0-9]{9})");
-    private static final Pattern LENGTH = Pattern.compile("0|[1-9][0-9]{0,8}");
-    private static final String NO_SCOPE = "-";
-    private static final String SCOPE = "+";
+    private static final int HEAD_VALUES = 15;
+    private static final String ABSENT = "-";
+    private static final Pattern HEX_SHA_256 = Pattern.compile("[0-9a-f]{64}");
+    private static final Pattern LENGTH = Pattern.compile("-|0|[1-9][0-9]{0,9}");
+    private static final Pattern DIGITS = Pattern.compile("0|[1-9][0-9]{0,17}");
+    private static final Pattern INSTANT = Pattern.compile("(-?[0-9]{1,19})(?:\\.([0-9]{9}))?");
 
     private RecordCodec() {
     }
@@ -65,116 +56,96 @@ final class RecordCodec {
     record Stored(CanonicalRecord record, AttemptToken token) {
     }
 
-    /** The head before the lease: {@code <schema>|<token>|}; {@code begin.lua} appends the lease. */
-    static String headStart(AttemptToken token) {
-        return SCHEMA_VERSION + "|" + token.value() + "|";
-    }
-
-    /** The head after the lease: {@code |<createdAt>|<tool>|<fingerprint>}. */
-    static String headEnd(CanonicalRecord.Projecting record) {
-        return "|" + record.createdAt() + "|" + record.tool().value() + "|" + record.requestFingerprint();
-    }
-
-    /** The value of {@link #OUTCOME} abandonment writes over a PROJECTING record. */
-    static String abandoned(Instant now) {
-        return failed(ErrorCode.EXECUTION_ABANDONED, now);
-    }
-
-    /** The value of {@link #OUTCOME} that ends a PROJECTING record in ERROR with {@code code} and no raw response. */
-    static String failed(ErrorCode code, Instant now) {
-        return outcomeHead(InvocationStatus.ERROR, now, code.name(), false, Option.none());
-    }
-
     /**
-     * An instant's whole seconds since the epoch, clamped to what a Lua number holds exactly, as
-     * {@code abandon.lua} compares them with the server's {@code TIME}.
+     * The fingerprint as the record and the run's ledger keep it: {@code h} and the 32 bytes of a lowercase
+     * hex SHA-256 in unpadded base64url (44 characters instead of 64), or {@code t} and any other text as it is.
      */
-    static String seconds(Instant instant) {
-        return Long.toString(Math.max(-MAX_EXACT_SECONDS, Math.min(MAX_EXACT_SECONDS, instant.getEpochSecond())));
+    static String packedFingerprint(String fingerprint) {
+        return HEX_SHA_256.matcher(fingerprint).matches()
+                ? "h" + Base64.getUrlEncoder().withoutPadding().encodeToString(HexFormat.of().parseHex(fingerprint))
+                : "t" + fingerprint;
     }
 
-    /** An instant's nanoseconds within its second, nine digits. */
-    static String nanos(Instant instant) {
-        String digits = Integer.toString(instant.getNano());
-        return "000000000".substring(digits.length()) + digits;
-    }
-
-    /** The value of {@link #OUTCOME} {@code complete.lua} writes for the final record {@code done}. */
-    static String outcome(CanonicalRecord.Final done) {
-        if (done instanceof CanonicalRecord.Ready ready) {
-            return outcomeHead(InvocationStatus.READY, ready.updatedAt(), ready.result().evidence().name(), true,
-                    ready.result().scope());
+    private static String unpackedFingerprint(String packed) {
+        if (packed.startsWith("h")) {
+            String hex = HexFormat.of().formatHex(Base64.getUrlDecoder().decode(packed.substring(1)));
+            check(hex.length() == 64 && packedFingerprint(hex).equals(packed));
+            return hex;
         }
-        CanonicalRecord.Failed failed = (CanonicalRecord.Failed) done;
-        return outcomeHead(InvocationStatus.ERROR, failed.updatedAt(), failed.code().name(),
-                failed.rawResponse().isDefined(), Option.none());
+        check(packed.startsWith("t"));
+        return packed.substring(1);
     }
 
-    /**
-     * What {@code complete.lua} writes beside {@link #OUTCOME}: the agent's content ({@link #CONTENT}) of a
-     * READY record, why an ERROR record failed ({@link #FAILURE}) when it says, else none.
-     */
-    static Option<String> detail(CanonicalRecord.Final done) {
-        if (done instanceof CanonicalRecord.Ready ready) {
-            return Option.some(ready.result().content());
-        }
-        return done.failureType().flatMap(type -> done.failureMessage()
-                .map(message -> utf8(type).length + "|" + type + "|" + message));
+    /** The PROJECTING record begin writes; its lease ends when the record's remaining TTL is {@code leaseLeftMillis}. */
+    static byte[] projecting(CanonicalRecord.Projecting record, AttemptToken token, long leaseLeftMillis) {
+        return write(record, token, "P", Long.toString(Math.max(0, leaseLeftMillis)), "", "",
+                Option.none(), Option.none(), Option.none(), Option.none(), Option.none());
     }
 
-    /** {@code <status>|<updatedAt>|<evidence or code>|<raw>|<scope>}: the value of {@link #OUTCOME}. */
-    static String outcomeHead(InvocationStatus status, Instant at, String code, boolean raw, Option<String> scope) {
-        return status.name() + "|" + at + "|" + code + "|" + (raw ? "1" : "0") + "|"
-                + scope.map(text -> SCOPE + text).getOrElse(NO_SCOPE);
+    /** The final record a completion writes, whole, for the attempt {@code token}. */
+    static byte[] completed(CanonicalRecord.Final record, AttemptToken token) {
+        String updatedAt = instant(record.updatedAt());
+        if (record instanceof CanonicalRecord.Ready ready) {
+            AgentResult result = ready.result();
+            return write(record, token, "R", "", updatedAt, result.evidence() == EvidenceStatus.EVIDENCE_FOUND ? "F" : "N",
+                    result.scope(), Option.some(result.content()), ready.rawResponse(), Option.none(), Option.none());
+        }
+        CanonicalRecord.Failed failed = (CanonicalRecord.Failed) record;
+        return write(record, token, "E", "", updatedAt, failed.code().name(), Option.none(), Option.none(),
+                failed.rawResponse(), failed.failureType(), failed.failureMessage());
     }
 
-    /**
-     * The small values of a record's packed {@link #HEAD}, {@link #OUTCOME} and {@link #FAILURE}, each when
-     * present and not empty, by their names in the record table ({@code schema}, {@code status}, {@code tool},
-     * {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, {@code leaseUntil},
-     * {@code failureType}), into {@code fields}; the length in bytes of the scope and of the failure's
-     * message into {@code sizes} as {@code scope} and {@code failureMessage}. For operators: a value that
-     * does not unpack is left out, never an error.
-     */
-    static void facts(String head, String outcome, String failure, Map<String, String> fields,
-            Map<String, Long> sizes) {
-        if (head != null) {
-            String[] values = head.split("\\|", 6);
-            if (values.length == 6) {
-                putNonEmpty(fields, "schema", values[0]);
-                putNonEmpty(fields, "tool", values[4]);
-                putNonEmpty(fields, "createdAt", values[3]);
-                putNonEmpty(fields, "leaseUntil", values[2]);
-            }
-            if (outcome == null) {
-                fields.put("status", InvocationStatus.PROJECTING.name());
-            }
-        }
-        String scope = "";
-        if (outcome != null) {
-            String[] values = outcome.split("\\|", 5);
-            if (values.length == 5) {
-                putNonEmpty(fields, "status", values[0]);
-                putNonEmpty(fields, "updatedAt", values[1]);
-                if (InvocationStatus.ERROR.name().equals(values[0])) {
-                    fields.put("evidence", InvocationStatus.ERROR.name());
-                    putNonEmpty(fields, "errorCode", values[2]);
-                } else {
-                    putNonEmpty(fields, "evidence", values[2]);
-                }
-                scope = values[4].isEmpty() ? "" : values[4].substring(1);
-            }
-        }
-        sizes.put("scope", (long) utf8(scope).length);
-        Option<List<String>> why = failure == null ? Option.none() : reason(failure);
-        why.forEach(reason -> putNonEmpty(fields, "failureType", reason.get(0)));
-        sizes.put("failureMessage", why.map(reason -> (long) utf8(reason.get(1)).length).getOrElse(0L));
+    /** What an ERROR record the scripts end holds where a PROJECTING one holds {@code |||}. */
+    static String endedOutcome(ErrorCode code, Instant now) {
+        return "|" + instant(now) + "|" + code.name() + "|";
     }
 
-    private static void putNonEmpty(Map<String, String> fields, String name, String value) {
-        if (!value.isEmpty()) {
-            fields.put(name, value);
+    private static byte[] write(CanonicalRecord record, AttemptToken token, String status, String leaseLeft,
+            String updatedAt, String outcome, Option<String> scope, Option<String> content, Option<String> raw,
+            Option<String> failureType, Option<String> failureMessage) {
+        byte[] fingerprint = utf8(packedFingerprint(record.requestFingerprint()));
+        byte[] arguments = utf8(record.arguments());
+        Option<byte[]> scopeBytes = scope.map(RecordCodec::utf8);
+        Option<byte[]> contentBytes = content.map(RecordCodec::utf8);
+        Option<byte[]> rawBytes = raw.map(RecordCodec::utf8);
+        Option<byte[]> typeBytes = failureType.flatMap(type -> failureMessage.map(message -> utf8(type)));
+        Option<byte[]> messageBytes = failureType.flatMap(type -> failureMessage.map(RecordCodec::utf8));
+        String head = SCHEMA_VERSION + "|" + status + "|" + token.value() + "|" + leaseLeft + "|"
+                + instant(record.createdAt()) + "|" + updatedAt + "|" + outcome + "|" + record.tool().value() + "|"
+                + fingerprint.length + "|" + arguments.length + "|" + length(scopeBytes) + "|" + length(contentBytes)
+                + "|" + length(rawBytes) + "|" + length(typeBytes) + "|" + length(messageBytes) + "\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream(head.length() + fingerprint.length + arguments.length
+                + scopeBytes.map(b -> b.length).getOrElse(0) + contentBytes.map(b -> b.length).getOrElse(0)
+                + rawBytes.map(b -> b.length).getOrElse(0) + typeBytes.map(b -> b.length).getOrElse(0)
+                + messageBytes.map(b -> b.length).getOrElse(0));
+        out.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
+        out.writeBytes(fingerprint);
+        out.writeBytes(arguments);
+        for (Option<byte[]> value : java.util.List.of(scopeBytes, contentBytes, rawBytes, typeBytes, messageBytes)) {
+            value.forEach(out::writeBytes);
         }
+        return out.toByteArray();
+    }
+
+    private static String length(Option<byte[]> value) {
+        return value.map(bytes -> Integer.toString(bytes.length)).getOrElse(ABSENT);
+    }
+
+    /** {@code <epoch seconds>}, and {@code .<nine digits>} when the instant has a fraction. */
+    static String instant(Instant at) {
+        if (at.getNano() == 0) {
+            return Long.toString(at.getEpochSecond());
+        }
+        String nanos = Integer.toString(at.getNano());
+        return at.getEpochSecond() + "." + "000000000".substring(nanos.length()) + nanos;
+    }
+
+    private static Instant parseInstant(String text) {
+        java.util.regex.Matcher matcher = INSTANT.matcher(text);
+        check(matcher.matches());
+        long nanos = matcher.group(2) == null ? 0 : Long.parseLong(matcher.group(2));
+        check(matcher.group(2) == null || nanos != 0);
+        return Instant.ofEpochSecond(Long.parseLong(matcher.group(1)), nanos);
     }
 
     /** Text as UTF-8 bytes. */
@@ -183,97 +154,161 @@ final class RecordCodec {
     }
 
     /**
-     * Reads a stored hash.
-     *
-     * @param expected the key the hash was read under: the record's run and tool call
-     * @param hash the hash's fields
-     * @return the record and token, or {@link StoreFailure#dataInvalid() data invalid} when the hash is not a record
-     *     this store wrote (another schema, missing or unknown field, unknown status, bad instant or lease,
-     *     broken rule)
+     * The small values of a record's head, by their names in the record table ({@code schema}, {@code status},
+     * {@code tool}, {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt},
+     * {@code leaseLeftMillis}), into {@code fields}, and the lengths in bytes of its large values
+     * ({@code arguments}, {@code scope}, {@code content}, {@code rawResponse}, {@code failureType},
+     * {@code failureMessage}; 0 when absent) into {@code sizes}. For operators: a head that does not unpack
+     * adds nothing, never an error.
      */
-    static Either<StoreFailure, Stored> decode(InvocationKey expected, Map<String, String> hash) {
+    static void facts(String start, Map<String, String> fields, Map<String, Long> sizes) {
+        int end = start.indexOf('\n');
+        String[] values = (end < 0 ? start : start.substring(0, end)).split("\\|", -1);
+        if (values.length != HEAD_VALUES || !values[0].equals(SCHEMA_VERSION)) {
+            return;
+        }
+        fields.put("schema", values[0]);
+        InvocationStatus status = switch (values[1]) {
+            case "P" -> InvocationStatus.PROJECTING;
+            case "R" -> InvocationStatus.READY;
+            default -> InvocationStatus.ERROR;
+        };
+        fields.put("status", status.name());
+        fields.put("tool", values[7]);
+        putNonEmpty(fields, "createdAt", seconds(values[4]));
+        putNonEmpty(fields, "updatedAt", seconds(values[5]));
+        putNonEmpty(fields, "leaseLeftMillis", values[3]);
+        if (status == InvocationStatus.READY) {
+            fields.put("evidence", "F".equals(values[6]) ? EvidenceStatus.EVIDENCE_FOUND.name() : EvidenceStatus.NO_EVIDENCE.name());
+        } else if (status == InvocationStatus.ERROR) {
+            fields.put("evidence", InvocationStatus.ERROR.name());
+            putNonEmpty(fields, "errorCode", values[6]);
+        }
+        String[] names = {"arguments", "scope", "content", "rawResponse", "failureType", "failureMessage"};
+        for (int i = 0; i < names.length; i++) {
+            String length = values[9 + i];
+            sizes.put(names[i], LENGTH.matcher(length).matches() && !length.equals(ABSENT) ? Long.parseLong(length) : 0L);
+        }
+    }
+
+    private static String seconds(String instant) {
         try {
-            return Either.right(decodeOrThrow(expected, hash));
+            return instant.isEmpty() ? "" : parseInstant(instant).toString();
+        } catch (IllegalArgumentException notAnInstant) {
+            return "";
+        }
+    }
+
+    private static void putNonEmpty(Map<String, String> fields, String name, String value) {
+        if (!value.isEmpty()) {
+            fields.put(name, value);
+        }
+    }
+
+    /**
+     * Reads a stored record.
+     *
+     * @param expected the key the record was read under: its run and tool call
+     * @param value the record as stored
+     * @return the record and token, or {@link StoreFailure#dataInvalid() data invalid} when the value is not a
+     *     record this store wrote (another schema, a head that does not parse, lengths that do not add up or
+     *     cut a character, an unknown status or code, a broken rule)
+     */
+    static Either<StoreFailure, Stored> decode(InvocationKey expected, String value) {
+        try {
+            return Either.right(decodeOrThrow(expected, utf8(value)));
         } catch (RuntimeException invalid) {
             return Either.left(StoreFailure.dataInvalid());
         }
     }
 
-    private static Stored decodeOrThrow(InvocationKey expected, Map<String, String> hash) {
-        check(NAMED_BY_SCRIPTS.containsAll(hash.keySet()));
-        String[] head = required(hash, HEAD).split("\\|", 6);
-        check(head.length == 6 && SCHEMA_VERSION.equals(head[0]) && LEASE.matcher(head[2]).matches());
-        AttemptToken token = new AttemptToken(head[1]);
-        Instant createdAt = Instant.parse(head[3]);
-        ToolName tool = new ToolName(head[4]);
-        String fingerprint = head[5];
-        String arguments = required(hash, ARGUMENTS);
-        String packed = hash.get(OUTCOME);
+    private static Stored decodeOrThrow(InvocationKey expected, byte[] bytes) {
+        int newline = 0;
+        while (newline < bytes.length && bytes[newline] != '\n') {
+            newline++;
+        }
+        check(newline < bytes.length);
+        String[] head = new String(bytes, 0, newline, StandardCharsets.US_ASCII).split("\\|", -1);
+        check(head.length == HEAD_VALUES && SCHEMA_VERSION.equals(head[0]));
+        AttemptToken token = new AttemptToken(head[2]);
+        String status = head[1];
+        check(status.equals("P") ? DIGITS.matcher(head[3]).matches()
+                : head[3].isEmpty() || DIGITS.matcher(head[3]).matches());
+        Instant createdAt = parseInstant(head[4]);
+        ToolName tool = new ToolName(head[7]);
+        Values values = new Values(bytes, newline + 1);
+        String fingerprint = unpackedFingerprint(values.required(head[8]));
+        String arguments = values.required(head[9]);
+        Option<String> scope = values.optional(head[10]);
+        Option<String> content = values.optional(head[11]);
+        Option<String> raw = values.optional(head[12]);
+        Option<String> failureType = values.optional(head[13]);
+        Option<String> failureMessage = values.optional(head[14]);
+        check(values.atEnd() && failureType.isDefined() == failureMessage.isDefined());
         CanonicalRecord.Projecting begun = new CanonicalRecord.Projecting(expected, tool, arguments, fingerprint,
                 createdAt);
-        if (packed == null) {
-            check(!hash.containsKey(CONTENT) && !hash.containsKey(FAILURE) && !hash.containsKey(RAW));
+        if (status.equals("P")) {
+            check(head[5].isEmpty() && head[6].isEmpty() && scope.isEmpty() && content.isEmpty() && raw.isEmpty()
+                    && failureType.isEmpty());
             return new Stored(begun, token);
         }
-        String[] outcome = packed.split("\\|", 5);
-        check(outcome.length == 5);
-        Instant updatedAt = Instant.parse(outcome[1]);
-        boolean hasRaw = "1".equals(outcome[3]);
-        check(hasRaw || "0".equals(outcome[3]));
-        // A record that says it has a raw response and comes without it lost it: damage, never a record without one.
-        Option<String> raw = hasRaw ? Option.of(required(hash, RAW)) : Option.none();
-        check(hasRaw || !hash.containsKey(RAW));
-        CanonicalRecord.Final done = switch (InvocationStatus.valueOf(outcome[0])) {
-            case READY -> {
-                check(hasRaw && !hash.containsKey(FAILURE));
-                Option<String> scope = outcome[4].equals(NO_SCOPE) ? Option.none()
-                        : Option.some(scoped(outcome[4]));
-                AgentResult result = new AgentResult(required(hash, CONTENT), EvidenceStatus.valueOf(outcome[2]), scope);
-                yield begun.ready(raw.get(), result, updatedAt);
+        Instant updatedAt = parseInstant(head[5]);
+        CanonicalRecord.Final done = switch (status) {
+            case "R" -> {
+                check(raw.isDefined() && content.isDefined() && failureType.isEmpty());
+                EvidenceStatus evidence = switch (head[6]) {
+                    case "F" -> EvidenceStatus.EVIDENCE_FOUND;
+                    case "N" -> EvidenceStatus.NO_EVIDENCE;
+                    default -> throw new IllegalArgumentException("not a record");
+                };
+                yield begun.ready(raw.get(), new AgentResult(content.get(), evidence, scope), updatedAt);
             }
-            case ERROR -> {
-                check(!hash.containsKey(CONTENT) && NO_SCOPE.equals(outcome[4]));
-                CanonicalRecord.Failed failed = begun.failed(ErrorCode.valueOf(outcome[2]), raw, updatedAt);
-                if (!hash.containsKey(FAILURE)) {
-                    yield failed;
-                }
-                Option<List<String>> why = reason(hash.get(FAILURE));
-                check(why.isDefined());
-                yield failed.because(why.get().get(0), why.get().get(1));
+            case "E" -> {
+                check(content.isEmpty() && scope.isEmpty());
+                CanonicalRecord.Failed failed = begun.failed(ErrorCode.valueOf(head[6]), raw, updatedAt);
+                yield failureType.isDefined() ? failed.because(failureType.get(), failureMessage.get()) : failed;
             }
-            case PROJECTING -> throw new IllegalArgumentException("not a record");
+            default -> throw new IllegalArgumentException("not a record");
         };
         return new Stored(done, token);
     }
 
-    /**
-     * The type and the message packed in a {@link #FAILURE} value, or none when it does not unpack. The
-     * type's length in bytes finds its end; a separator byte must follow it, so the type ends between two
-     * characters and the message, last, may hold any text.
-     */
-    private static Option<List<String>> reason(String packed) {
-        int bar = packed.indexOf('|');
-        if (bar < 1 || !LENGTH.matcher(packed.substring(0, bar)).matches()) {
-            return Option.none();
-        }
-        int typeBytes = Integer.parseInt(packed.substring(0, bar));
-        byte[] rest = utf8(packed.substring(bar + 1));
-        if (typeBytes >= rest.length || rest[typeBytes] != '|') {
-            return Option.none();
-        }
-        return Option.some(List.of(new String(rest, 0, typeBytes, StandardCharsets.UTF_8),
-                new String(rest, typeBytes + 1, rest.length - typeBytes - 1, StandardCharsets.UTF_8)));
-    }
+    /** The large values after the head, read in order, each ending between two characters. */
+    private static final class Values {
+        private final byte[] bytes;
+        private int at;
 
-    private static String scoped(String mark) {
-        check(mark.startsWith(SCOPE));
-        return mark.substring(SCOPE.length());
-    }
+        Values(byte[] bytes, int at) {
+            this.bytes = bytes;
+            this.at = at;
+        }
 
-    private static String required(Map<String, String> hash, String field) {
-        String value = hash.get(field);
-        check(value != null);
-        return value;
+        String required(String length) {
+            Option<String> value = optional(length);
+            check(value.isDefined());
+            return value.get();
+        }
+
+        Option<String> optional(String length) {
+            check(LENGTH.matcher(length).matches());
+            if (length.equals(ABSENT)) {
+                return Option.none();
+            }
+            int size = Integer.parseInt(length);
+            check(size <= bytes.length - at && boundary(at) && boundary(at + size));
+            String value = new String(bytes, at, size, StandardCharsets.UTF_8);
+            at += size;
+            return Option.some(value);
+        }
+
+        boolean atEnd() {
+            return at == bytes.length;
+        }
+
+        /** True unless {@code index} is inside a character: a UTF-8 continuation byte starts there. */
+        private boolean boundary(int index) {
+            return index == bytes.length || (bytes[index] & 0xC0) != 0x80;
+        }
     }
 
     private static void check(boolean condition) {

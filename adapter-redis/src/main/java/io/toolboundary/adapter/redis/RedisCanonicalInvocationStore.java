@@ -25,8 +25,8 @@ import java.util.function.LongSupplier;
 import org.redisson.api.RedissonClient;
 
 /**
- * The production store: each canonical record is one small Redis hash and, once it has one, its raw
- * response in a string beside it; each run is one hash beside its records. Every key gets its TTL once,
+ * The production store: each canonical record is one Redis string, request, raw response and agent result
+ * together; each run is one hash beside its records. Every key gets its TTL once,
  * when it is created, and none is refreshed or removed later. Works on a standalone server, behind
  * Sentinel and on Redis Cluster (all keys of a run share the run id as hash tag).
  *
@@ -40,11 +40,6 @@ import org.redisson.api.RedissonClient;
  */
 public final class RedisCanonicalInvocationStore implements CanonicalInvocationStore, AutoCloseable {
 
-    /**
-     * How long the mark of an attempt ended before its record existed is kept: one hour, far longer than
-     * a begin can stay on its way to the server.
-     */
-    static final Duration ENDED_ATTEMPT_MARK_TTL = Duration.ofHours(1);
     /** The longest TTL sent to Redis: 100 years, far inside what {@code PEXPIRE} accepts. */
     private static final long MAX_TTL_MILLIS = Duration.ofDays(36_500).toMillis();
     /** The {@code COUNT} hint of each SCAN step of {@link #toolCallIds}. */
@@ -116,14 +111,14 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
             return Either.left(StoreFailure.refused(Refusal.TOO_LARGE));
         }
         InvocationKey key = record.key();
-        String recordKey = keys.record(key);
-        ScriptArgs.Begin args = new ScriptArgs.Begin(recordKey, keys.runState(key.runId()),
-                keys.endedAttempt(key.runId(), start.token()), keys.pendingRaw(key, start.token()),
-                start.token().value(), record.requestFingerprint(), ttlMillis(start.ttl()), start.runCallBudget(),
-                start.toolCallBudget(), leaseMillis(start.lease()), start.runToken().value(),
-                RedisKeys.toolCounterField(record.tool()), RedisKeys.ledgerField(key.toolCallId()),
-                marks.seen(key.runId(), start.runToken()), RecordCodec.headStart(start.token()),
-                RecordCodec.headEnd(record), record.arguments());
+        long ttl = ttlMillis(start.ttl());
+        ScriptArgs.Begin args = new ScriptArgs.Begin(keys.record(key), keys.runState(key.runId()),
+                keys.pending(key, start.token()), start.token().value(),
+                RecordCodec.packedFingerprint(record.requestFingerprint()), ttl, start.runCallBudget(),
+                start.toolCallBudget(), start.runToken().value(), RedisKeys.toolCounterField(record.tool()),
+                RedisKeys.ledgerField(key.toolCallId()), RedisKeys.endMarkField(key.toolCallId()),
+                marks.seen(key.runId(), start.runToken()),
+                RecordCodec.projecting(record, start.token(), ttl - ttlMillis(start.lease())));
         return scripts.run(LuaScripts.BEGIN, args, timeout)
                 .flatMap(reply -> ScriptReplies.begin(reply, record, start.token(),
                         calls -> marks.saw(key.runId(), start.runToken(), calls)));
@@ -132,10 +127,10 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /**
      * {@inheritDoc}
      *
-     * <p>One script ({@code complete.lua}), one round trip. The script receives the token, the final
-     * status and the fields the outcome adds, never the request; with a {@link #recordCapBytes() record
-     * cap}, also the room the cap leaves for the fields begin wrote, which it measures with
-     * {@code HSTRLEN} before writing.
+     * <p>One round trip of two commands in one pipeline: the whole final record, encoded once, into the
+     * attempt's pending key ({@code SET ... XX KEEPTTL}), then {@code complete.lua}, which renames it over the
+     * record when it holds exactly that record ({@link FinalRecordWrite}). The record's size, with a
+     * {@link #recordCapBytes() record cap}, is checked here, before anything is sent.
      */
     @Override
     public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
@@ -143,41 +138,23 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(token, "token is null");
         requireNonNull(record, "record is null");
         requireNonNull(timeout, "timeout is null");
-        InvocationKey key = record.key();
-        // Ids are ASCII; what the completion adds was counted in UTF-8 bytes when the record was made.
-        long added = record.byteSize() - record.begun().byteSize();
-        long known = key.runId().value().length() + key.toolCallId().value().length() + added;
-        OptionalLong cap = options.recordCapBytes();
-        if (cap.isPresent() && known > cap.getAsLong()) {
+        if (record.byteSize() > options.recordCapBytes().orElse(Long.MAX_VALUE)) {
             return Either.left(StoreFailure.refused(Refusal.TOO_LARGE));
         }
-        return sendCompletion(token, record,
-                cap.isPresent() ? Option.some(cap.getAsLong() - known) : Option.none(), timeout);
-    }
-
-    /**
-     * The completion's one round trip: the script receives the token and what the completion adds; a raw
-     * response goes just before it in the same pipeline ({@link RawResponseWrite}).
-     */
-    private Either<StoreFailure, CanonicalRecord.Final> sendCompletion(AttemptToken token,
-            CanonicalRecord.Final record, Option<Long> room, Duration timeout) {
         InvocationKey key = record.key();
-        String recordKey = keys.record(key);
-        String pending = keys.pendingRaw(key, token);
-        Option<RawResponseWrite> raw = record.rawResponse()
-                .map(text -> RawResponseWrite.of(pending, text));
-        ScriptArgs.Complete args = new ScriptArgs.Complete(recordKey, pending, keys.raw(key), token.value(),
-                record.status().name(), room, raw.map(write -> (long) write.utf8().length),
-                RecordCodec.outcome(record), RecordCodec.detail(record));
-        return scripts.run(LuaScripts.COMPLETE, args, timeout, raw)
+        String pending = keys.pending(key, token);
+        FinalRecordWrite write = new FinalRecordWrite(pending, RecordCodec.completed(record, token));
+        ScriptArgs.Complete args = new ScriptArgs.Complete(keys.record(key), pending, token.value(),
+                write.utf8().length);
+        return scripts.run(LuaScripts.COMPLETE, args, timeout, Option.some(write))
                 .flatMap(reply -> ScriptReplies.complete(reply, record, token));
     }
 
     /**
      * {@inheritDoc}
      *
-     * <p>One script, one round trip; the lease is compared with the server's {@code TIME}, the clock
-     * {@code begin} set it by, to the microsecond; {@code now} only becomes {@code updatedAt}.
+     * <p>One script, one round trip: when the record is PROJECTING with this token, it is rewritten in
+     * ERROR, keeping its TTL; when there is none, the attempt is marked as ended in its run's state.
      */
     @Override
     public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
@@ -187,31 +164,62 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(code, "code is null");
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
-        String recordKey = keys.record(key);
-        ScriptArgs.End args = new ScriptArgs.End(recordKey, keys.endedAttempt(key.runId(), token),
-                keys.pendingRaw(key, token), keys.raw(key), token.value(), ENDED_ATTEMPT_MARK_TTL.toMillis(),
-                RecordCodec.failed(code, now));
+        ScriptArgs.End args = new ScriptArgs.End(keys.record(key), keys.runState(key.runId()),
+                keys.pending(key, token), token.value(), RedisKeys.endMarkField(key.toolCallId()),
+                RecordCodec.endedOutcome(code, now));
         return scripts.run(LuaScripts.END, args, timeout)
                 .flatMap(reply -> ScriptReplies.end(reply, key, token));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the record, then runs {@code abandon.lua} on the token it read, which compares the lease with
+     * the server's own clock (the record's remaining TTL, to the millisecond); {@code now} only becomes
+     * {@code updatedAt}. A record that changed hands in between is read again.
+     */
     @Override
     public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(now, "now is null");
         requireNonNull(timeout, "timeout is null");
-        String recordKey = keys.record(key);
-        return scripts.run(LuaScripts.ABANDON, new ScriptArgs.Abandon(recordKey, RecordCodec.abandoned(now)), timeout)
-                .flatMap(reply -> ScriptReplies.abandon(reply, key));
+        long deadline = System.nanoTime() + Math.max(timeout.toNanos(), 0L);
+        while (true) {
+            Either<StoreFailure, Option<RecordCodec.Stored>> read = findStored(key, left(deadline));
+            if (read.isLeft()) {
+                return Either.left(read.getLeft());
+            }
+            if (read.get().isEmpty()) {
+                return Either.left(StoreFailure.refused(Refusal.EXPIRED));
+            }
+            RecordCodec.Stored stored = read.get().get();
+            if (!(stored.record() instanceof CanonicalRecord.Projecting)) {
+                return ScriptReplies.abandoned(stored.record());
+            }
+            ScriptArgs.Abandon args = new ScriptArgs.Abandon(keys.record(key), keys.pending(key, stored.token()),
+                    stored.token().value(), RecordCodec.endedOutcome(ErrorCode.EXECUTION_ABANDONED, now));
+            Either<StoreFailure, Option<CanonicalRecord.Failed>> done = scripts.run(LuaScripts.ABANDON, args,
+                    left(deadline)).flatMap(reply -> ScriptReplies.abandon(reply, key));
+            if (done.isLeft() || done.get().isDefined()) {
+                return done.map(Option::get);
+            }
+        }
     }
 
     @Override
     public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         requireNonNull(key, "key is null");
         requireNonNull(timeout, "timeout is null");
-        String recordKey = keys.record(key);
-        return scripts.run(LuaScripts.FIND, new ScriptArgs.Find(recordKey, keys.raw(key)), timeout)
+        return findStored(key, timeout).map(found -> found.map(RecordCodec.Stored::record));
+    }
+
+    private Either<StoreFailure, Option<RecordCodec.Stored>> findStored(InvocationKey key, Duration timeout) {
+        return scripts.run(LuaScripts.FIND, new ScriptArgs.Find(keys.record(key)), timeout)
                 .flatMap(reply -> ScriptReplies.find(reply, key));
+    }
+
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(0L, deadline - System.nanoTime()));
     }
 
     /**
@@ -295,11 +303,6 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     /** The layout of every key this store writes. */
     RedisKeys keys() {
         return keys;
-    }
-
-    /** The lease in whole milliseconds, rounded up, at least 1 and at most {@link #MAX_TTL_MILLIS}. */
-    private static long leaseMillis(Duration lease) {
-        return ttlMillis(lease);
     }
 
     private static long ttlMillis(Duration ttl) {

@@ -20,61 +20,43 @@ final class RedisKeys {
         this.prefix = requireNonNull(prefix, "prefix is null");
     }
 
-    /** {@code <prefix>:{<runId>}:call:<toolCallId>}, the record hash. */
+    /** {@code <prefix>:{<runId>}:call:<toolCallId>}, the record: one string ({@link RecordCodec}). */
     String record(InvocationKey key) {
         return prefix + ":{" + key.runId().value() + "}:call:" + key.toolCallId().value();
     }
 
     /**
-     * {@code <prefix>:{<runId>}:raw:<toolCallId>}, the record's raw response: a string that only
-     * {@code complete.lua} creates, by renaming the attempt's {@link #pendingRaw} key, when it makes the
-     * record final with a raw response. Read only when the record's outcome says it has one.
+     * {@code <prefix>:{<runId>}:pending:<token>:<toolCallId>}, the attempt's pending key: an empty string
+     * {@code begin.lua} creates just before the record, with the same TTL, into which the completion's
+     * {@code SET ... XX KEEPTTL} writes the final record and which {@code complete.lua} renames over the
+     * record. It exists only while the attempt's record is PROJECTING. Tokens hold no {@code :}, so no two
+     * attempts share it.
      */
-    String raw(InvocationKey key) {
-        return prefix + ":{" + key.runId().value() + "}:raw:" + key.toolCallId().value();
-    }
-
-    /** The {@link #raw} key of the record whose key is {@code recordKey}; none when it is not a record's key. */
-    io.vavr.control.Option<String> rawOfRecordKey(String recordKey) {
-        String start = prefix + ":{";
-        int close = recordKey.indexOf("}:call:", start.length());
-        return recordKey.startsWith(start) && close > start.length()
-                ? io.vavr.control.Option.some(recordKey.substring(0, close) + "}:raw:"
-                        + recordKey.substring(close + "}:call:".length()))
-                : io.vavr.control.Option.none();
-    }
-
-    /**
-     * {@code <prefix>:{<runId>}:pending:<token>:<toolCallId>}, the attempt's pending raw response: an empty
-     * string {@code begin.lua} creates with the record and its TTL, into which the completion's
-     * {@code SET ... XX KEEPTTL} writes. Never read as a record's raw response. Tokens hold no {@code :}, so
-     * no two attempts share it, and {@code pending:} keeps it apart from every {@link #raw} key.
-     */
-    String pendingRaw(InvocationKey key, AttemptToken token) {
+    String pending(InvocationKey key, AttemptToken token) {
         return prefix + ":{" + key.runId().value() + "}:pending:" + token.value() + ":" + key.toolCallId().value();
     }
 
-    /** {@code <prefix>:{<runId>}:run}, the run's state: its opening's token and its budget counters. */
+    /** {@code <prefix>:{<runId>}:run}, the run's state: its opening's token, its budget counters, its ledger. */
     String runState(RunId runId) {
         return prefix + ":{" + runId.value() + "}:run";
     }
 
-    /** {@code tool:<toolName>}, the field of the tool's budget counter in the run's state. */
+    /** {@code t:<toolName>}, the field of the tool's budget counter in the run's state. */
     static String toolCounterField(ToolName tool) {
-        return "tool:" + tool.value();
+        return "t:" + tool.value();
     }
 
-    /** {@code call:<toolCallId>}, the call's field in the run's ledger, in the run's state. */
+    /** {@code c:<toolCallId>}, the call's entry in the run's ledger: its packed request fingerprint. */
     static String ledgerField(ToolCallId toolCallId) {
-        return "call:" + toolCallId.value();
+        return "c:" + toolCallId.value();
     }
 
     /**
-     * {@code <prefix>:{<runId>}:ended:<token>}: the mark {@code end.lua} leaves when it ends an attempt
-     * whose record does not exist, so that a late copy of that attempt's begin creates nothing.
+     * {@code e:<toolCallId>}, the call's end mark in the run's state: the token of an attempt
+     * {@code end.lua} ended before its record existed, so that a late copy of its begin creates nothing.
      */
-    String endedAttempt(RunId runId, AttemptToken token) {
-        return prefix + ":{" + runId.value() + "}:ended:" + token.value();
+    static String endMarkField(ToolCallId toolCallId) {
+        return "e:" + toolCallId.value();
     }
 
     /** {@code <prefix>:{<runId>}:call:}, the start of every record key of the run. */

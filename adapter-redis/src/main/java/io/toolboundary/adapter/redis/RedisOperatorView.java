@@ -144,11 +144,13 @@ public final class RedisOperatorView {
      *     is no key
      * @param memoryBytes what {@code MEMORY USAGE} reports, or -1 when it reports nothing
      * @param serverMicros the server's {@code TIME} when it answered, in microseconds since the epoch
-     * @param fields for a record hash, its small fields as stored ({@code schema}, {@code status},
-     *     {@code tool}, {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt},
-     *     {@code leaseUntil}, {@code failureType}) when present, immutable
-     * @param fieldBytes for a record hash, the length in bytes of {@code arguments}, {@code rawResponse},
-     *     {@code content}, {@code scope} and {@code failureMessage} (0 when absent), immutable
+     * @param fields for a record, its small values ({@code schema}, {@code status}, {@code tool},
+     *     {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt}, and for a PROJECTING
+     *     record {@code leaseUntil}, {@code <epoch seconds>:<nine digits>} by the server's clock) when present,
+     *     immutable
+     * @param fieldBytes for a record, the length in bytes of {@code record} (all of it), {@code arguments},
+     *     {@code rawResponse}, {@code content}, {@code scope}, {@code failureType} and {@code failureMessage}
+     *     (0 when absent), immutable
      */
     public record KeyFacts(String key, String type, long ttlMillis, long memoryBytes, long serverMicros,
             Map<String, String> fields, Map<String, Long> fieldBytes) {
@@ -171,7 +173,7 @@ public final class RedisOperatorView {
     }
 
     /**
-     * Reads the facts of one key: type, TTL, {@code MEMORY USAGE}, the server's time and, for a hash,
+     * Reads the facts of one key: type, TTL, {@code MEMORY USAGE}, the server's time and, for a record,
      * the record's small fields and the sizes of its large ones. Touches no TTL.
      *
      * @param key the key, as {@link #scan} lists it
@@ -179,36 +181,28 @@ public final class RedisOperatorView {
      */
     public Either<BoundaryError, KeyFacts> inspect(String key) {
         requireNonNull(key, "key is null");
-        // A record's raw response is its own key; the script reads its size only through the record.
-        Either<StoreFailure, Object> reply = store.runScript(LuaScripts.INSPECT,
-                new ScriptArgs.Inspect(key, store.keys().rawOfRecordKey(key)), timeout);
+        Either<StoreFailure, Object> reply = store.runScript(LuaScripts.INSPECT, new ScriptArgs.Inspect(key), timeout);
         if (reply.isLeft()) {
             return Either.left(BoundaryError.of(io.toolboundary.domain.ErrorCode.STORE_UNAVAILABLE));
         }
         List<?> items = (List<?>) reply.get();
         Map<String, String> fields = new LinkedHashMap<>();
         Map<String, Long> sizes = new LinkedHashMap<>();
-        String head = null;
-        String outcome = null;
-        String failure = null;
-        for (int i = 5; i + 1 < items.size(); i += 2) {
-            String name = String.valueOf(items.get(i));
-            String value = String.valueOf(items.get(i + 1));
-            if (name.startsWith("#")) {
-                sizes.put(name.substring(1), Long.parseLong(value));
-            } else if (name.equals(RecordCodec.HEAD)) {
-                head = value;
-            } else if (name.equals(RecordCodec.OUTCOME)) {
-                outcome = value;
-            } else if (name.equals(RecordCodec.FAILURE)) {
-                failure = value;
-            }
-        }
-        if ("hash".equals(String.valueOf(items.get(0)))) {
-            RecordCodec.facts(head, outcome, failure, fields, sizes);
+        if ("string".equals(String.valueOf(items.get(0))) && items.size() == 7) {
+            // A record's head: its small values, and the sizes of the large ones, which are not read.
+            RecordCodec.facts(String.valueOf(items.get(6)), fields, sizes);
+            sizes.put("record", Long.parseLong(String.valueOf(items.get(5))));
         }
         long micros = Long.parseLong(String.valueOf(items.get(3))) * 1_000_000L
                 + Long.parseLong(String.valueOf(items.get(4)));
+        long ttl = Long.parseLong(String.valueOf(items.get(1)));
+        String leaseLeft = fields.remove("leaseLeftMillis");
+        if (leaseLeft != null && ttl >= 0 && "PROJECTING".equals(fields.get("status"))) {
+            // The lease ends when the remaining TTL is leaseLeft: that far after now by the server's clock.
+            java.time.Instant until = java.time.Instant.EPOCH.plusNanos(micros * 1000L)
+                    .plusMillis(ttl - Long.parseLong(leaseLeft));
+            fields.put("leaseUntil", until.getEpochSecond() + ":" + String.format("%09d", until.getNano()));
+        }
         return Either.right(new KeyFacts(key, String.valueOf(items.get(0)), Long.parseLong(String.valueOf(items.get(1))),
                 Long.parseLong(String.valueOf(items.get(2))), micros, fields, sizes));
     }

@@ -1,6 +1,6 @@
 package io.toolboundary.adapter.redis;
 
-import io.toolboundary.adapter.redis.RawResponseWrite.Replied;
+import io.toolboundary.adapter.redis.FinalRecordWrite.Replied;
 import io.vavr.control.Option;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -48,14 +48,13 @@ final class ReplicaAcknowledger {
      * {@link ReplicasNotAcknowledged} when too few replicas acknowledged, or with the batch's failure.
      */
     CompletableFuture<Object> send(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys, Object[] values,
-            Option<RawResponseWrite> raw) {
-        return batch(script, routingKey, keys, values, raw).thenCompose(sent -> switch (effect(script, sent.reply())) {
+            Option<FinalRecordWrite> write) {
+        return batch(script, routingKey, keys, values, write).thenCompose(sent -> switch (effect(script, sent.reply())) {
             case REFUSAL -> CompletableFuture.completedFuture(sent.reply());
             case WRITE -> acknowledged(sent, sent.reply());
             case CONFIRMATION -> sent.syncedReplicas() < wanted.replicas()
                     ? acknowledged(sent, sent.reply())
-                    : touch(routingKey, new ScriptArgs.Touch((String) keys.get(0),
-                            script.equals(LuaScripts.OPEN) ? "token" : RecordCodec.HEAD))
+                    : touch(routingKey, new ScriptArgs.Touch((String) keys.get(0)))
                             .thenCompose(touched -> acknowledged(touched, sent.reply()));
         });
     }
@@ -107,17 +106,17 @@ final class ReplicaAcknowledger {
     }
 
     /**
-     * {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try; with a raw response, its
+     * {@code EVALSHA} and {@code WAIT} in one batch, one Redisson try; with a write response, its
      * {@code SET} and the script in one pipeline, then {@code WAIT}.
      */
     private CompletableFuture<Replied> batch(LuaScripts.Script<?, ?> script, String routingKey, List<Object> keys,
-            Object[] values, Option<RawResponseWrite> raw) {
+            Object[] values, Option<FinalRecordWrite> write) {
         BatchOptions options = BatchOptions.defaults()
                 .sync(wanted.replicas(), wanted.timeout())
                 .responseTimeout(responseTimeoutMillis, TimeUnit.MILLISECONDS)
                 .retryAttempts(0);
-        if (raw.isDefined()) {
-            return raw.get().send(client, options, script, routingKey, keys, values);
+        if (write.isDefined()) {
+            return write.get().send(client, options, script, routingKey, keys, values);
         }
         RBatch batch = client.createBatch(options);
         batch.getScript(ScriptCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),

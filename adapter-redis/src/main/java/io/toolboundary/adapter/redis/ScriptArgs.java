@@ -1,7 +1,5 @@
 package io.toolboundary.adapter.redis;
 
-import io.vavr.control.Option;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,37 +44,32 @@ sealed interface ScriptArgs {
      *
      * @param record the record's key
      * @param runState the run's state
-     * @param endedMark the attempt's end mark
-     * @param pendingRaw the attempt's pending raw key
+     * @param pending the attempt's pending key
      * @param token the attempt token
-     * @param fingerprint the request fingerprint
+     * @param fingerprint the packed request fingerprint ({@link RecordCodec#packedFingerprint})
      * @param ttlMillis the record's TTL
      * @param runBudget the run's call budget
      * @param toolBudget the tool's call budget
-     * @param leaseMillis the execution lease, from now by the server's clock
      * @param runToken the token the run was opened with, as the caller knows it
      * @param toolCounter the tool's counter field in the run's state
      * @param ledgerField the call's field in the run's ledger
+     * @param endMarkField the call's end mark field in the run's state
      * @param callsSeen the most calls the caller has seen the run begin
-     * @param headStart the record's head up to its lease ({@link RecordCodec#headStart})
-     * @param headEnd the record's head after its lease ({@link RecordCodec#headEnd})
-     * @param arguments the arguments
+     * @param value the PROJECTING record ({@link RecordCodec#projecting})
      */
-    record Begin(String record, String runState, String endedMark, String pendingRaw, String token,
-            String fingerprint, long ttlMillis, int runBudget, int toolBudget, long leaseMillis, String runToken,
-            String toolCounter, String ledgerField, long callsSeen, String headStart, String headEnd,
-            String arguments)
-            implements ScriptArgs {
+    record Begin(String record, String runState, String pending, String token, String fingerprint, long ttlMillis,
+            int runBudget, int toolBudget, String runToken, String toolCounter, String ledgerField,
+            String endMarkField, long callsSeen, byte[] value) implements ScriptArgs {
         @Override
         public List<Object> keys() {
-            return List.of(record, runState, endedMark, pendingRaw);
+            return List.of(record, runState, pending);
         }
 
         @Override
         public List<Object> argv() {
             return List.of(token, fingerprint, Long.toString(ttlMillis), Integer.toString(runBudget),
-                    Integer.toString(toolBudget), Long.toString(leaseMillis), runToken, toolCounter, ledgerField,
-                    Long.toString(callsSeen), headStart, headEnd, arguments);
+                    Integer.toString(toolBudget), runToken, toolCounter, ledgerField, endMarkField,
+                    Long.toString(callsSeen), value);
         }
     }
 
@@ -84,34 +77,20 @@ sealed interface ScriptArgs {
      * {@code complete.lua}.
      *
      * @param record the record's key
-     * @param pendingRaw the attempt's pending raw key
-     * @param raw the record's raw response key
+     * @param pending the attempt's pending key
      * @param token the attempt token
-     * @param status the final status, {@code READY} or {@code ERROR}
-     * @param room the bytes the record cap leaves for what begin wrote; none without a cap
-     * @param rawBytes the raw response's length in UTF-8 bytes, which the {@code SET} before the script
-     *     wrote into {@code pendingRaw}; none when the outcome has no raw response
-     * @param outcome the value of the record's outcome field
-     * @param detail the field written beside it ({@link RecordCodec#detail}): READY, the agent's content;
-     *     ERROR, why it failed, when the record says
+     * @param length the final record's length in bytes, which the {@code SET} before the script wrote into
+     *     {@code pending}
      */
-    record Complete(String record, String pendingRaw, String raw, String token, String status, Option<Long> room,
-            Option<Long> rawBytes, String outcome, Option<String> detail) implements ScriptArgs {
+    record Complete(String record, String pending, String token, int length) implements ScriptArgs {
         @Override
         public List<Object> keys() {
-            return List.of(record, pendingRaw, raw);
+            return List.of(record, pending);
         }
 
         @Override
         public List<Object> argv() {
-            List<Object> argv = new ArrayList<>(6);
-            argv.add(token);
-            argv.add(status);
-            argv.add(room.map(String::valueOf).getOrElse(""));
-            argv.add(rawBytes.map(String::valueOf).getOrElse(""));
-            argv.add(outcome);
-            detail.forEach(argv::add);
-            return argv;
+            return List.of(token, Integer.toString(length));
         }
     }
 
@@ -119,23 +98,23 @@ sealed interface ScriptArgs {
      * {@code end.lua}.
      *
      * @param record the record's key
-     * @param endedMark the attempt's end mark
-     * @param pendingRaw the attempt's pending raw key
-     * @param raw the record's raw response key
+     * @param runState the run's state
+     * @param pending the attempt's pending key
      * @param token the attempt token
-     * @param markTtlMillis the end mark's TTL
-     * @param outcome the value of the record's outcome field when it is ended
+     * @param endMarkField the call's end mark field in the run's state
+     * @param outcome what the ERROR record holds where a PROJECTING one holds {@code |||}
+     *     ({@link RecordCodec#endedOutcome})
      */
-    record End(String record, String endedMark, String pendingRaw, String raw, String token, long markTtlMillis,
-            String outcome) implements ScriptArgs {
+    record End(String record, String runState, String pending, String token, String endMarkField, String outcome)
+            implements ScriptArgs {
         @Override
         public List<Object> keys() {
-            return List.of(record, endedMark, pendingRaw, raw);
+            return List.of(record, runState, pending);
         }
 
         @Override
         public List<Object> argv() {
-            return List.of(token, Long.toString(markTtlMillis), outcome);
+            return List.of(token, endMarkField, outcome);
         }
     }
 
@@ -143,17 +122,19 @@ sealed interface ScriptArgs {
      * {@code abandon.lua}.
      *
      * @param record the record's key
-     * @param outcome the value of the record's outcome field when it is abandoned
+     * @param pending the pending key of the attempt whose record was read
+     * @param token that attempt's token
+     * @param outcome what the ERROR record holds where a PROJECTING one holds {@code |||}
      */
-    record Abandon(String record, String outcome) implements ScriptArgs {
+    record Abandon(String record, String pending, String token, String outcome) implements ScriptArgs {
         @Override
         public List<Object> keys() {
-            return List.of(record);
+            return List.of(record, pending);
         }
 
         @Override
         public List<Object> argv() {
-            return List.of(outcome);
+            return List.of(token, outcome);
         }
     }
 
@@ -161,12 +142,11 @@ sealed interface ScriptArgs {
      * {@code find.lua}.
      *
      * @param record the record's key
-     * @param raw the record's raw response key
      */
-    record Find(String record, String raw) implements ScriptArgs {
+    record Find(String record) implements ScriptArgs {
         @Override
         public List<Object> keys() {
-            return List.of(record, raw);
+            return List.of(record);
         }
 
         @Override
@@ -199,12 +179,11 @@ sealed interface ScriptArgs {
      * {@code inspect.lua}.
      *
      * @param key the key
-     * @param raw for a record's key, its raw response key
      */
-    record Inspect(String key, Option<String> raw) implements ScriptArgs {
+    record Inspect(String key) implements ScriptArgs {
         @Override
         public List<Object> keys() {
-            return raw.<List<Object>>map(rawKey -> List.of(key, rawKey)).getOrElse(List.of(key));
+            return List.of(key);
         }
 
         @Override
@@ -217,9 +196,8 @@ sealed interface ScriptArgs {
      * {@code touch.lua}.
      *
      * @param key a record or a run's state
-     * @param field the field rewritten with its own value
      */
-    record Touch(String key, String field) implements ScriptArgs {
+    record Touch(String key) implements ScriptArgs {
         @Override
         public List<Object> keys() {
             return List.of(key);
@@ -227,7 +205,7 @@ sealed interface ScriptArgs {
 
         @Override
         public List<Object> argv() {
-            return List.of(field);
+            return List.of();
         }
     }
 }

@@ -13,6 +13,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +22,8 @@ import java.util.function.LongConsumer;
 /**
  * The replies of the store's scripts, one enum per script, and the one place where they become
  * results. A reply is a list of strings: one of its script's replies by name, then (for some replies)
- * the record's fields and values in pairs. An unknown reply, a reply of another script, fields where
- * none belong, or a record that does not decode is {@link StoreFailure#dataInvalid() data invalid}.
+ * one value, the record as stored or a count. An unknown reply, a reply of another script, a value where
+ * none belongs, or a record that does not decode is {@link StoreFailure#dataInvalid() data invalid}.
  * Each reply says what its script did when it answers it ({@link Did}).
  */
 final class ScriptReplies {
@@ -93,9 +94,11 @@ final class ScriptReplies {
         @Did(Effect.REFUSAL) RUN_LOST,
         /** The record was created, both counters incremented; with the run's calls. */
         @Did(Effect.WRITE) CREATED,
-        /** The record exists, PROJECTING, with this token (a retry); with all its fields. */
+        /** The record exists, PROJECTING, with this token (a retry); with the record. */
         @Did(Effect.CONFIRMATION) ALREADY_CREATED,
-        /** The record, or the run's ledger, has the call with the same request fingerprint. */
+        /** The record exists otherwise; with the record, by whose fingerprint the caller tells a duplicate. */
+        @Did(Effect.REFUSAL) EXISTS,
+        /** The run's ledger has the call, whose record is gone, with the same request fingerprint. */
         @Did(Effect.REFUSAL) DUPLICATE,
         /** The same, with another request fingerprint. */
         @Did(Effect.REFUSAL) REUSED,
@@ -107,7 +110,7 @@ final class ScriptReplies {
         @Did(Effect.REFUSAL) COUNTER_INVALID,
         /** This attempt was ended by token before its begin arrived; nothing written. */
         @Did(Effect.REFUSAL) ATTEMPT_ENDED,
-        /** The record key holds a hash that is not a record of this store; nothing written. */
+        /** The record key holds another type; nothing written. */
         @Did(Effect.REFUSAL) RECORD_INVALID
     }
 
@@ -115,48 +118,50 @@ final class ScriptReplies {
     enum Complete implements Reply {
         /** The record is now final. */
         @Did(Effect.WRITE) APPLIED,
-        /** The record already has this status and token (a retry); with all its fields. */
-        @Did(Effect.CONFIRMATION) ALREADY_APPLIED,
+        /** The record is final already; with the record, which the caller compares with its own. */
+        @Did(Effect.CONFIRMATION) FINAL,
         /** There is no record (expired, or never created). */
         @Did(Effect.REFUSAL) NOT_FOUND,
         /** The record belongs to another attempt. */
         @Did(Effect.REFUSAL) TOKEN_MISMATCH,
-        /** The record is final with another status. */
-        @Did(Effect.REFUSAL) CONFLICT,
-        /** The final record would be over the store's record cap; nothing written. */
-        @Did(Effect.REFUSAL) TOO_LARGE,
-        /** The attempt's pending raw key is gone (evicted), so the raw response was not kept; nothing written. */
-        @Did(Effect.REFUSAL) RAW_LOST,
-        /** The pending raw key does not hold the raw response: its {@code SET} was refused; nothing written. */
-        @Did(Effect.REFUSAL) RAW_NOT_WRITTEN
+        /** The attempt's pending key is gone (evicted), so the final record was not kept; nothing written. */
+        @Did(Effect.REFUSAL) PENDING_LOST,
+        /** The pending key does not hold the final record: its {@code SET} was refused; nothing written. */
+        @Did(Effect.REFUSAL) NOT_WRITTEN,
+        /** The record key holds another type; nothing written. */
+        @Did(Effect.REFUSAL) RECORD_INVALID
     }
 
     /** The replies of {@code end.lua}. */
     enum End implements Reply {
-        /** The record was PROJECTING and is now ERROR; with all its fields. */
+        /** The record was PROJECTING and is now ERROR; with the record. */
         @Did(Effect.WRITE) ENDED,
-        /** The record is final already, with this token; with all its fields. */
+        /** The record is final already, with this token; with the record. */
         @Did(Effect.CONFIRMATION) FINAL,
         /** There is no record; the attempt's end mark is left. */
         @Did(Effect.WRITE) NOT_FOUND,
         /** The record belongs to another attempt. */
-        @Did(Effect.REFUSAL) TOKEN_MISMATCH
+        @Did(Effect.REFUSAL) TOKEN_MISMATCH,
+        /** The record key holds another type, or a PROJECTING record this store did not write. */
+        @Did(Effect.REFUSAL) RECORD_INVALID
     }
 
     /** The replies of {@code abandon.lua}. */
     enum Abandon implements Reply {
-        /** The record is now ERROR/EXECUTION_ABANDONED; with all its fields. */
+        /** The record is now ERROR/EXECUTION_ABANDONED; with the record. */
         @Did(Effect.WRITE) ABANDONED,
-        /** The record already was ERROR/EXECUTION_ABANDONED; with all its fields. */
-        @Did(Effect.CONFIRMATION) ALREADY_ABANDONED,
+        /** The record is final already; with the record. */
+        @Did(Effect.CONFIRMATION) FINAL,
         /** There is no record. */
         @Did(Effect.REFUSAL) NOT_FOUND,
-        /** The record is READY, or ERROR with another code. */
-        @Did(Effect.REFUSAL) FINAL,
+        /** The record now belongs to another attempt than the one read. */
+        @Did(Effect.REFUSAL) TOKEN_MISMATCH,
         /** The record is PROJECTING and its lease has not passed. */
         @Did(Effect.REFUSAL) LEASE_ACTIVE,
-        /** The record's lease is missing or not one this store writes. */
-        @Did(Effect.REFUSAL) LEASE_INVALID
+        /** The record's lease is not one this store writes. */
+        @Did(Effect.REFUSAL) LEASE_INVALID,
+        /** The record key holds another type. */
+        @Did(Effect.REFUSAL) RECORD_INVALID
     }
 
     /** The replies of {@code touch.lua}. */
@@ -174,9 +179,9 @@ final class ScriptReplies {
     /** Reads the reply of {@code open.lua}. */
     static Either<StoreFailure, RunToken> openRun(Object reply, RunToken offered) {
         return parse(reply, LuaScripts.OPEN).flatMap(parsed -> switch (parsed.reply()) {
-            case OPENED -> parsed.noFields() ? Either.right(offered) : invalid();
-            case RUN_OPEN -> parsed.fields().size() == 1 && parsed.fields().containsKey("token")
-                    ? runToken(parsed.fields().get("token"))
+            case OPENED -> parsed.rest().isEmpty() ? Either.right(offered) : invalid();
+            case RUN_OPEN -> parsed.rest().size() == 2 && parsed.rest().get(0).equals("token")
+                    ? runToken(parsed.rest().get(1))
                     : invalid();
             case RUN_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
@@ -203,90 +208,100 @@ final class ScriptReplies {
     static Either<StoreFailure, CanonicalRecord.Projecting> begin(Object reply, CanonicalRecord.Projecting wanted,
             AttemptToken token, LongConsumer created) {
         return parse(reply, LuaScripts.BEGIN).flatMap(parsed -> switch (parsed.reply()) {
-            case CREATED -> parsed.fields().size() == 1 && parsed.fields().containsKey("calls")
-                    ? count(parsed.fields().get("calls")).map(calls -> {
-                        created.accept(calls);
-                        return wanted;
-                    })
-                    : invalid();
-            case ALREADY_CREATED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored ->
+            case CREATED -> parsed.value().map(ScriptReplies::count).getOrElse(ScriptReplies::invalid).map(calls -> {
+                created.accept(calls);
+                return wanted;
+            });
+            case ALREADY_CREATED -> record(parsed, wanted.key()).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Projecting projecting && stored.token().equals(token)
                             ? Either.right(projecting)
                             : invalid());
+            case EXISTS -> record(parsed, wanted.key()).flatMap(stored -> Either.left(StoreFailure.refused(
+                    stored.record().requestFingerprint().equals(wanted.requestFingerprint())
+                            ? Refusal.DUPLICATE
+                            : Refusal.ID_REUSED)));
             case RUN_LOST -> refused(parsed, Refusal.RUN_STATE_LOST);
             case DUPLICATE -> refused(parsed, Refusal.DUPLICATE);
             case REUSED -> refused(parsed, Refusal.ID_REUSED);
             case RUN_BUDGET -> refused(parsed, Refusal.RUN_BUDGET_EXHAUSTED);
             case TOOL_BUDGET -> refused(parsed, Refusal.TOOL_BUDGET_EXHAUSTED);
-            case COUNTER_INVALID -> failed(parsed, StoreFailure.dataInvalid());
             case ATTEMPT_ENDED -> refused(parsed, Refusal.CONFLICT);
-            case RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());
+            case COUNTER_INVALID, RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
 
-    /** Reads the reply of {@code complete.lua}: the stored final record, {@code wanted} when it landed. */
+    /**
+     * Reads the reply of {@code complete.lua}: the stored final record, {@code wanted} when it landed or was
+     * stored before; another final record is a conflict.
+     */
     static Either<StoreFailure, CanonicalRecord.Final> complete(Object reply, CanonicalRecord.Final wanted,
             AttemptToken token) {
         return parse(reply, LuaScripts.COMPLETE).flatMap(parsed -> switch (parsed.reply()) {
-            case APPLIED -> parsed.noFields() ? Either.right(wanted) : invalid();
-            case ALREADY_APPLIED -> RecordCodec.decode(wanted.key(), parsed.fields()).flatMap(stored -> {
+            case APPLIED -> parsed.value().isEmpty() ? Either.right(wanted) : invalid();
+            case FINAL -> record(parsed, wanted.key()).flatMap(stored -> {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
                     return invalid();
                 }
                 return done.equals(wanted) ? Either.right(done) : Either.left(StoreFailure.refused(Refusal.CONFLICT));
             });
             case NOT_FOUND -> refused(parsed, Refusal.EXPIRED);
-            case TOKEN_MISMATCH, CONFLICT -> refused(parsed, Refusal.CONFLICT);
-            case TOO_LARGE -> refused(parsed, Refusal.TOO_LARGE);
-            // The raw response the tool returned was not kept: data lost, never a record without it.
-            case RAW_LOST -> failed(parsed, StoreFailure.dataInvalid());
-            // The raw response's SET was refused or went elsewhere, and the script wrote nothing.
-            case RAW_NOT_WRITTEN -> failed(parsed, StoreFailure.unavailable());
+            case TOKEN_MISMATCH -> refused(parsed, Refusal.CONFLICT);
+            // The final record, raw response and all, was not kept: data lost, never a record without it.
+            case PENDING_LOST, RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());
+            // The final record's SET was refused or went elsewhere, and the script wrote nothing.
+            case NOT_WRITTEN -> failed(parsed, StoreFailure.unavailable());
         });
     }
 
-    /** Reads the reply of {@code abandon.lua}. */
-    static Either<StoreFailure, CanonicalRecord.Failed> abandon(Object reply, InvocationKey key) {
+    /**
+     * Reads the reply of {@code abandon.lua}: the abandoned record, also when it was abandoned before; none when
+     * the record changed hands since it was read (the caller reads it again).
+     */
+    static Either<StoreFailure, Option<CanonicalRecord.Failed>> abandon(Object reply, InvocationKey key) {
         return parse(reply, LuaScripts.ABANDON).flatMap(parsed -> switch (parsed.reply()) {
-            case ABANDONED, ALREADY_ABANDONED -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
-                    stored.record() instanceof CanonicalRecord.Failed failed
-                            && failed.code() == ErrorCode.EXECUTION_ABANDONED
-                            ? Either.right(failed)
-                            : invalid());
+            case ABANDONED, FINAL -> record(parsed, key).flatMap(stored -> abandoned(stored.record())).map(Option::some);
+            case TOKEN_MISMATCH -> parsed.value().isEmpty() ? Either.right(Option.none()) : invalid();
             case NOT_FOUND -> refused(parsed, Refusal.EXPIRED);
-            case FINAL -> refused(parsed, Refusal.CONFLICT);
             case LEASE_ACTIVE -> refused(parsed, Refusal.LEASE_NOT_EXPIRED);
-            case LEASE_INVALID -> failed(parsed, StoreFailure.dataInvalid());
+            case LEASE_INVALID, RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
+    }
+
+    /** A record already final when it was to be abandoned: abandoned before, or a conflict. */
+    static Either<StoreFailure, CanonicalRecord.Failed> abandoned(CanonicalRecord record) {
+        if (record instanceof CanonicalRecord.Failed failed && failed.code() == ErrorCode.EXECUTION_ABANDONED) {
+            return Either.right(failed);
+        }
+        return record instanceof CanonicalRecord.Final ? Either.left(StoreFailure.refused(Refusal.CONFLICT)) : invalid();
     }
 
     /** Reads the reply of {@code end.lua}. */
     static Either<StoreFailure, CanonicalRecord.Final> end(Object reply, InvocationKey key, AttemptToken token) {
         return parse(reply, LuaScripts.END).flatMap(parsed -> switch (parsed.reply()) {
-            case ENDED, FINAL -> RecordCodec.decode(key, parsed.fields()).flatMap(stored ->
+            case ENDED, FINAL -> record(parsed, key).flatMap(stored ->
                     stored.record() instanceof CanonicalRecord.Final done && stored.token().equals(token)
                             ? Either.right(done)
                             : invalid());
             case NOT_FOUND -> refused(parsed, Refusal.EXPIRED);
             case TOKEN_MISMATCH -> refused(parsed, Refusal.CONFLICT);
+            case RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());
         });
     }
 
-    /** Reads the reply of {@code find.lua}: a hash, empty when there is no record. */
-    static Either<StoreFailure, Option<CanonicalRecord>> find(Object reply, InvocationKey key) {
-        if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {
-            return invalid();
-        }
-        if (items.isEmpty()) {
+    /** Reads the reply of {@code find.lua}: the record as stored, or nil when there is none. */
+    static Either<StoreFailure, Option<RecordCodec.Stored>> find(Object reply, InvocationKey key) {
+        if (reply == null) {
             return Either.right(Option.none());
         }
-        return pairs(items, 0).flatMap(hash -> RecordCodec.decode(key, hash))
-                .map(stored -> Option.of(stored.record()));
+        if (!(reply instanceof String value)) {
+            return invalid();
+        }
+        return RecordCodec.decode(key, value).map(Option::some);
     }
 
     private static <R extends Enum<R> & Reply> Either<StoreFailure, Parsed<R>> parse(Object reply,
             LuaScripts.Script<?, R> script) {
-        if (!(reply instanceof List<?> items) || items.isEmpty() || items.size() % 2 != 1
+        if (!(reply instanceof List<?> items) || items.isEmpty() || items.size() > 3
                 || !(items.get(0) instanceof String outcome)) {
             return invalid();
         }
@@ -294,37 +309,39 @@ final class ScriptReplies {
         if (known.isEmpty()) {
             return invalid();
         }
-        return pairs(items, 1).map(fields -> new Parsed<>(known.get(), fields));
-    }
-
-    private static Either<StoreFailure, Map<String, String>> pairs(List<?> items, int from) {
-        Map<String, String> fields = new HashMap<>();
-        for (int i = from; i < items.size(); i += 2) {
-            if (!(items.get(i) instanceof String field) || !(items.get(i + 1) instanceof String value)
-                    || fields.put(field, value) != null) {
+        List<String> rest = new ArrayList<>(2);
+        for (Object item : items.subList(1, items.size())) {
+            if (!(item instanceof String text)) {
                 return invalid();
             }
+            rest.add(text);
         }
-        return Either.right(fields);
+        return Either.right(new Parsed<>(known.get(), rest));
     }
 
-    /** A reply that carries no fields refuses with {@code reason}; with fields it is not a reply of the scripts. */
+    /** The record a reply carries as its one value. */
+    private static Either<StoreFailure, RecordCodec.Stored> record(Parsed<?> parsed, InvocationKey key) {
+        return parsed.value().map(value -> RecordCodec.decode(key, value)).getOrElse(ScriptReplies::invalid);
+    }
+
+    /** A reply that carries no value refuses with {@code reason}; with one it is not a reply of the scripts. */
     private static <T> Either<StoreFailure, T> refused(Parsed<?> parsed, Refusal reason) {
         return failed(parsed, StoreFailure.refused(reason));
     }
 
-    /** A reply that carries no fields answers {@code failure}; with fields it is not a reply of the scripts. */
+    /** A reply that carries no value answers {@code failure}; with one it is not a reply of the scripts. */
     private static <T> Either<StoreFailure, T> failed(Parsed<?> parsed, StoreFailure failure) {
-        return parsed.noFields() ? Either.left(failure) : invalid();
+        return parsed.rest().isEmpty() ? Either.left(failure) : invalid();
     }
 
     private static <T> Either<StoreFailure, T> invalid() {
         return Either.left(StoreFailure.dataInvalid());
     }
 
-    private record Parsed<R>(R reply, Map<String, String> fields) {
-        boolean noFields() {
-            return fields.isEmpty();
+    /** A reply by name and what follows it: nothing, one value, or (open.lua's RUN_OPEN) a name and a value. */
+    private record Parsed<R>(R reply, List<String> rest) {
+        Option<String> value() {
+            return rest.size() == 1 ? Option.some(rest.get(0)) : Option.none();
         }
     }
 }

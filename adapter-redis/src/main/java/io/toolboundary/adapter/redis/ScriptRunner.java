@@ -102,11 +102,11 @@ final class ScriptRunner {
     }
 
     /**
-     * {@link #run(LuaScripts.Script, ScriptArgs, Duration)}, with {@code raw}, when defined, sent before
-     * the script in the same pipeline on every try ({@link RawResponseWrite}).
+     * {@link #run(LuaScripts.Script, ScriptArgs, Duration)}, with {@code write}, when defined, sent before
+     * the script in the same pipeline on every try ({@link FinalRecordWrite}).
      */
     <A extends ScriptArgs> Either<StoreFailure, Object> run(LuaScripts.Script<A, ?> script, A args,
-            Duration timeout, Option<RawResponseWrite> raw) {
+            Duration timeout, Option<FinalRecordWrite> write) {
         String routingKey = args.routingKey();
         OutageGate.Pass pass = gate.enter(routingKey);
         if (pass == OutageGate.Pass.SHUT) {
@@ -121,7 +121,7 @@ final class ScriptRunner {
                     return Either.left(refused.get());
                 }
             }
-            return new Call(script, routingKey, args.keys(), args.argv().toArray(), raw, wait).run();
+            return new Call(script, routingKey, args.keys(), args.argv().toArray(), write, wait).run();
         } finally {
             // A probe that learnt nothing (refused by the master policy, given up, any failure after a
             // connection) lets the next call probe; one that learnt has already moved the gate.
@@ -142,8 +142,8 @@ final class ScriptRunner {
         SHA_AFTER_SOURCE
     }
 
-    /** Where a raw response goes. */
-    private enum RawPlacement {
+    /** Where a write response goes. */
+    private enum WritePlacement {
         /** There is none. */
         NONE,
         /** Just before the script, in one pipeline with it. */
@@ -160,20 +160,20 @@ final class ScriptRunner {
      * The state of one call between its tries.
      *
      * @param via how the next try names the script
-     * @param raw where the next try sends the raw response
+     * @param write where the next try sends the write response
      * @param mayHaveRun whether an earlier try may have run the script
      */
-    private record Plan(Via via, RawPlacement raw, boolean mayHaveRun) {
+    private record Plan(Via via, WritePlacement write, boolean mayHaveRun) {
         Plan via(Via next) {
-            return new Plan(next, raw, mayHaveRun);
+            return new Plan(next, write, mayHaveRun);
         }
 
-        Plan raw(RawPlacement next) {
+        Plan write(WritePlacement next) {
             return new Plan(via, next, mayHaveRun);
         }
 
         Plan mayHaveRun(boolean next) {
-            return new Plan(via, raw, next);
+            return new Plan(via, write, next);
         }
     }
 
@@ -198,24 +198,24 @@ final class ScriptRunner {
         private final String routingKey;
         private final List<Object> scriptKeys;
         private final Object[] values;
-        private final Option<RawResponseWrite> raw;
+        private final Option<FinalRecordWrite> write;
         private final Option<ReplicaAcknowledger> acknowledged;
         private final Wait wait;
 
         Call(LuaScripts.Script<?, ?> script, String routingKey, List<Object> scriptKeys, Object[] values,
-                Option<RawResponseWrite> raw, Wait wait) {
+                Option<FinalRecordWrite> write, Wait wait) {
             this.script = script;
             this.routingKey = routingKey;
             this.scriptKeys = scriptKeys;
             this.values = values;
-            this.raw = raw;
+            this.write = write;
             this.acknowledged = script.writes() ? replicas : Option.none();
             this.wait = wait;
         }
 
         Either<StoreFailure, Object> run() {
             Plan plan = new Plan(script.equals(LuaScripts.END) ? Via.SOURCE : Via.SHA,
-                    raw.isDefined() ? RawPlacement.IN_PIPELINE : RawPlacement.NONE, false);
+                    write.isDefined() ? WritePlacement.IN_PIPELINE : WritePlacement.NONE, false);
             int retries = 0;
             while (true) {
                 Step step = once(plan);
@@ -237,10 +237,10 @@ final class ScriptRunner {
         private Step once(Plan plan) {
             Throwable failure;
             try {
-                if (plan.raw() == RawPlacement.BEFORE_SCRIPT) {
-                    wait.await(raw.get().sendAlone(client));
+                if (plan.write() == WritePlacement.BEFORE_SCRIPT) {
+                    wait.await(write.get().sendAlone(client));
                 }
-                Option<RawResponseWrite> together = plan.raw() == RawPlacement.IN_PIPELINE ? raw : Option.none();
+                Option<FinalRecordWrite> together = plan.write() == WritePlacement.IN_PIPELINE ? write : Option.none();
                 Object answer = wait.await(send(script, routingKey, scriptKeys, values, acknowledged, together,
                         plan.via() == Via.SOURCE));
                 if (acknowledged.isDefined() && plan.via() == Via.SOURCE) {
@@ -256,9 +256,9 @@ final class ScriptRunner {
             } catch (ExecutionException failed) {
                 failure = failed.getCause() == null ? failed : failed.getCause();
             }
-            if (failure instanceof RawResponseWrite.Unlinked && plan.raw() == RawPlacement.IN_PIPELINE) {
+            if (failure instanceof FinalRecordWrite.Unlinked && plan.write() == WritePlacement.IN_PIPELINE) {
                 // The script wrote nothing, and its SET went elsewhere: from now on the two go apart.
-                return new Step.Resend(plan.raw(RawPlacement.BEFORE_SCRIPT));
+                return new Step.Resend(plan.write(WritePlacement.BEFORE_SCRIPT));
             }
             if (failure instanceof ReplicaAcknowledger.ReplicasNotAcknowledged shortfall) {
                 gate.reached(routingKey);
@@ -269,10 +269,10 @@ final class ScriptRunner {
                 // new owner of a slot in migration, reached by ASK or MOVED. A script load by key would go to
                 // the slot's owner in the client's map, not necessarily to that node; the script's source,
                 // sent the way the script is, reaches the node that runs it (and leaves it cached there).
-                // A raw response's pipeline goes apart from then on: the SET alone, then the script by source.
+                // A write response's pipeline goes apart from then on: the SET alone, then the script by source.
                 Plan bySource = plan.via(Via.SOURCE);
-                return new Step.Resend(plan.raw() == RawPlacement.IN_PIPELINE
-                        ? bySource.raw(RawPlacement.BEFORE_SCRIPT) : bySource);
+                return new Step.Resend(plan.write() == WritePlacement.IN_PIPELINE
+                        ? bySource.write(WritePlacement.BEFORE_SCRIPT) : bySource);
             }
             RedisFailures.Failure kind = RedisFailures.classify(failure);
             Plan next = plan.mayHaveRun(plan.mayHaveRun() || kind.mayHaveRun());
@@ -285,33 +285,33 @@ final class ScriptRunner {
     }
 
     /**
-     * One try of the script, with {@code raw} before it in its pipeline when defined; a pipeline names the
-     * script by its SHA-1 only ({@code bySource} never comes with {@code raw}).
+     * One try of the script, with {@code write} before it in its pipeline when defined; a pipeline names the
+     * script by its SHA-1 only ({@code bySource} never comes with {@code write}).
      */
     private CompletionStage<Object> send(LuaScripts.Script<?, ?> script, String routingKey, List<Object> scriptKeys,
-            Object[] values, Option<ReplicaAcknowledger> acknowledged, Option<RawResponseWrite> raw, boolean bySource) {
+            Object[] values, Option<ReplicaAcknowledger> acknowledged, Option<FinalRecordWrite> write, boolean bySource) {
         if (acknowledged.isDefined()) {
             return bySource
                     ? acknowledged.get().loadAndRun(script, routingKey, scriptKeys, values)
-                    : acknowledged.get().send(script, routingKey, scriptKeys, values, raw);
+                    : acknowledged.get().send(script, routingKey, scriptKeys, values, write);
         }
-        if (raw.isDefined()) {
-            return raw.get().send(client, RawResponseWrite.options(responseTimeoutMillis), script, routingKey,
-                    scriptKeys, values).thenApply(RawResponseWrite.Replied::reply);
+        if (write.isDefined()) {
+            return write.get().send(client, FinalRecordWrite.options(responseTimeoutMillis), script, routingKey,
+                    scriptKeys, values).thenApply(FinalRecordWrite.Replied::reply);
         }
         return bySource
                 ? scripts.evalAsync(routingKey, RScript.Mode.READ_WRITE, script.source(), RScript.ReturnType.LIST,
                         scriptKeys, values)
                 : commands != null
                         ? commands.<List<Object>, Object>writeAsync(routingKey, ScriptCodec.INSTANCE,
-                                RawResponseWrite.EVALSHA_LIST, RawResponseWrite.evalShaParams(script, scriptKeys, values))
+                                FinalRecordWrite.EVALSHA_LIST, FinalRecordWrite.evalShaParams(script, scriptKeys, values))
                         : scripts.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, script.sha1(),
                                 RScript.ReturnType.LIST, scriptKeys, values);
     }
 
     /**
-     * True when the node did not know the script: {@code NOSCRIPT}, also behind a raw response's
-     * {@code SET} in the same pipeline (which wrote only the attempt's pending raw key, as the next try
+     * True when the node did not know the script: {@code NOSCRIPT}, also behind a write response's
+     * {@code SET} in the same pipeline (which wrote only the attempt's pending write key, as the next try
      * does again).
      */
     static boolean isNoScript(Throwable failure) {

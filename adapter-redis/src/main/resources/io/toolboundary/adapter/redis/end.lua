@@ -1,59 +1,46 @@
--- end.lua: end the record an attempt began, by the attempt's token alone, in ERROR, as a
--- compare-and-set from PROJECTING. For an attempt whose begin or complete got no definite answer.
--- HSET comes only after HMGET has found the record, so a missing record is never created, and HSET
--- on an existing hash leaves its TTL as it is. When no record exists, the script leaves an end mark
--- for the attempt (with a TTL set once, here), so that a late copy of its begin, still on its way to
--- the server, finds it and creates nothing. Safe to run twice.
+-- end.lua: end the record an attempt began, by the attempt's token alone, in ERROR, as a compare-and-set
+-- from PROJECTING. For an attempt whose begin or complete got no definite answer. SET ... XX KEEPTTL
+-- replaces the record it found, keeping its TTL, and creates nothing. When no record exists, the script
+-- marks the attempt as ended in its run's state ('e:<toolCallId>'), so that a late copy of its begin,
+-- still on its way to the server, finds the mark and creates nothing. Safe to run twice.
 --
--- KEYS[1]  the record hash            <prefix>:{<runId>}:call:<toolCallId>
--- KEYS[2]  the attempt's end mark      <prefix>:{<runId>}:ended:<token>
--- KEYS[3]  the attempt's pending raw  <prefix>:{<runId>}:pending:<token>:<toolCallId>, deleted when the
---          record is ended or missing
--- KEYS[4]  the record's raw response  <prefix>:{<runId>}:raw:<toolCallId>, read when the record is final
---          with a raw response
+-- KEYS[1]  the record, a string       <prefix>:{<runId>}:call:<toolCallId>
+-- KEYS[2]  the run's state            <prefix>:{<runId>}:run
+-- KEYS[3]  the attempt's pending key   <prefix>:{<runId>}:pending:<token>:<toolCallId>, deleted
 -- ARGV[1]  the attempt token
--- ARGV[2]  the end mark's TTL in milliseconds
--- ARGV[3]  the value of 'o' when the record is ended
+-- ARGV[2]  the call's end mark field, 'e:<toolCallId>'
+-- ARGV[3]  '|<updatedAt>|<error code>|': what an ERROR record holds where a PROJECTING one holds '|||'
 --
 -- Reply, a list whose first element is the outcome:
---   {'ENDED', field, value, ...}     the record was PROJECTING and is now ERROR: all its fields
---   {'FINAL', field, value, ...}     it is final already with this token: all its fields, unchanged, and
---                                    'r' with the raw response when it has one
---   {'NOT_FOUND'}                    there is no record (expired, or never created); the end mark is left
---   {'TOKEN_MISMATCH'}               the record belongs to another attempt
---
--- No EXISTS: every record has a head, so a reply of two nils is a missing key (and a key of another
--- type fails HMGET with WRONGTYPE). A record without 'o' is PROJECTING. No pattern reads a packed value:
--- the token is compared in place, after the one-character schema of 'h'; a READY record has a raw
--- response, and an ERROR record's flag is the third character from the end of 'o' (its scope is '-').
-local record = KEYS[1]
-local stored = redis.call('HMGET', record, 'h', 'o')
-local head, packed = stored[1], stored[2]
-if not (head or packed) then
-  redis.call('DEL', KEYS[3])
-  if redis.call('EXISTS', KEYS[2]) == 0 then
-    redis.call('HSET', KEYS[2], 'token', ARGV[1])
-    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+--   {'ENDED', record}     the record was PROJECTING and is now ERROR: the record
+--   {'FINAL', record}     it is final already with this token: the record, unchanged
+--   {'NOT_FOUND'}         there is no record (expired, or never created); the end mark is left when the
+--                         run's state exists
+--   {'TOKEN_MISMATCH'}    the record belongs to another attempt
+--   {'RECORD_INVALID'}    the record key holds another type, or a PROJECTING record this store did not write
+local token = ARGV[1]
+redis.call('DEL', KEYS[3])
+local value = redis.pcall('GET', KEYS[1])
+if type(value) == 'table' then
+  return {'RECORD_INVALID'}
+end
+if not value then
+  -- HSET on a missing hash would create it without a TTL: mark only a run whose state exists.
+  if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('HSET', KEYS[2], ARGV[2], token)
   end
   return {'NOT_FOUND'}
 end
-local token = ARGV[1]
-if not head or string.sub(head, 3, #token + 2) ~= token or string.byte(head, #token + 3) ~= 124 then
+if string.sub(value, 5, 4 + #token) ~= token or string.byte(value, 5 + #token) ~= 124 then
   return {'TOKEN_MISMATCH'}
 end
-local outcome = 'FINAL'
-if not packed then
-  redis.call('HSET', record, 'o', ARGV[3])
-  redis.call('DEL', KEYS[3])
-  outcome = 'ENDED'
+if string.byte(value, 3) ~= 80 then
+  return {'FINAL', value}
 end
-local reply = redis.call('HGETALL', record)
-if packed and (string.sub(packed, 1, 5) == 'READY' or string.sub(packed, -3, -3) == '1') then
-  local raw = redis.call('GET', KEYS[4])
-  if raw then
-    reply[#reply + 1] = 'r'
-    reply[#reply + 1] = raw
-  end
+local open = string.find(value, '|||', 5 + #token, true)
+if not open then
+  return {'RECORD_INVALID'}
 end
-table.insert(reply, 1, outcome)
-return reply
+local ended = string.sub(value, 1, 2) .. 'E' .. string.sub(value, 4, open - 1) .. ARGV[3] .. string.sub(value, open + 3)
+redis.call('SET', KEYS[1], ended, 'XX', 'KEEPTTL')
+return {'ENDED', ended}

@@ -219,7 +219,7 @@ final class AmbiguityRig implements AutoCloseable {
             if (admin.command("PTTL", key) instanceof Long ttl && ttl == -1) {
                 withoutTtl++;
             }
-            if (key.contains(":call:") && "PROJECTING".equals(StoredRecord.status(admin.command("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)))) {
+            if (key.contains(":call:") && "PROJECTING".equals(StoredRecord.status(admin.command("GET", key)))) {
                 projecting++;
             }
         }

@@ -450,12 +450,12 @@ class ChaosSoakTest {
                     keysWithoutTtl++;
                 }
                 if (key.contains(":call:")) {
-                    boolean complete = StoredRecord.token(rig.redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)) instanceof String
-                            && StoredRecord.createdAt(rig.redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)) instanceof String;
+                    boolean complete = StoredRecord.token(rig.redis.call("GET", key)) instanceof String
+                            && StoredRecord.createdAt(rig.redis.call("GET", key)) instanceof String;
                     if (!complete || !sentKeys.containsKey(key)) {
                         resurrected++;
                     }
-                    if ("PROJECTING".equals(StoredRecord.status(rig.redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)))) {
+                    if ("PROJECTING".equals(StoredRecord.status(rig.redis.call("GET", key)))) {
                         projectingLeft++;
                         projectingIds.add(sentKeys.getOrDefault(key, key));
                     }

@@ -302,7 +302,7 @@ final class FaultRig implements AutoCloseable {
 
     /** The record's status in Redis, read from outside the store; none when there is no record. */
     Option<String> status(String toolCallId) {
-        Object status = StoredRecord.status(redis.call("HMGET", recordKey(toolCallId), RecordCodec.HEAD, RecordCodec.OUTCOME));
+        Object status = StoredRecord.status(redis.call("GET", recordKey(toolCallId)));
         return status instanceof String text ? Option.of(text) : Option.none();
     }
 
@@ -332,12 +332,12 @@ final class FaultRig implements AutoCloseable {
                 keysWithoutTtl++;
             }
             if (key.contains(":call:")) {
-                Object token = StoredRecord.token(redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME));
-                Object createdAt = StoredRecord.createdAt(redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME));
+                Object token = StoredRecord.token(redis.call("GET", key));
+                Object createdAt = StoredRecord.createdAt(redis.call("GET", key));
                 if (!(token instanceof String) || !(createdAt instanceof String)) {
                     partialRecords++;
                 }
-                if ("PROJECTING".equals(StoredRecord.status(redis.call("HMGET", key, RecordCodec.HEAD, RecordCodec.OUTCOME)))) {
+                if ("PROJECTING".equals(StoredRecord.status(redis.call("GET", key)))) {
                     projectingLeft++;
                 }
             }

@@ -116,7 +116,7 @@ final class FaultTool implements ToolExecutor {
     private boolean hasConfirmedProjectingRecord(InvocationKey key) {
         String recordKey = recordKeys.apply(key);
         try {
-            return "PROJECTING".equals(StoredRecord.status(redis.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME)))
+            return "PROJECTING".equals(StoredRecord.status(redis.call("GET", recordKey)))
                     && redis.callLong("PTTL", recordKey) > 0;
         } catch (RuntimeException unreachable) {
             return false;

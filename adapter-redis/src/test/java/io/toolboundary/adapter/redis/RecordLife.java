@@ -35,14 +35,15 @@ final class RecordLife {
     }
 
     /**
-     * Lets the record's execution lease run out now: its end, the third value of the record's head by
-     * the server's clock, becomes the epoch. The TTL is not touched.
+     * Lets the record's execution lease run out now: the remaining TTL at which it ends, the fourth value
+     * of the record's head, becomes larger than any TTL. The TTL is not touched.
      */
     void passLease(InvocationKey key) {
         String recordKey = store.recordKey(key);
-        String[] head = ((String) redis.call("HGET", recordKey, RecordCodec.HEAD)).split("\\|", 6);
-        head[2] = "0:000000000";
-        redis.call("HSET", recordKey, RecordCodec.HEAD, String.join("|", head));
+        String value = (String) redis.call("GET", recordKey);
+        String[] head = value.substring(0, value.indexOf('\n')).split("\\|", -1);
+        head[3] = "999999999999999";
+        redis.call("SET", recordKey, String.join("|", head) + value.substring(value.indexOf('\n')), "XX", "KEEPTTL");
     }
 
     /** Ends the record's life the way its TTL would: {@code PEXPIRE key 1}, then waits until Redis reports it gone. */

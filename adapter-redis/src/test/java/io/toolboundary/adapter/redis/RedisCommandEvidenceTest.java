@@ -48,25 +48,25 @@ class RedisCommandEvidenceTest {
     private static final String PREFIX = "tbproof";
     /**
      * Commands that set, refresh or remove a TTL, none of which may ever be sent (PEXPIRE and SET are
-     * counted apart: PEXPIRE once per record, run or end mark created, SET once per pending raw key
-     * created, with PX, and once per raw response, with XX KEEPTTL).
+     * counted apart: PEXPIRE once per run opened; SET once per record and once per pending key created,
+     * with PX, and once per final record, with XX KEEPTTL).
      */
     private static final Set<String> NEVER_SENT = Set.of("expire", "expireat", "pexpireat", "getex", "persist",
             "setex", "psetex", "getset", "setrange", "append");
     /** What the scripts call inside, and the completion's SET beside its script. */
-    private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hgetall", "hget",
-            "pexpire", "hset", "time", "set", "get", "del", "rename", "strlen");
+    private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hget", "pexpire", "hset",
+            "set", "get", "del", "rename", "strlen", "pttl");
     /** Not inner commands: the scripts themselves, and the test's own reset and read of the statistics. */
     private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "script", "config", "info");
 
     /**
-     * What one call costs inside Redis: begin.lua's HMGET (the run), EXISTS, HSET (the run's and the tool's
-     * counters and the run's ledger), TIME (the lease), HSET (the record), PEXPIRE, SET ... PX (the pending
-     * raw key); then, in one pipeline, SET ... XX KEEPTTL (the raw response) and complete.lua's HMGET,
-     * STRLEN (the pending key holds the raw response), RENAME (the pending key to the record's raw key), HSET.
+     * What one call costs inside Redis: begin.lua's HMGET (the run), SET ... NX PX (the pending key),
+     * SET ... NX PX (the record), HSET (the run's and the tool's counters and the run's ledger); then, in one
+     * pipeline, SET ... XX KEEPTTL (the final record, into the pending key) and complete.lua's STRLEN (the
+     * pending key holds it) and RENAME (over the record): six commands in the scripts, one beside them.
      */
-    private static final Map<String, Long> CALL_COMMANDS = Map.of("hmget", 2L, "exists", 1L, "time", 1L,
-            "hset", 3L, "pexpire", 1L, "set", 2L, "strlen", 1L, "rename", 1L);
+    private static final Map<String, Long> CALL_COMMANDS = Map.of("hmget", 1L, "hset", 1L, "set", 3L,
+            "strlen", 1L, "rename", 1L);
 
     private RedisDeployment redis;
     private RedisCanonicalInvocationStore store;
@@ -130,19 +130,19 @@ class RedisCommandEvidenceTest {
         int recordsCreated = 6;
         int runsOpened = 1; // one hash holds the run's token and the counters of the run, tool_a and tool_b
         assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
-        // each begin creates two keys: the record, with its PEXPIRE, and its attempt's pending raw key
-        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(recordsCreated + runsOpened);
-        // a SET ... PX creates each pending raw key with its TTL; each completion's raw
-        // response is a SET ... XX KEEPTTL into it, which complete.lua renames to the record's raw key
-        assertThat(calls.getOrDefault("set", 0L)).isEqualTo(recordsCreated + recordsCreated);
+        // each begin creates two keys with SET ... PX, the pending key and the record; the run's PEXPIRE, once
+        assertThat(calls.getOrDefault("pexpire", 0L)).isEqualTo(runsOpened);
+        // each completion's final record is a SET ... XX KEEPTTL into the pending key, which complete.lua
+        // renames over the record
+        assertThat(calls.getOrDefault("set", 0L)).isEqualTo(3L * recordsCreated);
         assertThat(calls.getOrDefault("rename", 0L)).isEqualTo(recordsCreated);
         assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L))
                 .as("one opening, 6 begins, 2 refused begins, 100 reads, 6 completions").isEqualTo(1 + 6 + 2 + 100 + 6);
         assertThat(afterReads).isPositive().isLessThanOrEqualTo(beforeReads);
         assertThat(afterCompletion).isPositive().isLessThanOrEqualTo(afterReads);
         assertThat(runAfterAll).as("the run's TTL, set once when it was opened").isPositive().isLessThanOrEqualTo(opened);
-        assertThat(keysMatching(PREFIX + ":{" + run.value() + "}:*")).hasSize(2 * recordsCreated + runsOpened)
-                .contains(store.runKey(run)).contains(store.keys().raw(records.get(0).key()))
+        assertThat(keysMatching(PREFIX + ":{" + run.value() + "}:*")).hasSize(recordsCreated + runsOpened)
+                .contains(store.runKey(run)).contains(store.recordKey(records.get(0).key()))
                 .noneMatch(key -> key.contains(":pending:"));
         assertThat(keysMatching(PREFIX + ":*")).isNotEmpty()
                 .allSatisfy(key -> assertThat(pttl(key)).as("PTTL of %s", key).isPositive());
@@ -184,7 +184,7 @@ class RedisCommandEvidenceTest {
         new RecordLife(redis, store).passLease(records.get(4).key());
         assertThat(store.abandon(records.get(4).key(), Records.UPDATED, TIMEOUT).isRight()).isTrue();
         everyKeyHasATtl.run();
-        // a late completion of the abandoned attempt fills its placeholder, and is refused
+        // a late completion of the abandoned attempt finds no pending key to write into, and is refused
         assertThat(store.complete(tokens.get(4), ready(records.get(4), "late", "r"), TIMEOUT)
                 .mapLeft(StoreFailure::code).getLeft()).isEqualTo(ErrorCode.RECORD_CONFLICT);
         everyKeyHasATtl.run();
@@ -201,19 +201,21 @@ class RedisCommandEvidenceTest {
         Map<String, Long> calls = commandCalls();
         int runs = 1;
         int recordsCreated = records.size();
-        int endMarks = 1;
         assertThat(calls.keySet()).doesNotContainAnyElementsOf(NEVER_SENT);
-        // a pending raw key gets its TTL from the SET ... PX that creates it
-        assertThat(calls.get("pexpire")).as("one PEXPIRE per run, record and end mark created")
-                .isEqualTo(runs + recordsCreated + endMarks);
-        // what is left: the run, the five records, the one raw response linked, the end mark, and the empty
-        // placeholder of call-1, still PROJECTING (the refused completion was another attempt's, whose own
-        // pending key never existed); every other attempt's placeholder was linked or deleted
+        // records and pending keys get their TTL from the SET ... PX that creates them
+        assertThat(calls.get("pexpire")).as("one PEXPIRE per run opened").isEqualTo(runs);
+        assertThat(calls.get("set")).as("a record and a pending key per begin, a SET per completion, one per end and abandonment")
+                .isEqualTo(2L * recordsCreated + 5 + 2);
+        // what is left: the run, with the end mark among its fields, the five records, and the empty pending
+        // key of call-1, still PROJECTING (the refused completion was another attempt's, whose own pending key
+        // never existed); every other attempt's pending key was renamed or deleted
         List<String> left = keysMatching(runKeys);
-        assertThat(left).hasSize(runs + records.size() + 1 + endMarks + 1).contains(store.keys().raw(done.key()));
+        assertThat(left).hasSize(runs + records.size() + 1);
         assertThat(left).filteredOn(key -> key.contains(":pending:"))
-                .containsExactly(store.keys().pendingRaw(records.get(1).key(), tokens.get(1)));
-        assertThat(redis.call("GET", store.keys().pendingRaw(records.get(1).key(), tokens.get(1)))).isEqualTo("");
+                .containsExactly(store.keys().pending(records.get(1).key(), tokens.get(1)));
+        assertThat(redis.call("GET", store.keys().pending(records.get(1).key(), tokens.get(1)))).isEqualTo("");
+        assertThat(redis.call("HLEN", store.runKey(run))).as("token, calls, t:search_logs, five ledger entries, "
+                + "an end mark").isEqualTo(2L + 1 + records.size() + 1);
     }
 
     @Test
@@ -298,7 +300,7 @@ class RedisCommandEvidenceTest {
         // cache on sends as EVALSHA (NOSCRIPT), SCRIPT LOAD to the node that answered, EVALSHA; complete: its
         // pipeline (SET, EVALSHA refused with NOSCRIPT), then apart: the SET alone, and the script by source
         // as begin's was (EVALSHA, NOSCRIPT, SCRIPT LOAD, EVALSHA)
-        assertThat(calls).containsEntry("evalsha", 6L).containsEntry("script", 2L).containsEntry("set", 3L)
+        assertThat(calls).containsEntry("evalsha", 6L).containsEntry("script", 2L).containsEntry("set", 4L)
                 .doesNotContainKeys("eval", "multi");
         assertThat(store.find(record.key(), TIMEOUT).get().get().status()).isEqualTo(InvocationStatus.READY);
     }
@@ -318,7 +320,7 @@ class RedisCommandEvidenceTest {
 
             // begin: EVALSHA refused with NOSCRIPT, EVAL; complete: its pipeline (SET, EVALSHA refused with
             // NOSCRIPT), then apart: the SET alone, and EVAL
-            assertThat(commandCalls()).containsEntry("evalsha", 2L).containsEntry("eval", 2L).containsEntry("set", 3L)
+            assertThat(commandCalls()).containsEntry("evalsha", 2L).containsEntry("eval", 2L).containsEntry("set", 4L)
                     .doesNotContainKeys("script", "multi");
             assertThat(uncached.find(record.key(), TIMEOUT).get().get().status()).isEqualTo(InvocationStatus.READY);
         }

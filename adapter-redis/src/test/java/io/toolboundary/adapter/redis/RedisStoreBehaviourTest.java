@@ -99,12 +99,15 @@ abstract class RedisStoreBehaviourTest {
             assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(begun)));
             assertThat(store.complete(token, outcome, TIMEOUT)).isEqualTo(Either.right(outcome));
             assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(outcome)));
+            assertThat(deployment.callLong("EXISTS", store.keys().pending(begun.key(), token)))
+                    .as("the pending key became the record").isZero();
         }
-        assertThat(deployment.call("HGET", store.recordKey(withScope.key()), RecordCodec.ARGUMENTS)).isEqualTo(request);
-        assertThat((String) deployment.call("HGET", store.recordKey(withEmptyRaw.key()), RecordCodec.OUTCOME)).endsWith("|+");
-        assertThat(deployment.call("EXISTS", store.keys().raw(failedWithoutRaw.key()))).isEqualTo(0L);
-        assertThat(deployment.call("EXISTS", store.keys().raw(failedWithRaw.key()))).isEqualTo(1L);
-        assertThat(deployment.call("GET", store.keys().raw(withEmptyRaw.key()))).isEqualTo("");
+        assertThat(value(store.recordKey(withScope.key()))).contains(request);
+        // an empty scope, content and raw response are there, with no bytes; a missing raw response is not
+        assertThat(head(value(store.recordKey(withEmptyRaw.key())))).endsWith("0", "0", "0", "-", "-");
+        assertThat(head(value(store.recordKey(failedWithoutRaw.key())))).endsWith("-", "-", "-", "-", "-");
+        assertThat(head(value(store.recordKey(failedWithRaw.key())))).endsWith("-", "-", "0", "-", "-");
+        assertThat(runKeys(run)).as("one key per record, and the run's state").hasSize(outcomes.size() + 1);
     }
 
     @Test
@@ -116,10 +119,12 @@ abstract class RedisStoreBehaviourTest {
         String recordKey = store.recordKey(record.key());
         assertThat(recordKey).isEqualTo("tbtest:{" + record.key().runId().value() + "}:call:call_1.a:b-c");
         assertThat(life.remainingTtl(record.key()).get()).isPositive().isLessThanOrEqualTo(TTL);
-        assertThat(StoredRecord.status(deployment.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME)))
+        assertThat(StoredRecord.status(deployment.call("GET", recordKey)))
                 .isEqualTo("PROJECTING");
-        // Two fields: the packed head and the arguments; the ids live in the key alone.
-        assertThat(hash(recordKey)).containsOnlyKeys(RecordCodec.HEAD, RecordCodec.ARGUMENTS);
+        // One string, its head and its request; the ids live in the key alone.
+        assertThat(deployment.call("TYPE", recordKey)).isEqualTo("string");
+        assertThat(value(recordKey)).endsWith("\n" + RecordCodec.packedFingerprint(record.requestFingerprint())
+                + record.arguments()).doesNotContain("call_1.a:b-c");
     }
 
     @Test
@@ -200,11 +205,12 @@ abstract class RedisStoreBehaviourTest {
             assertThat(store.begin(start(projecting(key(run, call[0]), call[1], "{}"), AttemptToken.random()), TIMEOUT).isRight())
                     .isTrue();
         }
-        Map<String, String> ledger = Map.of("call:c1", projecting(key(run, "c1"), "tool_a", "{}").requestFingerprint(),
-                "call:c2", projecting(key(run, "c2"), "tool_b", "{}").requestFingerprint(),
-                "call:c3", projecting(key(run, "c3"), "tool_a", "{}").requestFingerprint());
+        Map<String, String> ledger = Map.of(
+                "c:c1", RecordCodec.packedFingerprint(projecting(key(run, "c1"), "tool_a", "{}").requestFingerprint()),
+                "c:c2", RecordCodec.packedFingerprint(projecting(key(run, "c2"), "tool_b", "{}").requestFingerprint()),
+                "c:c3", RecordCodec.packedFingerprint(projecting(key(run, "c3"), "tool_a", "{}").requestFingerprint()));
         Map<String, String> expected = new java.util.HashMap<>(ledger);
-        expected.putAll(Map.of("token", RUN_TOKEN.value(), "calls", "3", "tool:tool_a", "2", "tool:tool_b", "1"));
+        expected.putAll(Map.of("token", RUN_TOKEN.value(), "calls", "3", "t:tool_a", "2", "t:tool_b", "1"));
         assertThat(hash(runKey)).isEqualTo(expected);
         assertThat(pttl(runKey)).as("no begin touches the run's TTL").isPositive().isLessThanOrEqualTo(opened);
         assertThat(pttl(store.recordKey(key(run, "c1")))).isPositive().isLessThanOrEqualTo(TTL.toMillis());
@@ -222,7 +228,7 @@ abstract class RedisStoreBehaviourTest {
         for (boolean withTtl : List.of(true, false)) {
             RunId run = newRun();
             String runKey = store.runKey(run);
-            deployment.call("HSET", runKey, "calls", "2", "tool:search_logs", "1");
+            deployment.call("HSET", runKey, "calls", "2", "t:search_logs", "1");
             if (withTtl) {
                 deployment.call("PEXPIRE", runKey, "60000");
             }
@@ -342,8 +348,9 @@ abstract class RedisStoreBehaviourTest {
             assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
             assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, Instant.now(), TIMEOUT))
                     .as("the attempt's end finds it final").isEqualTo(Either.right(done));
-            assertThat(deployment.call("HGET", store.recordKey(record.key()), RecordCodec.FAILURE))
-                    .isEqualTo(Projector.utf8Length(reason.get(0)) + "|" + reason.get(0) + "|" + reason.get(1));
+            assertThat(value(store.recordKey(record.key()))).endsWith("partial" + reason.get(0) + reason.get(1));
+            assertThat(head(value(store.recordKey(record.key())))).endsWith(
+                    Long.toString(Projector.utf8Length(reason.get(0))), Long.toString(Projector.utf8Length(reason.get(1))));
             // The same status with another reason, or none, is another outcome.
             assertThat(store.complete(token, plain.because(reason.get(0), reason.get(1) + "."), TIMEOUT))
                     .isEqualTo(Either.left(StoreFailure.refused(Refusal.CONFLICT)));
@@ -358,10 +365,12 @@ abstract class RedisStoreBehaviourTest {
             AttemptToken token = AttemptToken.random();
             store.begin(start(done.begun(), token), TIMEOUT);
             assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
-            assertThat(deployment.callLong("HEXISTS", store.recordKey(done.key()), RecordCodec.FAILURE)).isZero();
+            assertThat(head(value(store.recordKey(done.key())))).endsWith("-", "-");
         }
         // A reason beside a READY record is not one this store writes.
-        deployment.call("HSET", store.recordKey(readyOne.key()), RecordCodec.FAILURE, "1|a|b");
+        String readyValue = value(store.recordKey(readyOne.key()));
+        deployment.call("SET", store.recordKey(readyOne.key()), withHead(withHead(readyValue, 13, "1"), 14, "1") + "ab",
+                "XX", "KEEPTTL");
         assertThat(store.find(readyOne.key(), TIMEOUT)).isEqualTo(Either.left(StoreFailure.dataInvalid()));
     }
 
@@ -408,23 +417,25 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
-    void aCompletionWritesOnlyTheFinalFieldsAndLeavesWhatBeginWrote() {
+    void aCompletionKeepsWhatBeginWroteAndTheRecordsExpiry() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{\"q\":\"" + FOUR_BYTE_TEXT + "\"}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token), TIMEOUT);
         String recordKey = store.recordKey(record.key());
-        List<String> begun = List.of(RecordCodec.HEAD, RecordCodec.ARGUMENTS);
-        List<Object> before = new ArrayList<>();
-        for (String field : begun) {
-            before.add(deployment.call("HGET", recordKey, field));
-        }
+        String[] before = head(value(recordKey));
+        long expiry = deployment.callLong("PEXPIRETIME", recordKey);
+        long pendingExpiry = deployment.callLong("PEXPIRETIME", store.keys().pending(record.key(), token));
 
         CanonicalRecord.Ready done = ready(record, "raw", "result");
         assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
 
-        for (int i = 0; i < begun.size(); i++) {
-            assertThat(deployment.call("HGET", recordKey, begun.get(i))).as(begun.get(i)).isEqualTo(before.get(i));
+        String[] after = head(value(recordKey));
+        for (int i : new int[] {0, 2, 4, 7, 8, 9}) {
+            assertThat(after[i]).as("head value %s", i).isEqualTo(before[i]);
         }
+        // the final record has the pending key's expiry, set in the same script a moment before the record's
+        assertThat(deployment.callLong("PEXPIRETIME", recordKey)).isEqualTo(pendingExpiry)
+                .isBetween(expiry - 5, expiry);
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 
@@ -443,85 +454,92 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
-    void reportsAHashItDidNotWriteAsInvalidData() {
+    void reportsAValueItDidNotWriteAsInvalidData() {
         RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
-        store.begin(start(record, AttemptToken.random()), TIMEOUT);
-        String good = store.recordKey(record.key());
-
-        String[] head = ((String) deployment.call("HGET", good, RecordCodec.HEAD)).split("\\|", 6);
-        String at = record.createdAt().toString();
-        List<List<String>> corruptions = List.of(
-                List.of("HDEL", RecordCodec.HEAD),
-                List.of("HDEL", RecordCodec.ARGUMENTS),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 0, "3")),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 0, "5")),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 1, "not a token!")),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 3, "yesterday")),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 4, "")),
-                List.of("HSET", RecordCodec.HEAD, String.join("|", head[0], head[1], head[2], head[3], head[4])),
-                List.of("HSET", RecordCodec.OUTCOME, "DONE|" + at + "|EVIDENCE_FOUND|1|-"),
-                // READY without its content and raw response; the raw response flagged but lost (evicted)
-                List.of("HSET", RecordCodec.OUTCOME, "READY|" + at + "|EVIDENCE_FOUND|1|-"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|PROJECTION_FAILED|1|-"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|PROJECTION_FAILED|0"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|yesterday|PROJECTION_FAILED|0|-"),
-                List.of("HSET", RecordCodec.RAW, "raw without an outcome"),
-                // why it failed: beside a PROJECTING record, or not unpacking (the type's length must end it)
-                List.of("HSET", RecordCodec.FAILURE, "1|a|b"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "a|b"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "|a|b"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "01|a|"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "2|a|b"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "2|ab"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE, "1|\u00e9|"),
-                List.of("HSET", RecordCodec.OUTCOME, "ERROR|" + at + "|EXECUTION_FAILED|0|-", RecordCodec.FAILURE,
-                        "9999999999|a|"),
-                List.of("HSET", "unexpected", "field"),
-                List.of("HSET", "status", "READY"),
-                List.of("HSET", "toolCallId", "c1"));
+        AttemptToken token = AttemptToken.random();
+        store.begin(start(record, token), TIMEOUT);
+        String projecting = value(store.recordKey(record.key()));
+        CanonicalRecord.Projecting other = projecting(key(run, "c2"), "{}");
+        AttemptToken otherToken = AttemptToken.random();
+        store.begin(start(other, otherToken), TIMEOUT);
+        store.complete(otherToken, failed(other, ErrorCode.EXECUTION_FAILED, Option.of("raw")).because("T", "m"),
+                TIMEOUT);
+        String failedValue = value(store.recordKey(other.key()));
+        String body = projecting.substring(projecting.indexOf('\n'));
+        List<String> corruptions = List.of(
+                "",
+                "not a record",
+                projecting.substring(0, projecting.indexOf('\n')),
+                withHead(projecting, 0, "4"),
+                withHead(projecting, 0, "6"),
+                withHead(projecting, 1, "X"),
+                withHead(projecting, 2, "not a token!"),
+                withHead(projecting, 3, ""),
+                withHead(projecting, 3, "-5"),
+                withHead(projecting, 4, "yesterday"),
+                withHead(projecting, 4, "1.5"),
+                withHead(projecting, 5, "12"),
+                withHead(projecting, 6, "F"),
+                withHead(projecting, 7, "not a tool"),
+                withHead(projecting, 8, "1"),
+                withHead(projecting, 9, "99"),
+                withHead(projecting, 9, "01"),
+                withHead(projecting, 10, "0"),
+                withHead(projecting, 12, "0"),
+                projecting + "x",
+                projecting.substring(0, projecting.length() - 1),
+                String.join("|", java.util.Arrays.copyOf(head(projecting), 14)) + body,
+                String.join("|", head(projecting)) + "|" + body,
+                // a fingerprint that does not unpack
+                projecting.replace("\nh", "\nx"),
+                // ERROR without its reason's message, with an unknown code, READY without a raw response
+                withHead(failedValue, 14, "-"),
+                withHead(failedValue, 6, "NO_SUCH_CODE"),
+                withHead(withHead(failedValue, 1, "R"), 6, "F"),
+                withHead(failedValue, 1, "P"),
+                // a length that ends inside a character
+                withHead(withHead(failedValue, 13, "2"), 14, "0"));
         int n = 0;
-        for (List<String> corruption : corruptions) {
+        for (String corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
-            String target = store.recordKey(corruptKey);
-            copyHash(good, target, corruptKey);
-            List<String> command = new ArrayList<>(List.of(corruption.get(0), target));
-            command.addAll(corruption.subList(1, corruption.size()));
-            deployment.call(command.toArray(String[]::new));
+            plant(store.recordKey(corruptKey), corruption);
 
-            assertThat(store.find(corruptKey, TIMEOUT)).as(corruption.toString())
+            assertThat(store.find(corruptKey, TIMEOUT)).as(corruption)
                     .isEqualTo(Either.left(StoreFailure.dataInvalid()));
         }
-        InvocationKey stringKey = key(run, "a-string");
-        deployment.call("SET", store.recordKey(stringKey), "not a hash", "PX", "60000");
-        assertThat(store.find(stringKey, TIMEOUT)).isEqualTo(Either.left(StoreFailure.dataInvalid()));
+        InvocationKey multiByte = key(run, "multi-byte");
+        plant(store.recordKey(multiByte), withHead(withHead(failedValue, 13, "1"), 14, "1") .replace("Tm", "\u00e9"));
+        assertThat(store.find(multiByte, TIMEOUT)).isEqualTo(Either.left(StoreFailure.dataInvalid()));
+        InvocationKey hashKey = key(run, "a-hash");
+        deployment.call("HSET", store.recordKey(hashKey), "status", "READY");
+        deployment.call("PEXPIRE", store.recordKey(hashKey), "60000");
+        assertThat(store.find(hashKey, TIMEOUT)).isEqualTo(Either.left(StoreFailure.dataInvalid()));
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
     }
 
     @Test
-    void aBeginOverAHashThatIsNotARecordOfThisStoreIsInvalidDataAndWritesNothing() {
+    void aBeginOverAKeyThatIsNotARecordOfThisStoreIsInvalidDataAndWritesNothing() {
         RunId run = openedRun();
-        List<List<String>> foreign = List.of(
-                List.of("status", "READY", "toolCallId", "c1"),
-                List.of("x", "1"),
-                List.of(RecordCodec.OUTCOME, "READY|2026-01-01T00:00:00Z|EVIDENCE_FOUND|0|-"),
-                List.of(RecordCodec.HEAD, "not a head"),
-                List.of(RecordCodec.HEAD, ""));
         int n = 0;
-        for (List<String> fields : foreign) {
+        for (boolean asHash : new boolean[] {true, false}) {
             CanonicalRecord.Projecting record = projecting(key(run, "foreign-" + n++), "{}");
             String recordKey = store.recordKey(record.key());
-            List<String> command = new ArrayList<>(List.of("HSET", recordKey));
-            command.addAll(fields);
-            deployment.call(command.toArray(String[]::new));
-            deployment.call("PEXPIRE", recordKey, "60000");
-            List<?> before = (List<?>) deployment.call("HGETALL", recordKey);
+            if (asHash) {
+                deployment.call("HSET", recordKey, "status", "READY");
+                deployment.call("PEXPIRE", recordKey, "60000");
+            } else {
+                plant(recordKey, "not a record");
+            }
+            Object before = asHash ? deployment.call("HGETALL", recordKey) : value(recordKey);
 
             AttemptToken token = AttemptToken.random();
-            assertThat(store.begin(start(record, token), TIMEOUT)).as(fields.toString())
+            assertThat(store.begin(start(record, token), TIMEOUT)).as("as hash: %s", asHash)
                     .isEqualTo(Either.left(StoreFailure.dataInvalid()));
-            assertThat((List<?>) deployment.call("HGETALL", recordKey)).as("the hash as it was").isEqualTo(before);
-            assertThat(deployment.callLong("EXISTS", store.keys().pendingRaw(record.key(), token)))
-                    .as("no pending raw key").isZero();
+            assertThat(asHash ? deployment.call("HGETALL", recordKey) : value(recordKey)).as("as it was")
+                    .isEqualTo(before);
+            assertThat(deployment.callLong("EXISTS", store.keys().pending(record.key(), token)))
+                    .as("no pending key").isZero();
         }
         assertThat(runField(run, "calls")).as("no budget reserved").isEqualTo("0");
     }
@@ -534,9 +552,8 @@ abstract class RedisStoreBehaviourTest {
         // The boundary gave up on this begin and ended the attempt by token before the begin arrived.
         assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(),
                 Duration.ofSeconds(5))).isEqualTo(Either.left(StoreFailure.refused(Refusal.EXPIRED)));
-        String mark = store.keys().endedAttempt(record.key().runId(), token);
-        long markTtl = deployment.callLong("PTTL", mark);
-        assertThat(markTtl).isPositive().isLessThanOrEqualTo(RedisCanonicalInvocationStore.ENDED_ATTEMPT_MARK_TTL.toMillis());
+        String mark = RedisKeys.endMarkField(record.key().toolCallId());
+        assertThat(runField(record.key().runId(), mark)).as("the end mark, in the run's state").isEqualTo(token.value());
 
         // The late begin creates nothing and reserves nothing; a second end leaves the mark's TTL alone.
         assertThat(store.begin(start(record, token), TIMEOUT))
@@ -544,63 +561,45 @@ abstract class RedisStoreBehaviourTest {
         assertThat(deployment.callLong("EXISTS", store.recordKey(record.key()))).isZero();
         assertThat(runField(record.key().runId(), "calls")).as("no budget reserved").isEqualTo("0");
         store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, record.createdAt(), Duration.ofSeconds(5));
-        assertThat(deployment.callLong("PTTL", mark)).isPositive().isLessThanOrEqualTo(markTtl);
+        assertThat(runField(record.key().runId(), mark)).isEqualTo(token.value());
 
         // Another attempt at the same call is not affected.
         assertThat(store.begin(start(record, AttemptToken.random()), TIMEOUT)).isEqualTo(Either.right(record));
     }
 
     @Test
-    void storesTheLeaseBesideTheRecordByTheServersClock() {
+    void storesTheLeaseAsTheRemainingTtlAtWhichItEnds() {
         CanonicalRecord.Projecting record = projecting(key(openedRun(), "c1"), "{}");
-        Instant before = serverTime(store.recordKey(record.key()));
         store.begin(start(record, AttemptToken.random()), TIMEOUT);
-        Instant after = serverTime(store.recordKey(record.key()));
 
-        String stored = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|")[2];
-        assertThat(stored).matches("[0-9]+:[0-9]{9}");
-        String[] parts = stored.split(":");
-        Instant lease = Instant.ofEpochSecond(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
-        // The server's TIME at begin plus the lease, whatever the record's createdAt says.
-        assertThat(lease).isBetween(before.plus(Records.LEASE), after.plus(Records.LEASE));
-        assertThat((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).startsWith("4|");
-    }
-
-    /** The TIME of the server that holds {@code key}. */
-    private Instant serverTime(String key) {
-        Object reply = deployment.call("EVAL", "return redis.call('TIME')", "1", key);
-        List<?> time = (List<?>) reply;
-        return Instant.ofEpochSecond(Long.parseLong(String.valueOf(time.get(0))),
-                Long.parseLong(String.valueOf(time.get(1))) * 1_000);
+        // the lease ends when the record's remaining TTL, counted down by the server, is TTL - LEASE
+        assertThat(head(value(store.recordKey(record.key())))[3])
+                .isEqualTo(Long.toString(Records.TTL.minus(Records.LEASE).toMillis()));
+        assertThat(head(value(store.recordKey(record.key())))[0]).isEqualTo(RecordCodec.SCHEMA_VERSION);
+        assertThat(store.abandon(record.key(), UPDATED, TIMEOUT))
+                .isEqualTo(Either.left(StoreFailure.refused(Refusal.LEASE_NOT_EXPIRED)));
     }
 
     @Test
-    void reportsAMissingOrMalformedLeaseAsInvalidData() {
+    void reportsAMalformedLeaseAsInvalidData() {
         RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "c1"), "{}");
         store.begin(start(record, AttemptToken.random()), TIMEOUT);
         Instant late = record.createdAt().plus(Records.LEASE);
-        String[] head = ((String) deployment.call("HGET", store.recordKey(record.key()), RecordCodec.HEAD)).split("\\|", 6);
-        List<List<String>> corruptions = List.of(
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "")),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "soon")),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "12:34")),
-                List.of("HSET", RecordCodec.HEAD, headWith(head, 2, "12:000000034 ")));
+        String projecting = value(store.recordKey(record.key()));
+        List<String> corruptions = List.of(withHead(projecting, 3, ""), withHead(projecting, 3, "soon"),
+                withHead(projecting, 3, "12:34"), withHead(projecting, 3, " 12"), withHead(projecting, 3, "1e3"));
         int n = 0;
-        for (List<String> corruption : corruptions) {
+        for (String corruption : corruptions) {
             InvocationKey corruptKey = key(run, "corrupt-" + n++);
             String target = store.recordKey(corruptKey);
-            copyHash(store.recordKey(record.key()), target, corruptKey);
-            List<String> command = new ArrayList<>(List.of(corruption.get(0), target));
-            command.addAll(corruption.subList(1, corruption.size()));
-            deployment.call(command.toArray(String[]::new));
+            plant(target, corruption);
 
-            assertThat(store.find(corruptKey, TIMEOUT)).as(corruption.toString())
+            assertThat(store.find(corruptKey, TIMEOUT)).as(corruption)
                     .isEqualTo(Either.left(StoreFailure.dataInvalid()));
-            assertThat(store.abandon(corruptKey, late, TIMEOUT)).as(corruption.toString())
+            assertThat(store.abandon(corruptKey, late, TIMEOUT)).as(corruption)
                     .isEqualTo(Either.left(StoreFailure.dataInvalid()));
-            assertThat(StoredRecord.status(deployment.call("HMGET", target, RecordCodec.HEAD, RecordCodec.OUTCOME)))
-                    .as(corruption.toString()).isEqualTo("PROJECTING");
+            assertThat(value(target)).as(corruption).isEqualTo(corruption);
         }
     }
 
@@ -735,90 +734,62 @@ abstract class RedisStoreBehaviourTest {
         assertThat(store.complete(expiredToken, ready(expired, "late raw", "r"), TIMEOUT))
                 .isEqualTo(Either.left(StoreFailure.refused(Refusal.EXPIRED)));
 
-        // a raw key planted beside a record whose completion had none is not read: only the link is
-        CanonicalRecord.Projecting unlinked = projecting(key(run, "unlinked"), "{}");
-        AttemptToken unlinkedToken = AttemptToken.random();
-        store.begin(start(unlinked, unlinkedToken), TIMEOUT);
-        CanonicalRecord.Failed withoutRaw = failed(unlinked, ErrorCode.EXECUTION_FAILED, Option.none());
-        store.complete(unlinkedToken, withoutRaw, TIMEOUT);
-        deployment.call("SET", store.keys().raw(unlinked.key()), "planted raw", "PX", "60000");
-        assertThat(store.find(unlinked.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(withoutRaw)));
 
         // no attempt's key is left, and no refused raw response is stored anywhere
         List<String> keys = runKeys(run);
         assertThat(keys).noneMatch(key -> key.contains(":pending:"));
-        assertThat(keys).filteredOn(key -> key.contains(":raw:"))
-                .containsExactlyInAnyOrder(store.keys().raw(contested.key()), store.keys().raw(unlinked.key()));
         for (String key : keys) {
             if ("string".equals(deployment.call("TYPE", key))) {
-                assertThat(deployment.call("GET", key)).as(key).isIn("winning raw", "planted raw");
+                assertThat(value(key)).as(key).doesNotContain("stale raw", "second raw", "late raw");
             }
             assertThat(deployment.callLong("PTTL", key)).as("PTTL of %s", key).isPositive();
         }
     }
 
     @Test
-    void aReadyRecordWhoseRawResponseIsGoneIsDataLossNeverARecordWithoutOne() {
-        RunId run = openedRun();
-        CanonicalRecord.Projecting record = projecting(key(run, "evicted"), "{}");
-        AttemptToken token = AttemptToken.random();
-        store.begin(start(record, token), TIMEOUT);
-        CanonicalRecord.Ready done = ready(record, "raw", "result");
-        store.complete(token, done, TIMEOUT);
-
-        // as an eviction under a volatile-* policy would: the raw response alone is gone
-        deployment.call("DEL", store.keys().raw(record.key()));
-
-        StoreFailure invalid = StoreFailure.dataInvalid();
-        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.left(invalid));
-        assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.left(invalid));
-        assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, Duration.ofSeconds(5)))
-                .isEqualTo(Either.left(invalid));
-
-        // the attempt's pending key gone before its completion: the raw response was not kept, nothing is linked
-        CanonicalRecord.Projecting pending = projecting(key(run, "pending-evicted"), "{}");
+    void aPendingKeyGoneBeforeItsCompletionIsDataLossNeverARecordWithoutItsRawResponse() {
+        // as an eviction under a volatile-* policy would: the attempt's pending key alone is gone
+        CanonicalRecord.Projecting pending = projecting(key(openedRun(), "pending-evicted"), "{}");
         AttemptToken pendingToken = AttemptToken.random();
         store.begin(start(pending, pendingToken), TIMEOUT);
-        deployment.call("DEL", store.keys().pendingRaw(pending.key(), pendingToken));
+        deployment.call("DEL", store.keys().pending(pending.key(), pendingToken));
         assertThat(store.complete(pendingToken, ready(pending, "raw", "result"), TIMEOUT))
-                .isEqualTo(Either.left(invalid));
+                .isEqualTo(Either.left(StoreFailure.dataInvalid()));
         assertThat(store.find(pending.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(pending)));
-        assertThat(deployment.callLong("EXISTS", store.keys().raw(pending.key()),
-                store.keys().pendingRaw(pending.key(), pendingToken))).isZero();
+        assertThat(deployment.callLong("EXISTS", store.keys().pending(pending.key(), pendingToken))).isZero();
     }
 
     @Test
-    void aPendingKeyThatDoesNotHoldTheRawResponseIsNeverLinked() {
-        // The raw response's SET and complete.lua share a pipeline, not a transaction: the SET may be refused
-        // (OOM, a redirection) while the script runs. Sent so, the script finds the empty placeholder.
+    void aPendingKeyThatDoesNotHoldTheFinalRecordIsNeverRenamed() {
+        // The final record's SET and complete.lua share a pipeline, not a transaction: the SET may be refused
+        // (OOM, a redirection) while the script runs. Sent so, the script finds the empty pending key.
         RunId run = openedRun();
         CanonicalRecord.Projecting record = projecting(key(run, "set-refused"), "{}");
         AttemptToken token = AttemptToken.random();
         store.begin(start(record, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(record, "raw \uD83D\uDE00", "result");
-        long rawBytes = Projector.utf8Length(done.raw());
-        String pending = store.keys().pendingRaw(record.key(), token);
-        ScriptArgs.Complete args = new ScriptArgs.Complete(store.recordKey(record.key()), pending,
-                store.keys().raw(record.key()), token.value(), "READY", Option.none(), Option.some(rawBytes),
-                RecordCodec.outcome(done), RecordCodec.detail(done));
-        List<String> eval = new ArrayList<>(List.of("EVAL", LuaScripts.COMPLETE.source(), "3"));
+        byte[] finalRecord = RecordCodec.completed(done, token);
+        String pending = store.keys().pending(record.key(), token);
+        ScriptArgs.Complete args = new ScriptArgs.Complete(store.recordKey(record.key()), pending, token.value(),
+                finalRecord.length);
+        List<String> eval = new ArrayList<>(List.of("EVAL", LuaScripts.COMPLETE.source(), "2"));
         args.keys().forEach(key -> eval.add((String) key));
         args.argv().forEach(value -> eval.add(String.valueOf(value)));
 
-        assertThat(rawBytes).isEqualTo(8);
-        assertThat(deployment.call(eval.toArray(String[]::new))).isEqualTo(List.of("RAW_NOT_WRITTEN"));
+        assertThat(deployment.call(eval.toArray(String[]::new))).isEqualTo(List.of("NOT_WRITTEN"));
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
         assertThat(deployment.call("GET", pending)).isEqualTo("");
-        assertThat(deployment.callLong("EXISTS", store.keys().raw(record.key()))).isZero();
 
-        // seven bytes where the raw response has eight are not the raw response either
-        deployment.call("SET", pending, "1234567", "XX", "KEEPTTL");
-        assertThat(deployment.call(eval.toArray(String[]::new))).isEqualTo(List.of("RAW_NOT_WRITTEN"));
+        // one byte short of the final record is not the final record either
+        deployment.call("SET", pending, new String(finalRecord, 0, finalRecord.length - 1,
+                java.nio.charset.StandardCharsets.UTF_8), "XX", "KEEPTTL");
+        assertThat(deployment.call(eval.toArray(String[]::new))).isEqualTo(List.of("NOT_WRITTEN"));
         assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(record)));
 
-        // the placeholder stays for the attempt's next try, which links the raw response whole
+        // the pending key stays for the attempt's next try, which renames the final record whole
         assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
-        assertThat(deployment.call("GET", store.keys().raw(record.key()))).isEqualTo("raw \uD83D\uDE00");
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
+        assertThat(deployment.callLong("EXISTS", pending)).isZero();
     }
 
     /** Every key of the run, through the operator view's SCAN. */
@@ -828,11 +799,26 @@ abstract class RedisStoreBehaviourTest {
                 .filter(key -> key.startsWith(start)).toList();
     }
 
-    /** A record's head with its value at {@code index} replaced. */
-    private static String headWith(String[] head, int index, String value) {
-        String[] changed = head.clone();
-        changed[index] = value;
-        return String.join("|", changed);
+    /** The record under {@code key} as Redis holds it; null when there is none. */
+    private String value(String key) {
+        return (String) deployment.call("GET", key);
+    }
+
+    /** The fifteen values of a record's head. */
+    private static String[] head(String value) {
+        return value.substring(0, value.indexOf('\n')).split("\\|", -1);
+    }
+
+    /** {@code value} with its head's value at {@code index} replaced. */
+    private static String withHead(String value, int index, String replacement) {
+        String[] changed = head(value);
+        changed[index] = replacement;
+        return String.join("|", changed) + value.substring(value.indexOf('\n'));
+    }
+
+    /** Writes {@code value} under {@code key} for a minute. */
+    private void plant(String key, String value) {
+        deployment.call("SET", key, value, "PX", "60000");
     }
 
     /** A field of the run's state; empty when it is missing. */
@@ -850,18 +836,4 @@ abstract class RedisStoreBehaviourTest {
         }
         return fields;
     }
-
-    /** Copies a record's hash under another key (same run, so the same slot), naming the new tool call. */
-    @SuppressWarnings("unchecked")
-    private void copyHash(String from, String to, InvocationKey toKey) {
-        List<Object> fields = (List<Object>) deployment.call("HGETALL", from);
-        List<String> command = new ArrayList<>(List.of("HSET", to));
-        for (int i = 0; i < fields.size(); i += 2) {
-            command.add((String) fields.get(i));
-            command.add("toolCallId".equals(fields.get(i)) ? toKey.toolCallId().value() : (String) fields.get(i + 1));
-        }
-        deployment.call(command.toArray(String[]::new));
-        deployment.call("PEXPIRE", to, "60000");
-    }
-
 }

@@ -125,16 +125,17 @@ class RedisStoreFailureTest {
         assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(begun)));
         // the refused SET left the attempt's placeholder as it was, and the script linked nothing: the
         // attempt's next completion goes through whole
-        assertThat(redis.call("GET", store.keys().pendingRaw(begun.key(), token))).isEqualTo("");
+        assertThat(redis.call("GET", store.keys().pending(begun.key(), token))).isEqualTo("");
         CanonicalRecord.Ready done = ready(begun, "raw", "result");
         assertThat(store.complete(token, done, TIMEOUT)).isEqualTo(Either.right(done));
-        assertThat(redis.call("GET", store.keys().raw(begun.key()))).isEqualTo("raw");
+        assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
+        assertThat(redis.call("EXISTS", store.keys().pending(begun.key(), token))).isEqualTo(0L);
     }
 
     @Test
-    void aCompletionWhoseSetIsRefusedLinksTheRawResponseAnEarlierTryOfTheAttemptWrote() {
+    void aCompletionWhoseSetIsRefusedRenamesTheFinalRecordAnEarlierTryOfTheAttemptWrote() {
         // An earlier try's SET reached the server and its reply was lost; this try's SET is refused for memory.
-        // The script finds every byte of the raw response in the placeholder and completes the record.
+        // The script finds every byte of the final record in the pending key and renames it over the record.
         RedisDeployment redis = RedisServerFixture.standalone();
         RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(
                 RedisTestServers.standaloneClient(), OPTIONS);
@@ -142,7 +143,8 @@ class RedisStoreFailureTest {
         AttemptToken token = AttemptToken.random();
         store.begin(start(begun, token), TIMEOUT);
         CanonicalRecord.Ready done = ready(begun, "raw \uD83D\uDE00", "result");
-        redis.call("SET", store.keys().pendingRaw(begun.key(), token), "raw \uD83D\uDE00", "XX", "KEEPTTL");
+        redis.call("SET", store.keys().pending(begun.key(), token),
+                new String(RecordCodec.completed(done, token), java.nio.charset.StandardCharsets.UTF_8), "XX", "KEEPTTL");
         long refusedBefore = rejectedSets(redis);
         Either<StoreFailure, CanonicalRecord.Final> complete;
         redis.call("CONFIG", "SET", "maxmemory", "1");
@@ -154,8 +156,7 @@ class RedisStoreFailureTest {
 
         assertThat(rejectedSets(redis)).as("this try's SET was refused").isGreaterThan(refusedBefore);
         assertThat(complete).isEqualTo(Either.right(done));
-        assertThat(redis.call("GET", store.keys().raw(begun.key()))).isEqualTo("raw \uD83D\uDE00");
-        assertThat(store.find(begun.key(), TIMEOUT).get().get().status()).isEqualTo(InvocationStatus.READY);
+        assertThat(store.find(begun.key(), TIMEOUT)).isEqualTo(Either.right(Option.of(done)));
     }
 
     /** How many SET commands the server has refused, from {@code INFO commandstats}. */

@@ -110,7 +110,7 @@ class ReplicaAcknowledgementTest {
 
         // WAIT answered only once the replica had the writes: it holds the READY record, with its TTL.
         String recordKey = store.recordKey(record.key());
-        assertThat(StoredRecord.status(redis.replica.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.replica.call("GET", recordKey))).isEqualTo("READY");
         assertThat(redis.replica.callLong("PTTL", recordKey)).isPositive();
     }
 
@@ -153,7 +153,7 @@ class ReplicaAcknowledgementTest {
         assertThat(begun).isEqualTo(Either.left(StoreFailure.outcomeUnknown()));
         assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(ACK_MILLIS)).isLessThan(ABOUT_THE_ACK_TIMEOUT);
         // The write is on the master, not known to be anywhere else.
-        assertThat(StoredRecord.status(redis.master.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("PROJECTING");
+        assertThat(StoredRecord.status(redis.master.call("GET", store.recordKey(record.key())))).isEqualTo("PROJECTING");
         System.out.println("RELIABILITY replica-ack/begin-frozen-replica elapsedMs=" + elapsed.toMillis());
     }
 
@@ -179,14 +179,14 @@ class ReplicaAcknowledgementTest {
         // begin was not acknowledged; neither was the boundary's end by token (which the master holds):
         // the harness has the pair
         assertThat(harness.unfinished).hasSize(1);
-        assertThat(StoredRecord.status(redis.master.call("HMGET", store.recordKey(harness.key("call-1")), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("ERROR");
+        assertThat(StoredRecord.status(redis.master.call("GET", store.recordKey(harness.key("call-1"))))).isEqualTo("ERROR");
 
         redis.replica.thaw();
         redis.awaitInSync();
         Unfinished pair = harness.unfinished.get(0);
         CanonicalRecord.Final ended = harness.boundary.endUnfinished(pair.key(), pair.token()).get();
         assertThat(((CanonicalRecord.Failed) ended).code()).isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
-        assertThat(StoredRecord.status(redis.replica.call("HMGET", store.recordKey(pair.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("ERROR");
+        assertThat(StoredRecord.status(redis.replica.call("GET", store.recordKey(pair.key())))).isEqualTo("ERROR");
         assertThat(harness.invoke("call-1")).isEqualTo(Either.left(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL)));
         assertThat(harness.tool.executions()).isZero();
     }
@@ -205,7 +205,7 @@ class ReplicaAcknowledgementTest {
         assertThat(harness.tool.executions()).isEqualTo(1);
         assertThat(harness.unfinished).hasSize(1);
         String recordKey = store.recordKey(harness.key("call-1"));
-        assertThat(StoredRecord.status(redis.master.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.master.call("GET", recordKey))).isEqualTo("READY");
 
         // Once the replica is back, ending the pair confirms the READY record, touching it so that the
         // acknowledgement covers the completion, whichever connection wrote it.
@@ -214,7 +214,7 @@ class ReplicaAcknowledgementTest {
         Unfinished pair = harness.unfinished.get(0);
         assertThat(harness.boundary.endUnfinished(pair.key(), pair.token()).get())
                 .isInstanceOf(CanonicalRecord.Ready.class);
-        assertThat(StoredRecord.status(redis.replica.call("HMGET", recordKey, RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.replica.call("GET", recordKey))).isEqualTo("READY");
     }
 
     @Test
@@ -253,7 +253,7 @@ class ReplicaAcknowledgementTest {
         assertThat(store.begin(start(record, token), TIMEOUT)).isEqualTo(Either.right(record));
         assertThat(store.complete(token, ready(record, "raw", "result"), TIMEOUT).isRight()).isTrue();
 
-        assertThat(StoredRecord.status(redis.replica.call("HMGET", store.recordKey(record.key()), RecordCodec.HEAD, RecordCodec.OUTCOME))).isEqualTo("READY");
+        assertThat(StoredRecord.status(redis.replica.call("GET", store.recordKey(record.key())))).isEqualTo("READY");
     }
 
     @Test

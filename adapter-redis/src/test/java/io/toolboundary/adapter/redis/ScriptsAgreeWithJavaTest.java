@@ -42,9 +42,9 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Lua scripts and the Java that talks to them name the same things: the scripts use no record field
- * but {@link RecordCodec#NAMED_BY_SCRIPTS} and every one of those, and no field of a run's state but
- * {@link #RUN_FIELDS} (the ones {@code open.lua} writes are the ones {@code begin.lua} reads); they
+ * The Lua scripts and the Java that talks to them name the same things: a record is a string the scripts
+ * read at fixed places and never by a field, and they name no field of a run's state but {@link #RUN_FIELDS}
+ * (the ones {@code open.lua} writes are the ones {@code begin.lua} reads); they
  * return no outcome but one of their own {@link ScriptReplies} and every one of those, and each script's replies are
  * exactly the ones its reader in {@link ScriptReplies} gives a meaning to (below, script by script).
  * Reads the scripts' own text, as the store sends it.
@@ -55,8 +55,8 @@ import org.junit.jupiter.api.Test;
 class ScriptsAgreeWithJavaTest {
 
     /** The Redis commands the scripts call. */
-    private static final Set<String> COMMANDS = Set.of("EXISTS", "HGET", "HMGET", "HGETALL", "PEXPIRE",
-            "TIME", "HSET", "HSTRLEN", "STRLEN", "SET", "GET", "DEL", "RENAME");
+    private static final Set<String> COMMANDS = Set.of("EXISTS", "HGET", "HMGET", "PEXPIRE", "HSET", "STRLEN",
+            "SET", "GET", "DEL", "RENAME", "PTTL");
     /**
      * The fields of a run's state the scripts name: the token it was opened with and the run's call
      * counter. Its tools' counters are fields too, {@link RedisKeys#toolCounterField}, named by begin's
@@ -78,7 +78,7 @@ class ScriptsAgreeWithJavaTest {
     private static final RunToken OFFERED = new RunToken("offered-opening");
     private static final RunToken HELD = new RunToken("held-opening");
 
-    /** Each script's replies: what its reader makes of the reply, given the fields in the second column. */
+    /** Each script's replies: what its reader makes of the reply, given the values in the second column. */
     private static final Map<LuaScripts.Script<?, ?>, Map<Enum<?>, Answer>> ANSWERS = Map.of(
             LuaScripts.OPEN, Map.of(
                     ScriptReplies.Open.OPENED, Answer.of(List.of(), Either.right(OFFERED)),
@@ -86,8 +86,9 @@ class ScriptsAgreeWithJavaTest {
                     ScriptReplies.Open.RUN_INVALID, Answer.refused(StoreFailure.dataInvalid())),
             LuaScripts.BEGIN, Map.ofEntries(
                     Map.entry(ScriptReplies.Begin.RUN_LOST, Answer.refused(StoreFailure.refused(Refusal.RUN_STATE_LOST))),
-                    Map.entry(ScriptReplies.Begin.CREATED, Answer.of(List.of("calls", "1"), Either.right(RECORD))),
-                    Map.entry(ScriptReplies.Begin.ALREADY_CREATED, Answer.of(hash(RECORD), Either.right(RECORD))),
+                    Map.entry(ScriptReplies.Begin.CREATED, Answer.of(List.of("1"), Either.right(RECORD))),
+                    Map.entry(ScriptReplies.Begin.ALREADY_CREATED, Answer.of(stored(RECORD), Either.right(RECORD))),
+                    Map.entry(ScriptReplies.Begin.EXISTS, Answer.of(stored(READY), Either.left(StoreFailure.refused(Refusal.DUPLICATE)))),
                     Map.entry(ScriptReplies.Begin.DUPLICATE, Answer.refused(StoreFailure.refused(Refusal.DUPLICATE))),
                     Map.entry(ScriptReplies.Begin.REUSED, Answer.refused(StoreFailure.refused(Refusal.ID_REUSED))),
                     Map.entry(ScriptReplies.Begin.RUN_BUDGET, Answer.refused(StoreFailure.refused(Refusal.RUN_BUDGET_EXHAUSTED))),
@@ -97,25 +98,26 @@ class ScriptsAgreeWithJavaTest {
                     Map.entry(ScriptReplies.Begin.RECORD_INVALID, Answer.refused(StoreFailure.dataInvalid()))),
             LuaScripts.COMPLETE, Map.of(
                     ScriptReplies.Complete.APPLIED, Answer.of(List.of(), Either.right(READY)),
-                    ScriptReplies.Complete.ALREADY_APPLIED, Answer.of(hash(READY), Either.right(READY)),
-                    ScriptReplies.Complete.TOO_LARGE, Answer.refused(StoreFailure.refused(Refusal.TOO_LARGE)),
+                    ScriptReplies.Complete.FINAL, Answer.of(stored(READY), Either.right(READY)),
                     ScriptReplies.Complete.NOT_FOUND, Answer.refused(StoreFailure.refused(Refusal.EXPIRED)),
                     ScriptReplies.Complete.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(Refusal.CONFLICT)),
-                    ScriptReplies.Complete.CONFLICT, Answer.refused(StoreFailure.refused(Refusal.CONFLICT)),
-                    ScriptReplies.Complete.RAW_LOST, Answer.refused(StoreFailure.dataInvalid()),
-                    ScriptReplies.Complete.RAW_NOT_WRITTEN, Answer.refused(StoreFailure.unavailable())),
+                    ScriptReplies.Complete.PENDING_LOST, Answer.refused(StoreFailure.dataInvalid()),
+                    ScriptReplies.Complete.NOT_WRITTEN, Answer.refused(StoreFailure.unavailable()),
+                    ScriptReplies.Complete.RECORD_INVALID, Answer.refused(StoreFailure.dataInvalid())),
             LuaScripts.END, Map.of(
-                    ScriptReplies.End.ENDED, Answer.of(hash(ENDED), Either.right(ENDED)),
-                    ScriptReplies.End.FINAL, Answer.of(hash(READY), Either.right(READY)),
+                    ScriptReplies.End.ENDED, Answer.of(stored(ENDED), Either.right(ENDED)),
+                    ScriptReplies.End.FINAL, Answer.of(stored(READY), Either.right(READY)),
                     ScriptReplies.End.NOT_FOUND, Answer.refused(StoreFailure.refused(Refusal.EXPIRED)),
-                    ScriptReplies.End.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(Refusal.CONFLICT))),
+                    ScriptReplies.End.TOKEN_MISMATCH, Answer.refused(StoreFailure.refused(Refusal.CONFLICT)),
+                    ScriptReplies.End.RECORD_INVALID, Answer.refused(StoreFailure.dataInvalid())),
             LuaScripts.ABANDON, Map.of(
-                    ScriptReplies.Abandon.ABANDONED, Answer.of(hash(ABANDONED), Either.right(ABANDONED)),
-                    ScriptReplies.Abandon.ALREADY_ABANDONED, Answer.of(hash(ABANDONED), Either.right(ABANDONED)),
+                    ScriptReplies.Abandon.ABANDONED, Answer.of(stored(ABANDONED), Either.right(Option.some(ABANDONED))),
+                    ScriptReplies.Abandon.FINAL, Answer.of(stored(READY), Either.left(StoreFailure.refused(Refusal.CONFLICT))),
                     ScriptReplies.Abandon.NOT_FOUND, Answer.refused(StoreFailure.refused(Refusal.EXPIRED)),
-                    ScriptReplies.Abandon.FINAL, Answer.refused(StoreFailure.refused(Refusal.CONFLICT)),
+                    ScriptReplies.Abandon.TOKEN_MISMATCH, Answer.of(List.of(), Either.right(Option.none())),
                     ScriptReplies.Abandon.LEASE_ACTIVE, Answer.refused(StoreFailure.refused(Refusal.LEASE_NOT_EXPIRED)),
-                    ScriptReplies.Abandon.LEASE_INVALID, Answer.refused(StoreFailure.dataInvalid())));
+                    ScriptReplies.Abandon.LEASE_INVALID, Answer.refused(StoreFailure.dataInvalid()),
+                    ScriptReplies.Abandon.RECORD_INVALID, Answer.refused(StoreFailure.dataInvalid())));
 
     /** Each script's reader, as the store calls it for {@link #RECORD} and {@link #TOKEN}. */
     private static final Map<LuaScripts.Script<?, ?>, Function<Object, Either<StoreFailure, ?>>> READERS = Map.of(
@@ -126,42 +128,28 @@ class ScriptsAgreeWithJavaTest {
             LuaScripts.ABANDON, reply -> ScriptReplies.abandon(reply, RECORD.key()));
 
     @Test
-    void theScriptsNameExactlyTheFieldsTheCodecSaysTheyDo() {
-        Set<String> named = new TreeSet<>();
+    void theScriptsNameNoFieldButTheRunsTokenAndCalls() {
         Set<String> runFields = new TreeSet<>();
         for (LuaScripts.Script<?, ?> script : scripts()) {
             for (String line : lines(script)) {
-                // open.lua touches the run's state alone; begin.lua names it KEYS[2].
-                boolean ofTheRun = script == LuaScripts.OPEN
-                        || (script == LuaScripts.BEGIN && (line.contains("KEYS[2]") || line.contains("'CREATED'")));
-                // end.lua's end mark, KEYS[2], is a hash of one field: the ended attempt's token.
-                boolean ofTheMark = script == LuaScripts.END && line.contains("KEYS[2]");
                 for (String literal : literals(line)) {
-                    if (literal.equals("err")) {
-                        continue; // the key of Lua's table for an error reply of redis.pcall, not a field
+                    if (literal.equals("table")) {
+                        continue; // the Lua type of an error reply of redis.pcall, not a field
                     }
-                    if (FIELD.matcher(literal).matches() && ofTheMark) {
-                        assertThat(literal).as("field of the end mark in %s", script.name()).isEqualTo("token");
-                    } else if (FIELD.matcher(literal).matches() && ofTheRun) {
+                    if (FIELD.matcher(literal).matches()) {
                         assertThat(RUN_FIELDS).as("field '%s' of the run's state in %s", literal, script.name())
                                 .contains(literal);
                         runFields.add(literal);
-                    } else if (FIELD.matcher(literal).matches()) {
-                        assertThat(RecordCodec.NAMED_BY_SCRIPTS).as("field '%s' of %s", literal, script.name())
-                                .contains(literal);
-                        named.add(literal);
                     } else {
-                        assertThat(isCommand(literal) || isValue(literal) || isReply(literal) || literal.contains("%")
-                                || literal.startsWith("^") || literal.equals("|") || literal.isEmpty() || literal.equals("XX")
-                                || literal.equals("KEEPTTL") || literal.equals("PX") || literal.matches("[0-9]+"))
-                                .as("literal '%s' of %s is a command or its option, a stored value, a reply, a pattern, a separator or a number",
+                        assertThat(isCommand(literal) || isReply(literal) || literal.startsWith("^")
+                                || List.of("|", "|||", "P|", "E", "", "XX", "KEEPTTL", "PX", "NX").contains(literal))
+                                .as("literal '%s' of %s is a command or its option, a reply, a pattern or a part of a record's head",
                                         literal, script.name())
                                 .isTrue();
                     }
                 }
             }
         }
-        assertThat(named).containsExactlyInAnyOrderElementsOf(RecordCodec.NAMED_BY_SCRIPTS);
         assertThat(runFields).containsExactlyInAnyOrderElementsOf(RUN_FIELDS);
     }
 
@@ -176,7 +164,7 @@ class ScriptsAgreeWithJavaTest {
         assertThat(counted).containsExactly("calls");
         assertThat(fieldsOnTheLineOf(LuaScripts.OPEN, "'HGET', KEYS[1]")).containsExactly("token");
         // A tool's counter field can never be one of the run's own fields, whatever the tool's name.
-        assertThat(RedisKeys.toolCounterField(new ToolName("calls"))).isEqualTo("tool:calls");
+        assertThat(RedisKeys.toolCounterField(new ToolName("calls"))).isEqualTo("t:calls");
         assertThat(RedisKeys.toolCounterField(new ToolName("token"))).isNotIn(RUN_FIELDS);
     }
 
@@ -233,8 +221,8 @@ class ScriptsAgreeWithJavaTest {
                 ScriptReplies.Complete.APPLIED, ScriptReplies.End.ENDED, ScriptReplies.End.NOT_FOUND,
                 ScriptReplies.Abandon.ABANDONED, ScriptReplies.Touch.TOUCHED);
         Set<ScriptReplies.Reply> confirmations = Set.of(ScriptReplies.Open.RUN_OPEN,
-                ScriptReplies.Begin.ALREADY_CREATED, ScriptReplies.Complete.ALREADY_APPLIED, ScriptReplies.End.FINAL,
-                ScriptReplies.Abandon.ALREADY_ABANDONED);
+                ScriptReplies.Begin.ALREADY_CREATED, ScriptReplies.Complete.FINAL, ScriptReplies.End.FINAL,
+                ScriptReplies.Abandon.FINAL);
         for (LuaScripts.Script<?, ?> script : LuaScripts.ALL) {
             for (ScriptReplies.Reply reply : script.replies().getEnumConstants()) {
                 assertThat(reply.effect()).as("%s %s", script.name(), reply)
@@ -374,7 +362,7 @@ class ScriptsAgreeWithJavaTest {
                 redis.call("DEL", runKey);
             }
             Map<String, String> runBefore = hash(runKey);
-            Map<String, String> recordBefore = hash(recordKey);
+            Object recordBefore = redis.call("GET", recordKey);
             Option<StoreRules.RunLedger> runForTheRules = runState == RunState.OPEN && runUsed >= seen
                     ? Option.some(new StoreRules.RunLedger(
                             held == HeldState.NONE ? Option.none() : Option.some(first.requestFingerprint()),
@@ -392,12 +380,12 @@ class ScriptsAgreeWithJavaTest {
                 Map<String, String> reserved = new HashMap<>(runBefore);
                 reserved.put("calls", Integer.toString(runUsed + 1));
                 reserved.put(toolCounter, Integer.toString(toolUsed + 1));
-                reserved.put(RedisKeys.ledgerField(key.toolCallId()), wanted.requestFingerprint());
+                reserved.put(RedisKeys.ledgerField(key.toolCallId()), RecordCodec.packedFingerprint(wanted.requestFingerprint()));
                 assertThat(hash(runKey)).as(as + ": one call of each budget reserved").isEqualTo(reserved);
                 assertThat(store.find(key, TIMEOUT)).as(as).isEqualTo(Either.right(Option.of(wanted)));
             } else {
                 assertThat(hash(runKey)).as(as + ": the run's state untouched").isEqualTo(runBefore);
-                assertThat(hash(recordKey)).as(as + ": the record untouched").isEqualTo(recordBefore);
+                assertThat(redis.call("GET", recordKey)).as(as + ": the record untouched").isEqualTo(recordBefore);
             }
         }
 
@@ -478,29 +466,11 @@ class ScriptsAgreeWithJavaTest {
         return scripts().stream().anyMatch(script -> script.reply(literal).isDefined());
     }
 
-    /** A status or error code a script compares a stored value with. */
-    private static boolean isValue(String literal) {
-        return Arrays.stream(InvocationStatus.values()).anyMatch(status -> status.name().equals(literal))
-                || Arrays.stream(ErrorCode.values()).anyMatch(code -> code.name().equals(literal));
-    }
-
-    /** The hash of a stored record with {@link #TOKEN}, as field, value pairs, the way the scripts return it. */
-    private static List<String> hash(CanonicalRecord record) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        fields.put(RecordCodec.HEAD, RecordCodec.headStart(TOKEN) + "1900000000:000000000" + RecordCodec.headEnd(RECORD));
-        fields.put(RecordCodec.ARGUMENTS, RECORD.arguments());
-        if (record instanceof CanonicalRecord.Final done) {
-            fields.put(RecordCodec.OUTCOME, RecordCodec.outcome(done));
-            RecordCodec.detail(done).forEach(detail -> fields.put(
-                    done instanceof CanonicalRecord.Ready ? RecordCodec.CONTENT : RecordCodec.FAILURE, detail));
-            done.rawResponse().forEach(raw -> fields.put(RecordCodec.RAW, raw));
-        }
-        List<String> items = new ArrayList<>();
-        fields.forEach((field, value) -> {
-            items.add(field);
-            items.add(value);
-        });
-        return items;
+    /** A record with {@link #TOKEN} as the scripts return it: its one value, as stored. */
+    private static List<String> stored(CanonicalRecord record) {
+        byte[] value = record instanceof CanonicalRecord.Final done ? RecordCodec.completed(done, TOKEN)
+                : RecordCodec.projecting((CanonicalRecord.Projecting) record, TOKEN, 1000);
+        return List.of(new String(value, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private record Answer(List<String> fields, Either<StoreFailure, ?> result) {

@@ -1,72 +1,59 @@
 package io.toolboundary.adapter.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a record's packed values from outside the store, for tests that look at Redis directly: the
- * reply of {@code HMGET <record> h o} ({@link #HEAD_AND_OUTCOME}), or a whole hash, unpacked into the
- * names of the record table (status, token, createdAt, evidence, errorCode, content).
+ * Reads a record from outside the store, for tests that look at Redis directly: the reply of
+ * {@code GET <record>}, unpacked into the names of the record table (schema, status, token, createdAt,
+ * evidence, errorCode, content).
  */
 final class StoredRecord {
 
     private StoredRecord() {
     }
 
-    /** The status of a record from {@code HMGET key h o}; null when there is no record. */
-    static String status(Object headAndOutcome) {
-        return unpack(pair(headAndOutcome)).get("status");
+    /** The status of a record from {@code GET key}; null when there is no record. */
+    static String status(Object value) {
+        return unpack(value).get("status");
     }
 
-    /** The token of a record from {@code HMGET key h o}; null when there is no record. */
-    static String token(Object headAndOutcome) {
-        return unpack(pair(headAndOutcome)).get("token");
+    /** The token of a record from {@code GET key}; null when there is no record. */
+    static String token(Object value) {
+        return unpack(value).get("token");
     }
 
-    /** The creation instant of a record from {@code HMGET key h o}; null when there is no record. */
-    static String createdAt(Object headAndOutcome) {
-        return unpack(pair(headAndOutcome)).get("createdAt");
+    /** The creation instant of a record from {@code GET key}, as stored; null when there is no record. */
+    static String createdAt(Object value) {
+        return unpack(value).get("createdAt");
     }
 
-    /** The record's values by their names in the record table; empty when the hash is empty. */
-    static Map<String, String> unpack(Map<String, String> hash) {
+    /** The record's values by their names in the record table; empty when there is no record. */
+    static Map<String, String> unpack(Object value) {
         Map<String, String> values = new HashMap<>();
-        String head = hash.get(RecordCodec.HEAD);
-        if (head != null) {
-            String[] parts = head.split("\\|", 6);
-            values.put("schema", parts[0]);
-            values.put("token", parts.length > 1 ? parts[1] : "");
-            values.put("leaseUntil", parts.length > 2 ? parts[2] : "");
-            values.put("createdAt", parts.length > 3 ? parts[3] : "");
-            values.put("status", "PROJECTING");
+        if (!(value instanceof String text)) {
+            return values;
         }
-        String outcome = hash.get(RecordCodec.OUTCOME);
-        if (outcome != null) {
-            String[] parts = outcome.split("\\|", 5);
-            values.put("status", parts[0]);
-            if ("ERROR".equals(parts[0])) {
-                values.put("evidence", "ERROR");
-                values.put("errorCode", parts[2]);
-            } else {
-                values.put("evidence", parts[2]);
+        Map<String, Long> sizes = new HashMap<>();
+        RecordCodec.facts(text, values, sizes);
+        int newline = text.indexOf('\n');
+        String[] head = text.substring(0, Math.max(newline, 0)).split("\\|", -1);
+        if (head.length < 15) {
+            return values;
+        }
+        values.put("token", head[2]);
+        values.put("createdAt", head[4]);
+        if (!"-".equals(head[11])) {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            int at = text.substring(0, newline + 1).getBytes(StandardCharsets.UTF_8).length;
+            for (int i = 8; i < 11; i++) {
+                at += "-".equals(head[i]) ? 0 : Integer.parseInt(head[i]);
             }
-        }
-        if (hash.containsKey(RecordCodec.CONTENT)) {
-            values.put("content", hash.get(RecordCodec.CONTENT));
+            values.put("content", new String(Arrays.copyOfRange(bytes, at, at + Integer.parseInt(head[11])),
+                    StandardCharsets.UTF_8));
         }
         return values;
-    }
-
-    private static Map<String, String> pair(Object headAndOutcome) {
-        Map<String, String> hash = new HashMap<>();
-        List<?> values = (List<?>) headAndOutcome;
-        if (values.get(0) instanceof String head) {
-            hash.put(RecordCodec.HEAD, head);
-        }
-        if (values.get(1) instanceof String outcome) {
-            hash.put(RecordCodec.OUTCOME, outcome);
-        }
-        return hash;
     }
 }

@@ -2,7 +2,6 @@ package io.toolboundary.adapter.redis;
 
 import static java.util.Objects.requireNonNull;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -16,34 +15,24 @@ import org.redisson.client.protocol.RedisCommands;
 import org.redisson.command.CommandBatchService;
 
 /**
- * A completion's raw response sent beside {@code complete.lua}, never through it: in one pipeline on the
- * connection of the keys' slot, {@code SET <pending key> <raw> XX KEEPTTL}, then the script, which links the
- * key to the record or deletes it. {@code XX} creates no key and {@code KEEPTTL} keeps the placeholder's TTL.
- * The pipeline is not a transaction: the script links the key only when it holds the raw response's length
- * in bytes, else answers {@code RAW_NOT_WRITTEN} and writes nothing. The text is encoded once, for every try.
+ * A completion's final record sent beside {@code complete.lua}, never through it: in one pipeline on the
+ * connection of the keys' slot, {@code SET <pending key> <record> XX KEEPTTL}, then the script, which renames
+ * the key over the record or deletes it. {@code XX} creates no key and {@code KEEPTTL} keeps the pending
+ * key's TTL, set with the record's. The pipeline is not a transaction: the script renames the key only when
+ * it holds the final record's length in bytes, else answers {@code NOT_WRITTEN} and writes nothing. The
+ * record is encoded once, for every try.
  *
- * @param pendingKey the attempt's pending raw key, {@link RedisKeys#pendingRaw}
- * @param utf8 the raw response in UTF-8; never changed once made
+ * @param pendingKey the attempt's pending key, {@link RedisKeys#pending}
+ * @param utf8 the final record as {@link RecordCodec#completed} writes it; never changed once made
  */
-record RawResponseWrite(String pendingKey, byte[] utf8) {
+record FinalRecordWrite(String pendingKey, byte[] utf8) {
 
     /** {@code EVALSHA}, read as {@code EVAL} returning a list is read. */
     static final RedisCommand<List<Object>> EVALSHA_LIST = new RedisCommand<>(RedisCommands.EVAL_LIST, "EVALSHA");
 
-    RawResponseWrite {
+    FinalRecordWrite {
         requireNonNull(pendingKey, "pendingKey is null");
         requireNonNull(utf8, "utf8 is null");
-    }
-
-    /**
-     * The write of a raw response into the attempt's pending key.
-     *
-     * @param pendingKey the attempt's pending raw key
-     * @param text the raw response, well-formed Unicode (a final record's raw response is)
-     * @return the write, holding the text's UTF-8 bytes
-     */
-    static RawResponseWrite of(String pendingKey, String text) {
-        return new RawResponseWrite(pendingKey, text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The script's reply, and how many replicas acknowledged before the {@code WAIT} the options asked for. */
@@ -54,7 +43,7 @@ record RawResponseWrite(String pendingKey, byte[] utf8) {
      * Sends the pipeline: the {@code SET}, then the script by its SHA-1, on the connection of the keys'
      * slot, with {@code options} as they are (a {@code WAIT} behind it when they ask for one). Completes
      * with the script's reply; fails with the script's failure, with the {@code SET}'s when the script
-     * found the raw response not written, or with {@link Unlinked}.
+     * found the final record not written, or with {@link Unlinked}.
      */
     CompletableFuture<Replied> send(RedissonClient client, BatchOptions options, LuaScripts.Script<?, ?> script,
             String routingKey, List<Object> keys, Object[] values) {
@@ -86,11 +75,11 @@ record RawResponseWrite(String pendingKey, byte[] utf8) {
                         : new IllegalStateException("a pipeline answered without the script's reply"));
             }
             List<Object> answer = reply.join();
-            if (!answer.isEmpty() && ScriptReplies.Complete.RAW_NOT_WRITTEN.name().equals(answer.get(0))) {
+            if (!answer.isEmpty() && ScriptReplies.Complete.NOT_WRITTEN.name().equals(answer.get(0))) {
                 // The script wrote nothing: the SET did not reach the key it read.
                 throw new CompletionException(set.isCompletedExceptionally() ? cause(set, failure) : new Unlinked());
             }
-            // Replied, also when the SET failed: the key held the raw response, written by an earlier try of
+            // Replied, also when the SET failed: the key held the final record, written by an earlier try of
             // the same attempt. Without the batch's result, no replica is known to have acknowledged.
             return new Replied(answer, failure == null ? result.getSyncedSlaves() : 0);
         });
@@ -110,7 +99,7 @@ record RawResponseWrite(String pendingKey, byte[] utf8) {
     }
 
     /**
-     * The script found the pending key without the raw response although the {@code SET} before it was not
+     * The script found the pending key without the final record although the {@code SET} before it was not
      * refused: the {@code SET} reached another node than the script (a slot in migration). The script wrote
      * nothing; the next try sends the two apart.
      */
@@ -118,7 +107,7 @@ record RawResponseWrite(String pendingKey, byte[] utf8) {
         private static final long serialVersionUID = 1L;
 
         Unlinked() {
-            super("the raw response's SET reached another node than complete.lua, which wrote nothing", null, false,
+            super("the final record's SET reached another node than complete.lua, which wrote nothing", null, false,
                     false);
         }
     }
