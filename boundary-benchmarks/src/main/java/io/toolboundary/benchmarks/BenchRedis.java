@@ -20,6 +20,8 @@ import io.toolboundary.testsupport.redis.RedisEndpoint;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.vavr.control.Either;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -142,6 +144,24 @@ final class BenchRedis implements AutoCloseable {
             }
         }
         return micros;
+    }
+
+    /**
+     * How many times each command ran since {@link #resetCommandStats}, by its {@code INFO commandstats} name
+     * (lower case, a subcommand as {@code client|setinfo}), the commands run by scripts included; {@code INFO}
+     * and {@code CONFIG} left out.
+     */
+    Map<String, Long> commandCalls() {
+        Map<String, Long> calls = new TreeMap<>();
+        for (String line : String.valueOf(deployment.call("INFO", "commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_config")) {
+                int colon = line.indexOf(':');
+                int at = line.indexOf("calls=", colon) + "calls=".length();
+                calls.put(line.substring("cmdstat_".length(), colon),
+                        Long.parseLong(line.substring(at, line.indexOf(',', at))));
+            }
+        }
+        return calls;
     }
 
     /** Numeric fields of one {@code INFO section} reply, in the order asked; 0 for a field it lacks. */

@@ -10,7 +10,9 @@ import io.toolboundary.testkit.FakeTools;
 import io.toolboundary.testkit.Fixtures;
 import io.vavr.control.Either;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -22,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -74,6 +77,13 @@ public class RedisBoundaryBenchmark {
 
     /** Where {@link #account} appends its lines; empty: nowhere. */
     static final String CPU_OUT = System.getProperty("bench.cpuOut", "");
+    /** Where {@link #flush} writes the commands of the first call it captures in this JVM; empty: nowhere. */
+    static final String CALL_OUT = System.getProperty("bench.callOut", "");
+    /** A captured command's argument longer than this, or not printable ASCII, is written as its length. */
+    private static final int CALL_ARGUMENT_CHARS = 48;
+
+    /** Whether this JVM already wrote the commands of a captured call to {@link #CALL_OUT}. */
+    private static boolean callWritten;
 
     private final AtomicLong calls = new AtomicLong();
     private long iterationCalls;
@@ -169,16 +179,40 @@ public class RedisBoundaryBenchmark {
     public void flush() {
         redis.flush();
         openRun("bench-redis-" + iterations.incrementAndGet());
+        if (!CALL_OUT.isEmpty() && !callWritten) {
+            writeCall();
+            callWritten = true;
+        }
         iterationCalls = calls.get();
         iterationClientCpuNanos = processCpuNanos();
         iterationServerCpuSeconds = redis.cpuSeconds();
         redis.resetCommandStats();
     }
 
+    /** Writes the commands of the call captured last, one a line, to {@link #CALL_OUT}. */
+    private void writeCall() {
+        StringBuilder text = new StringBuilder("# The commands one successful boundary call sent, rawBytes=")
+                .append(rawBytes).append(", as the server received them (MONITOR): the commands its scripts ran and connection upkeep\n"
+                        + "# left out; an argument longer than " + CALL_ARGUMENT_CHARS
+                        + " characters or with a character outside printable ASCII is written as <its UTF-8 bytes>.\n");
+        for (List<String> command : storeCommands.sent()) {
+            text.append(command.stream().map(argument -> argument.length() <= CALL_ARGUMENT_CHARS
+                            && argument.chars().allMatch(c -> c > ' ' && c < 127) ? argument
+                            : "<" + argument.getBytes(StandardCharsets.UTF_8).length + " bytes>")
+                    .collect(Collectors.joining(" "))).append('\n');
+        }
+        try {
+            Files.writeString(Path.of(CALL_OUT), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * After a measurement iteration, when {@code bench.cpuOut} names a file: one JSON line with, per call,
      * the CPU time of this JVM (every thread) and of the server process, and the server's execution time
-     * of the iteration's commands ({@code INFO commandstats}).
+     * of the iteration's commands ({@code INFO commandstats}); and the iteration's count of each command
+     * ({@code INFO commandstats}, the commands run by scripts included).
      */
     @TearDown(Level.Iteration)
     public void account(BenchmarkParams params, IterationParams iteration) throws IOException {
@@ -189,11 +223,15 @@ public class RedisBoundaryBenchmark {
         double clientCpuMicros = (processCpuNanos() - iterationClientCpuNanos) / 1e3;
         double serverCpuMicros = (redis.cpuSeconds() - iterationServerCpuSeconds) * 1e6;
         long made = calls.get() - iterationCalls;
+        String commandCalls = redis.commandCalls().entrySet().stream()
+                .map(command -> "\"" + command.getKey() + "\":" + command.getValue())
+                .collect(Collectors.joining(",", "{", "}"));
         String benchmark = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         String line = String.format(Locale.ROOT, "{\"benchmark\":\"%s\",\"threads\":%d,\"rawBytes\":%d,\"calls\":%d,"
-                + "\"clientCpuUsecPerCall\":%.3f,\"serverCpuUsecPerCall\":%.3f,\"serverUsecPerCall\":%.3f}%n",
+                + "\"clientCpuUsecPerCall\":%.3f,\"serverCpuUsecPerCall\":%.3f,\"serverUsecPerCall\":%.3f,"
+                + "\"commandCalls\":%s}%n",
                 benchmark, params.getThreads(), rawBytes, made, clientCpuMicros / made, serverCpuMicros / made,
-                serverMicros / made);
+                serverMicros / made, commandCalls);
         Files.writeString(Path.of(CPU_OUT), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 

@@ -45,6 +45,11 @@ final class StoreCommands {
         this.capturedId = requireNonNull(capturedId, "capturedId is null");
     }
 
+    /** The captured call's commands as the server received them: begin's {@code EVALSHA}, the {@code SET}, complete's. */
+    List<List<String>> sent() {
+        return List.of(begin, set, complete);
+    }
+
     /** Sends one call's commands on {@code toolCallId}; fails unless begin created the record and complete applied. */
     void call(String toolCallId) {
         List<Object> begun = commands.get(commands.<List<Object>, List<Object>>writeAsync(key(begin, toolCallId),

@@ -44,8 +44,8 @@ final class RunsCommand implements Callable<Integer> {
             for (String key : page.get().keys()) {
                 Facts.runOf(opened.view().keyPrefix(), key).ifPresent(run -> {
                     int[] counts = runs.computeIfAbsent(run, any -> new int[2]);
-                    // A record's raw response, and an attempt's pending one, are parts of a record.
-                    if (!key.contains("}:raw:") && !key.contains("}:pending:")) {
+                    // An attempt's pending key is part of its record: it is renamed over the record at completion.
+                    if (!key.contains("}:pending:")) {
                         counts[key.contains("}:call:") ? 0 : 1]++;
                     }
                 });

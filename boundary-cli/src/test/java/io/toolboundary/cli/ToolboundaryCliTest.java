@@ -124,13 +124,15 @@ class ToolboundaryCliTest {
     }
 
     /**
-     * Puts a record's lease in the past: the third value of its packed head (field {@code h},
-     * {@code <schema>|<token>|<leaseUntil>|...}) becomes the epoch. The TTL is not touched.
+     * Puts a record's lease in the past: the fourth value of its head ({@code leaseLeft}, in
+     * {@code 5|<status>|<token>|<leaseLeft>|...}, the remaining TTL at which the lease ends) becomes larger
+     * than any TTL, so that the record's PTTL is already below it. The TTL is not touched ({@code KEEPTTL}).
      */
     private static void passLease(java.util.function.Function<String[], Object> redis, String key) {
-        String[] head = ((String) redis.apply(new String[] {"HGET", key, "h"})).split("\\|", 6);
-        head[2] = "0:000000000";
-        redis.apply(new String[] {"HSET", key, "h", String.join("|", head)});
+        String[] head = ((String) redis.apply(new String[] {"GET", key})).split("\\|", 5);
+        assertThat(head[0]).isEqualTo("5");
+        head[3] = "999999999999999";
+        assertThat(redis.apply(new String[] {"SET", key, String.join("|", head), "XX", "KEEPTTL"})).isEqualTo("OK");
     }
 
     private String recordKey(String runId, String callId) {

@@ -72,10 +72,10 @@ record RedisInspection(String keyPrefix, String address, String cli, Duration tt
                         + " after creation; reads never refresh it):",
                 "  key prefix  " + keyPrefix,
                 "  run id      " + runId.value(),
-                "  keys        " + runKeys(runId) + ":call:<tool_call_id> (hash, one per record),",
+                "  keys        " + runKeys(runId) + ":call:<tool_call_id> (string, one per record),",
                 "              " + runKeys(runId) + ":run (hash: the run's token and budget counters)",
-                "  inspect a record, and its remaining TTL in milliseconds:",
-                "    " + cli + " HGETALL '" + example + "'",
+                "  inspect a record (a head line, then its values) and its remaining TTL in milliseconds:",
+                "    " + cli + " GET '" + example + "'",
                 "    " + cli + " PTTL '" + example + "'",
                 "  inspect the run's state (without it, every later call of the run gets RUN_STATE_LOST):",
                 "    " + cli + " HGETALL '" + runKeys(runId) + ":run'");

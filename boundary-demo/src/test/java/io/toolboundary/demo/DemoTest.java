@@ -385,10 +385,10 @@ class DemoTest {
             long day = Duration.ofHours(24).toMillis();
             CREATED_RECORDS.forEach((toolCallId, status) -> {
                 String key = recordKey(runId, toolCallId);
-                // The record's layout (docs/redis.md): h = "4|token|...", a = the arguments, o = "STATUS|..."
-                assertThat(deployment().call("HGET", key, "h").toString()).as(key).startsWith("4|");
-                assertThat(deployment().callLong("HEXISTS", key, "a")).as(key).isEqualTo(1L);
-                assertThat(deployment().call("HGET", key, "o").toString()).as(key).startsWith(status + "|");
+                // The record's layout (docs/redis.md): one string, "5|<status letter>|<token>|...\n<values>"
+                assertThat(deployment().call("TYPE", key)).as(key).isEqualTo("string");
+                assertThat(deployment().call("GET", key).toString()).as(key)
+                        .startsWith("5|" + status.charAt(0) + "|").contains("\n");
                 assertThat(deployment().callLong("PTTL", key)).as(key).isPositive().isLessThanOrEqualTo(day);
             });
             for (String toolCallId : NEVER_STORED) {
@@ -401,7 +401,7 @@ class DemoTest {
             String runState = KEY_PREFIX + ":{" + played.runId() + "}:run";
             assertThat(deployment().call("HGET", runState, "token").toString()).matches("[A-Za-z0-9-]{1,64}");
             assertThat(deployment().call("HGET", runState, "calls")).isEqualTo(String.valueOf(CREATED_RECORDS.size()));
-            assertThat(deployment().call("HGET", runState, "tool:log-search")).isEqualTo("2");
+            assertThat(deployment().call("HGET", runState, "t:log-search")).isEqualTo("2");
             assertThat(deployment().callLong("PTTL", runState)).isPositive();
         }
 
@@ -411,7 +411,8 @@ class DemoTest {
             assertThat(played.out())
                     .contains("  key prefix  " + KEY_PREFIX)
                     .contains("  run id      " + runId)
-                    .contains(" HGETALL '" + recordKey(runId, "call_01") + "'")
+                    .contains(" GET '" + recordKey(runId, "call_01") + "'")
+                    .doesNotContain(" HGETALL '" + recordKey(runId, "call_01") + "'")
                     .contains(" PTTL '" + recordKey(runId, "call_01") + "'")
                     .contains(" HGETALL '" + KEY_PREFIX + ":{" + runId + "}:run'")
                     .contains(" -p " + deployment().nodes().get(0).port() + " ");

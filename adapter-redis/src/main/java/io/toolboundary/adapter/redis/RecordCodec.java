@@ -158,13 +158,15 @@ final class RecordCodec {
      * {@code tool}, {@code evidence}, {@code errorCode}, {@code createdAt}, {@code updatedAt},
      * {@code leaseLeftMillis}), into {@code fields}, and the lengths in bytes of its large values
      * ({@code arguments}, {@code scope}, {@code content}, {@code rawResponse}, {@code failureType},
-     * {@code failureMessage}; 0 when absent) into {@code sizes}. For operators: a head that does not unpack
-     * adds nothing, never an error.
+     * {@code failureMessage}; 0 when absent) into {@code sizes}, and the failure's type ({@code failureType})
+     * when {@code last}, the record's last bytes, holds it. For operators: a head that does not unpack adds
+     * nothing, never an error.
      */
-    static void facts(String start, Map<String, String> fields, Map<String, Long> sizes) {
+    static void facts(String start, String last, Map<String, String> fields, Map<String, Long> sizes) {
         int end = start.indexOf('\n');
         String[] values = (end < 0 ? start : start.substring(0, end)).split("\\|", -1);
-        if (values.length != HEAD_VALUES || !values[0].equals(SCHEMA_VERSION)) {
+        if (values.length != HEAD_VALUES || !values[0].equals(SCHEMA_VERSION) || !"PRE".contains(values[1])
+                || values[1].length() != 1) {
             return;
         }
         fields.put("schema", values[0]);
@@ -177,7 +179,9 @@ final class RecordCodec {
         fields.put("tool", values[7]);
         putNonEmpty(fields, "createdAt", seconds(values[4]));
         putNonEmpty(fields, "updatedAt", seconds(values[5]));
-        putNonEmpty(fields, "leaseLeftMillis", values[3]);
+        if (DIGITS.matcher(values[3]).matches()) {
+            fields.put("leaseLeftMillis", values[3]);
+        }
         if (status == InvocationStatus.READY) {
             fields.put("evidence", "F".equals(values[6]) ? EvidenceStatus.EVIDENCE_FOUND.name() : EvidenceStatus.NO_EVIDENCE.name());
         } else if (status == InvocationStatus.ERROR) {
@@ -188,6 +192,13 @@ final class RecordCodec {
         for (int i = 0; i < names.length; i++) {
             String length = values[9 + i];
             sizes.put(names[i], LENGTH.matcher(length).matches() && !length.equals(ABSENT) ? Long.parseLong(length) : 0L);
+        }
+        byte[] tail = utf8(last);
+        long type = sizes.get("failureType");
+        long reason = type + sizes.get("failureMessage");
+        if (type > 0 && reason <= tail.length) {
+            int from = (int) (tail.length - reason);
+            fields.put("failureType", new String(tail, from, (int) type, StandardCharsets.UTF_8));
         }
     }
 

@@ -188,9 +188,9 @@ public final class RedisOperatorView {
         List<?> items = (List<?>) reply.get();
         Map<String, String> fields = new LinkedHashMap<>();
         Map<String, Long> sizes = new LinkedHashMap<>();
-        if ("string".equals(String.valueOf(items.get(0))) && items.size() == 7) {
-            // A record's head: its small values, and the sizes of the large ones, which are not read.
-            RecordCodec.facts(String.valueOf(items.get(6)), fields, sizes);
+        if ("string".equals(String.valueOf(items.get(0))) && items.size() == 8) {
+            // A record's head: its small values, and the sizes of the large ones, which are not shown.
+            RecordCodec.facts(String.valueOf(items.get(6)), String.valueOf(items.get(7)), fields, sizes);
             sizes.put("record", Long.parseLong(String.valueOf(items.get(5))));
         }
         long micros = Long.parseLong(String.valueOf(items.get(3))) * 1_000_000L

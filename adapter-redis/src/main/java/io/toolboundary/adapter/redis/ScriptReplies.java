@@ -237,7 +237,7 @@ final class ScriptReplies {
     static Either<StoreFailure, CanonicalRecord.Final> complete(Object reply, CanonicalRecord.Final wanted,
             AttemptToken token) {
         return parse(reply, LuaScripts.COMPLETE).flatMap(parsed -> switch (parsed.reply()) {
-            case APPLIED -> parsed.value().isEmpty() ? Either.right(wanted) : invalid();
+            case APPLIED -> parsed.rest().isEmpty() ? Either.right(wanted) : invalid();
             case FINAL -> record(parsed, wanted.key()).flatMap(stored -> {
                 if (!(stored.record() instanceof CanonicalRecord.Final done) || !stored.token().equals(token)) {
                     return invalid();
@@ -260,7 +260,7 @@ final class ScriptReplies {
     static Either<StoreFailure, Option<CanonicalRecord.Failed>> abandon(Object reply, InvocationKey key) {
         return parse(reply, LuaScripts.ABANDON).flatMap(parsed -> switch (parsed.reply()) {
             case ABANDONED, FINAL -> record(parsed, key).flatMap(stored -> abandoned(stored.record())).map(Option::some);
-            case TOKEN_MISMATCH -> parsed.value().isEmpty() ? Either.right(Option.none()) : invalid();
+            case TOKEN_MISMATCH -> parsed.rest().isEmpty() ? Either.right(Option.none()) : invalid();
             case NOT_FOUND -> refused(parsed, Refusal.EXPIRED);
             case LEASE_ACTIVE -> refused(parsed, Refusal.LEASE_NOT_EXPIRED);
             case LEASE_INVALID, RECORD_INVALID -> failed(parsed, StoreFailure.dataInvalid());

@@ -39,11 +39,12 @@ end
 local leaseEnd = string.find(value, '|', 6 + #token, true)
 local lease = leaseEnd and string.sub(value, 6 + #token, leaseEnd - 1) or ''
 local first, last = string.byte(lease, 1), string.byte(lease, -1)
+local leaseLeft = tonumber(lease, 10)
 local open = string.find(value, '|||', 5 + #token, true)
-if not (first and first >= 48 and first <= 57 and last >= 48 and last <= 57 and open) then
+if not (first and first >= 48 and first <= 57 and last >= 48 and last <= 57 and leaseLeft and open) then
   return {'LEASE_INVALID'}
 end
-if redis.call('PTTL', KEYS[1]) > tonumber(lease, 10) then
+if redis.call('PTTL', KEYS[1]) > leaseLeft then
   return {'LEASE_ACTIVE'}
 end
 local abandoned = string.sub(value, 1, 2) .. 'E' .. string.sub(value, 4, open - 1) .. ARGV[2] .. string.sub(value, open + 3)

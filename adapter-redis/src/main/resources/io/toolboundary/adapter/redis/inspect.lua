@@ -4,8 +4,9 @@
 -- ARGV     none
 --
 -- Reply: {type, PTTL, MEMORY USAGE (-1 when unknown), TIME seconds, TIME microseconds, then, for a string,
---         its length in bytes and its first 1,024 bytes: a record's head, which RecordCodec reads (the
---         request, the raw response and the agent's content follow it and are not read)}.
+--         its length in bytes, its first 1,024 bytes (a record's head, which RecordCodec reads) and its last
+--         1,024 bytes (where a failed record keeps why it failed); the request, the raw response and the
+--         agent's content between them are not shown}.
 local key = KEYS[1]
 local kind = redis.call('TYPE', key)['ok']
 local pttl = redis.call('PTTL', key)
@@ -15,5 +16,6 @@ local out = {kind, tostring(pttl), tostring(memory or -1), now[1], now[2]}
 if kind == 'string' then
   out[#out + 1] = tostring(redis.call('STRLEN', key))
   out[#out + 1] = redis.call('GETRANGE', key, 0, 1023)
+  out[#out + 1] = redis.call('GETRANGE', key, -1024, -1)
 end
 return out

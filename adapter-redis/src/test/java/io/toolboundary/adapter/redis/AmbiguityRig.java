@@ -203,12 +203,7 @@ final class AmbiguityRig implements AutoCloseable {
 
     /** The record's fields as Redis holds them; empty when there is none. */
     Map<String, String> record(String toolCallId) {
-        List<?> flat = (List<?>) admin.command("HGETALL", store.recordKey(key(toolCallId)));
-        Map<String, String> fields = new HashMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            fields.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
-        }
-        return StoredRecord.unpack(fields);
+        return StoredRecord.unpack(admin.command("GET", store.recordKey(key(toolCallId))));
     }
 
     /** Every record under the prefix still PROJECTING, and every key without a TTL, read from the server. */

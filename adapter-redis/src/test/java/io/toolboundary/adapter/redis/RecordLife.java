@@ -46,8 +46,17 @@ final class RecordLife {
         redis.call("SET", recordKey, String.join("|", head) + value.substring(value.indexOf('\n')), "XX", "KEEPTTL");
     }
 
-    /** Ends the record's life the way its TTL would: {@code PEXPIRE key 1}, then waits until Redis reports it gone. */
+    /**
+     * Ends the record's life the way its TTL would: {@code PEXPIRE key 1} on the record and on the pending key
+     * of each attempt still running it (whose TTL, set a moment before the record's, ends with it), then waits
+     * until Redis reports them gone.
+     */
     void expire(InvocationKey key) {
+        Object found = redis.call("SCAN", "0", "MATCH", store.keys().run(key.runId()) + ":pending:*:"
+                + key.toolCallId().value(), "COUNT", "100000");
+        for (Object pending : (java.util.List<?>) ((java.util.List<?>) found).get(1)) {
+            endNow(String.valueOf(pending));
+        }
         endNow(store.recordKey(key));
     }
 

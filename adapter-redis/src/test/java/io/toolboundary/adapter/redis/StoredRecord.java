@@ -37,7 +37,7 @@ final class StoredRecord {
             return values;
         }
         Map<String, Long> sizes = new HashMap<>();
-        RecordCodec.facts(text, values, sizes);
+        RecordCodec.facts(text, text, values, sizes);
         int newline = text.indexOf('\n');
         String[] head = text.substring(0, Math.max(newline, 0)).split("\\|", -1);
         if (head.length < 15) {
