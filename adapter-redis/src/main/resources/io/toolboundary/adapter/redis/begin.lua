@@ -16,7 +16,8 @@
 -- ARGV[6]  the token the run was opened with, as the caller knows it
 -- ARGV[7]  the tool's counter field, 't:<toolName>'
 -- ARGV[8]  the call's ledger field, 'c:<toolCallId>'
--- ARGV[9]  the call's end mark field, 'e:<toolCallId>'
+-- ARGV[9]  the call's end mark field, 'e:<toolCallId>': the tokens of the attempts end.lua ended before
+--          their record existed, separated by spaces
 -- ARGV[10] the most calls the caller has seen the run begin: a run's state with fewer is an older copy
 --          (a failover to a replica that missed writes), so its ledger cannot be trusted
 -- ARGV[11] the PROJECTING record, as RecordCodec writes it
@@ -77,7 +78,7 @@ if run[4] then
   end
   return {'REUSED'}
 end
-if run[5] == token then
+if run[5] and string.find(' ' .. run[5] .. ' ', ' ' .. token .. ' ', 1, true) then
   return {'ATTEMPT_ENDED'}
 end
 if runUsed >= tonumber(ARGV[4]) then

@@ -27,7 +27,13 @@ end
 if not value then
   -- HSET on a missing hash would create it without a TTL: mark only a run whose state exists.
   if redis.call('EXISTS', KEYS[2]) == 1 then
-    redis.call('HSET', KEYS[2], ARGV[2], token)
+    -- The tokens of every attempt of this call ended so, separated by spaces.
+    local marked = redis.call('HGET', KEYS[2], ARGV[2])
+    if not marked then
+      redis.call('HSET', KEYS[2], ARGV[2], token)
+    elseif not string.find(' ' .. marked .. ' ', ' ' .. token .. ' ', 1, true) then
+      redis.call('HSET', KEYS[2], ARGV[2], marked .. ' ' .. token)
+    end
   end
   return {'NOT_FOUND'}
 end

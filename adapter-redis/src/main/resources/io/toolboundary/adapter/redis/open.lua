@@ -4,7 +4,7 @@
 -- KEYS[1]  the run's state, a hash    <prefix>:{<runId>}:run
 --          fields: 'token' (the opening's token), 'calls' (calls begun in the run), 't:<toolName>'
 --          (calls begun of that tool), 'c:<toolCallId>' (the ledger: the packed fingerprint of each call
---          begun), 'e:<toolCallId>' (the token of an attempt ended before its record existed)
+--          begun), 'e:<toolCallId>' (the tokens of the attempts ended before their record existed)
 -- ARGV[1]  the token to open the run with
 -- ARGV[2]  the state's TTL in milliseconds
 --

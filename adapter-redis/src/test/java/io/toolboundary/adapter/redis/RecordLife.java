@@ -52,11 +52,10 @@ final class RecordLife {
      * until Redis reports them gone.
      */
     void expire(InvocationKey key) {
-        Object found = redis.call("SCAN", "0", "MATCH", store.keys().run(key.runId()) + ":pending:*:"
-                + key.toolCallId().value(), "COUNT", "100000");
-        for (Object pending : (java.util.List<?>) ((java.util.List<?>) found).get(1)) {
-            endNow(String.valueOf(pending));
-        }
+        // Run on the node that holds the record (MOVED is followed), which holds its pending keys too.
+        redis.call("EVAL", "for _, pending in ipairs(redis.call('SCAN', '0', 'MATCH', ARGV[1], 'COUNT', 100000)[2]) do"
+                + " redis.call('PEXPIRE', pending, 1) end", "1", store.recordKey(key),
+                store.keys().run(key.runId()) + ":pending:*:" + key.toolCallId().value());
         endNow(store.recordKey(key));
     }
 
