@@ -147,6 +147,24 @@ final class BenchRedis implements AutoCloseable {
     }
 
     /**
+     * The execution time of each command since {@link #resetCommandStats}, in µs, by its
+     * {@code INFO commandstats} name; {@code INFO} and {@code CONFIG} left out. A script's time includes the
+     * commands it ran, which are also counted under their own names.
+     */
+    Map<String, Double> commandMicrosByName() {
+        Map<String, Double> micros = new TreeMap<>();
+        for (String line : String.valueOf(deployment.call("INFO", "commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_config")) {
+                int colon = line.indexOf(':');
+                int at = line.indexOf("usec=", colon) + "usec=".length();
+                micros.put(line.substring("cmdstat_".length(), colon),
+                        Double.parseDouble(line.substring(at, line.indexOf(',', at))));
+            }
+        }
+        return micros;
+    }
+
+    /**
      * How many times each command ran since {@link #resetCommandStats}, by its {@code INFO commandstats} name
      * (lower case, a subcommand as {@code client|setinfo}), the commands run by scripts included; {@code INFO}
      * and {@code CONFIG} left out.

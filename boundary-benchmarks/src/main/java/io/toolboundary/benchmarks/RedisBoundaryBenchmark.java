@@ -211,8 +211,8 @@ public class RedisBoundaryBenchmark {
     /**
      * After a measurement iteration, when {@code bench.cpuOut} names a file: one JSON line with, per call,
      * the CPU time of this JVM (every thread) and of the server process, and the server's execution time
-     * of the iteration's commands ({@code INFO commandstats}); and the iteration's count of each command
-     * ({@code INFO commandstats}, the commands run by scripts included).
+     * of the iteration's commands ({@code INFO commandstats}); and the iteration's count and time of each
+     * command ({@code INFO commandstats}, the commands run by scripts included).
      */
     @TearDown(Level.Iteration)
     public void account(BenchmarkParams params, IterationParams iteration) throws IOException {
@@ -226,12 +226,15 @@ public class RedisBoundaryBenchmark {
         String commandCalls = redis.commandCalls().entrySet().stream()
                 .map(command -> "\"" + command.getKey() + "\":" + command.getValue())
                 .collect(Collectors.joining(",", "{", "}"));
+        String commandMicros = redis.commandMicrosByName().entrySet().stream()
+                .map(command -> String.format(Locale.ROOT, "\"%s\":%.1f", command.getKey(), command.getValue()))
+                .collect(Collectors.joining(",", "{", "}"));
         String benchmark = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         String line = String.format(Locale.ROOT, "{\"benchmark\":\"%s\",\"threads\":%d,\"rawBytes\":%d,\"calls\":%d,"
                 + "\"clientCpuUsecPerCall\":%.3f,\"serverCpuUsecPerCall\":%.3f,\"serverUsecPerCall\":%.3f,"
-                + "\"commandCalls\":%s}%n",
+                + "\"commandCalls\":%s,\"commandUsec\":%s}%n",
                 benchmark, params.getThreads(), rawBytes, made, clientCpuMicros / made, serverCpuMicros / made,
-                serverMicros / made, commandCalls);
+                serverMicros / made, commandCalls, commandMicros);
         Files.writeString(Path.of(CPU_OUT), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 

@@ -517,6 +517,30 @@ abstract class RedisStoreBehaviourTest {
     }
 
     @Test
+    void aRecordTheEarlierLayoutWroteIsRefusedAsInvalidDataNeverMisreadAndLeftAsItWas() {
+        // schema 4: a hash of a packed head, the arguments, a packed outcome and the content, its raw
+        // response in a key of its own
+        RunId run = openedRun();
+        CanonicalRecord.Projecting record = projecting(key(run, "schema-4"), "{}");
+        AttemptToken token = AttemptToken.random();
+        String recordKey = store.recordKey(record.key());
+        deployment.call("HSET", recordKey, "h", "4|" + token.value() + "|1900000000:000000000|" + Records.CREATED + "|"
+                + Records.TOOL + "|" + record.requestFingerprint(), "a", "{}", "o", "READY|" + UPDATED + "|EVIDENCE_FOUND|1|-",
+                "c", "result");
+        deployment.call("PEXPIRE", recordKey, "60000");
+        Object before = deployment.call("HGETALL", recordKey);
+
+        StoreFailure invalid = StoreFailure.dataInvalid();
+        assertThat(store.find(record.key(), TIMEOUT)).isEqualTo(Either.left(invalid));
+        assertThat(store.complete(token, ready(record, "raw", "result"), TIMEOUT)).isEqualTo(Either.left(invalid));
+        assertThat(store.end(record.key(), token, ErrorCode.STORE_OUTCOME_UNKNOWN, UPDATED, TIMEOUT))
+                .isEqualTo(Either.left(invalid));
+        assertThat(store.abandon(record.key(), UPDATED, TIMEOUT)).isEqualTo(Either.left(invalid));
+        assertThat(deployment.call("HGETALL", recordKey)).as("left as it was").isEqualTo(before);
+        assertThat(deployment.callLong("PTTL", recordKey)).isPositive().isLessThanOrEqualTo(60_000L);
+    }
+
+    @Test
     void aBeginOverAKeyThatIsNotARecordOfThisStoreIsInvalidDataAndWritesNothing() {
         RunId run = openedRun();
         int n = 0;
