@@ -1,5 +1,8 @@
 package io.toolboundary.adapter.redis;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.AgentResult;
@@ -11,11 +14,11 @@ import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -103,33 +106,34 @@ final class RecordCodec {
     private static byte[] write(CanonicalRecord record, AttemptToken token, String status, String leaseLeft,
             String updatedAt, String outcome, Option<String> scope, Option<String> content, Option<String> raw,
             Option<String> failureType, Option<String> failureMessage) {
-        byte[] fingerprint = utf8(packedFingerprint(record.requestFingerprint()));
-        byte[] arguments = utf8(record.arguments());
-        Option<byte[]> scopeBytes = scope.map(RecordCodec::utf8);
-        Option<byte[]> contentBytes = content.map(RecordCodec::utf8);
-        Option<byte[]> rawBytes = raw.map(RecordCodec::utf8);
-        Option<byte[]> typeBytes = failureType.flatMap(type -> failureMessage.map(message -> utf8(type)));
-        Option<byte[]> messageBytes = failureType.flatMap(type -> failureMessage.map(RecordCodec::utf8));
-        String head = SCHEMA_VERSION + "|" + status + "|" + token.value() + "|" + leaseLeft + "|"
-                + instant(record.createdAt()) + "|" + updatedAt + "|" + outcome + "|" + record.tool().value() + "|"
-                + fingerprint.length + "|" + arguments.length + "|" + length(scopeBytes) + "|" + length(contentBytes)
-                + "|" + length(rawBytes) + "|" + length(typeBytes) + "|" + length(messageBytes) + "\n";
-        ByteArrayOutputStream out = new ByteArrayOutputStream(head.length() + fingerprint.length + arguments.length
-                + scopeBytes.map(b -> b.length).getOrElse(0) + contentBytes.map(b -> b.length).getOrElse(0)
-                + rawBytes.map(b -> b.length).getOrElse(0) + typeBytes.map(b -> b.length).getOrElse(0)
-                + messageBytes.map(b -> b.length).getOrElse(0));
-        out.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
-        out.writeBytes(fingerprint);
-        out.writeBytes(arguments);
-        for (Option<byte[]> value : java.util.List.of(scopeBytes, contentBytes, rawBytes, typeBytes, messageBytes)) {
-            value.forEach(out::writeBytes);
+        boolean failure = failureType.isDefined() && failureMessage.isDefined();
+        // The large values in the order the head lists their lengths; none for a value the record lacks.
+        List<Option<String>> values = List.of(Option.some(packedFingerprint(record.requestFingerprint())),
+                Option.some(record.arguments()), scope, content, raw, failure ? failureType : Option.none(),
+                failure ? failureMessage : Option.none());
+        StringBuilder head = new StringBuilder(128).append(SCHEMA_VERSION).append('|').append(status).append('|')
+                .append(token.value()).append('|').append(leaseLeft).append('|').append(instant(record.createdAt()))
+                .append('|').append(updatedAt).append('|').append(outcome).append('|').append(record.tool().value());
+        int[] lengths = new int[values.size()];
+        int size = 0;
+        for (int i = 0; i < lengths.length; i++) {
+            lengths[i] = values.get(i).map(ByteBufUtil::utf8Bytes).getOrElse(-1);
+            head.append('|').append(lengths[i] < 0 ? ABSENT : Integer.toString(lengths[i]));
+            size += Math.max(lengths[i], 0);
         }
-        return out.toByteArray();
+        head.append('\n');
+        // Each value encoded once, straight into the record's one array.
+        byte[] out = new byte[head.length() + size];
+        ByteBuf writer = Unpooled.wrappedBuffer(out).clear();
+        writer.writeCharSequence(head, StandardCharsets.US_ASCII);
+        for (int i = 0; i < lengths.length; i++) {
+            if (lengths[i] >= 0) {
+                ByteBufUtil.reserveAndWriteUtf8(writer, values.get(i).get(), lengths[i]);
+            }
+        }
+        return out;
     }
 
-    private static String length(Option<byte[]> value) {
-        return value.map(bytes -> Integer.toString(bytes.length)).getOrElse(ABSENT);
-    }
 
     /** {@code <epoch seconds>}, and {@code .<nine digits>} when the instant has a fraction. */
     static String instant(Instant at) {
