@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RecordOutbox;
 import io.toolboundary.application.spi.RunOpening;
 import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.application.spi.StoreFailure;
@@ -63,6 +64,8 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
     private final Room room;
     private final RecordTable records;
     private final RunTable runs = new RunTable();
+    /** Where records are appended as they become final; none when export is off. */
+    private final Option<InMemoryOutbox> outbox;
     private final Object[] stripes = new Object[STRIPES];
     /** Every record and run, by expiry: dropped as their time comes. */
     private final Expiries expiries = new Expiries();
@@ -78,6 +81,9 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
         this.maxBytes = builder.maxBytes;
         this.room = new Room(builder.maxRecords, builder.maxBytes, builder.maxRecords);
         this.records = new RecordTable(room);
+        this.outbox = builder.outboxCapacity > 0
+                ? Option.of(new InMemoryOutbox(builder.outboxCapacity, builder.outboxCarriesRecords, builder.clock))
+                : Option.none();
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Object();
         }
@@ -268,7 +274,20 @@ public final class InMemoryCanonicalInvocationStore implements CanonicalInvocati
             return Either.left(StoreFailure.refused(decided.getLeft()));
         }
         StoreRules.Change<F> change = decided.get();
-        return change.write() ? records.complete(current, change.record(), reclaim) : Either.right(change.record());
+        if (!change.write()) {
+            return Either.right(change.record());
+        }
+        Either<StoreFailure, F> written = records.complete(current, change.record(), reclaim);
+        if (written.isRight()) {
+            outbox.forEach(queue -> queue.append(written.get()));
+        }
+        return written;
+    }
+
+    /** {@inheritDoc} A bounded queue in this store's heap, when {@code custom().outbox(capacity)} turned export on. */
+    @Override
+    public Option<RecordOutbox> outbox() {
+        return outbox.map(RecordOutbox.class::cast);
     }
 
     /** {@inheritDoc} No I/O: the timeout is never reached. */

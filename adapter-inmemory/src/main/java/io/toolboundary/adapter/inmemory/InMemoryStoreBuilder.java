@@ -13,6 +13,8 @@ public final class InMemoryStoreBuilder {
     long maxRecords = defaultMaxRecords(Runtime.getRuntime().maxMemory());
     long maxBytes = defaultMaxBytes(Runtime.getRuntime().maxMemory());
     long recordCapBytes = Long.MAX_VALUE;
+    long outboxCapacity;
+    boolean outboxCarriesRecords;
 
     InMemoryStoreBuilder() {
     }
@@ -59,6 +61,33 @@ public final class InMemoryStoreBuilder {
      */
     public InMemoryStoreBuilder recordCapBytes(long bytes) {
         this.recordCapBytes = positive(bytes, "recordCapBytes");
+        return this;
+    }
+
+    /**
+     * Turns export on: the store appends each record, as it becomes final, to an outbox of at most
+     * {@code capacity} entries ({@code store.outbox()}), which a {@code RecordExporter} reads. When the
+     * outbox is full, the oldest entry is dropped and counted as lost; no call ever waits for an exporter.
+     * Off by default.
+     *
+     * @param capacity the most entries held; 1 or more
+     * @return this builder
+     */
+    public InMemoryStoreBuilder outbox(long capacity) {
+        this.outboxCapacity = positive(capacity, "outbox capacity");
+        return this;
+    }
+
+    /**
+     * Whether each outbox entry holds the whole final record, so that an exporter reaches it even after
+     * the record's TTL ended, at the cost of holding it for as long as the entry waits; by default an entry
+     * holds the record's key, and the exporter reads the record from the store.
+     *
+     * @param carry whether entries carry whole records
+     * @return this builder
+     */
+    public InMemoryStoreBuilder outboxCarriesRecords(boolean carry) {
+        this.outboxCarriesRecords = carry;
         return this;
     }
 

@@ -121,4 +121,12 @@ public interface CanonicalInvocationStore {
     default OptionalLong recordCapBytes() {
         return OptionalLong.empty();
     }
+
+    /**
+     * {@return the outbox this store appends each record to as it becomes final, or none (the default:
+     * export is off)} Configured when the store is built; the same outbox on every call.
+     */
+    default Option<RecordOutbox> outbox() {
+        return Option.none();
+    }
 }
