@@ -41,8 +41,17 @@ final class LuaScripts {
     /** Rewrites a field with its own value, for a replica acknowledgement; see {@code touch.lua}. */
     static final Script<ScriptArgs.Touch, ScriptReplies.Touch> TOUCH =
             load("touch.lua", ScriptReplies.Touch.class, true);
+    /** Takes entries of the outbox for one exporter; see {@code poll.lua}. */
+    static final Script<ScriptArgs.Poll, ScriptReplies.Data> POLL = load("poll.lua", ScriptReplies.Data.class, true);
+    /** Removes exported entries from the outbox and counts the lost ones; see {@code acknowledge.lua}. */
+    static final Script<ScriptArgs.Acknowledge, ScriptReplies.Data> ACKNOWLEDGE =
+            load("acknowledge.lua", ScriptReplies.Data.class, true);
+    /** What the outbox holds; see {@code backlog.lua}. */
+    static final Script<ScriptArgs.Backlog, ScriptReplies.Data> BACKLOG =
+            load("backlog.lua", ScriptReplies.Data.class, false);
     /** Every script of the store's, as loaded on the masters when the store is made. */
-    static final List<Script<?, ?>> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, SCAN, INSPECT, TOUCH);
+    static final List<Script<?, ?>> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, SCAN, INSPECT, TOUCH,
+            POLL, ACKNOWLEDGE, BACKLOG);
 
     private LuaScripts() {
     }

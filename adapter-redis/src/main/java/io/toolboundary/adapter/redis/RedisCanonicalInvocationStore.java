@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RecordOutbox;
 import io.toolboundary.application.spi.RunOpening;
 import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.application.spi.StoreFailure;
@@ -36,6 +37,10 @@ import org.redisson.api.RedissonClient;
  * {@code STORE_OUTCOME_UNKNOWN}, {@code STORE_FULL} or {@code STORE_DATA_INVALID}, never with an
  * exception's text.
  *
+ * <p>With {@link RedisStoreOptions.Builder#outbox(RedisStoreOptions.Outbox) export on}, the scripts that make
+ * a record final append it to the stream {@code <prefix>:outbox} in the same atomic step, and
+ * {@link #outbox()} reads that stream for exporters; refused on Redis Cluster.
+ *
  * <p>Created by {@link RedisCanonicalInvocationStoreFactory}. Thread-safe.
  */
 public final class RedisCanonicalInvocationStore implements CanonicalInvocationStore, AutoCloseable {
@@ -51,6 +56,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private final RedisKeys keys;
     private final ScriptRunner scripts;
     private final RunMarks marks = new RunMarks();
+    private final Option<RedisRecordOutbox> outbox;
 
     RedisCanonicalInvocationStore(RedissonClient client, boolean ownsClient, RedisStoreOptions options) {
         this(client, ownsClient, options, System::nanoTime);
@@ -62,8 +68,11 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         this.client = requireNonNull(client, "client is null");
         this.ownsClient = ownsClient;
         this.options = requireNonNull(options, "options is null");
+        RedisRecordOutbox.refuseOnCluster(client.getConfig().isClusterConfig(), options);
         this.keys = new RedisKeys(options.keyPrefix());
         this.scripts = new ScriptRunner(client, options, MasterPolicyWatch.over(client, options, ticker));
+        this.outbox = options.outbox() == RedisStoreOptions.Outbox.NONE ? Option.none()
+                : Option.some(new RedisRecordOutbox(keys, scripts));
         scripts.preload(options.responseTimeout());
     }
 
@@ -84,6 +93,18 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     @Override
     public OptionalLong recordCapBytes() {
         return options.recordCapBytes();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The stream {@code <prefix>:outbox}, read through the consumer group {@code exporters}, when the
+     * options turned export on ({@link RedisStoreOptions.Outbox#KEYS} or {@link RedisStoreOptions.Outbox#RECORDS});
+     * else none.
+     */
+    @Override
+    public Option<RecordOutbox> outbox() {
+        return outbox.map(RecordOutbox.class::cast);
     }
 
     /**
@@ -145,7 +166,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         String pending = keys.pending(key, token);
         FinalRecordWrite write = new FinalRecordWrite(pending, RecordCodec.completed(record, token));
         ScriptArgs.Complete args = new ScriptArgs.Complete(keys.record(key), pending, token.value(),
-                write.utf8().length);
+                write.utf8().length, export(key));
         return scripts.run(LuaScripts.COMPLETE, args, timeout, Option.some(write))
                 .flatMap(reply -> ScriptReplies.complete(reply, record, token));
     }
@@ -166,7 +187,7 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(timeout, "timeout is null");
         ScriptArgs.End args = new ScriptArgs.End(keys.record(key), keys.runState(key.runId()),
                 keys.pending(key, token), token.value(), RedisKeys.endMarkField(key.toolCallId()),
-                RecordCodec.endedOutcome(code, now));
+                RecordCodec.endedOutcome(code, now), export(key));
         return scripts.run(LuaScripts.END, args, timeout)
                 .flatMap(reply -> ScriptReplies.end(reply, key, token));
     }
@@ -197,7 +218,8 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
                 return ScriptReplies.abandoned(stored.record());
             }
             ScriptArgs.Abandon args = new ScriptArgs.Abandon(keys.record(key), keys.pending(key, stored.token()),
-                    stored.token().value(), RecordCodec.endedOutcome(ErrorCode.EXECUTION_ABANDONED, now));
+                    stored.token().value(), RecordCodec.endedOutcome(ErrorCode.EXECUTION_ABANDONED, now),
+                    export(key));
             Either<StoreFailure, Option<CanonicalRecord.Failed>> done = scripts.run(LuaScripts.ABANDON, args,
                     left(deadline)).flatMap(reply -> ScriptReplies.abandon(reply, key));
             if (done.isLeft() || done.get().isDefined()) {
@@ -216,6 +238,12 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
     private Either<StoreFailure, Option<RecordCodec.Stored>> findStored(InvocationKey key, Duration timeout) {
         return scripts.run(LuaScripts.FIND, new ScriptArgs.Find(keys.record(key)), timeout)
                 .flatMap(reply -> ScriptReplies.find(reply, key));
+    }
+
+    /** The outbox entry a script that makes {@code key}'s record final appends, when export is on. */
+    private Option<ScriptArgs.Export> export(InvocationKey key) {
+        return outbox.isEmpty() ? Option.none() : Option.some(new ScriptArgs.Export(keys.outbox(), key.runId().value(),
+                key.toolCallId().value(), options.outbox() == RedisStoreOptions.Outbox.RECORDS));
     }
 
     private static Duration left(long deadline) {

@@ -39,6 +39,10 @@ import org.redisson.config.SingleServerConfig;
  * {@link RedisStoreOptions.EvictionPolicyCheck#WARN}); a policy that cannot be read is logged and let
  * through. The clients the {@code connect…} methods build read from masters only, use the options'
  * timeouts and are owned by the store: {@link RedisCanonicalInvocationStore#close()} shuts them down.
+ *
+ * <p>Options that turn export on ({@link RedisStoreOptions.Builder#outbox(RedisStoreOptions.Outbox)}) are
+ * refused for a Redis Cluster, with {@link IllegalArgumentException}, before any connection is made: a
+ * record's script cannot append to one stream from every slot.
  */
 public final class RedisCanonicalInvocationStoreFactory {
 
@@ -56,11 +60,13 @@ public final class RedisCanonicalInvocationStoreFactory {
      * @param options the store's settings; their timeouts apply to the store's scripts, but their connect
      *     timeout is not used
      * @return a store on {@code client}
+     * @throws IllegalArgumentException when the client is a Redis Cluster client and the options turn export on
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
     public static RedisCanonicalInvocationStore create(RedissonClient client, RedisStoreOptions options) {
         requireNonNull(client, "client is null");
         requireNonNull(options, "options is null");
+        RedisRecordOutbox.refuseOnCluster(client.getConfig().isClusterConfig(), options);
         EvictionPolicyGuard.check(client, options);
         return new RedisCanonicalInvocationStore(client, false, options);
     }
@@ -74,11 +80,14 @@ public final class RedisCanonicalInvocationStoreFactory {
      * @param config the Redisson settings, copied before use so later changes to it have no effect
      * @param options the store's settings
      * @return a store owning a new client made from the copy
+     * @throws IllegalArgumentException when the config is a Redis Cluster's and the options turn export on
+     *     (no client is made)
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
     public static RedisCanonicalInvocationStore create(Config config, RedisStoreOptions options) {
         requireNonNull(config, "config is null");
         requireNonNull(options, "options is null");
+        RedisRecordOutbox.refuseOnCluster(config.isClusterConfig(), options);
         Config own = new Config(config);
         RedissonClient client = Redisson.create(own);
         try {
@@ -125,14 +134,15 @@ public final class RedisCanonicalInvocationStoreFactory {
      *     (or {@code rediss://…}), all with the same credentials
      * @param options the store's settings, the timeouts included
      * @return a store owning a new client connected to the cluster
-     * @throws IllegalArgumentException when the list is empty, a URL is not such a URL, or the URLs carry
-     *     different credentials
+     * @throws IllegalArgumentException when the list is empty, a URL is not such a URL, the URLs carry
+     *     different credentials, or the options turn export on (refused on a cluster, before connecting)
      * @throws RedisStoreUnavailableException when no seed can be reached, a seed is not a cluster node, or
      *     the cluster does not cover every slot
      * @throws IllegalStateException when a master may evict records and the options say REFUSE
      */
     public static RedisCanonicalInvocationStore connectCluster(List<String> seedUrls, RedisStoreOptions options) {
         requireNonNull(options, "options is null");
+        RedisRecordOutbox.refuseOnCluster(true, options);
         List<RedisAddress> seeds = addresses("seedUrls", seedUrls);
         Config config = new Config();
         ClusterServersConfig cluster = config.useClusterServers().setReadMode(ReadMode.MASTER);

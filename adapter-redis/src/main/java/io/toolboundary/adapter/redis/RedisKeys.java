@@ -10,9 +10,13 @@ import io.toolboundary.domain.ToolName;
 
 /**
  * The key layout. Every key of a run carries the run id as its hash tag, so that a script touching a
- * record and its run's state stays in one cluster slot.
+ * record and its run's state stays in one cluster slot. The outbox's two keys, written only when export is
+ * on, belong to no run and have no TTL.
  */
 final class RedisKeys {
+
+    /** The consumer group of the outbox's exporters, created by the first poll. */
+    static final String OUTBOX_GROUP = "exporters";
 
     private final String prefix;
 
@@ -39,6 +43,26 @@ final class RedisKeys {
     /** {@code <prefix>:{<runId>}:run}, the run's state: its opening's token, its budget counters, its ledger. */
     String runState(RunId runId) {
         return prefix + ":{" + runId.value() + "}:run";
+    }
+
+    /**
+     * {@code <prefix>:outbox}, the outbox: a stream with one entry per record made final while export is
+     * on, {@code r <runId> c <toolCallId>} (and {@code v <final record>} when it carries records), appended
+     * by the script that made the record final and deleted when an exporter acknowledges it. No TTL, by
+     * design: an entry must outlive its record's TTL until it is exported or counted as lost. Outside every
+     * run's slot, which is why export is refused on Redis Cluster.
+     */
+    String outbox() {
+        return prefix + ":outbox";
+    }
+
+    /**
+     * {@code <prefix>:outbox:lost}, the outbox's lasting tally: a string counter of the entries acknowledged
+     * as lost (their records were gone before export). No TTL, by design; created by the first such
+     * acknowledgement.
+     */
+    String outboxLost() {
+        return prefix + ":outbox:lost";
     }
 
     /** {@code t:<toolName>}, the field of the tool's budget counter in the run's state. */

@@ -81,6 +81,28 @@ public final class RedisStoreOptions {
         }
     }
 
+    /**
+     * Whether the store appends each record, as it becomes final, to an outbox for export
+     * ({@code store.outbox()}, read by an exporter such as {@code RecordExporter}), and what each entry holds.
+     * See {@link Builder#outbox(Outbox)}.
+     */
+    public enum Outbox {
+        /** No outbox: the store appends nothing and {@code store.outbox()} is none. The default. */
+        NONE,
+        /**
+         * Each entry names the record by its run id and tool_call_id; the exporter reads the record from
+         * the store, so a record whose TTL ended before the exporter reached it is counted as lost. One
+         * more command per record made final.
+         */
+        KEYS,
+        /**
+         * Each entry holds the whole final record as well, so the exporter reaches it even after its TTL
+         * ended, at the cost of a second copy of every record in Redis until it is acknowledged. Two more
+         * commands per completion ({@code GET}, {@code XADD}), one per end or abandonment.
+         */
+        RECORDS
+    }
+
     private static final RedisStoreOptions DEFAULTS = custom().build();
 
     private final String keyPrefix;
@@ -90,6 +112,7 @@ public final class RedisStoreOptions {
     private final Duration responseTimeout;
     private final Option<ReplicaAcknowledgement> replicaAcknowledgement;
     private final Duration masterCheckInterval;
+    private final Outbox outbox;
 
     private RedisStoreOptions(Builder builder) {
         this.keyPrefix = builder.keyPrefix;
@@ -99,11 +122,13 @@ public final class RedisStoreOptions {
         this.responseTimeout = builder.responseTimeout;
         this.replicaAcknowledgement = builder.replicaAcknowledgement;
         this.masterCheckInterval = builder.masterCheckInterval;
+        this.outbox = builder.outbox;
     }
 
     /**
      * Prefix {@code toolboundary}, no record cap of the store's own, refuse an evicting server, connect
-     * timeout 5 s, response timeout 1 s, no replica acknowledgement, new masters looked for every 10 s.
+     * timeout 5 s, response timeout 1 s, no replica acknowledgement, new masters looked for every 10 s, no
+     * outbox.
      *
      * @return the shared default options
      */
@@ -189,13 +214,23 @@ public final class RedisStoreOptions {
         return masterCheckInterval;
     }
 
+    /**
+     * Whether the store keeps an outbox of final records for export, and what its entries hold; see
+     * {@link Builder#outbox(Outbox)}.
+     *
+     * @return {@link Outbox#NONE} (the default), {@link Outbox#KEYS} or {@link Outbox#RECORDS}
+     */
+    public Outbox outbox() {
+        return outbox;
+    }
+
     @Override
     public String toString() {
         return "RedisStoreOptions[keyPrefix=" + keyPrefix + ", recordCapBytes=" + recordCapBytes()
                 + ", evictionPolicyCheck=" + evictionPolicyCheck + ", connectTimeout=" + connectTimeout
                 + ", responseTimeout=" + responseTimeout + ", replicaAcknowledgement="
                 + replicaAcknowledgement.map(ReplicaAcknowledgement::toString).getOrElse("none")
-                + ", masterCheckInterval=" + masterCheckInterval + "]";
+                + ", masterCheckInterval=" + masterCheckInterval + ", outbox=" + outbox + "]";
     }
 
     /** Builds options; each setter rejects an invalid value at once. */
@@ -207,6 +242,7 @@ public final class RedisStoreOptions {
         private Duration responseTimeout = DEFAULT_RESPONSE_TIMEOUT;
         private Option<ReplicaAcknowledgement> replicaAcknowledgement = Option.none();
         private Duration masterCheckInterval = DEFAULT_MASTER_CHECK_INTERVAL;
+        private Outbox outbox = Outbox.NONE;
 
         private Builder() {
         }
@@ -334,6 +370,27 @@ public final class RedisStoreOptions {
                         "masterCheckInterval must be 1 ms to 1 hour in whole milliseconds, was " + interval);
             }
             this.masterCheckInterval = interval;
+            return this;
+        }
+
+        /**
+         * Turns export on ({@link Outbox#KEYS} or {@link Outbox#RECORDS}) or off ({@link Outbox#NONE}, the
+         * default). With export on, the scripts that make a record final ({@code complete.lua},
+         * {@code end.lua}, {@code abandon.lua}) append one entry to the stream {@code <prefix>:outbox} in
+         * the same atomic step, and {@code store.outbox()} reads it for exporters (consumer group
+         * {@code exporters}). The stream and its tally of lost records, {@code <prefix>:outbox:lost}, have
+         * no TTL: an entry stays until an exporter acknowledges it, so an outbox nobody reads grows without
+         * bound (watch {@code outbox().backlog()}). Needs Redis 6.2 or later ({@code XAUTOCLAIM}).
+         *
+         * <p>Refused on Redis Cluster: a record's script runs in its run's slot and cannot append to one
+         * stream that lives in another, so the factory throws {@link IllegalArgumentException} for a
+         * cluster client, config or seed list with export on. Use a standalone server or Sentinel.
+         *
+         * @param outbox what each entry holds, or {@link Outbox#NONE} for no outbox
+         * @return this builder
+         */
+        public Builder outbox(Outbox outbox) {
+            this.outbox = requireNonNull(outbox, "outbox is null");
             return this;
         }
 

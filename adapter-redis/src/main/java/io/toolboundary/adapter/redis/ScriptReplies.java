@@ -172,7 +172,11 @@ final class ScriptReplies {
         @Did(Effect.REFUSAL) NOT_FOUND
     }
 
-    /** The replies of a script that answers data ({@code find.lua}, {@code scan.lua}, {@code inspect.lua}): none by name. */
+    /**
+     * The replies of a script that answers data ({@code find.lua}, {@code scan.lua}, {@code inspect.lua}, and the
+     * outbox's {@code poll.lua}, {@code acknowledge.lua}, {@code backlog.lua}, read by {@link RedisRecordOutbox}):
+     * none by name.
+     */
     enum Data implements Reply {
     }
 

@@ -5,12 +5,20 @@
 -- ahead cannot end a call that is still running. SET ... XX KEEPTTL replaces the record, keeping its TTL,
 -- and creates nothing. Safe to run twice.
 --
+-- With export on, the record made final is appended to the outbox in the same step (ABANDONED only: XADD
+-- <outbox> * r <runId> c <toolCallId>, with 'v' and the ERROR record when entries carry records), one
+-- command more. Without KEYS[3] the script sends exactly the commands it sends without an outbox.
+--
 -- KEYS[1]  the record, a string       <prefix>:{<runId>}:call:<toolCallId>
 -- KEYS[2]  the attempt's pending key   <prefix>:{<runId>}:pending:<token>:<toolCallId>, deleted with the
 --          abandonment, so that a late completion of the attempt writes nothing
+-- KEYS[3]  with export on only: the outbox, a stream   <prefix>:outbox
 -- ARGV[1]  the token of the attempt whose record the caller read
 -- ARGV[2]  '|<updatedAt>|EXECUTION_ABANDONED|': what the ERROR record holds where a PROJECTING one holds
 --          '|||'; its updatedAt is the caller's instant, never compared with the lease
+-- ARGV[3]  with export on only: the run id
+-- ARGV[4]  with export on only: the tool_call_id
+-- ARGV[5]  with export on only: '1' when the entry carries the final record, else '0'
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ABANDONED', record}   the record is now ERROR/EXECUTION_ABANDONED: the record
@@ -50,4 +58,11 @@ end
 local abandoned = string.sub(value, 1, 2) .. 'E' .. string.sub(value, 4, open - 1) .. ARGV[2] .. string.sub(value, open + 3)
 redis.call('SET', KEYS[1], abandoned, 'XX', 'KEEPTTL')
 redis.call('DEL', KEYS[2])
+if KEYS[3] then
+  if ARGV[5] == '1' then
+    redis.call('XADD', KEYS[3], '*', 'r', ARGV[3], 'c', ARGV[4], 'v', abandoned)
+  else
+    redis.call('XADD', KEYS[3], '*', 'r', ARGV[3], 'c', ARGV[4])
+  end
+end
 return {'ABANDONED', abandoned}

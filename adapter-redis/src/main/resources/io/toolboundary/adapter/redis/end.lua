@@ -4,12 +4,20 @@
 -- marks the attempt as ended in its run's state ('e:<toolCallId>'), so that a late copy of its begin,
 -- still on its way to the server, finds the mark and creates nothing. Safe to run twice.
 --
+-- With export on, the record made final is appended to the outbox in the same step (ENDED only: XADD
+-- <outbox> * r <runId> c <toolCallId>, with 'v' and the ERROR record when entries carry records), one
+-- command more. Without KEYS[4] the script sends exactly the commands it sends without an outbox.
+--
 -- KEYS[1]  the record, a string       <prefix>:{<runId>}:call:<toolCallId>
 -- KEYS[2]  the run's state            <prefix>:{<runId>}:run
 -- KEYS[3]  the attempt's pending key   <prefix>:{<runId>}:pending:<token>:<toolCallId>, deleted
+-- KEYS[4]  with export on only: the outbox, a stream   <prefix>:outbox
 -- ARGV[1]  the attempt token
 -- ARGV[2]  the call's end mark field, 'e:<toolCallId>'
 -- ARGV[3]  '|<updatedAt>|<error code>|': what an ERROR record holds where a PROJECTING one holds '|||'
+-- ARGV[4]  with export on only: the run id
+-- ARGV[5]  with export on only: the tool_call_id
+-- ARGV[6]  with export on only: '1' when the entry carries the final record, else '0'
 --
 -- Reply, a list whose first element is the outcome:
 --   {'ENDED', record}     the record was PROJECTING and is now ERROR: the record
@@ -49,4 +57,11 @@ if not open then
 end
 local ended = string.sub(value, 1, 2) .. 'E' .. string.sub(value, 4, open - 1) .. ARGV[3] .. string.sub(value, open + 3)
 redis.call('SET', KEYS[1], ended, 'XX', 'KEEPTTL')
+if KEYS[4] then
+  if ARGV[6] == '1' then
+    redis.call('XADD', KEYS[4], '*', 'r', ARGV[4], 'c', ARGV[5], 'v', ended)
+  else
+    redis.call('XADD', KEYS[4], '*', 'r', ARGV[4], 'c', ARGV[5])
+  end
+end
 return {'ENDED', ended}

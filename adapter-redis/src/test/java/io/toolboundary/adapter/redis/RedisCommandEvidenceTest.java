@@ -53,9 +53,9 @@ class RedisCommandEvidenceTest {
      */
     private static final Set<String> NEVER_SENT = Set.of("expire", "expireat", "pexpireat", "getex", "persist",
             "setex", "psetex", "getset", "setrange", "append");
-    /** What the scripts call inside, and the completion's SET beside its script. */
+    /** What the scripts call inside, and the completion's SET beside its script; XADD only with export on. */
     private static final Set<String> SCRIPT_INNER_COMMANDS = Set.of("exists", "hmget", "hget", "pexpire", "hset",
-            "set", "get", "del", "rename", "strlen", "pttl");
+            "set", "get", "del", "rename", "strlen", "pttl", "xadd");
     /** Not inner commands: the scripts themselves, and the test's own reset and read of the statistics. */
     private static final Set<String> OUTER_COMMANDS = Set.of("evalsha", "eval", "script", "config", "info");
 
@@ -377,6 +377,92 @@ class RedisCommandEvidenceTest {
     }
 
 
+
+    @Test
+    @DisplayName("With export on, a record made final costs one command more: XADD (and GET with records)")
+    void withExportOnEachRecordMadeFinalCostsOneCommandMoreWithKeysAndTwoWithRecordsAtItsCompletion() {
+        Map<String, Map<String, Long>> off = finalRecordCommands(store);
+        assertThat(off.get("complete")).as("export off: what every completion costs, unchanged")
+                .containsExactlyInAnyOrderEntriesOf(Map.of("evalsha", 1L, "set", 1L, "strlen", 1L, "rename", 1L));
+        assertThat(off.values()).allSatisfy(commands -> assertThat(commands).doesNotContainKey("xadd"));
+        for (RedisStoreOptions.Outbox mode : List.of(RedisStoreOptions.Outbox.KEYS, RedisStoreOptions.Outbox.RECORDS)) {
+            try (RedisCanonicalInvocationStore exporting = RedisCanonicalInvocationStoreFactory.create(
+                    RedisTestServers.standaloneClient(),
+                    RedisStoreOptions.custom().keyPrefix(PREFIX + "x" + mode.name().toLowerCase(java.util.Locale.ROOT))
+                            .outbox(mode).build())) {
+                Map<String, Map<String, Long>> on = finalRecordCommands(exporting);
+
+                Map<String, Long> completion = new HashMap<>(off.get("complete"));
+                completion.put("xadd", 1L);
+                if (mode == RedisStoreOptions.Outbox.RECORDS) {
+                    completion.merge("get", 1L, Long::sum);
+                }
+                assertThat(on.get("begin")).as("%s: a begin", mode).isEqualTo(off.get("begin"));
+                assertThat(on.get("complete")).as("%s: a completion", mode).containsExactlyInAnyOrderEntriesOf(completion);
+                for (String step : List.of("end", "abandon")) {
+                    Map<String, Long> ended = new HashMap<>(off.get(step));
+                    ended.put("xadd", 1L);
+                    assertThat(on.get(step)).as("%s: %s", mode, step).containsExactlyInAnyOrderEntriesOf(ended);
+                }
+                assertThat(on.get("refused")).as("%s: a refused and a repeated completion", mode)
+                        .isEqualTo(off.get("refused"));
+                assertThat(redis.callLong("XLEN", exporting.keys().outbox())).isEqualTo(3 * 2);
+            }
+        }
+    }
+
+    /**
+     * The commands inside the scripts of each step that makes a record final, and of a begin, and of a
+     * refused plus a repeated completion, each counted alone, twice over (so every script is warm), the last time
+     * counting.
+     */
+    private Map<String, Map<String, Long>> finalRecordCommands(RedisCanonicalInvocationStore measured) {
+        Map<String, Map<String, Long>> steps = new HashMap<>();
+        for (int round = 0; round < 2; round++) {
+            RunId run = openedRun(measured);
+            CanonicalRecord.Projecting completed = projecting(key(run, "completed"), "{}");
+            AttemptToken token = AttemptToken.random();
+            resetStats();
+            assertThat(measured.begin(start(completed, token), TIMEOUT).isRight()).isTrue();
+            steps.put("begin", scriptsAndInnerCommands());
+            CanonicalRecord.Ready done = ready(completed, "raw", "result");
+            resetStats();
+            assertThat(measured.complete(token, done, TIMEOUT).isRight()).isTrue();
+            steps.put("complete", scriptsAndInnerCommands());
+            resetStats();
+            assertThat(measured.complete(AttemptToken.random(), done, TIMEOUT).isLeft()).isTrue();
+            assertThat(measured.complete(token, done, TIMEOUT).isRight()).isTrue();
+            steps.put("refused", scriptsAndInnerCommands());
+
+            CanonicalRecord.Projecting ended = projecting(key(run, "ended"), "{}");
+            AttemptToken endedToken = AttemptToken.random();
+            measured.begin(start(ended, endedToken), TIMEOUT);
+            resetStats();
+            assertThat(measured.end(ended.key(), endedToken, ErrorCode.STORE_OUTCOME_UNKNOWN, Records.UPDATED, TIMEOUT)
+                    .isRight()).isTrue();
+            steps.put("end", scriptsAndInnerCommands());
+
+            CanonicalRecord.Projecting abandoned = projecting(key(run, "abandoned"), "{}");
+            measured.begin(start(abandoned, AttemptToken.random()), TIMEOUT);
+            new RecordLife(redis, measured).passLease(abandoned.key());
+            resetStats();
+            assertThat(measured.abandon(abandoned.key(), Records.UPDATED, TIMEOUT).isRight()).isTrue();
+            steps.put("abandon", scriptsAndInnerCommands());
+        }
+        return steps;
+    }
+
+    /** The scripts sent ({@code evalsha}, {@code eval}) and the commands they ran inside, with their counts. */
+    private Map<String, Long> scriptsAndInnerCommands() {
+        Map<String, Long> calls = commandCalls();
+        Map<String, Long> counted = new HashMap<>(innerCommands(calls));
+        for (String script : List.of("evalsha", "eval")) {
+            if (calls.containsKey(script)) {
+                counted.put(script, calls.get(script));
+            }
+        }
+        return counted;
+    }
 
     /** The commands the scripts ran inside, checked to be among the known ones, with their counts. */
     private static Map<String, Long> innerCommands(Map<String, Long> calls) {

@@ -35,15 +35,19 @@ class RedisLayoutDocTest {
     private static final String HEADING = "### Layout";
     private static final List<String> HEADER = List.of("key", "type", "fields or value", "TTL", "written by");
 
-    /** A key pattern as the docs and the scripts' headers write it. */
-    private static final Pattern KEY_PATTERN = Pattern.compile("<prefix>:\\{<runId>\\}(?::(?:[a-z]+|<[A-Za-z]+>))*");
+    /**
+     * A key pattern as the docs and the scripts' headers write it: a run's key, or one of the outbox's, which
+     * belong to no run.
+     */
+    private static final Pattern KEY_PATTERN = Pattern.compile(
+            "<prefix>(?::\\{<runId>\\}(?::(?:[a-z]+|<[A-Za-z]+>))*|(?::[a-z]+)+)");
     /** A key cell: the key pattern, then, for a field of the run's hash, {@code field `<name>`}. */
     private static final Pattern KEY_CELL = Pattern.compile("`([^`]+)`(?: field `([^`]+)`)?");
     private static final Pattern SCRIPT_NAME = Pattern.compile("\\b([a-z]+\\.lua)\\b");
     private static final Pattern KEYS_LINE = Pattern.compile("^--\\s+KEYS\\[(\\d+)]\\s+(.*)$");
     private static final Pattern ARGV_LINE = Pattern.compile("^--\\s+ARGV\\[(\\d+)]\\s+(.*)$");
     /** The type a header names for a key: {@code the record, a string}. */
-    private static final Pattern KEY_TYPE = Pattern.compile(",\\s+an?\\s+(string|hash)\\b");
+    private static final Pattern KEY_TYPE = Pattern.compile(",\\s+an?\\s+(string|hash|stream)\\b");
     /** A field shape quoted in an ARGV comment: {@code 't:<toolName>'}. */
     private static final Pattern FIELD_SHAPE = Pattern.compile("'([a-z]+:<[A-Za-z]+>)'");
     private static final Pattern CALL = Pattern.compile("redis\\.p?call\\(");
@@ -57,7 +61,7 @@ class RedisLayoutDocTest {
     private static final String TOOL = "TOOLNAME0";
 
     /** One row of the layout table. */
-    private record Row(String key, String field, String type, Set<String> writers, String line) {
+    private record Row(String key, String field, String type, String ttl, Set<String> writers, String line) {
         boolean isKey() {
             return field == null;
         }
@@ -68,10 +72,10 @@ class RedisLayoutDocTest {
         RedisKeys keys = new RedisKeys("<prefix>");
         InvocationKey call = InvocationKey.of(new RunId(RUN), new ToolCallId(CALL_ID));
         Set<String> built = Set.of(shape(keys.record(call)), shape(keys.pending(call, new AttemptToken(TOKEN))),
-                shape(keys.runState(new RunId(RUN))));
+                shape(keys.runState(new RunId(RUN))), keys.outbox(), keys.outboxLost());
         assertThat(built).as("the shapes RedisKeys builds").containsExactlyInAnyOrder(
                 "<prefix>:{<runId>}:call:<toolCallId>", "<prefix>:{<runId>}:pending:<token>:<toolCallId>",
-                "<prefix>:{<runId>}:run");
+                "<prefix>:{<runId>}:run", "<prefix>:outbox", "<prefix>:outbox:lost");
 
         List<Row> rows = table();
 
@@ -80,6 +84,10 @@ class RedisLayoutDocTest {
                 assertThat(keyRows(rows)).containsKey(row.key()));
         assertThat(rows.stream().filter(row -> !row.isKey()).map(Row::key).distinct().toList())
                 .as("only the run's state has fields").containsExactly(shape(keys.runState(new RunId(RUN))));
+        // Every key has a TTL but the outbox's two, which have none by design.
+        Set<String> withoutTtl = Set.of(keys.outbox(), keys.outboxLost());
+        keyRows(rows).forEach((pattern, row) -> assertThat(row.ttl().startsWith("none"))
+                .as("the TTL of %s: %s", pattern, row.ttl()).isEqualTo(withoutTtl.contains(pattern)));
     }
 
     @Test
@@ -186,7 +194,7 @@ class RedisLayoutDocTest {
             while (script.find()) {
                 writers.add(script.group(1));
             }
-            Row row = new Row(key.group(1), key.group(2), cells.get(1), writers, line);
+            Row row = new Row(key.group(1), key.group(2), cells.get(1), cells.get(3), writers, line);
             assertThat(seen.add(row.key() + " " + row.field())).as("one row for %s", cells.get(0)).isTrue();
             rows.add(row);
         }
@@ -210,7 +218,7 @@ class RedisLayoutDocTest {
         Map<String, Row> keys = new LinkedHashMap<>();
         for (Row row : rows) {
             if (row.isKey()) {
-                assertThat(row.type()).as("the type of %s", row.key()).isIn("string", "hash");
+                assertThat(row.type()).as("the type of %s", row.key()).isIn("string", "hash", "stream");
                 keys.put(row.key(), row);
             } else {
                 assertThat(row.type()).as("the type of %s field %s", row.key(), row.field()).isEqualTo("hash field");

@@ -20,6 +20,20 @@ class RedisStoreOptionsTest {
         assertThat(defaults.responseTimeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(defaults.replicaAcknowledgement().isEmpty()).isTrue();
         assertThat(defaults.masterCheckInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.outbox()).isEqualTo(RedisStoreOptions.Outbox.NONE);
+    }
+
+    @Test
+    void turnsExportOnWithKeysOrRecordsAndOffAgain() {
+        assertThat(RedisStoreOptions.custom().outbox(RedisStoreOptions.Outbox.KEYS).build().outbox())
+                .isEqualTo(RedisStoreOptions.Outbox.KEYS);
+        RedisStoreOptions records = RedisStoreOptions.custom().outbox(RedisStoreOptions.Outbox.RECORDS).build();
+        assertThat(records.outbox()).isEqualTo(RedisStoreOptions.Outbox.RECORDS);
+        assertThat(records.toString()).contains("outbox=RECORDS");
+        assertThat(RedisStoreOptions.custom().outbox(RedisStoreOptions.Outbox.RECORDS)
+                .outbox(RedisStoreOptions.Outbox.NONE).build().outbox()).isEqualTo(RedisStoreOptions.Outbox.NONE);
+        assertThatThrownBy(() -> RedisStoreOptions.custom().outbox(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("outbox is null");
     }
 
     @Test

@@ -56,7 +56,9 @@ class ScriptsAgreeWithJavaTest {
 
     /** The Redis commands the scripts call. */
     private static final Set<String> COMMANDS = Set.of("EXISTS", "HGET", "HMGET", "PEXPIRE", "HSET", "STRLEN",
-            "SET", "GET", "DEL", "RENAME", "PTTL");
+            "SET", "GET", "DEL", "RENAME", "PTTL", "XADD");
+    /** The fields of an outbox entry, {@link RedisRecordOutbox} reads them: the run id, the tool_call_id, the record. */
+    private static final Set<String> OUTBOX_FIELDS = Set.of("r", "c", "v");
     /**
      * The fields of a run's state the scripts name: the token it was opened with and the run's call
      * counter. Its tools' counters are fields too, {@link RedisKeys#toolCounterField}, named by begin's
@@ -132,6 +134,13 @@ class ScriptsAgreeWithJavaTest {
         Set<String> runFields = new TreeSet<>();
         for (LuaScripts.Script<?, ?> script : scripts()) {
             for (String line : lines(script)) {
+                if (line.contains("'XADD'")) {
+                    // An outbox entry: the command, the id Redis picks, the entry's own fields.
+                    assertThat(literals(line)).as("the literals of %s in %s", line, script.name())
+                            .isSubsetOf(union(Set.of("XADD", "*", "GET"), OUTBOX_FIELDS))
+                            .containsAll(List.of("XADD", "*", "r", "c"));
+                    continue;
+                }
                 for (String literal : literals(line)) {
                     if (literal.equals("table")) {
                         continue; // the Lua type of an error reply of redis.pcall, not a field
@@ -194,6 +203,45 @@ class ScriptsAgreeWithJavaTest {
             }
         }
         assertThat(called).containsExactlyInAnyOrderElementsOf(COMMANDS);
+    }
+
+    /**
+     * The scripts that make a record final find the outbox where {@link ScriptArgs.Export} puts it: the key
+     * after their own keys, the run id, the tool_call_id and the carry flag after their own arguments; each
+     * appends in exactly two places, the carrying and the plain entry, and only with the outbox's key.
+     */
+    @Test
+    void theScriptsThatMakeARecordFinalFindTheOutboxWhereTheJavaPutsIt() {
+        ScriptArgs.Export export = new ScriptArgs.Export("tb:outbox", "run-1", "call-1", true);
+        Map<LuaScripts.Script<?, ?>, List<ScriptArgs>> argsWithoutAndWith = Map.of(
+                LuaScripts.COMPLETE, List.of(new ScriptArgs.Complete("r", "p", "t", 7, Option.none()),
+                        new ScriptArgs.Complete("r", "p", "t", 7, Option.some(export))),
+                LuaScripts.END, List.of(new ScriptArgs.End("r", "s", "p", "t", "e:c", "|1|X|", Option.none()),
+                        new ScriptArgs.End("r", "s", "p", "t", "e:c", "|1|X|", Option.some(export))),
+                LuaScripts.ABANDON, List.of(new ScriptArgs.Abandon("r", "p", "t", "|1|X|", Option.none()),
+                        new ScriptArgs.Abandon("r", "p", "t", "|1|X|", Option.some(export))));
+        assertThat(new ScriptArgs.Complete("r", "p", "t", 7, Option.some(new ScriptArgs.Export("o", "a", "b", false)))
+                .argv()).as("an entry that does not carry the record").endsWith("a", "b", "0");
+        argsWithoutAndWith.forEach((script, args) -> {
+            ScriptArgs without = args.get(0);
+            ScriptArgs with = args.get(1);
+            int outboxKey = with.keys().size();
+            int runId = without.argv().size() + 1;
+            assertThat(with.keys()).as(script.name()).hasSize(without.keys().size() + 1).endsWith("tb:outbox")
+                    .startsWith(without.keys().toArray());
+            assertThat(with.argv()).as(script.name()).hasSize(without.argv().size() + 3)
+                    .endsWith("run-1", "call-1", "1").startsWith(without.argv().toArray());
+            List<String> appends = lines(script).stream().filter(line -> line.contains("'XADD'")).toList();
+            assertThat(appends).as(script.name()).hasSize(2).allSatisfy(line -> assertThat(line)
+                    .contains("'XADD', KEYS[" + outboxKey + "], '*', 'r', ARGV[" + runId + "], 'c', ARGV["
+                            + (runId + 1) + "]"));
+            assertThat(appends).as(script.name()).filteredOn(line -> line.contains("'v'")).hasSize(1);
+            assertThat(code(script)).as(script.name()).contains("if KEYS[" + outboxKey + "] then")
+                    .contains("if ARGV[" + (runId + 2) + "] == '1' then")
+                    .doesNotContain("KEYS[" + (outboxKey + 1) + "]", "ARGV[" + (runId + 3) + "]");
+            assertThat(script.source()).as("%s documents the outbox's key", script.name())
+                    .contains("-- KEYS[" + outboxKey + "]  with export on only: the outbox, a stream   <prefix>:outbox");
+        });
     }
 
     @Test
@@ -457,6 +505,12 @@ class ScriptsAgreeWithJavaTest {
             replies.add(script.reply(name).get());
         }
         return replies;
+    }
+
+    private static Set<String> union(Set<String> first, Set<String> second) {
+        Set<String> all = new TreeSet<>(first);
+        all.addAll(second);
+        return all;
     }
 
     private static boolean isCommand(String literal) {
