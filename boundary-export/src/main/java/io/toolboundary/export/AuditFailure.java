@@ -21,7 +21,12 @@ public record AuditFailure(Kind kind, String reason) {
         DATA_INVALID
     }
 
-    /** A failure. */
+    /**
+     * A failure.
+     *
+     * @param kind what happened
+     * @param reason a short, safe description
+     */
     public AuditFailure {
         requireNonNull(kind, "kind is null");
         requireNonNull(reason, "reason is null");

@@ -17,7 +17,12 @@ import io.vavr.control.Option;
  */
 public record AuditedRecord(CanonicalRecord.Final record, RawResponsePolicy rawPolicy) {
 
-    /** An audited record. */
+    /**
+     * An audited record.
+     *
+     * @param record the final record, its raw response as the policy left it
+     * @param rawPolicy what was done to the raw response
+     */
     public AuditedRecord {
         requireNonNull(record, "record is null");
         requireNonNull(rawPolicy, "rawPolicy is null");

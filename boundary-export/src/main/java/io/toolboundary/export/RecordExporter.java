@@ -252,7 +252,12 @@ public final class RecordExporter implements AutoCloseable {
      * @param reason a short, safe description: a failure kind or a database's codes, never a value
      */
     public record Failure(Stage stage, String reason) {
-        /** A failure. */
+        /**
+         * A failure.
+         *
+         * @param stage where it stopped
+         * @param reason a short, safe description
+         */
         public Failure {
             requireNonNull(stage, "stage is null");
             requireNonNull(reason, "reason is null");
