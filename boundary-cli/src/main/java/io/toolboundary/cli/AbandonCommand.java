@@ -49,7 +49,8 @@ final class AbandonCommand implements Callable<Integer> {
         RunId runId = Ids.run(run);
         Option<ToolCallId> only = Option.of(id).map(Ids::call);
         PrintWriter out = spec.commandLine().getOut();
-        try (Connection.Opened opened = connection.open()) {
+        // Records this command ends reach the exporters like the application's own, when export is on.
+        try (Connection.Opened opened = apply ? connection.openFollowingExport() : connection.open()) {
             if (!apply) {
                 return dryRun(opened, runId, only, out);
             }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,7 +36,8 @@ public final class Connection {
     @Option(names = "--sentinel", paramLabel = "MASTER", description = "the URLs are sentinels monitoring MASTER")
     private String sentinelMaster;
 
-    @Option(names = "--password", description = "prompt for the password (never echoed)")
+    @Option(names = "--password", description = "prompt for the Redis password (never echoed); else it is read from "
+            + PASSWORD_VARIABLE)
     private boolean promptPassword;
 
     @Option(names = "--prefix", defaultValue = RedisStoreOptions.DEFAULT_KEY_PREFIX,
@@ -73,8 +73,47 @@ public final class Connection {
         return timeout;
     }
 
-    /** Connects; refuses nothing by eviction policy (doctor reports it). */
+    /** Whether the URLs are seeds of a Redis Cluster (which refuses export). */
+    boolean cluster() {
+        return cluster;
+    }
+
+    /** Connects with export off; refuses nothing by eviction policy (doctor reports it). */
     Opened open() {
+        return open(RedisStoreOptions.Outbox.NONE);
+    }
+
+    /**
+     * Connects with export on ({@code Outbox.KEYS}) when the store's outbox stream exists, else off: a record
+     * this process makes final then reaches the exporters like the application's own. Opening with export on
+     * changes no record and no key; only a record made final appends to the outbox.
+     */
+    Opened openFollowingExport() {
+        Opened plain = open();
+        boolean exporting;
+        try {
+            exporting = !cluster && Outboxes.exists(plain.view());
+        } catch (RuntimeException failed) {
+            plain.close();
+            throw failed;
+        }
+        if (!exporting) {
+            return plain;
+        }
+        plain.close();
+        return open(RedisStoreOptions.Outbox.KEYS);
+    }
+
+    /**
+     * Connects with the outbox as given; refuses nothing by eviction policy (doctor reports it).
+     *
+     * @throws IllegalArgumentException when export is asked of a Redis Cluster, which refuses it
+     */
+    Opened open(RedisStoreOptions.Outbox outbox) {
+        if (cluster && outbox != RedisStoreOptions.Outbox.NONE) {
+            throw new IllegalArgumentException("Redis Cluster refuses export (one outbox stream cannot live in every"
+                    + " run's slot): export from a standalone server or Sentinel");
+        }
         if (cluster && sentinelMaster != null) {
             throw new IllegalArgumentException("--redis-cluster and --sentinel exclude each other");
         }
@@ -82,6 +121,7 @@ public final class Connection {
         List<String> withCredentials = urls.stream().map(url -> withPassword(url, password)).toList();
         RedisStoreOptions options = RedisStoreOptions.custom().keyPrefix(prefix)
                 .evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.WARN)
+                .outbox(outbox)
                 .connectTimeout(timeout).responseTimeout(timeout).build();
         RedisCanonicalInvocationStore store;
         try {
@@ -103,7 +143,7 @@ public final class Connection {
 
     private Optional<String> password() {
         if (promptPassword) {
-            char[] typed = Environment.console().get()
+            char[] typed = Environment.console().read("Redis password: ")
                     .orElseThrow(() -> new IllegalArgumentException("--password needs a console to read from"));
             return Optional.of(new String(typed));
         }
@@ -131,26 +171,26 @@ public final class Connection {
     /** The process's environment and console, set for the length of one run (tests give their own). */
     static final class Environment {
         private static volatile Map<String, String> env = Map.of();
-        private static volatile Supplier<Optional<char[]>> console = Optional::empty;
+        private static volatile Toolboundary.PasswordConsole console = Toolboundary.PasswordConsole.none();
 
         private Environment() {
         }
 
-        static void set(Map<String, String> environment, Supplier<Optional<char[]>> passwordConsole) {
+        static void set(Map<String, String> environment, Toolboundary.PasswordConsole passwordConsole) {
             env = Map.copyOf(environment);
             console = passwordConsole;
         }
 
         static void clear() {
             env = Map.of();
-            console = Optional::empty;
+            console = Toolboundary.PasswordConsole.none();
         }
 
         static Map<String, String> env() {
             return env;
         }
 
-        static Supplier<Optional<char[]>> console() {
+        static Toolboundary.PasswordConsole console() {
             return console;
         }
     }

@@ -1,6 +1,5 @@
 package io.toolboundary.cli;
 
-import io.toolboundary.adapter.redis.RedisOperatorView;
 import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
@@ -35,21 +34,11 @@ final class RecordsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Connection.Opened opened = connection.open()) {
             ToolCallIdPage page = Ids.page(opened, runId, Option.none(), limit);
-            out.printf("%-24s %-18s %-10s %-14s %-22s %7s %7s %7s %8s %8s %8s %8s%n", "ID", "TOOL", "STATUS",
-                    "EVIDENCE", "ERROR", "AGE", "TTL", "LEASE", "REQUEST", "RAW", "CONTENT", "MEMORY");
+            RecordTable.header(out);
             for (ToolCallId id : page.ids()) {
-                RedisOperatorView.KeyFacts facts = Ids.facts(opened, runId, id);
-                java.util.Map<String, String> f = facts.fields();
-                out.printf("%-24s %-18s %-10s %-14s %-22s %7s %7s %7s %8s %8s %8s %8s%n", id.value(),
-                        f.getOrDefault("tool", "-"), f.getOrDefault("status", "-"), f.getOrDefault("evidence", "-"),
-                        f.getOrDefault("errorCode", "-"), Facts.age(facts).map(Facts::human).orElse("-"),
-                        Facts.ttl(facts.ttlMillis()), Facts.leaseLeft(facts).map(Facts::human).orElse("-"),
-                        Facts.bytes(facts.fieldBytes().getOrDefault("arguments", -1L)),
-                        Facts.bytes(facts.fieldBytes().getOrDefault("rawResponse", -1L)),
-                        Facts.bytes(facts.fieldBytes().getOrDefault("content", -1L)),
-                        Facts.bytes(facts.memoryBytes()));
+                RecordTable.stored(out, id, Ids.facts(opened, runId, id));
             }
-            out.printf("%d record(s)%s%n", page.ids().size(), page.more() ? ", more exist (raise --limit)" : "");
+            RecordTable.count(out, page.ids().size(), page.more());
             return Toolboundary.OK;
         }
     }

@@ -4,7 +4,6 @@ import java.io.Console;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,18 +11,20 @@ import picocli.CommandLine.Command;
  * The top command, {@code toolboundary}, and the runner that maps outcomes to exit codes.
  */
 @Command(name = "toolboundary", mixinStandardHelpOptions = true, version = "toolboundary 0.1.0",
-        description = "Looks at the canonical records a Tool Boundary Redis store holds, and ends abandoned ones.",
+        description = "Looks at the canonical records a Tool Boundary Redis store holds, ends abandoned ones, "
+                + "and exports final records to the application's SQL database.",
         subcommands = {RunsCommand.class, RecordsCommand.class, ShowCommand.class, AbandonCommand.class,
-            DoctorCommand.class},
+            DoctorCommand.class, ExportCommand.class, AuditCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:ok", "1:usage error", "2:Redis unreachable", "3:findings (doctor)"})
+        exitCodeList = {"0:ok", "1:usage error", "2:Redis or the database unreachable (or failing)",
+            "3:findings (doctor)"})
 public final class Toolboundary implements Runnable {
 
     /** Exit code: done. */
     public static final int OK = 0;
     /** Exit code: the command line is wrong. */
     public static final int USAGE = 1;
-    /** Exit code: Redis could not be reached or used. */
+    /** Exit code: Redis or the audit database could not be reached or used. */
     public static final int UNREACHABLE = 2;
     /** Exit code: {@code doctor} found something to fix. */
     public static final int FINDINGS = 3;
@@ -46,12 +47,12 @@ public final class Toolboundary implements Runnable {
      * @param args the arguments
      * @param out where results go
      * @param err where errors go
-     * @param env the environment, for {@code TOOLBOUNDARY_REDIS_PASSWORD}
+     * @param env the environment, for {@code TOOLBOUNDARY_REDIS_PASSWORD} and {@code TOOLBOUNDARY_JDBC_PASSWORD}
      * @param console the console a password is read from without echo, when there is one
      * @return the exit code
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env,
-            Supplier<Optional<char[]>> console) {
+            PasswordConsole console) {
         CommandLine line = new CommandLine(new Toolboundary());
         line.setOut(out).setErr(err);
         line.setExitCodeExceptionMapper(failure -> failure instanceof Connection.UnreachableException
@@ -83,13 +84,32 @@ public final class Toolboundary implements Runnable {
     /**
      * Reads a password from the system console without echo.
      *
-     * @return a supplier of the password typed, empty when there is no console
+     * @return the console's password reader, which answers empty when there is no console
      */
-    public static Supplier<Optional<char[]>> systemConsole() {
-        return () -> {
+    public static PasswordConsole systemConsole() {
+        return prompt -> {
             Console console = System.console();
-            return console == null ? Optional.empty()
-                    : Optional.ofNullable(console.readPassword("Redis password: "));
+            return console == null ? Optional.empty() : Optional.ofNullable(console.readPassword("%s", prompt));
         };
+    }
+
+    /**
+     * Where a password is typed without echo: the system console, or a test's stand-in.
+     */
+    @FunctionalInterface
+    public interface PasswordConsole {
+
+        /**
+         * Asks for a password.
+         *
+         * @param prompt what the console shows first, for example {@code "Redis password: "}
+         * @return the password typed, or empty when there is no console to ask on
+         */
+        Optional<char[]> read(String prompt);
+
+        /** {@return a console that is never there, as in a job without a terminal} */
+        static PasswordConsole none() {
+            return prompt -> Optional.empty();
+        }
     }
 }

@@ -34,7 +34,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
@@ -58,7 +57,8 @@ class ToolboundaryCliTest {
     static Outcome cli(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Toolboundary.run(args, new PrintWriter(out, true), new PrintWriter(err, true), env, Optional::empty);
+        int code = Toolboundary.run(args, new PrintWriter(out, true), new PrintWriter(err, true), env,
+                Toolboundary.PasswordConsole.none());
         return new Outcome(code, out.toString(), err.toString());
     }
 

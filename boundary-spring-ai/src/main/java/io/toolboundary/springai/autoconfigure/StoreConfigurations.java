@@ -1,6 +1,7 @@
 package io.toolboundary.springai.autoconfigure;
 
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
+import io.toolboundary.adapter.inmemory.InMemoryStoreBuilder;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
@@ -24,7 +25,10 @@ import org.springframework.context.annotation.Configuration;
  * The store choices, imported in this order (not nested: Spring processes nested classes before imports, in
  * no promised order). {@code toolboundary.store}: {@code auto} takes Redis when there is a
  * {@code RedissonClient} bean and {@code adapter-redis}, else in-memory; {@code redis} fails the start when
- * it cannot; {@code memory}. The choice and key prefix are logged once at INFO.
+ * it cannot; {@code memory}. The choice and key prefix are logged once at INFO. With
+ * {@code toolboundary.export.enabled=true} the store is built with its outbox on
+ * ({@code toolboundary.export.outbox}: {@code keys} or {@code records}), which {@link ExportConfigurations}
+ * reads.
  */
 final class StoreConfigurations {
 
@@ -55,14 +59,26 @@ final class StoreConfigurations {
                                 + " spring.data.redis.host/port), or set toolboundary.store=auto or memory.");
             });
             ToolBoundaryProperties.Redis redis = properties.getRedis();
+            ToolBoundaryProperties.Export export = properties.getExport();
+            RedisStoreOptions.Outbox outbox = !export.isEnabled() ? RedisStoreOptions.Outbox.NONE
+                    : export.carriesRecords() ? RedisStoreOptions.Outbox.RECORDS : RedisStoreOptions.Outbox.KEYS;
+            if (outbox != RedisStoreOptions.Outbox.NONE && client.getConfig().isClusterConfig()) {
+                throw new ToolBoundaryStartupException("toolboundary.export.enabled=true, but the RedissonClient is"
+                        + " a Redis Cluster client, and Redis Cluster refuses export: a record's script runs in its"
+                        + " run's slot and cannot append to one outbox stream that lives in another.",
+                        "Export from a standalone Redis server or one behind Sentinel, or set"
+                                + " toolboundary.export.enabled=false.");
+            }
             checkEvictionPolicy(client, redis.getEvictionPolicyCheck());
             RedisStoreOptions options = RedisStoreOptions.custom()
                     .keyPrefix(redis.getKeyPrefix())
                     .evictionPolicyCheck(RedisStoreOptions.EvictionPolicyCheck.valueOf(redis.getEvictionPolicyCheck().name()))
+                    .outbox(outbox)
                     .build();
             RedisCanonicalInvocationStore store = RedisCanonicalInvocationStoreFactory.create(client, options);
             LOG.info("Tool Boundary store: Redis (toolboundary.store=" + name(properties) + "), key prefix '"
-                    + redis.getKeyPrefix() + "', eviction-policy-check " + name(redis.getEvictionPolicyCheck()));
+                    + redis.getKeyPrefix() + "', eviction-policy-check " + name(redis.getEvictionPolicyCheck())
+                    + (outbox == RedisStoreOptions.Outbox.NONE ? "" : ", export outbox " + name(outbox)));
             return store;
         }
 
@@ -107,10 +123,18 @@ final class StoreConfigurations {
                         "Add io.toolboundary:adapter-redis and a RedissonClient bean (for example with"
                                 + " redisson-spring-boot-starter), or set toolboundary.store=auto or memory.");
             }
+            ToolBoundaryProperties.Export export = properties.getExport();
+            InMemoryStoreBuilder store = InMemoryCanonicalInvocationStore.custom()
+                    .clock(clock.getIfUnique(Clock::systemUTC))
+                    .recordCapBytes(config.recordLimitBytes());
+            if (export.isEnabled()) {
+                store.outbox(export.getOutboxCapacity()).outboxCarriesRecords(export.carriesRecords());
+            }
             LOG.info("Tool Boundary store: in memory (toolboundary.store=" + name(properties)
-                    + "); records live in this process only");
-            return InMemoryCanonicalInvocationStore.create(clock.getIfUnique(Clock::systemUTC),
-                    config.recordLimitBytes());
+                    + "); records live in this process only"
+                    + (export.isEnabled() ? "; export outbox of " + export.getOutboxCapacity() + " entries"
+                            + (export.carriesRecords() ? " carrying records" : "") : ""));
+            return store.build();
         }
     }
 

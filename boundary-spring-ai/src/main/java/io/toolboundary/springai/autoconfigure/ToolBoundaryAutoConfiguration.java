@@ -35,8 +35,10 @@ import org.springframework.core.env.Environment;
  * {@link ToolBoundary} with every {@link ToolBinding} bean, the {@link AccessPolicy}, the
  * {@link BoundaryListener} beans and the single {@link Clock}; a {@link BoundaryToolCallingManager} as the
  * {@link ToolCallingManager}, before Spring AI's own, which then backs off (on Spring AI 2.0 it applies
- * {@code spring.ai.tools.*}); and, with Actuator and the Redis store, the {@code toolBoundaryRedis} health
- * indicator. Each line's artifact refuses to start on the other line's Spring AI.
+ * {@code spring.ai.tools.*}); with Actuator and the Redis store, the {@code toolBoundaryRedis} health
+ * indicator; and with {@code toolboundary.export.enabled=true}, export of every final record to the context's
+ * {@code DataSource} (see {@link ExportConfigurations}). Each line's artifact refuses to start on the other
+ * line's Spring AI.
  *
  * <p><b>An {@link AccessPolicy} bean is required</b>: no default grants access, so without one (and without
  * the application's own {@code ToolBoundary}) the application does not start and
@@ -52,7 +54,8 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({ToolBoundary.class, ToolCallingManager.class})
 @ConditionalOnProperty(prefix = "toolboundary", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(ToolBoundaryProperties.class)
-@Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class, StoreConfigurations.RedisHealth.class})
+@Import({StoreConfigurations.Redis.class, StoreConfigurations.InMemory.class, StoreConfigurations.RedisHealth.class,
+        ExportConfigurations.ModuleMissing.class, ExportConfigurations.Exporter.class})
 public class ToolBoundaryAutoConfiguration {
 
     /** Spring AI's property that would rethrow a tool's exception; it has no part under the boundary. */

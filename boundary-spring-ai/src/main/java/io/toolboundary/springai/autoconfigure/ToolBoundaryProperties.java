@@ -2,6 +2,8 @@ package io.toolboundary.springai.autoconfigure;
 
 import io.toolboundary.application.ToolBoundaryConfig;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DataSizeUnit;
 import org.springframework.util.unit.DataSize;
@@ -38,6 +40,9 @@ public class ToolBoundaryProperties implements Validator {
 
     /** The Redis store. */
     private final Redis redis = new Redis();
+
+    /** Export of final records to the application's SQL database. */
+    private final Export export = new Export();
 
     /** {@return whether the boundary is configured at all ({@code toolboundary.enabled}); {@code true} by default} */
     public boolean isEnabled() {
@@ -92,6 +97,11 @@ public class ToolBoundaryProperties implements Validator {
     /** {@return the Redis store's settings ({@code toolboundary.redis.*}), bound in place} */
     public Redis getRedis() {
         return redis;
+    }
+
+    /** {@return the export's settings ({@code toolboundary.export.*}), bound in place} */
+    public Export getExport() {
+        return export;
     }
 
     /** The boundary's settings described by these properties. */
@@ -249,6 +259,136 @@ public class ToolBoundaryProperties implements Validator {
         /** @param evictionPolicyCheck {@code toolboundary.redis.eviction-policy-check}: refuse or warn; not null */
         public void setEvictionPolicyCheck(EvictionPolicyCheck evictionPolicyCheck) {
             this.evictionPolicyCheck = evictionPolicyCheck;
+        }
+    }
+
+    /**
+     * {@code toolboundary.export.*}: export of each final record, once, to the application's own SQL database
+     * (MariaDB, MySQL, PostgreSQL) by a {@code RecordExporter} running beside the boundary; off by default.
+     * Policies and the outbox's kind are written in lower case ({@code mask}, {@code keys}), any case taken.
+     */
+    public static class Export {
+
+        /** Whether the store keeps an outbox and a RecordExporter writes its records to the context's DataSource. */
+        private boolean enabled;
+
+        /** What each outbox entry holds: keys (the exporter reads the record from the store) or records (the whole record). */
+        private String outbox = "keys";
+
+        /** The most entries the in-memory store's outbox holds; when full, the oldest is dropped and counted as lost. */
+        private long outboxCapacity = 100_000;
+
+        /** What is written of raw responses: keep, mask (credentials masked) or omit. */
+        private String rawResponses = "mask";
+
+        /** The raw response policy of single tools (keep, mask or omit), by tool name; a name with ':' goes in brackets. */
+        private Map<String, String> rawResponsesByTool = new LinkedHashMap<>();
+
+        /** The most records per round, written in one transaction. */
+        private int batchSize = 100;
+
+        /** How long an entry another exporter took stays unacknowledged before this one takes it over. */
+        private Duration claimIdle = Duration.ofSeconds(30);
+
+        /** The pause after a round that found nothing to export. */
+        private Duration pollInterval = Duration.ofMillis(500);
+
+        /** The name this exporter takes outbox entries under, unique per running exporter; exporter-PID-RANDOM when unset. */
+        private String consumer;
+
+        /** {@return whether export is on ({@code toolboundary.export.enabled}); {@code false} by default} */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled {@code toolboundary.export.enabled}: {@code true} to export records */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** {@return what each outbox entry holds ({@code toolboundary.export.outbox}); {@code keys} by default} */
+        public String getOutbox() {
+            return outbox;
+        }
+
+        /** @param outbox {@code toolboundary.export.outbox}: keys or records */
+        public void setOutbox(String outbox) {
+            this.outbox = outbox;
+        }
+
+        /** {@return the in-memory outbox's capacity ({@code toolboundary.export.outbox-capacity}); 100000 by default} */
+        public long getOutboxCapacity() {
+            return outboxCapacity;
+        }
+
+        /** @param outboxCapacity {@code toolboundary.export.outbox-capacity}: 1 or more entries */
+        public void setOutboxCapacity(long outboxCapacity) {
+            this.outboxCapacity = outboxCapacity;
+        }
+
+        /** {@return the raw response policy of every tool ({@code toolboundary.export.raw-responses}); {@code mask} by default} */
+        public String getRawResponses() {
+            return rawResponses;
+        }
+
+        /** @param rawResponses {@code toolboundary.export.raw-responses}: keep, mask or omit */
+        public void setRawResponses(String rawResponses) {
+            this.rawResponses = rawResponses;
+        }
+
+        /** {@return the raw response policies of single tools ({@code toolboundary.export.raw-responses-by-tool.*}), bound in place} */
+        public Map<String, String> getRawResponsesByTool() {
+            return rawResponsesByTool;
+        }
+
+        /** @param rawResponsesByTool {@code toolboundary.export.raw-responses-by-tool.*}: tool name to keep, mask or omit */
+        public void setRawResponsesByTool(Map<String, String> rawResponsesByTool) {
+            this.rawResponsesByTool = rawResponsesByTool;
+        }
+
+        /** {@return the most records per round ({@code toolboundary.export.batch-size}); 100 by default} */
+        public int getBatchSize() {
+            return batchSize;
+        }
+
+        /** @param batchSize {@code toolboundary.export.batch-size}: 1 to 10000 */
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
+        }
+
+        /** {@return how long a taken entry stays idle before it is taken over ({@code toolboundary.export.claim-idle}); 30 seconds by default} */
+        public Duration getClaimIdle() {
+            return claimIdle;
+        }
+
+        /** @param claimIdle {@code toolboundary.export.claim-idle}: at least 1 ms, longer than a round takes */
+        public void setClaimIdle(Duration claimIdle) {
+            this.claimIdle = claimIdle;
+        }
+
+        /** {@return the pause after an empty round ({@code toolboundary.export.poll-interval}); 500 ms by default} */
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        /** @param pollInterval {@code toolboundary.export.poll-interval}: at least 1 ms */
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+
+        /** {@return the exporter's consumer name ({@code toolboundary.export.consumer}); unset by default} */
+        public String getConsumer() {
+            return consumer;
+        }
+
+        /** @param consumer {@code toolboundary.export.consumer}: 1 to 64 characters of {@code [A-Za-z0-9_.:-]} */
+        public void setConsumer(String consumer) {
+            this.consumer = consumer;
+        }
+
+        /** {@return whether outbox entries carry whole records ({@code outbox=records})} */
+        boolean carriesRecords() {
+            return "records".equalsIgnoreCase(outbox == null ? "" : outbox.strip());
         }
     }
 

@@ -1,11 +1,16 @@
 package io.toolboundary.springai.autoconfigure;
 
+import io.toolboundary.domain.ToolName;
+import io.toolboundary.springai.autoconfigure.ToolBoundaryProperties.Export;
 import io.toolboundary.springai.autoconfigure.ToolBoundaryProperties.Json;
 import io.toolboundary.springai.autoconfigure.ToolBoundaryProperties.Limits;
 import io.toolboundary.springai.autoconfigure.ToolBoundaryProperties.Redis;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
@@ -24,14 +29,67 @@ final class ToolBoundaryPropertiesValidation {
     static final DataSize MAX_LIMIT = DataSize.ofMegabytes(512);
 
     private static final Pattern KEY_PREFIX = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+    /** An exporter's consumer name, as {@code RecordExporter} takes it. */
+    private static final Pattern CONSUMER = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+    /** The raw response policies, as written in properties. */
+    static final Set<String> RAW_POLICIES = Set.of("keep", "mask", "omit");
+    /** The kinds of outbox entry, as written in properties. */
+    static final Set<String> OUTBOXES = Set.of("keys", "records");
+    /** The largest {@code toolboundary.export.batch-size}: {@code RecordExporter}'s own bound. */
+    static final int MAX_BATCH_SIZE = 10_000;
 
     private ToolBoundaryPropertiesValidation() {
     }
 
-    /** Rejects into {@code errors} each value of {@code properties} out of range, each limit above the record. */
+    /**
+     * Rejects into {@code errors} each value of {@code properties} out of range, each limit above the record,
+     * and each export setting that {@code RecordExporter} or the store would refuse (checked whether export
+     * is on or not, as every other value is).
+     */
     static void validate(ToolBoundaryProperties properties, Errors errors) {
         checkRanges(properties, errors);
         checkNesting(properties.getLimits(), errors);
+        checkExport(properties.getExport(), errors);
+    }
+
+    private static void checkExport(Export export, Errors errors) {
+        if (!OUTBOXES.contains(lower(export.getOutbox()))) {
+            errors.rejectValue("export.outbox", "value", "must be keys or records");
+        }
+        if (export.getOutboxCapacity() < 1) {
+            errors.rejectValue("export.outbox-capacity", "range", "must be at least 1 entry");
+        }
+        if (!RAW_POLICIES.contains(lower(export.getRawResponses()))) {
+            errors.rejectValue("export.raw-responses", "value", "must be keep, mask or omit");
+        }
+        Map<String, String> byTool = export.getRawResponsesByTool();
+        if (byTool == null) {
+            errors.rejectValue("export.raw-responses-by-tool", "required", "must be a map of tool name to keep, mask or omit");
+        } else {
+            byTool.forEach((tool, policy) -> {
+                if (ToolName.of(tool).isLeft()) {
+                    errors.rejectValue("export.raw-responses-by-tool", "tool",
+                            "names '" + tool + "', which is not a tool name (1 to " + ToolName.MAX_LENGTH
+                                    + " characters of [A-Za-z0-9_.:-])");
+                } else if (!RAW_POLICIES.contains(lower(policy))) {
+                    errors.rejectValue("export.raw-responses-by-tool", "value",
+                            "of tool '" + tool + "' must be keep, mask or omit");
+                }
+            });
+        }
+        if (export.getBatchSize() < 1 || export.getBatchSize() > MAX_BATCH_SIZE) {
+            errors.rejectValue("export.batch-size", "range", "must be 1 to " + MAX_BATCH_SIZE);
+        }
+        atLeastOneMillisecond(errors, "export.claim-idle", export.getClaimIdle());
+        atLeastOneMillisecond(errors, "export.poll-interval", export.getPollInterval());
+        if (export.getConsumer() != null && !CONSUMER.matcher(export.getConsumer()).matches()) {
+            errors.rejectValue("export.consumer", "pattern", "must be 1 to 64 characters of [A-Za-z0-9_.:-]");
+        }
+    }
+
+    /** {@code value} stripped and in lower case; empty for null. */
+    static String lower(String value) {
+        return value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
     }
 
     private static void checkRanges(ToolBoundaryProperties properties, Errors errors) {

@@ -9,6 +9,7 @@ import io.toolboundary.application.AccessPolicy;
 import io.toolboundary.application.RunContext;
 import io.toolboundary.application.ToolBinding;
 import io.toolboundary.application.spi.CanonicalInvocationStore;
+import io.toolboundary.export.RecordAudit;
 import io.toolboundary.springai.LineApi;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -16,6 +17,7 @@ import io.toolboundary.testkit.Fixtures;
 import io.toolboundary.testsupport.redis.RedisDeployment;
 import io.toolboundary.testsupport.redis.RedisServerFixture;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -130,7 +132,10 @@ class RedisStoreAutoConfigurationTest {
     void healthIsDownWhenTheServerStopsAnswering() {
         try (RedisServerProcess server = RedisServerProcess.start()) {
             Config config = new Config();
-            config.useSingleServer().setAddress(server.endpoint().uri()).setRetryAttempts(0).setTimeout(200);
+            // A short timeout, so that the check finds the server gone at once; one idle connection to open at
+            // start (not Redisson's 24), so that a busy machine does not fail the client's creation within it.
+            config.useSingleServer().setAddress(server.endpoint().uri()).setRetryAttempts(0).setTimeout(200)
+                    .setConnectionMinimumIdleSize(1).setConnectionPoolSize(2);
             RedissonClient serverClient = Redisson.create(config);
             try {
                 runner.withBean(RedissonClient.class, () -> serverClient).run(context -> {
@@ -143,6 +148,53 @@ class RedisStoreAutoConfigurationTest {
             } finally {
                 serverClient.shutdown();
             }
+        }
+    }
+
+    @Test
+    void exportBuildsTheRedisStoreWithItsOutboxAndACallEndsUpAsARow() {
+        DataSource database = ExportAutoConfigurationTest.migratedPostgres();
+        runner.withBean(RedissonClient.class, () -> client)
+                .withBean(DataSource.class, () -> database)
+                .withPropertyValues("toolboundary.redis.key-prefix=spring-ai-export", "toolboundary.export.enabled=true",
+                        "toolboundary.export.poll-interval=20ms")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(CanonicalInvocationStore.class).outbox().isDefined()).isTrue();
+                    RunContext run = Fixtures.anyRunContext();
+
+                    execute(context, run, "call_x1", "{}");
+
+                    RecordAudit audit = context.getBean(RecordAudit.class);
+                    ExportAutoConfigurationTest.await(() -> audit.records(run.runId()).get().size() == 1);
+                    assertThat(audit.records(run.runId()).get().get(0).record().key().toolCallId().value())
+                            .isEqualTo("call_x1");
+                    assertThat(redis.call("TYPE", "spring-ai-export:outbox")).isEqualTo("stream");
+                });
+        runner.withBean(RedissonClient.class, () -> client)
+                .withPropertyValues("toolboundary.redis.key-prefix=spring-ai-no-export")
+                .run(context -> {
+                    assertThat(context.getBean(CanonicalInvocationStore.class).outbox().isEmpty()).isTrue();
+                    execute(context, Fixtures.anyRunContext(), "call_x2", "{}");
+                    assertThat(redis.callLong("EXISTS", "spring-ai-no-export:outbox")).as("off by default").isZero();
+                });
+    }
+
+    @Test
+    void exportIsRefusedOnARedisClusterClient() {
+        RedisDeployment cluster = RedisServerFixture.cluster();
+        Config config = new Config();
+        config.useClusterServers().addNodeAddress(cluster.nodes().get(0).uri());
+        RedissonClient clusterClient = Redisson.create(config);
+        try {
+            runner.withBean(RedissonClient.class, () -> clusterClient)
+                    .withBean(DataSource.class, ExportAutoConfigurationTest::migratedPostgres)
+                    .withPropertyValues("toolboundary.export.enabled=true")
+                    .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                            .isInstanceOf(ToolBoundaryStartupException.class)
+                            .hasMessageContaining("Redis Cluster refuses export"));
+        } finally {
+            clusterClient.shutdown();
         }
     }
 
