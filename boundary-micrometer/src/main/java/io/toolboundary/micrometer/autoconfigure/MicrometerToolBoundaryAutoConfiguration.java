@@ -1,8 +1,11 @@
 package io.toolboundary.micrometer.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.toolboundary.application.BoundaryListener;
 import io.toolboundary.application.ToolBinding;
+import io.toolboundary.export.RecordExporter;
+import io.toolboundary.micrometer.ExportMeters;
 import io.toolboundary.micrometer.MicrometerBoundaryListener;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,12 +14,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Registers a {@link MicrometerBoundaryListener} bean when the context has a {@link MeterRegistry}, for the
  * boundary's auto-configuration (or any harness collecting {@link BoundaryListener} beans) to install; rejected
  * calls are tagged with their tool when it names a {@link ToolBinding} bean. Backs off when the context has
- * one, and with {@code toolboundary.enabled=false}.
+ * one, and with {@code toolboundary.enabled=false}. With {@code boundary-export} on the class path, a
+ * {@link MeterBinder} binds {@link ExportMeters} for the context's one {@link RecordExporter} (the Spring
+ * starter's, with {@code toolboundary.export.enabled=true}), when there is one.
  */
 @AutoConfiguration(
         beforeName = "io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration",
@@ -49,5 +55,23 @@ public class MicrometerToolBoundaryAutoConfiguration {
     public MicrometerBoundaryListener micrometerBoundaryListener(MeterRegistry registry, ObjectProvider<ToolBinding> tools) {
         return MicrometerBoundaryListener.of(registry,
                 tools.orderedStream().map(binding -> binding.name().value()).toList());
+    }
+
+    /** The exporter's meters, when {@code boundary-export} is on the class path. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.toolboundary.export.RecordExporter")
+    static class Export {
+
+        /**
+         * {@return a binder of the context's one {@link RecordExporter}'s meters; binds nothing without one}
+         * Looked up when a registry binds it, so an exporter defined by a later auto-configuration is found.
+         *
+         * @param exporters the context's exporters
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "toolBoundaryExportMeters")
+        MeterBinder toolBoundaryExportMeters(ObjectProvider<RecordExporter> exporters) {
+            return registry -> exporters.ifUnique(exporter -> ExportMeters.of(exporter).bindTo(registry));
+        }
     }
 }

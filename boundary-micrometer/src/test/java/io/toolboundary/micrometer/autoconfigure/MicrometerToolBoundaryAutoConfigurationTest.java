@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.application.ToolBinding;
+import io.toolboundary.export.RecordExporter;
+import io.vavr.control.Either;
 import io.toolboundary.micrometer.MicrometerBoundaryListener;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
@@ -42,5 +46,24 @@ class MicrometerToolBoundaryAutoConfigurationTest {
         runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                 .withPropertyValues("toolboundary.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(MicrometerBoundaryListener.class));
+    }
+
+    @Test
+    void bindsTheExportersMetersWhenTheContextHasOne() {
+        InMemoryCanonicalInvocationStore store = InMemoryCanonicalInvocationStore.custom().outbox(10).build();
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean(RecordExporter.class, () -> RecordExporter.builder(store, rows -> Either.right(rows.size())).build())
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    context.getBean("toolBoundaryExportMeters", MeterBinder.class).bindTo(registry);
+                    assertThat(registry.find("toolboundary.export.backlog").gauge()).isNotNull();
+                    assertThat(registry.find("toolboundary.export.records").tag("result", "exported").functionCounter())
+                            .isNotNull();
+                });
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            context.getBean("toolBoundaryExportMeters", MeterBinder.class).bindTo(registry);
+            assertThat(registry.find("toolboundary.export.backlog").gauge()).as("no exporter, no meters").isNull();
+        });
     }
 }
