@@ -118,12 +118,23 @@ def command_calls(lines, benchmark, raw):
     return {name: count / calls for name, count in counts.items()}
 
 
-def sent_commands(results):
-    """The names of the commands one captured boundary call sent, in order (call-commands.txt), or None."""
-    path = results / "call-commands.txt"
+def sent_lines(results, name="call-commands.txt"):
+    """The commands one captured boundary call sent, in order, each as its arguments, or None.
+
+    call-commands.txt: export off; call-commands-export.txt: export on. An argument written as ``<n bytes>``
+    stays one argument.
+    """
+    path = results / name
     if not path.exists():
         return None
-    return [line.split()[0].lower() for line in path.read_text().splitlines() if line.strip() and line[0] != "#"]
+    return [re.findall(r"<\d+ bytes>|\S+", line) for line in path.read_text().splitlines()
+            if line.strip() and line[0] != "#"]
+
+
+def sent_commands(results, name="call-commands.txt"):
+    """The names of the commands one captured boundary call sent, in order, or None."""
+    lines = sent_lines(results, name)
+    return None if lines is None else [line[0].lower() for line in lines]
 
 
 def commands_row(runs, cpu, sent):
@@ -162,6 +173,102 @@ def commands_row(runs, cpu, sent):
             target, floor)
 
 
+def data_commands(counts):
+    """A call's data commands from its per-call counts: the scripts, upkeep and measurement left out."""
+    return {name: n for name, n in counts.items() if name not in NOT_DATA}
+
+
+def scripts_shape(lines):
+    """Each EVALSHA a captured call sent, as (keys, arguments after the keys)."""
+    shapes = []
+    for line in lines or []:
+        if line[0].lower() in ("evalsha", "eval") and len(line) > 2 and line[2].isdigit():
+            shapes.append((int(line[2]), len(line) - 3 - int(line[2])))
+    return shapes
+
+
+def p50_usec(b):
+    """The median of a SampleTime benchmark's samples, in µs, or None."""
+    if b is None or "50.0" not in b["primaryMetric"].get("scorePercentiles", {}):
+        return None
+    return b["primaryMetric"]["scorePercentiles"]["50.0"] * MICROS.get(b["primaryMetric"]["scoreUnit"], 1.0)
+
+
+def own_usec(lines, benchmark, raw, command):
+    """One command's own time per call (commandstats), over one run's measurement iterations, or None."""
+    rows = [r for r in lines if r["benchmark"] == benchmark and r["rawBytes"] == raw and "commandUsec" in r]
+    calls = sum(r["calls"] for r in rows)
+    return sum(r["commandUsec"].get(command, 0.0) for r in rows) / calls if calls else None
+
+
+def export_rows(results, runs, redis, cpu):
+    """Export on (the store's outbox, Outbox.KEYS; kind ``export``) against off (kind ``boundary``), each run's
+    kinds compared with each other only: commands per call, the server's time per call and the client's p50."""
+    rows = []
+    off_sent, on_sent = sent_commands(results), sent_commands(results, "call-commands-export.txt")
+    off = {r: command_calls(cpu[r], "boundary01", 1024) for r in runs}
+    on = {r: command_calls(cpu[r], "export01", 1024) for r in runs}
+    both = [r for r in runs if off[r] and on[r]]
+    figure = ("Redis commands per successful call, export on (outbox `KEYS`) less export off, 1 caller, 1 KiB raw"
+              " (commandstats, the scripts' commands counted)")
+    target = "≤ 1 more; off: none"
+    if not both or not off_sent or not on_sent:
+        rows.append((figure, [], "", None, 1, target, "not measured"))
+    else:
+        more = [round(sum(data_commands(on[r]).values()) - sum(data_commands(off[r]).values()), 2) for r in both]
+        names = sorted(set().union(*(data_commands(on[r]) for r in both), *(data_commands(off[r]) for r in both)))
+        parts = []
+        for name in names:
+            n = statistics.median([data_commands(on[r]).get(name, 0) - data_commands(off[r]).get(name, 0) for r in both])
+            if round(n, 2):
+                parts.append(f"{name.upper()} {'+' if n > 0 else ''}{num(n)}")
+        off_outbox = max(off[r].get("xadd", 0) for r in both)
+
+        def described(counts, sent):
+            beside = [name for name in sent if name not in SCRIPT_COMMANDS]
+            total = [sum(data_commands(c).values()) for c in counts]
+            return (f"{spread(total)} ({spread([t - len(beside) for t in total])} in scripts,"
+                    f" {len(beside)} beside them)")
+        off_shape, on_shape = scripts_shape(sent_lines(results)), scripts_shape(sent_lines(results, "call-commands-export.txt"))
+        shapes = "; ".join(f"script call {i + 1} of {len(on_shape)}: {b[0]} keys and {b[1]} arguments on,"
+                           f" {a[0]} and {a[1]} off" for i, (a, b) in enumerate(zip(off_shape, on_shape)) if a != b)
+        sent_same = "the same" if off_sent == on_sent else "different"
+        floor = (f"off: {described([off[r] for r in both], off_sent)}, XADD {num(off_outbox)};"
+                 f" on: {described([on[r] for r in both], on_sent)}. Sent by the client: {sent_same} commands"
+                 f" ({', '.join(n.upper() for n in on_sent)} on; {', '.join(n.upper() for n in off_sent)} off)"
+                 f"{', ' + shapes if shapes else ''};"
+                 " 2 round trips (stated)")
+        verdict = "**missed** (off appended to the outbox)" if off_outbox else None
+        rows.append((figure, more, f" more ({', '.join(parts) or 'none'})", None, 1, target, floor, verdict))
+
+    for raw, label in ((1024, "1 KiB"), (65536, "64 KiB")):
+        pairs = [(server_usec(cpu[r], "boundary01", raw, off_sent), server_usec(cpu[r], "export01", raw, on_sent))
+                 for r in runs]
+        pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+        xadd = [v for v in (own_usec(cpu[r], "export01", raw, "xadd") for r in runs) if v is not None]
+        rows.append((f"Redis server time per call, export on less export off, 1 caller, {label} raw (commandstats,"
+                     " as above)", [b - a for a, b in pairs], " µs", None, None, "stated",
+                     f"off {spread([a for a, _ in pairs], ' µs')}; on {spread([b for _, b in pairs], ' µs')};"
+                     f" on / off {spread([b / a for a, b in pairs], digits=2)}; the XADD's own time inside the"
+                     f" script {spread(xadd, ' µs')}" if pairs else "not measured"))
+    for raw, label in ((1024, "1 KiB"), (65536, "64 KiB")):
+        def p50(threads):
+            pairs = []
+            for run in runs:
+                a = p50_usec(find(redis[run]["boundary"], f"boundary{threads:02d}", "sample", rawBytes=raw))
+                b = p50_usec(find(redis[run]["export"], f"export{threads:02d}", "sample", rawBytes=raw))
+                if a and b:
+                    pairs.append((a, b))
+            return pairs
+        one = p50(1)
+        crowd = "; ".join(f"{t} callers: on / off {spread([b / a for a, b in p50(t)], digits=2)}" for t in (8, 32))
+        rows.append((f"Redis client p50 latency per call, export on / export off, 1 caller, {label} raw",
+                     [b / a for a, b in one], "", 2, None, "stated",
+                     f"off {spread([a for a, _ in one], ' µs')}; on {spread([b for _, b in one], ' µs')};"
+                     f" on less off {spread([b - a for a, b in one], ' µs')}; {crowd}" if one else "not measured"))
+    return rows
+
+
 def table(results):
     memory = load(results / "jmh-inmemory.json")
     base = load(results / "jmh-inmemory-baseline.json")
@@ -179,7 +286,8 @@ def table(results):
 
     runs = sorted(int(re.search(r"jmh-redis-(\d+)-boundary", p).group(1))
                   for p in glob.glob(str(results / "jmh-redis-*-boundary.json")))
-    redis = {run: {kind: load(results / f"jmh-redis-{run}-{kind}.json") for kind in ("boundary", "commands", "peer")}
+    redis = {run: {kind: load(results / f"jmh-redis-{run}-{kind}.json")
+                   for kind in ("boundary", "commands", "peer", "export")}
              for run in runs}
     cpu = {run: cpu_lines(results, run) for run in runs}
     for raw, label, limit in ((1024, "1 KiB", 15), (65536, "64 KiB", 20)):
@@ -216,6 +324,8 @@ def table(results):
                      "stated", f"{spread(alloc['peer'], ' B')} (peer); {spread(alloc['commands'], ' B')}"
                                " (its commands alone)"))
 
+    rows.extend(export_rows(results, runs, redis, cpu))
+
     sizes = load(results / "memory.json")
     size = next((s for s in (sizes or {}).get("sizes", []) if s["rawBytes"] == 1024), None)
     reps = size["repeats"] if size else []
@@ -240,6 +350,8 @@ def table(results):
             verdict = "not measured"
         elif limit is None:
             verdict = verdict or "—"
+        elif verdict is not None:  # the row's own verdict: a check beside the limit failed
+            pass
         elif (statistics.median(values) >= limit if target.startswith("≥") else statistics.median(values) <= limit):
             verdict = "met"
         else:

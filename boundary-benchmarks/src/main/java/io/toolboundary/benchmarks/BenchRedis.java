@@ -42,14 +42,21 @@ final class BenchRedis implements AutoCloseable {
     /** Generous, so that a busy two-core machine never turns a slow reply into a failed call. */
     private static final int RESPONSE_TIMEOUT_MILLIS = 30_000;
 
+    /** The outbox stream of the store with export on: {@code <prefix>:outbox}, the default prefix. */
+    static final String OUTBOX = RedisStoreOptions.DEFAULT_KEY_PREFIX + ":outbox";
+
     private final RedisDeployment deployment;
     private final RedissonClient client;
     private final RedisCanonicalInvocationStore store;
+    /** The same store with export on ({@code Outbox.KEYS}), on the same client and key prefix. */
+    private final RedisCanonicalInvocationStore exportingStore;
 
     private BenchRedis(RedisDeployment deployment, RedissonClient client) {
         this.deployment = deployment;
         this.client = client;
         this.store = RedisCanonicalInvocationStoreFactory.create(client, RedisStoreOptions.ofDefaults());
+        this.exportingStore = RedisCanonicalInvocationStoreFactory.create(client,
+                RedisStoreOptions.custom().outbox(RedisStoreOptions.Outbox.KEYS).build());
     }
 
     /** Starts (or reuses, within this JVM) the server and connects to it. */
@@ -76,6 +83,19 @@ final class BenchRedis implements AutoCloseable {
 
     /** A boundary on the library's Redis store with one read-only tool answering {@code executor}'s raw response. */
     ToolBoundary boundary(ToolExecutor executor) {
+        return boundary(store, executor);
+    }
+
+    /**
+     * The same boundary on the store with export on ({@code RedisStoreOptions.Outbox.KEYS}): each record made
+     * final is also appended to {@link #OUTBOX} by the script that makes it final. Its records share the key
+     * prefix, and so the runs, of {@link #boundary(ToolExecutor)}.
+     */
+    ToolBoundary exportingBoundary(ToolExecutor executor) {
+        return boundary(exportingStore, executor);
+    }
+
+    private static ToolBoundary boundary(RedisCanonicalInvocationStore store, ToolExecutor executor) {
         return ToolBoundary.builder()
                 .store(store)
                 .accessPolicy(AccessPolicy.allowAll())
@@ -195,7 +215,12 @@ final class BenchRedis implements AutoCloseable {
         return values;
     }
 
-    /** Removes every key. */
+    /** The entries in the outbox stream {@link #OUTBOX}; 0 when there is none. */
+    long outboxLength() {
+        return deployment.callLong("XLEN", OUTBOX);
+    }
+
+    /** Removes every key, the outbox stream {@link #OUTBOX} of the store with export on too. */
     void flush() {
         deployment.call("FLUSHALL");
     }

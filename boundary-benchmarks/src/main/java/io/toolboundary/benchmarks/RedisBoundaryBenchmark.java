@@ -46,8 +46,11 @@ import org.openjdk.jmh.runner.IterationType;
 /**
  * The boundary on the Redis store against its own commands sent alone ({@link StoreCommands}, the floor) and
  * the hand-rolled peer ({@link HandRolledToolCalls}), on one Redisson client at 1, 8 and 32 callers: the time
- * of one call, and per iteration the client's and server's CPU and the server's execution time per call. A
- * refused call fails the run. Run without forks, one kind per JVM after warming every kind on
+ * of one call, and per iteration the client's and server's CPU and the server's execution time per call. The
+ * {@code export} kind is the same boundary call on the store with export on ({@code Outbox.KEYS}: the script
+ * that makes the record final also appends it to the outbox stream), beside {@code boundary} (export off). A
+ * refused call fails the run, and so does an outbox that does not hold exactly one entry per call made with
+ * export on and none without. Run without forks, one kind per JVM after warming every kind on
  * {@value #JVM_WARMUP_THREADS} threads ({@code bench/run}); see BENCHMARKS.md.
  */
 @State(Scope.Benchmark)
@@ -77,7 +80,10 @@ public class RedisBoundaryBenchmark {
 
     /** Where {@link #account} appends its lines; empty: nowhere. */
     static final String CPU_OUT = System.getProperty("bench.cpuOut", "");
-    /** Where {@link #flush} writes the commands of the first call it captures in this JVM; empty: nowhere. */
+    /**
+     * Where {@link #flush} writes the commands of the first call it captures in this JVM (with export on in
+     * the {@code export} kind's JVM, off in the others); empty: nowhere.
+     */
     static final String CALL_OUT = System.getProperty("bench.callOut", "");
     /** A captured command's argument longer than this, or not printable ASCII, is written as its length. */
     private static final int CALL_ARGUMENT_CHARS = 48;
@@ -92,8 +98,15 @@ public class RedisBoundaryBenchmark {
     private final AtomicLong iterations = new AtomicLong();
     private BenchRedis redis;
     private ToolBoundary boundary;
+    /** The same boundary on the store with export on. */
+    private ToolBoundary exportingBoundary;
+    /** The kind this trial measures: its calls are the ones captured before every iteration. */
+    private Kind measured;
     private HandRolledToolCalls peer;
-    /** The commands of a call captured in the current run, sent without the boundary. */
+    /**
+     * The commands of a call captured in the current run, sent without the boundary: a call with export on when
+     * the trial measures {@code export}, else one with export off.
+     */
     private volatile StoreCommands storeCommands;
     private String arguments;
     private volatile String runId;
@@ -102,11 +115,14 @@ public class RedisBoundaryBenchmark {
     /** Starts the server and client, checks the peer once, and warms the JVM (once) and the measured kind. */
     @Setup(Level.Trial)
     public void start(BenchmarkParams params) throws Exception {
+        String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+        measured = Kind.valueOf(method.substring(0, method.length() - 2).toUpperCase(Locale.ROOT));
         redis = BenchRedis.start();
         arguments = Payloads.request(Payloads.REDIS_REQUEST_BYTES);
         if (!jvmWarm) {
             for (int size : BenchRedis.RAW_BYTES) {
                 boundary = redis.boundary(FakeTools.returning(Payloads.raw(size)));
+                exportingBoundary = redis.exportingBoundary(FakeTools.returning(Payloads.raw(size)));
                 peer = redis.peer(FakeTools.returning(Payloads.raw(size)));
                 warm(JVM_WARMUP_SECONDS / BenchRedis.RAW_BYTES.length, JVM_WARMUP_THREADS, Kind.values());
                 // Every trial has a client of its own: the shutdown of one and the start of the next, met
@@ -118,15 +134,17 @@ public class RedisBoundaryBenchmark {
         }
         String raw = Payloads.raw(rawBytes);
         boundary = redis.boundary(FakeTools.returning(raw));
+        exportingBoundary = redis.exportingBoundary(FakeTools.returning(raw));
         redis.flush();
         peer = redis.peer(FakeTools.returning(raw));
-        String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
-        warm(SOLO_WARMUP_SECONDS, params.getThreads(),
-                Kind.valueOf(method.substring(0, method.length() - 2).toUpperCase(Locale.ROOT)));
+        warm(SOLO_WARMUP_SECONDS, params.getThreads(), measured);
     }
 
-    /** What a benchmark method calls: the boundary, the peer, or the boundary's commands alone. */
-    enum Kind { BOUNDARY, PEER, COMMANDS }
+    /**
+     * What a benchmark method calls: the boundary (export off), the peer, the boundary's commands alone, or the
+     * boundary on the store with export on.
+     */
+    enum Kind { BOUNDARY, PEER, COMMANDS, EXPORT }
 
     /**
      * Calls on {@code threads} threads for {@code seconds}, in rounds: the server flushed and a run opened,
@@ -164,17 +182,25 @@ public class RedisBoundaryBenchmark {
             case BOUNDARY -> boundaryCall();
             case PEER -> peerCall();
             case COMMANDS -> commandsCall();
+            case EXPORT -> exportCall();
         }
     }
 
-    /** Opens a run through the boundary and captures one call's commands in it, for the commands' calls. */
+    /**
+     * Opens a run through the boundary and captures one call's commands in it, for the commands' calls: through
+     * the boundary with export on when the trial measures {@code export} (both stores share the runs' keys).
+     */
     private void openRun(String id) {
+        ToolBoundary captured = measured == Kind.EXPORT ? exportingBoundary : boundary;
         runId = id;
-        run = Fixtures.opened(boundary, Fixtures.runContext(id));
-        storeCommands = redis.captureCommands(boundary, run, arguments);
+        run = Fixtures.opened(captured, Fixtures.runContext(id));
+        storeCommands = redis.captureCommands(captured, run, arguments);
     }
 
-    /** An empty server and a new run, opened in it, before every iteration; then the clocks are read. */
+    /**
+     * An empty server and a new run, opened in it, before every iteration; then the clocks are read. The flush
+     * deletes the outbox stream too, so that it holds one iteration's entries at most.
+     */
     @Setup(Level.Iteration)
     public void flush() {
         redis.flush();
@@ -191,8 +217,9 @@ public class RedisBoundaryBenchmark {
 
     /** Writes the commands of the call captured last, one a line, to {@link #CALL_OUT}. */
     private void writeCall() {
-        StringBuilder text = new StringBuilder("# The commands one successful boundary call sent, rawBytes=")
-                .append(rawBytes).append(", as the server received them (MONITOR): the commands its scripts ran and connection upkeep\n"
+        StringBuilder text = new StringBuilder("# The commands one successful boundary call sent, export ")
+                .append(measured == Kind.EXPORT ? "on (RedisStoreOptions.Outbox.KEYS)" : "off (no outbox)")
+                .append(", rawBytes=").append(rawBytes).append(", as the server received them (MONITOR): the commands its scripts ran and connection upkeep\n"
                         + "# left out; an argument longer than " + CALL_ARGUMENT_CHARS
                         + " characters or with a character outside printable ASCII is written as <its UTF-8 bytes>.\n");
         for (List<String> command : storeCommands.sent()) {
@@ -212,13 +239,26 @@ public class RedisBoundaryBenchmark {
      * After a measurement iteration, when {@code bench.cpuOut} names a file: one JSON line with, per call,
      * the CPU time of this JVM (every thread) and of the server process, and the server's execution time
      * of the iteration's commands ({@code INFO commandstats}); and the iteration's count and time of each
-     * command ({@code INFO commandstats}, the commands run by scripts included).
+     * command ({@code INFO commandstats}, the commands run by scripts included). Then, after every iteration, the
+     * outbox is checked (its {@code XLEN} is not counted: the statistics are read first and reset before the
+     * next iteration): with export on, one entry for each call of the iteration and the captured call; with
+     * export off, none.
      */
     @TearDown(Level.Iteration)
     public void account(BenchmarkParams params, IterationParams iteration) throws IOException {
-        if (CPU_OUT.isEmpty() || iteration.getType() != IterationType.MEASUREMENT) {
-            return;
+        if (!CPU_OUT.isEmpty() && iteration.getType() == IterationType.MEASUREMENT) {
+            writeAccount(params);
         }
+        long made = calls.get() - iterationCalls;
+        long expected = measured == Kind.EXPORT ? made + 1 : 0;
+        long entries = redis.outboxLength();
+        if (entries != expected) {
+            throw new IllegalStateException("the outbox holds " + entries + " entries after " + made + " calls of "
+                    + measured + " and the captured one; expected " + expected);
+        }
+    }
+
+    private void writeAccount(BenchmarkParams params) throws IOException {
         double serverMicros = redis.commandMicros();
         double clientCpuMicros = (processCpuNanos() - iterationClientCpuNanos) / 1e3;
         double serverCpuMicros = (redis.cpuSeconds() - iterationServerCpuSeconds) * 1e6;
@@ -287,6 +327,24 @@ public class RedisBoundaryBenchmark {
 
     @Benchmark
     @Threads(1)
+    public AgentResult export01() {
+        return exportCall();
+    }
+
+    @Benchmark
+    @Threads(8)
+    public AgentResult export08() {
+        return exportCall();
+    }
+
+    @Benchmark
+    @Threads(32)
+    public AgentResult export32() {
+        return exportCall();
+    }
+
+    @Benchmark
+    @Threads(1)
     public String commands01() {
         return commandsCall();
     }
@@ -310,6 +368,15 @@ public class RedisBoundaryBenchmark {
     }
 
     private AgentResult boundaryCall() {
+        return invoke(boundary);
+    }
+
+    /** The same call as {@link #boundaryCall()}, on the store with export on. */
+    private AgentResult exportCall() {
+        return invoke(exportingBoundary);
+    }
+
+    private AgentResult invoke(ToolBoundary boundary) {
         Either<BoundaryError, AgentResult> result = boundary.invoke(run,
                 ToolCallEnvelope.of(runId, "c" + calls.incrementAndGet(), Payloads.TOOL_NAME, arguments));
         if (result.isLeft()) {

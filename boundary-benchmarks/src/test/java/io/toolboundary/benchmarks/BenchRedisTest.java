@@ -29,6 +29,27 @@ class BenchRedisTest {
             assertThatThrownBy(() -> commands.call("again1")).isInstanceOf(IllegalStateException.class);
             assertThat(redis.peer(FakeTools.returning(Payloads.raw(1024)))).isNotNull();
             assertThat(redis.cpuSeconds()).isPositive();
+            assertThat(redis.outboxLength()).isZero();
+        }
+    }
+
+    @Test
+    void withExportOnEachCallAndEachReplayedCallAppendsOneOutboxEntryAndTheFlushDeletesThem() {
+        try (BenchRedis redis = BenchRedis.start()) {
+            redis.flush();
+            ToolBoundary boundary = redis.exportingBoundary(FakeTools.returning(Payloads.raw(1024)));
+            RunContext run = Fixtures.opened(boundary, Fixtures.runContext("bench-export-test"));
+            StoreCommands commands = redis.captureCommands(boundary, run, Payloads.request(Payloads.REDIS_REQUEST_BYTES));
+
+            assertThat(commands.sent()).extracting(command -> command.get(0).toUpperCase())
+                    .containsExactly("EVALSHA", "SET", "EVALSHA");
+            assertThat(commands.sent().get(2)).contains(BenchRedis.OUTBOX);
+            assertThat(redis.outboxLength()).isEqualTo(1);
+            commands.call("again1");
+            assertThat(redis.outboxLength()).isEqualTo(2);
+
+            redis.flush();
+            assertThat(redis.outboxLength()).isZero();
         }
     }
 }
