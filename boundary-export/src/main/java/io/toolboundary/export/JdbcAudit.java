@@ -28,7 +28,8 @@ import javax.sql.DataSource;
 /**
  * The audit database over plain JDBC: writes final records to the application's own MariaDB, MySQL 8 or
  * PostgreSQL database through its {@link DataSource} (a pool such as HikariCP), one row per (run id,
- * tool_call_id), and reads them back for the harness and its reviewers.
+ * tool_call_id), and reads them back for the harness and its reviewers. An embedded H2 2.x database serves
+ * demos and an application's own tests.
  *
  * <p>Promises: {@link #write} runs in one transaction and upserts each row keyed by (run_id, tool_call_id)
  * whose repeat changes nothing (PostgreSQL {@code ON CONFLICT DO NOTHING}, MariaDB/MySQL
@@ -40,7 +41,7 @@ import javax.sql.DataSource;
  * URL, a user or a password.
  *
  * <p>Refuses: a {@code null} argument ({@link NullPointerException} naming it), a {@code limit} below 1
- * ({@link IllegalArgumentException}), any database but MariaDB 10.3+, MySQL 8+ and PostgreSQL 9.5+
+ * ({@link IllegalArgumentException}), any database but MariaDB 10.3+, MySQL 8+, PostgreSQL 9.5+ and H2 2.x
  * (at {@link #of}), a table name that is not a plain identifier, a record whose instants are outside
  * 0001-01-01 to 9999-12-31 UTC ({@link AuditFailure.Kind#REFUSED}), and on MariaDB/MySQL a session whose
  * {@code sql_mode} is not strict, where the database could truncate a value silently (REFUSED). It creates no
@@ -294,6 +295,14 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
     private int upsert(Connection connection, List<AuditedRecord> chunk, Instant exportedAt, Set<InvocationKey> counted)
             throws SQLException {
         Set<InvocationKey> existing = dialect.updateCountsInserts() ? Set.of() : existingKeys(connection, chunk);
+        if (dialect.conflictClause().isEmpty()) {
+            // No upsert clause (H2): insert only the rows whose keys have none, each key once.
+            Set<InvocationKey> seen = new HashSet<>(existing);
+            chunk = chunk.stream().filter(record -> seen.add(record.record().key())).toList();
+            if (chunk.isEmpty()) {
+                return 0;
+            }
+        }
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (")
                 .append(String.join(", ", RecordRows.INSERTED)).append(") VALUES ");
         String row = RecordRows.placeholders(dialect);

@@ -82,6 +82,40 @@ enum SqlDialect {
         boolean updateCountsInserts() {
             return true;
         }
+    },
+
+    /**
+     * H2 2.x, embedded, for demos and an application's own tests (never the only database a deployment
+     * audits to): no upsert clause, so only the rows whose keys have none are inserted, after reading the
+     * batch's keys in the same transaction (a writer racing on one key is refused and tried again); the
+     * arguments in a character large object, exactly as given; instants as {@code TIMESTAMP WITH TIME ZONE}.
+     */
+    H2("h2") {
+        @Override
+        String conflictClause() {
+            return "";
+        }
+
+        @Override
+        String argumentsParameter() {
+            return "?";
+        }
+
+        @Override
+        void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+            statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+        }
+
+        @Override
+        Instant readInstant(ResultSet row, String column) throws SQLException {
+            OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
+            return value == null ? null : value.toInstant();
+        }
+
+        @Override
+        boolean updateCountsInserts() {
+            return false;
+        }
     };
 
     /** The first instant either database holds: 0001-01-01T00:00:00Z. */
@@ -138,8 +172,11 @@ enum SqlDialect {
         if (name.contains("postgresql")) {
             return require(POSTGRESQL, major > 9 || (major == 9 && minor >= 5), named, "PostgreSQL 9.5");
         }
+        if (name.equals("h2")) {
+            return require(H2, major >= 2, named, "H2 2.0");
+        }
         throw new IllegalArgumentException("JdbcAudit does not support the database product " + named
-                + ": it writes to MariaDB, MySQL 8 and PostgreSQL");
+                + ": it writes to MariaDB, MySQL 8 and PostgreSQL (and H2, embedded)");
     }
 
     private static SqlDialect require(SqlDialect dialect, boolean recentEnough, String named, String oldest) {

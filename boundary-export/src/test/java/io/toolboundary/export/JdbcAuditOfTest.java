@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import org.h2.jdbcx.JdbcDataSource;
+import org.hsqldb.jdbc.JDBCDataSource;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -14,12 +15,13 @@ import org.postgresql.ds.PGSimpleDataSource;
 class JdbcAuditOfTest {
 
     @Test
-    void aDatabaseOtherThanMariaDbMySqlAndPostgresIsRefusedByName() {
-        JdbcDataSource h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:audit-" + System.nanoTime());
+    void aDatabaseOtherThanMariaDbMySqlPostgresAndH2IsRefusedByName() {
+        JDBCDataSource hsqldb = new JDBCDataSource();
+        hsqldb.setURL("jdbc:hsqldb:mem:audit-" + System.nanoTime());
+        hsqldb.setUser("SA");
 
-        assertThatThrownBy(() -> JdbcAudit.of(h2)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("H2").hasMessageContaining("MariaDB, MySQL 8 and PostgreSQL");
+        assertThatThrownBy(() -> JdbcAudit.of(hsqldb)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("HSQL").hasMessageContaining("MariaDB, MySQL 8 and PostgreSQL");
     }
 
     @Test
