@@ -98,7 +98,8 @@ public final class Main {
                 out.println();
                 inspection.lines(runId).forEach(out::println);
             });
-            return asScripted ? EXIT_OK : EXIT_FAILED;
+            boolean audited = AuditStep.print(store.store(), runId, out, err);
+            return asScripted && audited ? EXIT_OK : EXIT_FAILED;
         }
     }
 
@@ -113,7 +114,7 @@ public final class Main {
         if (option instanceof StoreOption.RedisCluster cluster) {
             return openRedis(commandLine, "--redis-cluster", cluster.uri(), true);
         }
-        return Either.right(new OpenedStore(InMemoryCanonicalInvocationStore.create(clock),
+        return Either.right(new OpenedStore(InMemoryCanonicalInvocationStore.custom().clock(clock).outbox(10_000).build(),
                 "in-memory (InMemoryCanonicalInvocationStore, records lost when the process ends)", Option.none(),
                 () -> { }));
     }
@@ -122,6 +123,7 @@ public final class Main {
             boolean cluster) {
         RedisStoreOptions options = RedisStoreOptions.custom()
                 .evictionPolicyCheck(commandLine.allowEviction() ? EvictionPolicyCheck.WARN : EvictionPolicyCheck.REFUSE)
+                .outbox(cluster ? RedisStoreOptions.Outbox.NONE : RedisStoreOptions.Outbox.KEYS)
                 .build();
         List<String> seeds = List.of(urls.split(",", -1));
         RedisCanonicalInvocationStore store;

@@ -68,6 +68,18 @@ class DemoTest {
         }
 
         @Test
+        void readsTheRunsFinalRecordsBackFromTheAuditDatabaseWithRawResponsesMasked() {
+            String audit = demo.out().substring(demo.out().indexOf("Audit database"));
+            List<String> rows = audit.lines().filter(line -> line.startsWith("  call_")).toList();
+
+            assertThat(rows).hasSize(CREATED_RECORDS.size());
+            CREATED_RECORDS.forEach((call, status) -> assertThat(rows)
+                    .anySatisfy(row -> assertThat(row).startsWith("  " + call + " ").contains(" " + status + " ")));
+            assertThat(rows).allSatisfy(row -> assertThat(row).endsWith("(MASK)"));
+            NEVER_STORED.forEach(call -> assertThat(audit).doesNotContain(call));
+        }
+
+        @Test
         void showsEveryScriptedCaseInOrder() {
             assertThat(demo.results()).containsExactlyElementsOf(SCRIPTED_RESULTS);
             assertThat(demo.out()).doesNotContain("NOT AS SCRIPTED");
