@@ -19,6 +19,9 @@ public record OutboxBacklog(long entries, Option<Instant> oldest, long lost) {
     /**
      * A backlog.
      *
+     * @param entries entries not yet acknowledged
+     * @param oldest when the oldest of them was appended; none when there is none
+     * @param lost records lost before export, counted since the outbox was created
      * @throws IllegalArgumentException when a count is negative, or {@code oldest} is given for no entries
      */
     public OutboxBacklog {

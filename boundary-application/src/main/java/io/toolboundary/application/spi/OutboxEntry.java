@@ -22,6 +22,10 @@ public record OutboxEntry(String id, InvocationKey key, Instant appendedAt, Opti
     /**
      * An entry.
      *
+     * @param id the entry's id in its outbox
+     * @param key the record's key
+     * @param appendedAt when the entry was appended
+     * @param record the final record, when the outbox carries whole records
      * @throws IllegalArgumentException when the id is empty, or a carried record has another key
      */
     public OutboxEntry {
