@@ -12,7 +12,9 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -26,21 +28,40 @@ import java.util.TreeSet;
  * JSON, else the text blocks joined with {@code \n} (empty for none). {@code isError: true} throws
  * {@link McpToolErrorException}, non-text content {@link McpUnsupportedContentException}: the record ends
  * EXECUTION_FAILED and the agent sees none of the server's text. The projector is the harness's.
- * Immutable.
+ *
+ * <p>Every {@code tools/call} carries in {@code _meta} the call's {@value #IDEMPOTENCY_KEY_META}:
+ * {@code v1.} and the unpadded base64url of HMAC-SHA256(secret, runId + "\n" + toolCallId), the same for
+ * every retry of one call and revealing neither id. Give every client process of a deployment the same
+ * secret ({@link #withCallKeySecret}); without one, a random secret of this process is used, so only a
+ * retry from the same process sends the same key. A {@value #TRACEPARENT_META} goes along when the
+ * supplier set with {@link #withTraceparent} gives a well-formed one, never otherwise. Immutable.
  */
 public final class McpToolBindings {
 
     /** The most pages of {@code tools/list} read before the server is taken to be misbehaving. */
     static final int MAX_PAGES = 1_000;
 
+    /** The {@code _meta} member of each {@code tools/call} that holds the call's idempotency key. */
+    public static final String IDEMPOTENCY_KEY_META = "io.toolboundary/idempotency-key";
+
+    /** The {@code _meta} member of each {@code tools/call} that holds the call's W3C trace context, when it has one. */
+    public static final String TRACEPARENT_META = "traceparent";
+
+    private static final Supplier<Optional<String>> NO_TRACE = Optional::empty;
+
     private final McpSyncClient client;
     private final Map<String, Boolean> hintedReadOnly;
     private final Map<String, Boolean> overrides;
+    private final CallKeys keys;
+    private final Supplier<Optional<String>> traceparent;
 
-    private McpToolBindings(McpSyncClient client, Map<String, Boolean> hintedReadOnly, Map<String, Boolean> overrides) {
+    private McpToolBindings(McpSyncClient client, Map<String, Boolean> hintedReadOnly, Map<String, Boolean> overrides,
+            CallKeys keys, Supplier<Optional<String>> traceparent) {
         this.client = client;
         this.hintedReadOnly = hintedReadOnly;
         this.overrides = overrides;
+        this.keys = keys;
+        this.traceparent = traceparent;
     }
 
     /**
@@ -93,7 +114,7 @@ public final class McpToolBindings {
                 break;
             }
         }
-        return new McpToolBindings(client, Collections.unmodifiableMap(tools), Map.of());
+        return new McpToolBindings(client, Collections.unmodifiableMap(tools), Map.of(), CallKeys.PER_PROCESS, NO_TRACE);
     }
 
     private static boolean declaresReadOnly(Tool tool) {
@@ -127,7 +148,33 @@ public final class McpToolBindings {
         requireListed(toolName);
         Map<String, Boolean> next = new HashMap<>(overrides);
         next.put(toolName, readOnly);
-        return new McpToolBindings(client, hintedReadOnly, Map.copyOf(next));
+        return new McpToolBindings(client, hintedReadOnly, Map.copyOf(next), keys, traceparent);
+    }
+
+    /**
+     * The same factory, deriving idempotency keys with the application's secret, which every client process of
+     * one deployment must share so that a retry from another process sends the same key. Keep it as secret as
+     * any credential: whoever holds it can tell which key belongs to which (run id, tool_call_id).
+     *
+     * @param secret at least 32 bytes, copied
+     * @return a new factory
+     * @throws IllegalArgumentException when the secret is shorter than 32 bytes
+     */
+    public McpToolBindings withCallKeySecret(byte[] secret) {
+        return new McpToolBindings(client, hintedReadOnly, overrides, CallKeys.of(secret), traceparent);
+    }
+
+    /**
+     * The same factory, sending the W3C {@code traceparent} the supplier gives, asked once per call on the
+     * calling thread. A value that is not {@code version-traceid-spanid-flags} in lower-case hex (version not
+     * {@code ff}, ids not all zeros), an empty optional, a null or a supplier that throws is sent as nothing.
+     *
+     * @param traceparent the application's source of the current trace context
+     * @return a new factory
+     */
+    public McpToolBindings withTraceparent(Supplier<Optional<String>> traceparent) {
+        requireNonNull(traceparent, "traceparent is null");
+        return new McpToolBindings(client, hintedReadOnly, overrides, keys, traceparent);
     }
 
     /** {@return the names of the tools the server listed when this factory was made, sorted, unmodifiable} */
@@ -159,7 +206,7 @@ public final class McpToolBindings {
      */
     public ToolBinding binding(String toolName, Projector projector) {
         requireNonNull(projector, "projector is null");
-        McpToolExecutor executor = new McpToolExecutor(client, toolName);
+        McpToolExecutor executor = new McpToolExecutor(client, toolName, keys, traceparent);
         return isReadOnly(toolName)
                 ? ToolBinding.readOnly(toolName, executor, projector)
                 : ToolBinding.writable(toolName, executor, projector);
