@@ -1,10 +1,12 @@
 package io.toolboundary.application;
 
 import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolName;
+import io.vavr.control.Either;
 import java.time.Duration;
 
 /**
@@ -12,8 +14,37 @@ import java.time.Duration;
  * method has a no-op default; an exception a listener throws is ignored. Each call ends with exactly one of
  * {@link #onRejected}, {@link #onCompleted}, {@link #onStoreFailed}, {@link #onReplayed} or
  * {@link #onUnexpectedFailure}, after {@link #onExecuted} and {@link #onProjected} when those ran.
+ *
+ * <p>Each {@link ToolBoundary#invoke} is also bracketed, on the calling thread: {@link #onStarted} first,
+ * before preflight, and {@link #onFinished} last, exactly once, with what the agent got. Every other event of
+ * the call comes between the two on the same thread, so a listener may keep per-call state (a span, a scope)
+ * from {@link #onStarted} to {@link #onFinished}. The repair calls ({@link ToolBoundary#endUnfinished},
+ * {@link ToolBoundary#abandonExpired}) and {@link ToolBoundary#openRun} are not calls: they may report
+ * {@link #onCompleted} or {@link #onUnexpectedFailure} with no bracket around them.
  */
 public interface BoundaryListener {
+
+    /**
+     * A call entered {@link ToolBoundary#invoke}: reported on the calling thread before preflight, before any
+     * other event of the call; {@link #onFinished} follows on the same thread exactly once.
+     *
+     * @param run the run's facts the harness passed
+     * @param envelope the call as the framework supplied it, unchecked
+     */
+    default void onStarted(RunContext run, ToolCallEnvelope envelope) {
+    }
+
+    /**
+     * A call left {@link ToolBoundary#invoke}: the last event of the call, on the thread of its
+     * {@link #onStarted}, exactly once per call, also when the boundary closed it with {@code INTERNAL_ERROR}
+     * or the JVM's own distress is thrown through it (then reported as {@code INTERNAL_ERROR}).
+     *
+     * @param run the run's facts the harness passed
+     * @param envelope the call as the framework supplied it
+     * @param outcome what the agent got: the bounded result or the safe error
+     */
+    default void onFinished(RunContext run, ToolCallEnvelope envelope, Either<BoundaryError, AgentResult> outcome) {
+    }
 
     /**
      * A call was refused before its tool ran (preflight, duplicate, budget or store refusal).

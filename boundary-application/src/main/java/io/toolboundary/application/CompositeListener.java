@@ -1,10 +1,12 @@
 package io.toolboundary.application;
 
 import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.ToolName;
+import io.vavr.control.Either;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -26,6 +28,16 @@ final class CompositeListener implements BoundaryListener {
                 // A listener never changes an outcome, nor what other listeners see.
             }
         }
+    }
+
+    @Override
+    public void onStarted(RunContext run, ToolCallEnvelope envelope) {
+        each(l -> l.onStarted(run, envelope));
+    }
+
+    @Override
+    public void onFinished(RunContext run, ToolCallEnvelope envelope, Either<BoundaryError, AgentResult> outcome) {
+        each(l -> l.onFinished(run, envelope, outcome));
     }
 
     @Override

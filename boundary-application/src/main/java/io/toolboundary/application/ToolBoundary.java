@@ -198,6 +198,22 @@ public final class ToolBoundary {
             Option<ToolExecutor> executor) {
         requireNonNull(run, "run is null");
         requireNonNull(envelope, "envelope is null");
+        BoundaryListener listener = diagnostics.listener();
+        listener.onStarted(run, envelope);
+        Either<BoundaryError, AgentResult> outcome = null;
+        try {
+            outcome = checked(run, envelope, executor);
+            return outcome;
+        } finally {
+            // Once per call, also when the JVM's own distress is thrown through: a listener's scope never leaks.
+            listener.onFinished(run, envelope,
+                    outcome != null ? outcome : Either.left(BoundaryError.of(ErrorCode.INTERNAL_ERROR)));
+        }
+    }
+
+    /** Steps 1 to 6 of a call, between the listener's {@code onStarted} and {@code onFinished}. */
+    private Either<BoundaryError, AgentResult> checked(RunContext run, ToolCallEnvelope envelope,
+            Option<ToolExecutor> executor) {
         try {
             Either<BoundaryError, AdmittedCall> admitted = preflight.check(run, envelope);      // 1. preflight
             if (admitted.isLeft()) {

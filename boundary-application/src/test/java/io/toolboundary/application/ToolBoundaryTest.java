@@ -367,6 +367,16 @@ class ToolBoundaryTest {
             }
 
             @Override
+            public void onStarted(RunContext run, ToolCallEnvelope envelope) {
+                boom();
+            }
+
+            @Override
+            public void onFinished(RunContext run, ToolCallEnvelope envelope, Either<BoundaryError, AgentResult> outcome) {
+                boom();
+            }
+
+            @Override
             public void onRejected(ToolCallEnvelope envelope, BoundaryError error) {
                 boom();
             }
@@ -483,6 +493,84 @@ class ToolBoundaryTest {
                     throw new IllegalStateException("store bug");
                 }
             };
+        }
+
+        /** Records each event's name and thread, and the outcome {@code onFinished} was given. */
+        static final class BracketListener implements BoundaryListener {
+            final java.util.List<String> events = new java.util.ArrayList<>();
+            final java.util.Set<Thread> threads = new java.util.HashSet<>();
+            final java.util.List<Either<BoundaryError, AgentResult>> finished = new java.util.ArrayList<>();
+
+            private void seen(String event) {
+                events.add(event);
+                threads.add(Thread.currentThread());
+            }
+
+            @Override
+            public void onStarted(RunContext run, ToolCallEnvelope envelope) {
+                seen("started");
+            }
+
+            @Override
+            public void onFinished(RunContext run, ToolCallEnvelope envelope, Either<BoundaryError, AgentResult> outcome) {
+                seen("finished");
+                finished.add(outcome);
+            }
+
+            @Override
+            public void onRejected(ToolCallEnvelope envelope, BoundaryError error) {
+                seen("rejected");
+            }
+
+            @Override
+            public void onToolFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
+                seen("toolFailed");
+            }
+
+            @Override
+            public void onProjectorFailed(InvocationKey key, ToolName tool, Class<? extends Throwable> failure) {
+                seen("projectorFailed");
+            }
+
+            @Override
+            public void onStoreFailed(InvocationKey key, BoundaryError error) {
+                seen("storeFailed");
+            }
+
+            @Override
+            public void onUnexpectedFailure(Class<? extends Throwable> failure) {
+                seen("unexpected");
+            }
+
+            @Override
+            public void onCompleted(CanonicalRecord.Final record) {
+                seen("completed");
+            }
+
+            @Override
+            public void onExecuted(InvocationKey key, ToolName tool, java.time.Duration elapsed) {
+                seen("executed");
+            }
+
+            @Override
+            public void onProjected(InvocationKey key, ToolName tool, java.time.Duration elapsed) {
+                seen("projected");
+            }
+        }
+
+        @ParameterizedTest
+        @EnumSource(Scenario.class)
+        void bracketsEveryCallWithOneStartAndOneFinishOnTheCallingThread(Scenario scenario) {
+            BracketListener bracket = new BracketListener();
+
+            Observed observed = run(scenario, bracket);
+
+            assertThat(bracket.events).hasSizeGreaterThanOrEqualTo(3);
+            assertThat(bracket.events.get(0)).isEqualTo("started");
+            assertThat(bracket.events.get(bracket.events.size() - 1)).isEqualTo("finished");
+            assertThat(bracket.events).filteredOn("started"::equals).hasSize(1);
+            assertThat(bracket.finished).containsExactly(observed.outcome());
+            assertThat(bracket.threads).containsExactly(Thread.currentThread());
         }
 
         @ParameterizedTest

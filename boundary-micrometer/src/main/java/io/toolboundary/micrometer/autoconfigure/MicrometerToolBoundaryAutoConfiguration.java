@@ -7,6 +7,7 @@ import io.toolboundary.application.ToolBinding;
 import io.toolboundary.export.RecordExporter;
 import io.toolboundary.micrometer.ExportMeters;
 import io.toolboundary.micrometer.MicrometerBoundaryListener;
+import io.toolboundary.micrometer.ToolSpans;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -15,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Registers a {@link MicrometerBoundaryListener} bean when the context has a {@link MeterRegistry}, for the
@@ -22,7 +24,9 @@ import org.springframework.context.annotation.Configuration;
  * calls are tagged with their tool when it names a {@link ToolBinding} bean. Backs off when the context has
  * one, and with {@code toolboundary.enabled=false}. With {@code boundary-export} on the class path, a
  * {@link MeterBinder} binds {@link ExportMeters} for the context's one {@link RecordExporter} (the Spring
- * starter's, with {@code toolboundary.export.enabled=true}), when there is one.
+ * starter's, with {@code toolboundary.export.enabled=true}), when there is one. With an
+ * {@code ObservationRegistry} bean, a {@link ToolSpans} bean makes each call a GenAI {@code execute_tool} span;
+ * {@code toolboundary.observations.capture-content=true} adds the opt-in arguments and agent text.
  */
 @AutoConfiguration(
         beforeName = "io.toolboundary.springai.autoconfigure.ToolBoundaryAutoConfiguration",
@@ -33,7 +37,9 @@ import org.springframework.context.annotation.Configuration;
             // Spring Boot 4 moved them to spring-boot-micrometer-metrics.
             "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
             "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"
+            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+            "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+            "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
         })
 @ConditionalOnClass({MeterRegistry.class, BoundaryListener.class})
 @ConditionalOnProperty(prefix = "toolboundary", name = "enabled", havingValue = "true", matchIfMissing = true)
@@ -55,6 +61,31 @@ public class MicrometerToolBoundaryAutoConfiguration {
     public MicrometerBoundaryListener micrometerBoundaryListener(MeterRegistry registry, ObjectProvider<ToolBinding> tools) {
         return MicrometerBoundaryListener.of(registry,
                 tools.orderedStream().map(binding -> binding.name().value()).toList());
+    }
+
+    /** The GenAI tool spans, when the context has an {@code ObservationRegistry}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
+    static class Spans {
+
+        /**
+         * {@return the tool spans' listener on the context's observation registry}
+         *
+         * @param observations the context's observation registry
+         * @param tools the registered tool bindings, whose names name rejected calls
+         * @param environment for {@code toolboundary.observations.capture-content}, off by default
+         */
+        @Bean
+        @ConditionalOnBean(io.micrometer.observation.ObservationRegistry.class)
+        @ConditionalOnMissingBean(ToolSpans.class)
+        ToolSpans toolBoundarySpans(io.micrometer.observation.ObservationRegistry observations,
+                ObjectProvider<ToolBinding> tools, Environment environment) {
+            return ToolSpans.builder(observations)
+                    .registeredTools(tools.orderedStream().map(binding -> binding.name().value()).toList())
+                    .captureContent(environment.getProperty("toolboundary.observations.capture-content",
+                            Boolean.class, false))
+                    .build();
+        }
     }
 
     /** The exporter's meters, when {@code boundary-export} is on the class path. */

@@ -10,6 +10,15 @@ import io.toolboundary.application.ToolBinding;
 import io.toolboundary.export.RecordExporter;
 import io.vavr.control.Either;
 import io.toolboundary.micrometer.MicrometerBoundaryListener;
+import io.toolboundary.micrometer.ToolSpans;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.toolboundary.application.AccessPolicy;
+import io.toolboundary.application.RunContext;
+import io.toolboundary.application.ToolBoundary;
+import io.toolboundary.testkit.Fixtures;
+import java.util.ArrayList;
 import io.toolboundary.testkit.FakeProjectors;
 import io.toolboundary.testkit.FakeTools;
 import java.util.List;
@@ -65,5 +74,47 @@ class MicrometerToolBoundaryAutoConfigurationTest {
             context.getBean("toolBoundaryExportMeters", MeterBinder.class).bindTo(registry);
             assertThat(registry.find("toolboundary.export.backlog").gauge()).as("no exporter, no meters").isNull();
         });
+    }
+
+    @Test
+    void registersTheToolSpansWhenTheContextHasAnObservationRegistry() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(ToolSpans.class));
+        runner.withBean(ObservationRegistry.class, ObservationRegistry::create)
+                .run(context -> assertThat(context).hasSingleBean(ToolSpans.class));
+    }
+
+    @Test
+    void capturesContentOnlyWithTheProperty() {
+        for (boolean capture : new boolean[] {false, true}) {
+            List<Observation.Context> stopped = new ArrayList<>();
+            ObservationRegistry observations = ObservationRegistry.create();
+            observations.observationConfig().observationHandler(new ObservationHandler<>() {
+                @Override
+                public void onStop(Observation.Context context) {
+                    stopped.add(context);
+                }
+
+                @Override
+                public boolean supportsContext(Observation.Context context) {
+                    return true;
+                }
+            });
+            runner.withBean(ObservationRegistry.class, () -> observations)
+                    .withPropertyValues("toolboundary.observations.capture-content=" + capture)
+                    .run(context -> {
+                        ToolBoundary boundary = ToolBoundary.builder().store(InMemoryCanonicalInvocationStore.create())
+                                .accessPolicy(AccessPolicy.allowAll()).listener(context.getBean(ToolSpans.class))
+                                .tool(ToolBinding.readOnly("log-search", FakeTools.returning("raw"),
+                                        FakeProjectors.evidenceFound("bounded")))
+                                .build();
+                        RunContext opened = Fixtures.opened(boundary, Fixtures.anyRunContext());
+                        boundary.invoke(opened, Fixtures.envelope(opened).withToolName("log-search").build());
+                    });
+            assertThat(stopped).singleElement().satisfies(context -> {
+                assertThat(context.getLowCardinalityKeyValue("gen_ai.tool.name").getValue()).isEqualTo("log-search");
+                assertThat(context.getHighCardinalityKeyValue("gen_ai.tool.call.result") != null)
+                        .as("result captured").isEqualTo(capture);
+            });
+        }
     }
 }
