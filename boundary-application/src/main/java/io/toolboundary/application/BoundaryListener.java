@@ -121,6 +121,17 @@ public interface BoundaryListener {
     }
 
     /**
+     * The time a call spent in store calls (its begin and completion, and any read or clean-up they needed),
+     * once per call that reached the store, after its last store call and before {@link #onFinished}; a
+     * call refused before the store (preflight) reports none.
+     *
+     * @param key the call's canonical key
+     * @param elapsed the summed duration of the call's store calls, by the monotonic clock
+     */
+    default void onStoreTime(InvocationKey key, Duration elapsed) {
+    }
+
+    /**
      * The tool's executor returned or threw. Reported for every execution, before {@link #onToolFailed}
      * when it threw.
      *

@@ -89,4 +89,9 @@ final class CompositeListener implements BoundaryListener {
     public void onProjected(InvocationKey key, ToolName tool, Duration elapsed) {
         each(l -> l.onProjected(key, tool, elapsed));
     }
+
+    @Override
+    public void onStoreTime(InvocationKey key, Duration elapsed) {
+        each(l -> l.onStoreTime(key, elapsed));
+    }
 }

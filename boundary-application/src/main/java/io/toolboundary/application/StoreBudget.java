@@ -25,7 +25,7 @@ final class StoreBudget {
         /** A budget on these terms, starting now: one reading of the clock. */
         StoreBudget startNow() {
             long now = nanoTime.getAsLong();
-            return new StoreBudget(this, now, now + total.toNanos());
+            return new StoreBudget(this, now, now + total.toNanos(), new long[1]);
         }
     }
 
@@ -33,11 +33,29 @@ final class StoreBudget {
     /** The reading the budget started at; a budget cut from another keeps its start. */
     private final long startNanos;
     private final long deadlineNanos;
+    /** Nanoseconds spent in store calls, shared with every budget cut from this one (one call's thread only). */
+    private final long[] spentNanos;
 
-    private StoreBudget(Terms terms, long startNanos, long deadlineNanos) {
+    private StoreBudget(Terms terms, long startNanos, long deadlineNanos, long[] spentNanos) {
         this.terms = terms;
         this.startNanos = startNanos;
         this.deadlineNanos = deadlineNanos;
+        this.spentNanos = spentNanos;
+    }
+
+    /** {@return a reading of the budget's clock, to time one store call with {@link #spentSince}} */
+    long now() {
+        return terms.nanoTime().getAsLong();
+    }
+
+    /** Counts the time from {@code started}, a reading of {@link #now}, as spent in a store call. */
+    void spentSince(long started) {
+        spentNanos[0] += terms.nanoTime().getAsLong() - started;
+    }
+
+    /** {@return the time spent in store calls so far, by this budget and every budget cut from it} */
+    Duration spent() {
+        return Duration.ofNanos(spentNanos[0]);
     }
 
     /**
@@ -48,7 +66,7 @@ final class StoreBudget {
         long limitNanos = Math.max(Math.min(limit, terms.total().toNanos()), 0L);
         // The usual run's deadline is far beyond this call's budget: then the budget is this one.
         return deadlineNanos - (startNanos + limitNanos) <= 0 ? this
-                : new StoreBudget(terms, startNanos, startNanos + limitNanos);
+                : new StoreBudget(terms, startNanos, startNanos + limitNanos, spentNanos);
     }
 
     /**

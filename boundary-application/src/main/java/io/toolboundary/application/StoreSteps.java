@@ -94,7 +94,9 @@ final class StoreSteps {
                 lease, run.callBudget(), call.binding().callBudgetPerRun(), config.limits().recordBytes());
         // Before the tool runs, no store call waits past the run's deadline, the clean-up included.
         StoreBudget beforeDeadline = budget.withinNanos(untilDeadline);
+        long started = budget.now();
         Either<StoreFailure, CanonicalRecord.Projecting> begun = store.begin(start, beforeDeadline.forBegin());
+        budget.spentSince(started);
         if (begun.isLeft() && begun.getLeft().kind() == StoreFailure.Kind.OUTCOME_UNKNOWN) {
             // The record may exist; end it by token so that it never stays PROJECTING unattended, or hand
             // it over at once when the deadline leaves no time for that.
@@ -120,8 +122,10 @@ final class StoreSteps {
         if (!config.replayReadyDuplicates() || !refused.duplicate() || !budget.hasTimeLeft()) {
             return Option.none();
         }
-        return store.find(call.key(), budget.remaining()).toOption().flatMap(found -> found)
-                .filter(CanonicalRecord.Ready.class::isInstance)
+        long started = budget.now();
+        Option<CanonicalRecord> found = store.find(call.key(), budget.remaining()).toOption().flatMap(held -> held);
+        budget.spentSince(started);
+        return found.filter(CanonicalRecord.Ready.class::isInstance)
                 .map(CanonicalRecord.Ready.class::cast)
                 .filter(ready -> ready.tool().equals(call.record().tool())
                         && ready.requestFingerprint().equals(call.record().requestFingerprint()));
@@ -176,11 +180,13 @@ final class StoreSteps {
 
     /** Stores the outcome's completion: none when the store holds it, else what the agent is told instead. */
     private Option<BoundaryError> storeCompletion(AdmittedCall call, CanonicalRecord.Final outcome, StoreBudget budget) {
+        long started = budget.now();
         Either<StoreFailure, CanonicalRecord.Final> first = store.complete(call.token(), outcome, budget.remaining());
         Either<StoreFailure, CanonicalRecord.Final> stored =
                 first.isLeft() && unconfirmed(first.getLeft()) && budget.hasTimeLeft()
                         ? store.complete(call.token(), outcome, budget.remaining())
                         : first;
+        budget.spentSince(started);
         if (stored.isRight()) {
             listener.onCompleted(stored.get());
             return Option.none();
@@ -208,16 +214,20 @@ final class StoreSteps {
         if (!budget.hasTimeLeft()) {
             return Option.none();
         }
-        return store.find(call.key(), budget.remaining()).toOption().flatMap(found -> found)
-                .filter(CanonicalRecord.Failed.class::isInstance)
+        long started = budget.now();
+        Option<CanonicalRecord> found = store.find(call.key(), budget.remaining()).toOption().flatMap(held -> held);
+        budget.spentSince(started);
+        return found.filter(CanonicalRecord.Failed.class::isInstance)
                 .map(record -> BoundaryError.of(((CanonicalRecord.Failed) record).code()));
     }
 
     /** Ends the attempt's record with {@code code} by token, else hands it over; tells the agent what the record holds. */
     private BoundaryError endOrHandOver(AdmittedCall call, ErrorCode code, StoreBudget budget) {
+        long started = budget.now();
         Either<StoreFailure, CanonicalRecord.Final> ended = budget.hasTimeLeft()
                 ? store.end(call.key(), call.token(), code, clock.instant(), budget.remaining())
                 : Either.left(StoreFailure.outcomeUnknown());
+        budget.spentSince(started);
         if (ended.isRight()) {
             listener.onCompleted(ended.get());
             ErrorCode told = ended.get() instanceof CanonicalRecord.Failed failed

@@ -222,12 +222,16 @@ public final class ToolBoundary {
             AdmittedCall checked = executor.isDefined() ? admitted.get().withExecutor(executor.get()) : admitted.get();
             // The store budget starts with the first store call: preflight makes none.
             StoreBudget budget = storeSteps.budget();
-            Either<StoreSteps.NotBegun, CanonicalRecord.Projecting> begun = storeSteps.begin(run, checked, budget); // 2. begin
-            if (begun.isLeft()) {
-                return replayedOrRejected(envelope, checked, begun.getLeft(), budget);
+            try {
+                Either<StoreSteps.NotBegun, CanonicalRecord.Projecting> begun = storeSteps.begin(run, checked, budget); // 2. begin
+                if (begun.isLeft()) {
+                    return replayedOrRejected(envelope, checked, begun.getLeft(), budget);
+                }
+                AdmittedCall call = checked.withRecord(begun.get());
+                return storeSteps.complete(call, outcome(call), budget);                       // 6. complete
+            } finally {
+                diagnostics.listener().onStoreTime(checked.key(), budget.spent());
             }
-            AdmittedCall call = checked.withRecord(begun.get());
-            return storeSteps.complete(call, outcome(call), budget);                           // 6. complete
         } catch (Throwable unexpected) {
             return Either.left(diagnostics.unexpected(unexpected));
         }

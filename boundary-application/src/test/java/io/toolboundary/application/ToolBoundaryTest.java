@@ -556,6 +556,27 @@ class ToolBoundaryTest {
             public void onProjected(InvocationKey key, ToolName tool, java.time.Duration elapsed) {
                 seen("projected");
             }
+
+            @Override
+            public void onStoreTime(InvocationKey key, java.time.Duration elapsed) {
+                seen("store time");
+            }
+        }
+
+        @ParameterizedTest
+        @EnumSource(Scenario.class)
+        void reportsTheStoreTimeOnceBeforeTheFinishWhenTheCallReachedTheStore(Scenario scenario) {
+            BracketListener bracket = new BracketListener();
+
+            run(scenario, bracket);
+
+            int reported = scenario == Scenario.PREFLIGHT_REJECTED ? 0 : 1;
+            assertThat(bracket.events).filteredOn("store time"::equals).hasSize(reported);
+            if (reported == 1) {
+                // After every store call (a completion or a refusal), before the finish.
+                assertThat(bracket.events.indexOf("store time")).isLessThan(bracket.events.size() - 1)
+                        .isGreaterThan(Math.max(bracket.events.lastIndexOf("completed"), bracket.events.lastIndexOf("rejected")));
+            }
         }
 
         @ParameterizedTest

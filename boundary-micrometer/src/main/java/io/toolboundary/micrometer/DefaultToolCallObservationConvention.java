@@ -17,6 +17,7 @@ import java.util.List;
  * {@value #NAME}. Low-cardinality, on every call: {@code gen_ai.operation.name}, {@code gen_ai.tool.name},
  * {@code gen_ai.tool.type} and the boundary's {@code toolboundary.outcome}, {@code toolboundary.evidence},
  * {@code toolboundary.error.code}, {@code toolboundary.replayed}. Span only: {@code gen_ai.tool.call.id},
+ * {@code toolboundary.store.duration_ms} (the call's time in store calls, when it reached the store),
  * {@code toolboundary.run.id}, {@code gen_ai.tool.description}, {@code error.type} (on failure only, so it is
  * kept off the timer, whose tag keys must not vary) and the opt-in {@code gen_ai.tool.call.arguments} and
  * {@code gen_ai.tool.call.result}.
@@ -56,6 +57,8 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
     public static final String ERROR_CODE = "toolboundary.error.code";
     /** Key: whether the call was answered from an earlier READY record. */
     public static final String REPLAYED = "toolboundary.replayed";
+    /** Key: the call's time in store calls, in milliseconds with a fraction; span only. */
+    public static final String STORE_DURATION = "toolboundary.store.duration_ms";
 
     /** Created by {@link ToolSpans}, or by a convention that extends this one. */
     public DefaultToolCallObservationConvention() {
@@ -95,6 +98,8 @@ public class DefaultToolCallObservationConvention implements ToolCallObservation
         context.description().forEach(text -> values.add(KeyValue.of(GEN_AI_TOOL_DESCRIPTION, text)));
         context.arguments().forEach(text -> values.add(KeyValue.of(GEN_AI_TOOL_CALL_ARGUMENTS, text)));
         context.resultText().forEach(text -> values.add(KeyValue.of(GEN_AI_TOOL_CALL_RESULT, text)));
+        context.storeTime().forEach(elapsed -> values.add(KeyValue.of(STORE_DURATION,
+                java.math.BigDecimal.valueOf(elapsed.toNanos(), 6).toPlainString())));
         return KeyValues.of(values);
     }
 

@@ -29,6 +29,7 @@ public final class ToolCallObservationContext extends Observation.Context {
     private Option<Either<BoundaryError, AgentResult>> outcome = Option.none();
     private Option<String> arguments = Option.none();
     private Option<String> resultText = Option.none();
+    private Option<java.time.Duration> storeTime = Option.none();
 
     ToolCallObservationContext(RunContext run, ToolCallEnvelope envelope, Option<String> tool) {
         this.run = requireNonNull(run, "run is null");
@@ -99,6 +100,15 @@ public final class ToolCallObservationContext extends Observation.Context {
 
     void storeFailedToRecord() {
         this.storeFailed = true;
+    }
+
+    void spentInStore(java.time.Duration elapsed) {
+        this.storeTime = Option.of(elapsed);
+    }
+
+    /** {@return the time the call spent in store calls, or none when it never reached the store} */
+    public Option<java.time.Duration> storeTime() {
+        return storeTime;
     }
 
     void failedInternally() {

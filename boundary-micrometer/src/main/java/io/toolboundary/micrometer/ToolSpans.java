@@ -95,6 +95,11 @@ public final class ToolSpans implements BoundaryListener {
     }
 
     @Override
+    public void onStoreTime(InvocationKey key, java.time.Duration elapsed) {
+        current(key).forEach(call -> call.context().spentInStore(elapsed));
+    }
+
+    @Override
     public void onStoreFailed(InvocationKey key, BoundaryError error) {
         current(key).forEach(call -> call.context().storeFailedToRecord());
     }

@@ -123,6 +123,9 @@ class ToolSpansTest {
         assertThat(attribute(tool, "toolboundary.error.code")).isEqualTo("none");
         assertThat(attribute(tool, "toolboundary.replayed")).isEqualTo("false");
         assertThat(attribute(tool, "error.type")).isNull();
+        // The store's share of the call: positive, and within the span's own duration.
+        assertThat(new java.math.BigDecimal(attribute(tool, "toolboundary.store.duration_ms"))).isPositive()
+                .isLessThanOrEqualTo(java.math.BigDecimal.valueOf((tool.getEndEpochNanos() - tool.getStartEpochNanos()) / 1e6));
         // Content is opt-in.
         assertThat(attribute(tool, "gen_ai.tool.call.arguments")).isNull();
         assertThat(attribute(tool, "gen_ai.tool.call.result")).isNull();
@@ -159,6 +162,8 @@ class ToolSpansTest {
         assertThat(spans.get(0).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(attribute(spans.get(0), "toolboundary.outcome")).isEqualTo("rejected");
         assertThat(attribute(spans.get(0), "gen_ai.tool.name")).isEqualTo("unknown");
+        assertThat(attribute(spans.get(0), "toolboundary.store.duration_ms")).as("refused before the store").isNull();
+        assertThat(attribute(spans.get(2), "toolboundary.store.duration_ms")).as("the replay's begin and read").isNotNull();
         assertThat(attribute(spans.get(2), "toolboundary.replayed")).isEqualTo("true");
         assertThat(attribute(spans.get(2), "toolboundary.outcome")).isEqualTo("replayed");
         assertThat(spans.get(2).getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
