@@ -12,6 +12,8 @@ import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The harness-side reading of canonical records: find one, and say how it may be cited. Never for
@@ -40,6 +42,14 @@ final class InvocationQuery {
     /** The record of a call, none when there is none (or it expired), or a store error. */
     Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
         return store.find(InvocationKey.of(runId, toolCallId), timeout).mapLeft(failure -> BoundaryError.of(failure.code()));
+    }
+
+    /** The live records of a run's named calls, in one store read, or a store error. */
+    Either<BoundaryError, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId,
+            Set<ToolCallId> toolCallIds) {
+        CanonicalInvocationStore.requireFindAll(runId, toolCallIds, timeout);
+        return store.findAll(runId, Set.copyOf(toolCallIds), timeout)
+                .mapLeft(failure -> BoundaryError.of(failure.code()));
     }
 
     /** How the record of a call may be cited ({@code NOT_REFERENCABLE} when there is none), or a store error. */

@@ -16,6 +16,8 @@ import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -62,7 +64,7 @@ public final class ToolBoundary {
     }
 
     /** {@return the names of the tools registered with this boundary, immutable} */
-    public java.util.Set<ToolName> toolNames() {
+    public Set<ToolName> toolNames() {
         return preflight.toolNames();
     }
 
@@ -75,6 +77,20 @@ public final class ToolBoundary {
      */
     public Either<BoundaryError, Option<CanonicalRecord>> find(RunId runId, ToolCallId toolCallId) {
         return storeSteps.records().find(runId, toolCallId);
+    }
+
+    /**
+     * {@return the records of a run's named calls, by tool_call_id (a call without a live record is absent),
+     * or a store error} One store read for them all (with the shipped stores); for the harness, never the
+     * agent; waits at most the store timeout.
+     *
+     * @param runId the run
+     * @param toolCallIds the exact framework tool_call_ids, at most {@value CanonicalInvocationStore#MAX_FIND_ALL}
+     * @throws IllegalArgumentException when more are named
+     */
+    public Either<BoundaryError, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId,
+            Set<ToolCallId> toolCallIds) {
+        return storeSteps.records().findAll(runId, toolCallIds);
     }
 
     /**

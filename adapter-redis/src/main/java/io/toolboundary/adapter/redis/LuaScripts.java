@@ -33,6 +33,9 @@ final class LuaScripts {
     static final Script<ScriptArgs.End, ScriptReplies.End> END = load("end.lua", ScriptReplies.End.class, true);
     /** Reads a record; see {@code find.lua}. */
     static final Script<ScriptArgs.Find, ScriptReplies.Data> FIND = load("find.lua", ScriptReplies.Data.class, false);
+    /** Reads several records of one run; see {@code findall.lua}. */
+    static final Script<ScriptArgs.FindAll, ScriptReplies.Data> FIND_ALL =
+            load("findall.lua", ScriptReplies.Data.class, false);
     /** One SCAN step over the keys a pattern matches; see {@code scan.lua}. */
     static final Script<ScriptArgs.Scan, ScriptReplies.Data> SCAN = load("scan.lua", ScriptReplies.Data.class, false);
     /** What an operator needs to know of one key; see {@code inspect.lua}. */
@@ -50,7 +53,7 @@ final class LuaScripts {
     static final Script<ScriptArgs.Backlog, ScriptReplies.Data> BACKLOG =
             load("backlog.lua", ScriptReplies.Data.class, false);
     /** Every script of the store's, as loaded on the masters when the store is made. */
-    static final List<Script<?, ?>> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, SCAN, INSPECT, TOUCH,
+    static final List<Script<?, ?>> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, FIND_ALL, SCAN, INSPECT, TOUCH,
             POLL, ACKNOWLEDGE, BACKLOG);
 
     private LuaScripts() {

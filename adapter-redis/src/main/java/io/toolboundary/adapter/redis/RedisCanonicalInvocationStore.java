@@ -21,7 +21,9 @@ import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import org.redisson.api.RedissonClient;
 
@@ -233,6 +235,25 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         requireNonNull(key, "key is null");
         requireNonNull(timeout, "timeout is null");
         return findStored(key, timeout).map(found -> found.map(RecordCodec.Stored::record));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One round trip: {@code findall.lua} ({@code MGET}) over the records' keys, all under the run's hash
+     * tag; none when no call is named.
+     */
+    @Override
+    public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
+            Duration timeout) {
+        CanonicalInvocationStore.requireFindAll(runId, toolCallIds, timeout);
+        if (toolCallIds.isEmpty()) {
+            return Either.right(Map.of());
+        }
+        List<InvocationKey> named = toolCallIds.stream().map(id -> InvocationKey.of(runId, id)).toList();
+        return scripts.run(LuaScripts.FIND_ALL, new ScriptArgs.FindAll(named.stream().map(keys::record).toList()),
+                        timeout)
+                .flatMap(reply -> ScriptReplies.findAll(reply, named));
     }
 
     private Either<StoreFailure, Option<RecordCodec.Stored>> findStored(InvocationKey key, Duration timeout) {

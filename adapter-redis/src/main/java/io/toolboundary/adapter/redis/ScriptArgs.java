@@ -251,6 +251,30 @@ sealed interface ScriptArgs {
     }
 
     /**
+     * {@code findall.lua}.
+     *
+     * @param records the records' keys, all of one run
+     */
+    record FindAll(List<String> records) implements ScriptArgs {
+        /**
+         * @param records the records' keys, all of one run
+         */
+        public FindAll {
+            records = List.copyOf(records);
+        }
+
+        @Override
+        public List<Object> keys() {
+            return List.copyOf(records);
+        }
+
+        @Override
+        public List<Object> argv() {
+            return List.of();
+        }
+    }
+
+    /**
      * {@code find.lua}.
      *
      * @param record the record's key

@@ -6,6 +6,7 @@ import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
@@ -14,7 +15,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
@@ -301,6 +304,38 @@ final class ScriptReplies {
             return invalid();
         }
         return RecordCodec.decode(key, value).map(Option::some);
+    }
+
+    /**
+     * Reads the reply of {@code findall.lua}: pairs of a 1-based position in {@code keys} and the record
+     * stored there.
+     */
+    static Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(Object reply, List<InvocationKey> keys) {
+        if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {
+            return invalid();
+        }
+        Map<ToolCallId, CanonicalRecord> found = new LinkedHashMap<>();
+        for (int i = 0; i < items.size(); i += 2) {
+            if (!(items.get(i) instanceof String position) || !(items.get(i + 1) instanceof String value)) {
+                return invalid();
+            }
+            int index;
+            try {
+                index = Integer.parseInt(position) - 1;
+            } catch (NumberFormatException notANumber) {
+                return invalid();
+            }
+            if (index < 0 || index >= keys.size()) {
+                return invalid();
+            }
+            InvocationKey key = keys.get(index);
+            Either<StoreFailure, RecordCodec.Stored> decoded = RecordCodec.decode(key, value);
+            if (decoded.isLeft()) {
+                return Either.left(decoded.getLeft());
+            }
+            found.put(key.toolCallId(), decoded.get().record());
+        }
+        return Either.right(Collections.unmodifiableMap(found));
     }
 
     private static <R extends Enum<R> & Reply> Either<StoreFailure, Parsed<R>> parse(Object reply,

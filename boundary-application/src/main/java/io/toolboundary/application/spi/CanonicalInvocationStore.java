@@ -4,12 +4,19 @@ import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Where canonical records live: one record per {@link InvocationKey}, with a time to live set once at
@@ -102,6 +109,51 @@ public interface CanonicalInvocationStore {
      * @param timeout the longest this call may take
      */
     Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout);
+
+    /**
+     * {@return the live records of a run's named calls, by tool_call_id; a call with no record (or an expired
+     * one) is absent} Never changes a time to live; reads no other run. The default reads one record at a
+     * time with {@link #find}: a store across a network reads them all in one round trip.
+     *
+     * @param runId the run
+     * @param toolCallIds the calls to read, at most {@value #MAX_FIND_ALL}
+     * @param timeout the longest this call may take
+     * @throws IllegalArgumentException when more than {@value #MAX_FIND_ALL} calls are named
+     */
+    default Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
+            Duration timeout) {
+        requireFindAll(runId, toolCallIds, timeout);
+        Map<ToolCallId, CanonicalRecord> found = new LinkedHashMap<>();
+        for (ToolCallId toolCallId : toolCallIds) {
+            Either<StoreFailure, Option<CanonicalRecord>> one = find(InvocationKey.of(runId, toolCallId), timeout);
+            if (one.isLeft()) {
+                return Either.left(one.getLeft());
+            }
+            one.get().forEach(record -> found.put(toolCallId, record));
+        }
+        return Either.right(Collections.unmodifiableMap(found));
+    }
+
+    /** The most calls one {@link #findAll} may name. */
+    int MAX_FIND_ALL = 256;
+
+    /**
+     * Checks the arguments of {@link #findAll}, for implementations.
+     *
+     * @param runId the run
+     * @param toolCallIds the calls to read
+     * @param timeout the longest the call may take
+     * @throws IllegalArgumentException when more than {@value #MAX_FIND_ALL} calls are named
+     */
+    static void requireFindAll(RunId runId, Set<ToolCallId> toolCallIds, Duration timeout) {
+        Objects.requireNonNull(runId, "runId is null");
+        Objects.requireNonNull(toolCallIds, "toolCallIds is null");
+        Objects.requireNonNull(timeout, "timeout is null");
+        if (toolCallIds.size() > MAX_FIND_ALL) {
+            throw new IllegalArgumentException("at most " + MAX_FIND_ALL + " calls may be read at once, not "
+                    + toolCallIds.size());
+        }
+    }
 
     /**
      * Lists the tool_call_ids of a run's live records, in {@link String#compareTo} order, a page at a time, for

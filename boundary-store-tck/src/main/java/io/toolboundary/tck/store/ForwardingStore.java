@@ -12,11 +12,15 @@ import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * A store that passes every call to a real one unchanged; a test overrides the one call that should behave
@@ -71,6 +75,12 @@ public abstract class ForwardingStore implements CanonicalInvocationStore {
     @Override
     public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
         return store.find(key, timeout);
+    }
+
+    @Override
+    public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
+            Duration timeout) {
+        return store.findAll(runId, toolCallIds, timeout);
     }
 
     @Override

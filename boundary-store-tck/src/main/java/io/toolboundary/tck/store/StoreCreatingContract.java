@@ -17,8 +17,10 @@ import static io.toolboundary.tck.store.StoreRecordFixtures.readyOf;
 import static io.toolboundary.tck.store.StoreRecordFixtures.start;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.toolboundary.application.spi.AttemptToken;
+import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
@@ -30,6 +32,10 @@ import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +104,39 @@ public interface StoreCreatingContract extends StoreFixture {
     default void findsNothingUnderAnUnknownKey() {
         assertThat(store().find(InvocationKey.of(openedRun(), new ToolCallId("call_1")), TIMEOUT))
                 .isEqualTo(Either.right(Option.none()));
+    }
+
+    @Test
+    default void findAllReadsTheNamedRecordsOfOneRunExactly() {
+        RunId run = openedRun();
+        Begun ready = begunCall();
+        CanonicalRecord.Ready completed = readyOf(ready.record(), "raw \ud83d\ude00", evidenceFound("found"));
+        assertThat(complete(completed, ready.token())).isEqualTo(Either.right(completed));
+        CanonicalRecord.Projecting projecting = projecting(ready.key().runId(), "call_2:b");
+        begun(projecting);
+        CanonicalRecord.Projecting elsewhere = projecting(run, "call_3");
+        begun(elsewhere);
+        ToolCallId missing = new ToolCallId("call_missing");
+
+        Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> found = store().findAll(ready.key().runId(),
+                new LinkedHashSet<>(List.of(ready.key().toolCallId(), projecting.key().toolCallId(), missing,
+                        elsewhere.key().toolCallId())), TIMEOUT);
+
+        assertThat(found).isEqualTo(Either.right(Map.of(ready.key().toolCallId(), completed,
+                projecting.key().toolCallId(), projecting)));
+        assertThat(store().findAll(run, Set.of(), TIMEOUT)).isEqualTo(Either.right(Map.of()));
+    }
+
+    @Test
+    default void findAllRefusesMoreCallsThanItReadsAtOnce() {
+        Set<ToolCallId> tooMany = new LinkedHashSet<>();
+        for (int i = 0; i <= CanonicalInvocationStore.MAX_FIND_ALL; i++) {
+            tooMany.add(new ToolCallId("call_" + i));
+        }
+        RunId run = openedRun();
+
+        assertThatThrownBy(() -> store().findAll(run, tooMany, TIMEOUT)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(String.valueOf(CanonicalInvocationStore.MAX_FIND_ALL));
     }
 
     @Test
