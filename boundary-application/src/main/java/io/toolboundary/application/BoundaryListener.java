@@ -104,7 +104,10 @@ public interface BoundaryListener {
     }
 
     /**
-     * A record reached its final state in the store.
+     * A record reached its final state in the store: a call's completion, or a repair
+     * ({@link ToolBoundary#endUnfinished}, {@link ToolBoundary#abandonExpired}). A record that a call's own
+     * clean-up ends after a refused begin or completion is reported by that call's {@link #onRejected} or
+     * {@link #onStoreFailed} alone, so that each call has one terminal event.
      *
      * @param record the READY or ERROR record as stored
      */

@@ -229,7 +229,7 @@ final class StoreSteps {
                 : Either.left(StoreFailure.outcomeUnknown());
         budget.spentSince(started);
         if (ended.isRight()) {
-            listener.onCompleted(ended.get());
+            // The call's one terminal event (onRejected or onStoreFailed) reports this record's end.
             ErrorCode told = ended.get() instanceof CanonicalRecord.Failed failed
                     ? failed.code() : ErrorCode.STORE_OUTCOME_UNKNOWN;
             return BoundaryError.of(told);

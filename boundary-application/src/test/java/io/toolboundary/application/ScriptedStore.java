@@ -118,10 +118,16 @@ final class ScriptedStore implements CanonicalInvocationStore {
         return completeAnswer.apply(outcome);
     }
 
+    /** Whether an end by token ends the last begun record in ERROR, as a store holding it would. */
+    boolean endsRecords;
+
     @Override
     public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
             Instant now, Duration timeout) {
         ends.add(new End(key, token, code, timeout));
+        if (endsRecords && !begins.isEmpty()) {
+            return Either.right(begins.get(begins.size() - 1).record().failed(code, Option.none(), now));
+        }
         return endAnswer;
     }
 

@@ -419,7 +419,11 @@ class ToolBoundaryTest {
 
         enum Scenario {
             SUCCESS, NO_EVIDENCE, PREFLIGHT_REJECTED, BEGIN_REFUSED, TOOL_THROWS, PROJECTOR_THROWS, COMPLETE_REFUSED,
-            STORE_THROWS
+            STORE_THROWS,
+            /** The begin's outcome is unknown; the clean-up ends the record by token. */
+            BEGIN_UNKNOWN_ENDED,
+            /** The store refuses the completion (full); the clean-up ends the record small. */
+            COMPLETE_FULL_ENDED
         }
 
         record Observed(Either<BoundaryError, AgentResult> outcome, java.util.List<ScriptedStore.Completion> completions) {
@@ -429,8 +433,11 @@ class ToolBoundaryTest {
             ScriptedStore scripted = switch (scenario) {
                 case BEGIN_REFUSED -> ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.DUPLICATE_TOOL_CALL));
                 case COMPLETE_REFUSED -> ScriptedStore.refusingComplete(BoundaryError.of(ErrorCode.RECORD_EXPIRED));
+                case BEGIN_UNKNOWN_ENDED -> ScriptedStore.refusingBegin(BoundaryError.of(ErrorCode.STORE_OUTCOME_UNKNOWN));
+                case COMPLETE_FULL_ENDED -> ScriptedStore.refusingComplete(BoundaryError.of(ErrorCode.STORE_FULL));
                 default -> ScriptedStore.confirming();
             };
+            scripted.endsRecords = true;
             CanonicalInvocationStore chosen = scenario == Scenario.STORE_THROWS ? throwingStore() : scripted;
             ToolExecutor tool = scenario == Scenario.TOOL_THROWS
                     ? request -> {
@@ -581,6 +588,17 @@ class ToolBoundaryTest {
 
         @ParameterizedTest
         @EnumSource(Scenario.class)
+        void endsEveryCallWithExactlyOneTerminalEvent(Scenario scenario) {
+            BracketListener bracket = new BracketListener();
+
+            run(scenario, bracket);
+
+            assertThat(bracket.events).filteredOn(java.util.Set.of("rejected", "completed", "storeFailed", "replayed",
+                    "unexpected")::contains).hasSize(1);
+        }
+
+        @ParameterizedTest
+        @EnumSource(Scenario.class)
         void bracketsEveryCallWithOneStartAndOneFinishOnTheCallingThread(Scenario scenario) {
             BracketListener bracket = new BracketListener();
 
@@ -620,6 +638,9 @@ class ToolBoundaryTest {
             assertThat(run(Scenario.PROJECTOR_THROWS, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.PROJECTION_FAILED);
             assertThat(run(Scenario.COMPLETE_REFUSED, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.RECORD_EXPIRED);
             assertThat(run(Scenario.STORE_THROWS, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
+            assertThat(run(Scenario.BEGIN_UNKNOWN_ENDED, noop).outcome().getLeft().code())
+                    .isEqualTo(ErrorCode.STORE_OUTCOME_UNKNOWN);
+            assertThat(run(Scenario.COMPLETE_FULL_ENDED, noop).outcome().getLeft().code()).isEqualTo(ErrorCode.STORE_FULL);
         }
     }
 
