@@ -25,7 +25,7 @@ final class StoreBudget {
         /** A budget on these terms, starting now: one reading of the clock. */
         StoreBudget startNow() {
             long now = nanoTime.getAsLong();
-            return new StoreBudget(this, now, now + total.toNanos(), new long[1]);
+            return new StoreBudget(this, now, now + total.toNanos(), null);
         }
     }
 
@@ -33,14 +33,16 @@ final class StoreBudget {
     /** The reading the budget started at; a budget cut from another keeps its start. */
     private final long startNanos;
     private final long deadlineNanos;
-    /** Nanoseconds spent in store calls, shared with every budget cut from this one (one call's thread only). */
-    private final long[] spentNanos;
+    /** The budget this one was cut from, or this one: it counts the time spent by both. */
+    private final StoreBudget root;
+    /** Nanoseconds spent in store calls, by this budget and every budget cut from it (a root's; one call's thread only). */
+    private long spentNanos;
 
-    private StoreBudget(Terms terms, long startNanos, long deadlineNanos, long[] spentNanos) {
+    private StoreBudget(Terms terms, long startNanos, long deadlineNanos, StoreBudget root) {
         this.terms = terms;
         this.startNanos = startNanos;
         this.deadlineNanos = deadlineNanos;
-        this.spentNanos = spentNanos;
+        this.root = root == null ? this : root;
     }
 
     /** {@return a reading of the budget's clock, to time one store call with {@link #spentSince}} */
@@ -50,12 +52,12 @@ final class StoreBudget {
 
     /** Counts the time from {@code started}, a reading of {@link #now}, as spent in a store call. */
     void spentSince(long started) {
-        spentNanos[0] += terms.nanoTime().getAsLong() - started;
+        root.spentNanos += terms.nanoTime().getAsLong() - started;
     }
 
     /** {@return the time spent in store calls so far, by this budget and every budget cut from it} */
     Duration spent() {
-        return Duration.ofNanos(spentNanos[0]);
+        return Duration.ofNanos(root.spentNanos);
     }
 
     /**
@@ -66,7 +68,7 @@ final class StoreBudget {
         long limitNanos = Math.max(Math.min(limit, terms.total().toNanos()), 0L);
         // The usual run's deadline is far beyond this call's budget: then the budget is this one.
         return deadlineNanos - (startNanos + limitNanos) <= 0 ? this
-                : new StoreBudget(terms, startNanos, startNanos + limitNanos, spentNanos);
+                : new StoreBudget(terms, startNanos, startNanos + limitNanos, root);
     }
 
     /**
