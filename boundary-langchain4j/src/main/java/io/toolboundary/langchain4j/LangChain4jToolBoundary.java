@@ -17,11 +17,16 @@ import io.toolboundary.application.ToolCallEnvelope;
 import io.toolboundary.domain.AgentResult;
 import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.ErrorCode;
+import io.toolboundary.domain.RunId;
+import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
+import io.vavr.control.Option;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -46,14 +51,21 @@ import java.util.function.Supplier;
  * <p>LangChain4j 1.19 gives two calls equal in id, name and arguments within one message one result slot,
  * so the model sees DUPLICATE_TOOL_CALL for both; the tool still runs once.
  *
- * <p>Immutable and thread-safe.
+ * <p>It remembers the run of the last {@value #REMEMBERED_CALLS} tool call ids it answered, so that a
+ * {@link CitationGuardrail} can tell an earlier run's results in the chat memory from the current run's.
+ *
+ * <p>Thread-safe.
  */
 public final class LangChain4jToolBoundary {
+
+    /** How many tool call ids, the most recent, it remembers the run of. */
+    public static final int REMEMBERED_CALLS = 10_000;
 
     private final ToolBoundary boundary;
     private final Supplier<RunContext> runContext;
     private final List<ToolSpecification> specifications;
     private final BoundaryToolExecutor executor = new BoundaryToolExecutor();
+    private final RecentRuns recentRuns = new RecentRuns();
 
     private LangChain4jToolBoundary(ToolBoundary boundary, Supplier<RunContext> runContext,
             List<ToolSpecification> specifications) {
@@ -167,9 +179,45 @@ public final class LangChain4jToolBoundary {
         if (run == null) {
             return Either.left(BoundaryError.of(ErrorCode.INTERNAL_ERROR));
         }
+        recentRuns.remember(request.id(), run.runId());
         ToolCallEnvelope envelope = ToolCallEnvelope.of(run.runId().value(), request.id(), request.name(),
                 request.arguments());
         return boundary.invoke(run, envelope);
+    }
+
+    /** {@return the supplier of the current run, as given to {@link #of}} */
+    Supplier<RunContext> runContext() {
+        return runContext;
+    }
+
+    /**
+     * {@return the run this tool call id was last answered under, if it is among the remembered ones}
+     *
+     * @param toolCallId the id as the framework gave it
+     */
+    Option<RunId> runOf(String toolCallId) {
+        return recentRuns.runOf(toolCallId);
+    }
+
+    /** The run of each recently answered tool call id, the oldest forgotten first. */
+    private static final class RecentRuns {
+
+        private final Map<String, RunId> runs = new LinkedHashMap<>();
+
+        synchronized void remember(String toolCallId, RunId runId) {
+            if (toolCallId == null || ToolCallId.of(toolCallId).isLeft()) {
+                return;
+            }
+            runs.remove(toolCallId);
+            runs.put(toolCallId, runId);
+            if (runs.size() > REMEMBERED_CALLS) {
+                runs.remove(runs.keySet().iterator().next());
+            }
+        }
+
+        synchronized Option<RunId> runOf(String toolCallId) {
+            return Option.of(runs.get(toolCallId));
+        }
     }
 
     /** The one LangChain4j executor behind every offered tool. */
