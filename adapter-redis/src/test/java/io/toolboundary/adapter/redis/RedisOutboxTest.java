@@ -262,10 +262,10 @@ class RedisOutboxTest {
             assertThat(tooSoon).as("idle for less than claimIdle: not delivered again").isEmpty();
         }
         InvocationKey second = complete(store, run, "second");
-        Thread.sleep(CLAIM_IDLE.toMillis() + 50);
+        idleForClaimIdle(store, "exporter-that-dies", dead);
 
-        assertThat(outbox.poll("exporter-alive", 10, NEVER_IDLE, TIMEOUT).get())
-                .as("with a claimIdle longer than the entry was idle: only the new entry")
+        List<OutboxEntry> fresh = outbox.poll("exporter-alive", 10, NEVER_IDLE, TIMEOUT).get();
+        assertThat(fresh).as("with a claimIdle longer than the entry was idle: only the new entry")
                 .extracting(OutboxEntry::key).containsExactly(second);
         List<OutboxEntry> claimed = outbox.poll("exporter-alive", 10, CLAIM_IDLE, TIMEOUT).get();
         assertThat(claimed).as("idle for claimIdle: the dead exporter's entry, delivered again")
@@ -275,7 +275,8 @@ class RedisOutboxTest {
 
         assertThat(outbox.acknowledge(claimed, List.of(), TIMEOUT)).isEqualTo(Either.right(1));
         assertThat(outbox.acknowledge(dead, List.of(), TIMEOUT)).as("acknowledged by the other").isEqualTo(Either.right(0));
-        Thread.sleep(CLAIM_IDLE.toMillis() + 50);
+        idleForClaimIdle(store, "exporter-alive", fresh);
+        idleForClaimIdle(store, "exporter-alive", claimed);
         assertThat(outbox.poll("exporter-3", 10, CLAIM_IDLE, TIMEOUT).get()).as("acknowledged entries never come back")
                 .extracting(OutboxEntry::key).containsExactly(second);
     }
@@ -530,6 +531,18 @@ class RedisOutboxTest {
         new RecordLife(redis, store).passLease(abandoned.key());
         assertThat(store.abandon(abandoned.key(), UPDATED, TIMEOUT).isRight()).isTrue();
         return List.of(completed, failedCall.key(), ended.key(), abandoned.key());
+    }
+
+    /**
+     * Makes pending entries idle for longer than {@link #CLAIM_IDLE} by the server's own account (XCLAIM with
+     * IDLE, to the consumer that holds them, JUSTID so that nothing is delivered), as time passing would;
+     * an acknowledged entry is left as it is.
+     */
+    private void idleForClaimIdle(RedisCanonicalInvocationStore store, String consumer, List<OutboxEntry> entries) {
+        for (OutboxEntry entry : entries) {
+            redis.call("XCLAIM", store.keys().outbox(), RedisKeys.OUTBOX_GROUP, consumer, "0", entry.id(), "IDLE",
+                    String.valueOf(CLAIM_IDLE.toMillis() + 50), "JUSTID");
+        }
     }
 
     private long length(String stream) {
