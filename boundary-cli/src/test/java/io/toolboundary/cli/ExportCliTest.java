@@ -51,6 +51,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -246,12 +247,13 @@ class ExportCliTest {
     }
 
     @Test
-    void aRecordWhoseTtlEndedBeforeExportIsCountedLostAndDoctorSaysSo() throws InterruptedException {
+    void aRecordWhoseTtlEndedBeforeExportIsCountedLostAndDoctorSaysSo() {
         SqlServer database = Database.POSTGRESQL.migrated();
         RedisCanonicalInvocationStore store = exportingStore();
         call(boundary(store, ToolBoundaryConfig.custom().recordTtl(Duration.ofMillis(300)).build()), store, run, TOOL,
                 "call_short");
-        Thread.sleep(600);
+        InvocationKey key = InvocationKey.of(new RunId(run), new ToolCallId("call_short"));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> store.find(key, Duration.ofSeconds(5)).get().isEmpty());
 
         ToolboundaryCliTest.Outcome export = cli(database, "export", "--once");
         ToolboundaryCliTest.Outcome doctor = cli(database, "doctor");
