@@ -2,25 +2,21 @@ package io.toolboundary.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.toolboundary.adapter.inmemory.InMemoryCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStore;
 import io.toolboundary.adapter.redis.RedisCanonicalInvocationStoreFactory;
 import io.toolboundary.adapter.redis.RedisStoreOptions;
-import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.application.spi.CanonicalInvocationStore;
-import io.toolboundary.application.spi.InvocationStart;
 import io.toolboundary.application.spi.OutboxBacklog;
 import io.toolboundary.application.spi.OutboxEntry;
 import io.toolboundary.application.spi.RecordOutbox;
-import io.toolboundary.application.spi.RunOpening;
-import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.application.spi.StoreFailure;
-import io.toolboundary.application.spi.ToolCallIdPage;
-import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.tck.store.ForwardingStore;
 import io.toolboundary.testsupport.redis.RedisServerProcess;
 import io.toolboundary.testsupport.sql.SqlServer;
 import io.vavr.control.Either;
@@ -89,17 +85,10 @@ class ExportReliabilityTest {
                 .backoff(Duration.ofMillis(50), Duration.ofMillis(500));
     }
 
+    /** Exports until the exporter measures an empty backlog; entries a killed exporter held become claimable after claimIdle. */
     private static void drain(RecordExporter exporter) {
-        long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        int idleRounds = 0;
-        while (idleRounds < 4) {
-            assertThat(System.nanoTime()).as("drained in time").isLessThan(until);
-            Either<RecordExporter.Failure, RecordExporter.Round> round = exporter.exportOnce();
-            idleRounds = round.isRight() && round.get().exported() + round.get().lost() == 0 ? idleRounds + 1 : 0;
-            if (round.isRight() && idleRounds > 0) {
-                sleep(Duration.ofMillis(300)); // entries held by a killed exporter become claimable after 500 ms
-            }
-        }
+        await("drained").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50)).until(() ->
+                exporter.exportOnce().isRight() && exporter.stats().backlog().exists(backlog -> backlog.entries() == 0));
     }
 
     /** Every final record has exactly one row, equal to the stored record; no refused call has one. */
@@ -311,24 +300,10 @@ class ExportReliabilityTest {
     }
 
     private static void waitForEmptyBacklog(CanonicalInvocationStore store) {
-        long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (System.nanoTime() < until) {
+        await("the outbox drained").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50)).until(() -> {
             Either<StoreFailure, OutboxBacklog> backlog = store.outbox().get().backlog(Duration.ofSeconds(5));
-            if (backlog.isRight() && backlog.get().entries() == 0) {
-                return;
-            }
-            sleep(Duration.ofMillis(50));
-        }
-        throw new AssertionError("the outbox did not drain in 3 minutes");
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+            return backlog.isRight() && backlog.get().entries() == 0;
+        });
     }
 
     /** The exporter's thread ends here, as a killed process would. */
@@ -360,47 +335,17 @@ class ExportReliabilityTest {
     }
 
     /** A store as it is, its outbox seen through {@code wrap}. */
-    record OutboxWrapper(CanonicalInvocationStore store, UnaryOperator<RecordOutbox> wrap) implements CanonicalInvocationStore {
-        @Override
-        public Either<StoreFailure, RunToken> openRun(RunOpening opening, Duration timeout) {
-            return store.openRun(opening, timeout);
-        }
+    static final class OutboxWrapper extends ForwardingStore {
+        private final UnaryOperator<RecordOutbox> wrap;
 
-        @Override
-        public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
-            return store.begin(start, timeout);
-        }
-
-        @Override
-        public Either<StoreFailure, CanonicalRecord.Final> complete(AttemptToken token, CanonicalRecord.Final record,
-                Duration timeout) {
-            return store.complete(token, record, timeout);
-        }
-
-        @Override
-        public Either<StoreFailure, CanonicalRecord.Final> end(InvocationKey key, AttemptToken token, ErrorCode code,
-                Instant now, Duration timeout) {
-            return store.end(key, token, code, now, timeout);
-        }
-
-        @Override
-        public Either<StoreFailure, CanonicalRecord.Failed> abandon(InvocationKey key, Instant now, Duration timeout) {
-            return store.abandon(key, now, timeout);
-        }
-
-        @Override
-        public Either<StoreFailure, Option<CanonicalRecord>> find(InvocationKey key, Duration timeout) {
-            return store.find(key, timeout);
-        }
-
-        @Override
-        public Either<StoreFailure, ToolCallIdPage> toolCallIds(ToolCallIdPage.Request request, Duration timeout) {
-            return store.toolCallIds(request, timeout);
+        OutboxWrapper(CanonicalInvocationStore store, UnaryOperator<RecordOutbox> wrap) {
+            super(store);
+            this.wrap = wrap;
         }
 
         @Override
         public Option<RecordOutbox> outbox() {
-            return store.outbox().map(wrap);
+            return super.outbox().map(wrap);
         }
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.spi.AttemptToken;
 import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.application.spi.InvocationStart;
+import io.toolboundary.application.spi.RecordOutbox;
 import io.toolboundary.application.spi.RunOpening;
 import io.toolboundary.application.spi.RunToken;
 import io.toolboundary.application.spi.StoreFailure;
@@ -86,5 +87,10 @@ public abstract class ForwardingStore implements CanonicalInvocationStore {
     @Override
     public OptionalLong recordCapBytes() {
         return store.recordCapBytes();
+    }
+
+    @Override
+    public Option<RecordOutbox> outbox() {
+        return store.outbox();
     }
 }
