@@ -39,7 +39,10 @@ import org.springframework.ai.tool.observation.ToolCallingObservationConvention;
  * given (a missing id stays missing; empty arguments are not replaced). The answer carries the same id and
  * name and the {@link ToolBoundary#agentText agent text}; a refused call is an error text, never an
  * exception, and the other calls still run. Tools run from the boundary's bindings, by name; definitions come
- * from a delegate manager. {@link ToolExecutionResult#returnDirect()} is always false.
+ * from a delegate manager. {@link ToolExecutionResult#returnDirect()} is always false. The tool response
+ * message carries the run id in its metadata under {@link ToolCallbackBindings#RUN_ID_KEY} (never sent to
+ * the model), so that a later check of the conversation, such as {@link CitationAdvisor}'s, knows each
+ * result's run.
  *
  * <p>{@link Builder#turnLimits} and {@link Builder#offeredToolsOnly} apply Spring AI 2.0's own rules when set.
  * With an {@link ObservationRegistry}, each call is observed by Spring AI's {@code spring.ai.tool} observation
@@ -135,7 +138,7 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
             if (breach.isDefined()) {
                 responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), breach.get().message()));
                 if (turnLimits.onBreach() == TurnLimits.OnBreach.STOP_TURN) {
-                    throw TurnLimitBreaches.stop(breach.get(), result(prompt, request, responses));
+                    throw TurnLimitBreaches.stop(breach.get(), result(prompt, run, request, responses));
                 }
                 continue;
             }
@@ -143,14 +146,17 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
                     call.arguments(), () -> invoke(run, call, offered));
             responses.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), text));
         }
-        return result(prompt, request, responses);
+        return result(prompt, run, request, responses);
     }
 
-    private static ToolExecutionResult result(Prompt prompt, AssistantMessage request,
+    private static ToolExecutionResult result(Prompt prompt, RunContext run, AssistantMessage request,
             List<ToolResponseMessage.ToolResponse> responses) {
+        ToolResponseMessage answered = ToolResponseMessage.builder().responses(responses)
+                .metadata(Map.of(ToolCallbackBindings.RUN_ID_KEY, run.runId().value())).build();
+        ShownResults.in(toolContextOf(prompt)).forEach(shown -> shown.ran(run.runId(), request, answered));
         List<Message> history = new ArrayList<>(prompt.getInstructions());
         history.add(request);
-        history.add(ToolResponseMessage.builder().responses(responses).build());
+        history.add(answered);
         return ToolExecutionResult.builder().conversationHistory(history).returnDirect(false).build();
     }
 
@@ -180,10 +186,13 @@ public final class BoundaryToolCallingManager implements ToolCallingManager {
     }
 
     private static RunContext runOf(Prompt prompt) {
-        Map<String, Object> toolContext = prompt.getOptions() instanceof ToolCallingChatOptions options
-                && options.getToolContext() != null ? options.getToolContext() : Map.of();
-        return BoundaryToolContext.runContext(toolContext).getOrElseThrow(() -> new IllegalStateException(
+        return BoundaryToolContext.runContext(toolContextOf(prompt)).getOrElseThrow(() -> new IllegalStateException(
                 "the prompt's tool context holds no RunContext; pass BoundaryToolContext.of(run) as the tool context"));
+    }
+
+    private static Map<String, Object> toolContextOf(Prompt prompt) {
+        return prompt.getOptions() instanceof ToolCallingChatOptions options
+                && options.getToolContext() != null ? options.getToolContext() : Map.of();
     }
 
     /** Builds a {@link BoundaryToolCallingManager}. */

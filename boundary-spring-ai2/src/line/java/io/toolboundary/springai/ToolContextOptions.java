@@ -1,0 +1,17 @@
+package io.toolboundary.springai;
+
+import java.util.Map;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+
+/** A request's options with another tool context, the rest unchanged: Spring AI 2.0 mutates a copy. */
+final class ToolContextOptions {
+
+    private ToolContextOptions() {
+    }
+
+    /** {@return a copy of {@code options} whose tool context is {@code toolContext}} */
+    static ChatOptions with(ToolCallingChatOptions options, Map<String, Object> toolContext) {
+        return options.mutate().toolContext(toolContext).build();
+    }
+}
