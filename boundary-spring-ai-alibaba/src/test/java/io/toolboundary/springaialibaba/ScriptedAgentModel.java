@@ -38,6 +38,23 @@ final class ScriptedAgentModel implements ChatModel {
                 : new AssistantMessage("done"));
     }
 
+    /** Gives {@code turns} one per call, in order, then the last one again: a script that revisions follow too. */
+    static ScriptedAgentModel inOrder(AssistantMessage... turns) {
+        List<AssistantMessage> script = List.of(turns);
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        return new ScriptedAgentModel(answered -> script.get(Math.min(next.getAndIncrement(), script.size() - 1)));
+    }
+
+    /** A turn that requests {@code calls}. */
+    static AssistantMessage requesting(AssistantMessage.ToolCall... calls) {
+        return AssistantMessage.builder().content("").toolCalls(List.of(calls)).build();
+    }
+
+    /** The prompts the model was given, in order. */
+    List<Prompt> prompts() {
+        return List.copyOf(prompts);
+    }
+
     /** Says {@code text} first, then "FINISH": a supervisor routing once. */
     static ScriptedAgentModel routingOnce(String text) {
         List<String> said = new CopyOnWriteArrayList<>();
