@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
 
 /**
- * Spring AI 1.1's ChatClient over a scripted model, the boundary's tool calling manager and boundary-micrometer's
- * {@link ToolSpans}, exported through micrometer-tracing's OpenTelemetry bridge: the GenAI tool span sits inside
- * Spring AI's own tool observation span.
+ * Spring AI's ChatClient (on each line: 1.1 and 2.0) over a scripted model, the boundary's tool calling manager
+ * and boundary-micrometer's {@link ToolSpans}, exported through micrometer-tracing's OpenTelemetry bridge: the
+ * GenAI tool span sits inside Spring AI's own tool observation span.
  */
 class ToolSpansChatClientTest {
 
