@@ -98,8 +98,9 @@ public final class Main {
                 out.println();
                 inspection.lines(runId).forEach(out::println);
             });
+            boolean cited = CitationStep.print(script.boundary(), runId, out, err);
             boolean audited = AuditStep.print(store.store(), runId, out, err);
-            return asScripted && audited ? EXIT_OK : EXIT_FAILED;
+            return asScripted && cited && audited ? EXIT_OK : EXIT_FAILED;
         }
     }
 

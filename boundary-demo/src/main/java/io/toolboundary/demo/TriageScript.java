@@ -96,6 +96,11 @@ final class TriageScript {
                 METRICS_QUERY);
     }
 
+    /** {@return the boundary the script's calls went through} */
+    ToolBoundary boundary() {
+        return boundary;
+    }
+
     /**
      * {@return true when every step ended as scripted} Plays every step, printing a table for each and a summary line.
      */

@@ -68,6 +68,21 @@ class DemoTest {
         }
 
         @Test
+        void holdsTheScriptedAnswersCitationsAgainstTheRecords() {
+            String out = demo.out();
+            String answers = out.substring(out.indexOf("The agent's final answer"), out.indexOf("Audit database"));
+            List<String> verdicts = answers.lines().filter(line -> line.matches(" {10}(evidence|not found) +call_.*"))
+                    .map(String::strip).map(line -> line.replaceAll(" +", " ")).toList();
+
+            assertThat(verdicts).containsExactly("evidence call_01 ACCEPTED", "evidence call_04 ACCEPTED",
+                    "not found call_02 ACCEPTED", "evidence call_03 ACCEPTED", "evidence call_02 NEGATIVE_AS_EVIDENCE",
+                    "evidence call_13 NOT_REFERENCABLE");
+            assertThat(answers).containsOnlyOnce("grounded: the answer goes out as written")
+                    .containsOnlyOnce("not grounded: the model is asked to revise with:")
+                    .doesNotContain("payment_gateway_latency_ms", "PROJECTION_FAILED");
+        }
+
+        @Test
         void readsTheRunsFinalRecordsBackFromTheAuditDatabaseWithRawResponsesMasked() {
             String audit = demo.out().substring(demo.out().indexOf("Audit database"));
             List<String> rows = audit.lines().filter(line -> line.startsWith("  call_")).toList();
