@@ -46,6 +46,8 @@ import javax.sql.DataSource;
  * 0001-01-01 to 9999-12-31 UTC ({@link AuditFailure.Kind#REFUSED}), and on MariaDB/MySQL a session whose
  * {@code sql_mode} is not strict, where the database could truncate a value silently (REFUSED). It creates no
  * table: run the Flyway migrations at {@link #flywayLocation()}, or their plain SQL. Thread-safe.
+ *
+ * <p>{@link #citationChecks} reads back what a {@link CitationAudit} wrote to {@link #citationTable()}.
  */
 public final class JdbcAudit implements AuditSink, RecordAudit {
 
@@ -62,13 +64,16 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
 
     private final DataSource dataSource;
     private final String table;
+    private final String citationTable;
     private final SqlDialect dialect;
     private final String product;
     private final Clock clock;
 
-    private JdbcAudit(DataSource dataSource, String table, SqlDialect dialect, String product, Clock clock) {
+    private JdbcAudit(DataSource dataSource, String table, String citationTable, SqlDialect dialect, String product,
+            Clock clock) {
         this.dataSource = dataSource;
         this.table = table;
+        this.citationTable = citationTable;
         this.dialect = dialect;
         this.product = product;
         this.clock = clock;
@@ -88,7 +93,8 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
 
     /**
      * {@return an audit over {@code dataSource}'s table {@code table}, which has the migrations' columns and keys}
-     * Takes one connection to read the database's product.
+     * Its citation checks are read from {@value CitationAudit#DEFAULT_TABLE}, in {@code table}'s schema when it
+     * names one. Takes one connection to read the database's product.
      *
      * @param dataSource the application's data source
      * @param table the table, an unquoted identifier optionally qualified by a schema ({@code audit.records})
@@ -97,25 +103,65 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
      * @throws IllegalStateException when no connection can be had to read the product (with its SQLSTATE)
      */
     public static JdbcAudit of(DataSource dataSource, String table) {
-        requireNonNull(dataSource, "dataSource is null");
         requireNonNull(table, "table is null");
+        int dot = table.indexOf('.');
+        return of(dataSource, table, (dot < 0 ? "" : table.substring(0, dot + 1)) + CitationRows.DEFAULT_TABLE);
+    }
+
+    /**
+     * {@return an audit over {@code dataSource}'s table {@code table} of records and {@code citationTable} of
+     * citation checks, which have the migrations' columns and keys} Takes one connection to read the database's
+     * product.
+     *
+     * @param dataSource the application's data source
+     * @param table the records' table, an unquoted identifier optionally qualified by a schema ({@code audit.records})
+     * @param citationTable the citation checks' table, an identifier of the same form
+     * @throws IllegalArgumentException when a table name is not such an identifier, or the database is not
+     *     MariaDB, MySQL 8 or PostgreSQL (naming it)
+     * @throws IllegalStateException when no connection can be had to read the product (with its SQLSTATE)
+     */
+    public static JdbcAudit of(DataSource dataSource, String table, String citationTable) {
+        requireNonNull(dataSource, "dataSource is null");
+        requireTableName(table, "table");
+        requireTableName(citationTable, "citationTable");
+        Detected detected = detect(dataSource, "JdbcAudit");
+        return new JdbcAudit(dataSource, table, citationTable, detected.dialect(), detected.product(), Clock.systemUTC());
+    }
+
+    /** Refuses a table name that is not an unquoted identifier, optionally qualified by a schema. */
+    static String requireTableName(String table, String name) {
+        requireNonNull(table, name + " is null");
         if (!TABLE_NAME.matcher(table).matches()) {
-            throw new IllegalArgumentException("the table name must be an identifier of [A-Za-z0-9_], not starting"
-                    + " with a digit, optionally qualified by a schema (schema.table), at most 63 characters a part");
+            throw new IllegalArgumentException("the " + name + " name must be an identifier of [A-Za-z0-9_], not"
+                    + " starting with a digit, optionally qualified by a schema (schema.table), at most 63 characters a"
+                    + " part");
         }
+        return table;
+    }
+
+    /** Reads the database's dialect and product name over one connection. */
+    static Detected detect(DataSource dataSource, String who) {
         try (Connection connection = dataSource.getConnection()) {
             SqlDialect dialect = SqlDialect.of(connection.getMetaData());
-            String product = connection.getMetaData().getDatabaseProductName();
-            return new JdbcAudit(dataSource, table, dialect, product, Clock.systemUTC());
+            return new Detected(dialect, connection.getMetaData().getDatabaseProductName());
         } catch (SQLException failure) {
             AuditFailure reason = SqlFailures.noConnection("reading the database product", failure);
-            throw new IllegalStateException("JdbcAudit cannot read the database product: " + reason.reason());
+            throw new IllegalStateException(who + " cannot read the database product: " + reason.reason());
         }
+    }
+
+    /** A database's dialect and product name. */
+    record Detected(SqlDialect dialect, String product) {
     }
 
     /** {@return the table the records are in} */
     public String table() {
         return table;
+    }
+
+    /** {@return the table the citation checks are read from} */
+    public String citationTable() {
+        return citationTable;
     }
 
     /** {@return the database product, as its driver names it (for example "MariaDB" or "PostgreSQL")} */
@@ -125,8 +171,8 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
 
     /**
      * {@return the Flyway location of this database's migrations, for example
-     * {@code classpath:io/toolboundary/export/db/postgresql}} Each holds {@code V1__toolboundary_record.sql},
-     * plain SQL that also runs without Flyway.
+     * {@code classpath:io/toolboundary/export/db/postgresql}} Each holds {@code V1__toolboundary_record.sql} and
+     * {@code V2__toolboundary_citation_check.sql}, plain SQL that also runs without Flyway.
      */
     public String flywayLocation() {
         return dialect.flywayLocation();
@@ -226,7 +272,7 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
         return query("reading a record", sql, statement -> {
             statement.setString(1, runId.value());
             statement.setString(2, toolCallId.value());
-        }).map(found -> found.isEmpty() ? Option.none() : Option.of(found.get(0)));
+        }, RECORDS).map(found -> found.isEmpty() ? Option.none() : Option.of(found.get(0)));
     }
 
     /**
@@ -239,7 +285,20 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
     public Either<AuditFailure, List<AuditedRecord>> records(RunId runId) {
         requireNonNull(runId, "runId is null");
         String sql = "SELECT " + RecordRows.SELECTED + " FROM " + table + " WHERE run_id = ? ORDER BY tool_call_id";
-        return query("reading the records of a run", sql, statement -> statement.setString(1, runId.value()));
+        return query("reading the records of a run", sql, statement -> statement.setString(1, runId.value()), RECORDS);
+    }
+
+    /**
+     * {@return the citation checks of a run, in checked order (checks of one instant in the order written)}
+     *
+     * @param runId the run
+     * @throws NullPointerException when {@code runId} is {@code null}
+     */
+    @Override
+    public Either<AuditFailure, List<AuditedCitationCheck>> citationChecks(RunId runId) {
+        requireNonNull(runId, "runId is null");
+        return query("reading the citation checks of a run", CitationRows.selectRun(citationTable),
+                statement -> statement.setString(1, runId.value()), CITATION_CHECKS);
     }
 
     /**
@@ -283,7 +342,7 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
                 dialect.bindInstant(statement, i++, upper);
             }
             statement.setInt(i, limit);
-        });
+        }, RECORDS);
     }
 
     @Override
@@ -354,7 +413,7 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
     }
 
     /** True when the MariaDB/MySQL session refuses values a column cannot hold instead of changing them. */
-    private static boolean strictSession(Connection connection) throws SQLException {
+    static boolean strictSession(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
                 ResultSet mode = statement.executeQuery("SELECT @@SESSION.sql_mode")) {
             String modes = mode.next() ? String.valueOf(mode.getString(1)).toUpperCase(Locale.ROOT) : "";
@@ -393,7 +452,7 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
     }
 
     /** Runs a read in one connection (auto-commit as the pool gives it) and rebuilds each row. */
-    private Either<AuditFailure, List<AuditedRecord>> query(String doing, String sql, Binder binder) {
+    private <T> Either<AuditFailure, List<T>> query(String doing, String sql, Binder binder, Rows<T> reader) {
         Connection connection;
         try {
             connection = dataSource.getConnection();
@@ -402,14 +461,14 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
         }
         try (connection; PreparedStatement statement = connection.prepareStatement(sql)) {
             binder.bind(statement);
-            List<AuditedRecord> found = new ArrayList<>();
+            List<T> found = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     try {
-                        found.add(RecordRows.read(rows, dialect));
+                        found.add(reader.read(rows, dialect));
                     } catch (RecordRows.InvalidRow invalid) {
                         return Either.left(new AuditFailure(AuditFailure.Kind.DATA_INVALID, doing + ": row "
-                                + found.size() + " is not a valid record (column " + invalid.column() + ")"));
+                                + found.size() + " is not a valid " + reader.noun() + " (column " + invalid.column() + ")"));
                     } catch (SQLException unreadable) {
                         AuditFailure failure = SqlFailures.of(doing, unreadable, dialect);
                         // A value the driver cannot convert is a row that is not a record; a lost connection is not.
@@ -451,5 +510,21 @@ public final class JdbcAudit implements AuditSink, RecordAudit {
     @FunctionalInterface
     private interface Binder {
         void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    private static final Rows<AuditedRecord> RECORDS = new Rows<>("record", RecordRows::read);
+    private static final Rows<AuditedCitationCheck> CITATION_CHECKS = new Rows<>("citation check", CitationRows::read);
+
+    /** How a read rebuilds a row, and what a row is called in its failure. */
+    private record Rows<T>(String noun, RowReader<T> reader) {
+        T read(ResultSet row, SqlDialect dialect) throws SQLException {
+            return reader.read(row, dialect);
+        }
+    }
+
+    /** Rebuilds one row. */
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet row, SqlDialect dialect) throws SQLException;
     }
 }

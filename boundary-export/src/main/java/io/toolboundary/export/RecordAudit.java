@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Reads exported records back from the audit database, in the shape {@code ToolBoundary.records()} gives
- * them: long after their TTL ended in the store. For the harness and its reviewers, never for the agent.
+ * them: long after their TTL ended in the store; and the citation checks of the run's answers. For the harness
+ * and its reviewers, never for the agent.
  */
 public interface RecordAudit {
 
@@ -38,4 +39,11 @@ public interface RecordAudit {
      * @param limit the most records to return, 1 or more
      */
     Either<AuditFailure, List<AuditedRecord>> records(ToolName tool, Instant from, Instant to, int limit);
+
+    /**
+     * {@return the citation checks of a run's answers, in the order they were checked}
+     *
+     * @param runId the run
+     */
+    Either<AuditFailure, List<AuditedCitationCheck>> citationChecks(RunId runId);
 }
