@@ -52,7 +52,7 @@ class PomFragmentsTest {
     /** The reactor modules whose jars the documented applications use (this module depends on each). */
     private static final List<String> JARS = List.of("boundary-domain", "boundary-application", "adapter-inmemory",
             "adapter-redis", "boundary-langchain4j", "boundary-micrometer", "boundary-spring-ai", "boundary-spring-ai2",
-            "boundary-spring-ai-alibaba", "boundary-mcp");
+            "boundary-spring-ai-alibaba", "boundary-mcp", "boundary-citations");
 
     private static final Pattern XML_BLOCK = Pattern.compile("(?m)^```xml\n(.*?)^```$", Pattern.DOTALL);
     private static final Pattern APP = Pattern.compile(
