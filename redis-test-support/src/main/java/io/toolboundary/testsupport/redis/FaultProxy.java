@@ -10,10 +10,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A loopback TCP proxy to one Redis server ({@link #endpoint()}) that a test switches at runtime to break the
@@ -57,6 +59,8 @@ public final class FaultProxy implements AutoCloseable {
     /** Client bytes still forwarded before the connection carrying them is reset; negative when unarmed. */
     private final AtomicLong resetAfter = new AtomicLong(-1);
     private volatile Mode mode = Mode.PASS;
+    /** How long each chunk of server bytes is held before it is forwarded; zero forwards at once. */
+    private volatile long replyDelayNanos;
     private volatile boolean closed;
 
     private FaultProxy(RedisEndpoint target, ServerSocket listener) {
@@ -143,6 +147,17 @@ public final class FaultProxy implements AutoCloseable {
     /** True while a cut armed by {@link #resetAfterClientBytes} has not fired. */
     public boolean cutArmed() {
         return resetAfter.get() > 0;
+    }
+
+    /**
+     * Holds every chunk of server bytes read from now on for {@code delay} before forwarding it, in order and
+     * intact: a slow network, not a broken one. {@link Duration#ZERO} forwards at once again.
+     */
+    public void delayReplies(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative, was " + delay);
+        }
+        replyDelayNanos = delay.toNanos();
     }
 
     /** Client bytes forwarded to the server so far. */
@@ -341,6 +356,7 @@ public final class FaultProxy implements AutoCloseable {
             byte[] buffer = new byte[BUFFER_BYTES];
             try (InputStream in = server.getInputStream(); OutputStream out = client.getOutputStream()) {
                 for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+                    hold(replyDelayNanos);
                     synchronized (this) {
                         if (reset) {
                             return;
@@ -366,6 +382,14 @@ public final class FaultProxy implements AutoCloseable {
                 // The link is cut: below.
             }
             end();
+        }
+
+        /** Holds this direction's traffic for {@code nanos}: the injected delay itself, not a wait for a condition. */
+        private void hold(long nanos) {
+            long until = System.nanoTime() + nanos;
+            for (long left = nanos; left > 0; left = until - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+            }
         }
 
         /** One side closed or failed: the whole link goes, as a proxy's would. */

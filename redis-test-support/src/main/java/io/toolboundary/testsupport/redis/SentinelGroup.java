@@ -47,6 +47,7 @@ public final class SentinelGroup implements AutoCloseable {
     private final FaultProxy link;
     private final RedisServerProcess replica;
     private final List<RedisServerProcess> sentinels;
+    private final List<RedisServerProcess> addedReplicas = new ArrayList<>();
     private boolean closed;
 
     private SentinelGroup(RedisServerProcess master, FaultProxy link, RedisServerProcess replica,
@@ -151,6 +152,32 @@ public final class SentinelGroup implements AutoCloseable {
     }
 
     /**
+     * Starts a new, empty replica of the promoted master on a port of its own (never the killed master's address,
+     * which clients that have not yet followed the sentinels may still try) and waits until its link is up: a
+     * write that waits for one replica's acknowledgement is acknowledged again. Closed with the group.
+     *
+     * @param promoted the promoted master, as {@link #awaitFailover} gave it
+     * @param timeout the longest wait
+     * @throws IllegalStateException when it does not replicate in time
+     */
+    public synchronized void startReplicaOf(RedisEndpoint promoted, Duration timeout) {
+        requireOpen();
+        RedisServerProcess added = RedisServerProcess.start(RedisServerProcess.Persistence.NONE, List.of(
+                "--replicaof", promoted.host(), Integer.toString(promoted.port())));
+        addedReplicas.add(added);
+        LocalRedisProcesses.awaitTrue(() -> replicates(added.endpoint()), timeout,
+                "the new replica " + added.endpoint().hostAndPort() + " to replicate " + promoted.hostAndPort());
+    }
+
+    private static boolean replicates(RedisEndpoint server) {
+        try (RedisAdmin admin = RedisAdmin.open(server, COMMAND_TIMEOUT)) {
+            return "slave".equals(admin.role()) && "up".equals(admin.info("replication", "master_link_status"));
+        } catch (RedisErrorReply | UncheckedIOException notYet) {
+            return false;
+        }
+    }
+
+    /**
      * Waits until both sentinels name the same new master (not the killed one) and that server answers
      * {@code ROLE} as a master.
      *
@@ -195,6 +222,7 @@ public final class SentinelGroup implements AutoCloseable {
         }
         closed = true;
         sentinels.forEach(SentinelGroup::closeQuietly);
+        addedReplicas.forEach(SentinelGroup::closeQuietly);
         closeQuietly(replica);
         closeQuietly(link);
         closeQuietly(master);
