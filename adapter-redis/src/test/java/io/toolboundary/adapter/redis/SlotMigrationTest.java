@@ -269,7 +269,7 @@ class SlotMigrationTest {
      * Moves {@code slot} from {@code source} to {@code target}; answers how long the slot was in
      * migration, from {@code IMPORTING} to the last {@code SETSLOT NODE}.
      */
-    private static long migrate(OwnCluster cluster, Map<RedisEndpoint, String> ids, int slot, RedisEndpoint source,
+    static long migrate(OwnCluster cluster, Map<RedisEndpoint, String> ids, int slot, RedisEndpoint source,
             RedisEndpoint target) {
         String slotText = Integer.toString(slot);
         // The target has never run these scripts, or has forgotten them: NOSCRIPT after ASK and MOVED.
@@ -312,7 +312,7 @@ class SlotMigrationTest {
     }
 
     /** The master that owns {@code slot}: the one whose own line of {@code CLUSTER NODES} lists it. */
-    private static RedisEndpoint owner(OwnCluster cluster, Map<RedisEndpoint, String> ids, int slot) {
+    static RedisEndpoint owner(OwnCluster cluster, Map<RedisEndpoint, String> ids, int slot) {
         for (RedisEndpoint node : cluster.nodes()) {
             String reply = String.valueOf(cluster.callOn(node, "CLUSTER", "NODES"));
             for (String line : reply.split("\n")) {
