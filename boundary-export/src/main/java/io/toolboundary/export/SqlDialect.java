@@ -68,17 +68,6 @@ enum SqlDialect {
         }
 
         @Override
-        void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
-            statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
-        }
-
-        @Override
-        Instant readInstant(ResultSet row, String column) throws SQLException {
-            OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
-            return value == null ? null : value.toInstant();
-        }
-
-        @Override
         boolean updateCountsInserts() {
             return true;
         }
@@ -99,17 +88,6 @@ enum SqlDialect {
         @Override
         String argumentsParameter() {
             return "?";
-        }
-
-        @Override
-        void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
-            statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
-        }
-
-        @Override
-        Instant readInstant(ResultSet row, String column) throws SQLException {
-            OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
-            return value == null ? null : value.toInstant();
         }
 
         @Override
@@ -135,11 +113,19 @@ enum SqlDialect {
     /** The placeholder of the arguments in an insert. */
     abstract String argumentsParameter();
 
-    /** Binds {@code instant} (already truncated to microseconds) as UTC. */
-    abstract void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException;
+    /**
+     * Binds {@code instant} (already truncated to microseconds) as UTC: an {@link OffsetDateTime} at UTC, for
+     * a column with a time zone.
+     */
+    void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+        statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+    }
 
     /** Reads an instant written by {@link #bindInstant}; null for SQL NULL. */
-    abstract Instant readInstant(ResultSet row, String column) throws SQLException;
+    Instant readInstant(ResultSet row, String column) throws SQLException {
+        OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
 
     /** True when an upsert's update count is exactly the number of rows it inserted, whatever the driver's settings. */
     abstract boolean updateCountsInserts();
