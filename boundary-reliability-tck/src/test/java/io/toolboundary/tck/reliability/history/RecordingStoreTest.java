@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 class RecordingStoreTest {
 
-    /** A store of the domain's rules behind one lock; {@code racy} splits begin's check from its write. */
+    /** A store of the domain's rules behind one lock; {@code racy} splits begin's check from its write (two lock holds). */
     static final class RulesStore implements CanonicalInvocationStore {
         private final boolean racy;
         private final Map<InvocationKey, CanonicalRecord> records = new HashMap<>();
@@ -52,28 +52,44 @@ class RecordingStoreTest {
 
         @Override
         public Either<StoreFailure, CanonicalRecord.Projecting> begin(InvocationStart start, Duration timeout) {
-            InvocationKey key = start.record().key();
+            if (!racy) {
+                synchronized (this) {
+                    return created(start, decided(start));
+                }
+            }
             Either<io.toolboundary.domain.spi.Refusal, Option<CanonicalRecord.Projecting>> decided;
             synchronized (this) {
-                decided = StoreRules.begin(Option.some(new StoreRules.RunLedger(
-                        ledger.contains(key) ? Option.some(start.record().requestFingerprint()) : Option.none(), 0, 0)),
-                        held(key, start.token()), start.record().requestFingerprint(), 100, 100);
+                decided = decided(start);
             }
-            if (racy) {
-                Thread.yield();
-            }
+            Thread.yield();
             synchronized (this) {
-                if (decided.isLeft()) {
-                    return Either.left(StoreFailure.refused(decided.getLeft()));
-                }
-                if (decided.get().isDefined()) {
-                    return Either.right(decided.get().get());
-                }
-                records.put(key, start.record());
-                tokens.put(key, start.token());
-                ledger.add(key);
-                return Either.right(start.record());
+                return created(start, decided);
             }
+        }
+
+        /** What the rules decide of a begin, on the state as it is now; the caller holds the lock. */
+        private Either<io.toolboundary.domain.spi.Refusal, Option<CanonicalRecord.Projecting>> decided(
+                InvocationStart start) {
+            InvocationKey key = start.record().key();
+            return StoreRules.begin(Option.some(new StoreRules.RunLedger(
+                    ledger.contains(key) ? Option.some(start.record().requestFingerprint()) : Option.none(), 0, 0)),
+                    held(key, start.token()), start.record().requestFingerprint(), 100, 100);
+        }
+
+        /** Carries out a begin's decision; the caller holds the lock. */
+        private Either<StoreFailure, CanonicalRecord.Projecting> created(InvocationStart start,
+                Either<io.toolboundary.domain.spi.Refusal, Option<CanonicalRecord.Projecting>> decided) {
+            if (decided.isLeft()) {
+                return Either.left(StoreFailure.refused(decided.getLeft()));
+            }
+            if (decided.get().isDefined()) {
+                return Either.right(decided.get().get());
+            }
+            InvocationKey key = start.record().key();
+            records.put(key, start.record());
+            tokens.put(key, start.token());
+            ledger.add(key);
+            return Either.right(start.record());
         }
 
         @Override
