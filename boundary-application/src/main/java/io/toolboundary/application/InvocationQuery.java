@@ -52,6 +52,13 @@ final class InvocationQuery {
                 .mapLeft(failure -> BoundaryError.of(failure.code()));
     }
 
+    /** How each of a run's named calls may be cited (absent: no live record), in one store read, or a store error. */
+    Either<BoundaryError, Map<ToolCallId, Referencability>> referencabilities(RunId runId, Set<ToolCallId> toolCallIds) {
+        CanonicalInvocationStore.requireFindAll(runId, toolCallIds, timeout);
+        return store.referencabilities(runId, Set.copyOf(toolCallIds), timeout)
+                .mapLeft(failure -> BoundaryError.of(failure.code()));
+    }
+
     /** How the record of a call may be cited ({@code NOT_REFERENCABLE} when there is none), or a store error. */
     Either<BoundaryError, Referencability> referencability(RunId runId, ToolCallId toolCallId) {
         return find(runId, toolCallId).map(found -> found.map(CanonicalRecord::referencability)

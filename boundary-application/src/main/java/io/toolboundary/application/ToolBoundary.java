@@ -106,6 +106,21 @@ public final class ToolBoundary {
     }
 
     /**
+     * Says how each of a run's named calls may be cited, as {@link #referencability(RunId, ToolCallId)} does
+     * for one, in one store read that carries no request or raw response (with the shipped stores); a call
+     * with no live record is absent, which is {@code NOT_REFERENCABLE}. For the harness and the citation check.
+     *
+     * @param runId the run
+     * @param toolCallIds the exact framework tool_call_ids, at most {@value CanonicalInvocationStore#MAX_FIND_ALL}
+     * @return how each call with a record may be cited, or a store error
+     * @throws IllegalArgumentException when more are named
+     */
+    public Either<BoundaryError, Map<ToolCallId, Referencability>> referencability(RunId runId,
+            Set<ToolCallId> toolCallIds) {
+        return storeSteps.records().referencabilities(runId, toolCallIds);
+    }
+
+    /**
      * The text a model receives for a call, the one format of every integration (see {@link #invoke}):
      * {@code EVIDENCE_FOUND} or {@code NO_EVIDENCE (scope: <scope>)} and the content, or
      * {@code ERROR <CODE>: <safe message>}.

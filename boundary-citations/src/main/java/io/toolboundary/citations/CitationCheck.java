@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.toolboundary.application.ToolBoundary;
 import io.toolboundary.application.spi.CanonicalInvocationStore;
 import io.toolboundary.domain.BoundaryError;
-import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
@@ -22,7 +21,8 @@ import java.util.function.Consumer;
 /**
  * Holds an agent's answer against the run's records: each citation gets a {@link CitationVerdict} from how
  * its record may be cited (READY with EVIDENCE_FOUND as evidence, READY with NO_EVIDENCE only as "nothing
- * found", PROJECTING, ERROR or none not at all). One store read per answer ({@link ToolBoundary#findAll}),
+ * found", PROJECTING, ERROR or none not at all). One store read per answer
+ * ({@link ToolBoundary#referencability(RunId, java.util.Set)}, which carries no request or raw response),
  * off the tool call's path; the report and the {@link #feedback feedback} hold only ids the model wrote,
  * never record data or another run's ids. Thread-safe; one instance serves all runs.
  *
@@ -129,17 +129,17 @@ public final class CitationCheck {
                 });
             }
         }
-        Either<BoundaryError, Map<ToolCallId, CanonicalRecord>> read = toRead.isEmpty()
+        Either<BoundaryError, Map<ToolCallId, Referencability>> read = toRead.isEmpty()
                 ? Either.right(Map.of())
-                : boundary.findAll(runId, toRead);
+                : boundary.referencability(runId, toRead);
         return read.map(records -> report(runId, cited, records, toRead, ownShown, otherShown))
                 .peek(this::tell);
     }
 
-    private CitationReport report(RunId runId, List<Citation> cited, Map<ToolCallId, CanonicalRecord> records,
+    private CitationReport report(RunId runId, List<Citation> cited, Map<ToolCallId, Referencability> records,
             Set<ToolCallId> read, Set<ToolCallId> ownShown, Set<String> otherShown) {
         if (cited.isEmpty()) {
-            boolean readyShown = records.values().stream().anyMatch(record -> record instanceof CanonicalRecord.Ready);
+            boolean readyShown = records.values().stream().anyMatch(citable -> citable != Referencability.NOT_REFERENCABLE);
             return new CitationReport(runId, List.of(), readyShown);
         }
         List<CitationReport.Checked> checked = new ArrayList<>(cited.size());
@@ -149,7 +149,7 @@ public final class CitationCheck {
         return new CitationReport(runId, checked, false);
     }
 
-    private static CitationVerdict verdict(Citation citation, Map<ToolCallId, CanonicalRecord> records,
+    private static CitationVerdict verdict(Citation citation, Map<ToolCallId, Referencability> records,
             Set<ToolCallId> read, Set<ToolCallId> ownShown, Set<String> otherShown) {
         Either<BoundaryError, ToolCallId> id = ToolCallId.of(citation.toolCallId());
         if (id.isLeft()) {
@@ -161,8 +161,7 @@ public final class CitationCheck {
         if (!read.contains(id.get())) {
             return CitationVerdict.NOT_CHECKED;
         }
-        CanonicalRecord record = records.get(id.get());
-        Referencability referencability = record == null ? Referencability.NOT_REFERENCABLE : record.referencability();
+        Referencability referencability = records.getOrDefault(id.get(), Referencability.NOT_REFERENCABLE);
         return switch (referencability) {
             case NOT_REFERENCABLE -> CitationVerdict.NOT_REFERENCABLE;
             case CITABLE_EVIDENCE -> citation.kind() == Citation.Kind.EVIDENCE

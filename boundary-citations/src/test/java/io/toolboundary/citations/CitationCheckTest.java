@@ -15,6 +15,7 @@ import io.toolboundary.domain.BoundaryError;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.tck.store.ForwardingStore;
@@ -106,12 +107,12 @@ class CitationCheckTest {
     @Test
     void refusesACallShownUnderAnotherRunWithoutReadingIt() {
         List<InvocationKey> shown = List.of(key(run, "call_found"), key(otherRun, "call_other"));
-        int before = store.findAlls.get();
+        int before = store.reads.get();
 
         CitationReport report = check.check(run.runId(), "[evidence: call_other]", shown).get();
 
         assertThat(verdicts(report)).containsExactly(CitationVerdict.OTHER_RUN);
-        assertThat(store.findAlls.get()).as("nothing to read").isEqualTo(before);
+        assertThat(store.reads.get()).as("nothing to read").isEqualTo(before);
     }
 
     @Test
@@ -162,23 +163,23 @@ class CitationCheckTest {
     @Test
     void allowingUncitedAnswersReadsNothingForThem() {
         CitationCheck lenient = CitationCheck.builder(boundary).allowUncited(true).build();
-        int before = store.findAlls.get();
+        int before = store.reads.get();
 
         CitationReport report = lenient.check(run.runId(), "Payments are fine.", List.of(key(run, "call_found"))).get();
 
         assertThat(report.grounded()).isTrue();
-        assertThat(store.findAlls.get()).isEqualTo(before);
+        assertThat(store.reads.get()).isEqualTo(before);
     }
 
     @Test
     void readsTheStoreOncePerAnswerWhateverItCites() {
         int findsBefore = store.finds.get();
-        int findAllsBefore = store.findAlls.get();
+        int readsBefore = store.reads.get();
 
         check.check(run.runId(), "[evidence: call_found] [not found: call_empty] [evidence: call_failed]"
                 + " [evidence: call_unknown] [evidence: call_found]", List.of(key(run, "call_found"))).get();
 
-        assertThat(store.findAlls.get() - findAllsBefore).isEqualTo(1);
+        assertThat(store.reads.get() - readsBefore).isEqualTo(1);
         assertThat(store.finds.get() - findsBefore).isZero();
         assertThat(store.lastRead.get()).containsExactlyInAnyOrder(new ToolCallId("call_found"),
                 new ToolCallId("call_empty"), new ToolCallId("call_failed"), new ToolCallId("call_unknown"));
@@ -202,7 +203,7 @@ class CitationCheckTest {
     void aStoreFailureIsAnErrorNotAVerdict() {
         ToolBoundary down = ToolBoundary.builder().store(new ForwardingStore(InMemoryCanonicalInvocationStore.create()) {
             @Override
-            public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId,
+            public Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId,
                     Set<ToolCallId> toolCallIds, Duration timeout) {
                 return Either.left(StoreFailure.unavailable());
             }
@@ -287,7 +288,7 @@ class CitationCheckTest {
     /** Counts the store's reads. */
     private static final class CountingStore extends ForwardingStore {
         final AtomicInteger finds = new AtomicInteger();
-        final AtomicInteger findAlls = new AtomicInteger();
+        final AtomicInteger reads = new AtomicInteger();
         final AtomicReference<Set<ToolCallId>> lastRead = new AtomicReference<>(Set.of());
 
         CountingStore(CanonicalInvocationStore store) {
@@ -301,11 +302,11 @@ class CitationCheckTest {
         }
 
         @Override
-        public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
+        public Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId, Set<ToolCallId> toolCallIds,
                 Duration timeout) {
-            findAlls.incrementAndGet();
+            reads.incrementAndGet();
             lastRead.set(Set.copyOf(toolCallIds));
-            return super.findAll(runId, toolCallIds, timeout);
+            return super.referencabilities(runId, toolCallIds, timeout);
         }
     }
 }

@@ -37,6 +37,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.ToolName;
@@ -99,7 +100,7 @@ class CitationGuardrailTest {
     static final class RecordingStore extends ForwardingStore {
 
         final List<String> timeline;
-        volatile boolean failFindAll;
+        volatile boolean failReads;
 
         RecordingStore(CanonicalInvocationStore store, List<String> timeline) {
             super(store);
@@ -113,10 +114,10 @@ class CitationGuardrailTest {
         }
 
         @Override
-        public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
+        public Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId, Set<ToolCallId> toolCallIds,
                 Duration timeout) {
-            timeline.add("findAll");
-            return failFindAll ? Either.left(StoreFailure.unavailable()) : super.findAll(runId, toolCallIds, timeout);
+            timeline.add("read");
+            return failReads ? Either.left(StoreFailure.unavailable()) : super.referencabilities(runId, toolCallIds, timeout);
         }
     }
 
@@ -319,7 +320,7 @@ class CitationGuardrailTest {
 
     @Test
     void failsClosedWithoutARepromptWhenTheStoreCannotBeRead() {
-        store.failFindAll = true;
+        store.failReads = true;
         ScriptedChatModel model = ScriptedChatModel.replying(callsTools(SEARCH),
                 answers("Checkout timed out [evidence: call_found]."), answers(REVISED));
 
@@ -329,7 +330,7 @@ class CitationGuardrailTest {
                 .message().doesNotContain(FOUND).doesNotContain(RAW_MARKER);
         assertThat(model.requests).as("no reprompt").hasSize(2);
         assertThat(reports).isEmpty();
-        assertThat(timeline).contains("findAll");
+        assertThat(timeline).contains("read");
     }
 
     @Test
@@ -342,7 +343,7 @@ class CitationGuardrailTest {
                 .isInstanceOf(OutputGuardrailException.class)
                 .hasMessageContaining(CitationGuardrail.UNCHECKED);
         assertThat(model.requests).hasSize(2);
-        assertThat(timeline).doesNotContain("findAll");
+        assertThat(timeline).doesNotContain("read");
     }
 
     @Test
@@ -354,6 +355,6 @@ class CitationGuardrailTest {
 
         assertThat(agent(model).chat("Why did checkout fail?")).isEqualTo(REVISED);
 
-        assertThat(timeline).containsExactly("model", "model", "findAll", "report", "model", "findAll", "report");
+        assertThat(timeline).containsExactly("model", "model", "read", "report", "model", "read", "report");
     }
 }

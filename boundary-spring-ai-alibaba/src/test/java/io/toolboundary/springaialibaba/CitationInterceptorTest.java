@@ -30,6 +30,7 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.tck.store.ForwardingStore;
@@ -276,7 +277,7 @@ class CitationInterceptorTest {
 
     @Test
     void givenTheStoreCannotBeRead_whenTheAnswerIsChecked_thenItIsWithheld() throws Exception {
-        store.failFindAll.set(true);
+        store.failReads.set(true);
         String answer = "Checkout timed out after 30 s [evidence: call_1].";
 
         String text = answered(FOUND, answer, CitationInterceptor.of(check));
@@ -331,7 +332,7 @@ class CitationInterceptorTest {
         for (int answer = 0; answer < 2; answer++) {
             int[] before = beforeCheck.get(answer + 1);
             int[] after = afterCheck.get(answer);
-            assertThat(after[0] - before[0]).as("findAll calls of answer %d", answer).isEqualTo(1);
+            assertThat(after[0] - before[0]).as("store reads of answer %d", answer).isEqualTo(1);
             assertThat(after[1] - before[1]).as("find calls of answer %d", answer).isZero();
         }
     }
@@ -440,16 +441,16 @@ class CitationInterceptorTest {
 
     /** Counts the store's reads, and fails {@code findAll} on demand. */
     private static final class CountingStore extends ForwardingStore {
-        final AtomicInteger findAlls = new AtomicInteger();
+        final AtomicInteger reads = new AtomicInteger();
         final AtomicInteger finds = new AtomicInteger();
-        final AtomicBoolean failFindAll = new AtomicBoolean();
+        final AtomicBoolean failReads = new AtomicBoolean();
 
         CountingStore(CanonicalInvocationStore store) {
             super(store);
         }
 
         int[] counts() {
-            return new int[] {findAlls.get(), finds.get()};
+            return new int[] {reads.get(), finds.get()};
         }
 
         @Override
@@ -459,10 +460,10 @@ class CitationInterceptorTest {
         }
 
         @Override
-        public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
+        public Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId, Set<ToolCallId> toolCallIds,
                 Duration timeout) {
-            findAlls.incrementAndGet();
-            return failFindAll.get() ? Either.left(StoreFailure.unavailable()) : super.findAll(runId, toolCallIds, timeout);
+            reads.incrementAndGet();
+            return failReads.get() ? Either.left(StoreFailure.unavailable()) : super.referencabilities(runId, toolCallIds, timeout);
         }
     }
 }

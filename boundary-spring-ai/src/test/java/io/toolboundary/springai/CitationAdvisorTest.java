@@ -22,6 +22,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
 import io.toolboundary.domain.Projection;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.tck.store.ForwardingStore;
@@ -245,14 +246,14 @@ class CitationAdvisorTest {
                 saying("Timeouts [evidence: call_A1], no alert [evidence: call_m], db [evidence: call_f]"
                         + " [evidence: call_made_up] [evidence: call_A1]."),
                 saying("Timeouts [evidence: call_A1]; no alert fired [not found: call_m]."));
-        int findAllsBefore = store.findAlls.size();
+        int readsBefore = store.reads.size();
         int findsBefore = store.finds.size();
 
         String answer = chat(model, CitationAdvisor.of(check));
 
         assertThat(answer).isEqualTo("Timeouts [evidence: call_A1]; no alert fired [not found: call_m].");
         assertThat(reports).hasSize(2);
-        assertThat(store.findAlls.subList(findAllsBefore, store.findAlls.size())).as("one findAll per answer")
+        assertThat(store.reads.subList(readsBefore, store.reads.size())).as("one read per answer")
                 .containsExactly(ids("call_A1", "call_m", "call_f", "call_made_up"), ids("call_A1", "call_m"));
         assertThat(store.finds.size() - findsBefore).isZero();
     }
@@ -322,7 +323,7 @@ class CitationAdvisorTest {
 
     /** Keeps what each read asked for; fails reads when told to. */
     private static final class CountingStore extends ForwardingStore {
-        final List<Set<ToolCallId>> findAlls = new CopyOnWriteArrayList<>();
+        final List<Set<ToolCallId>> reads = new CopyOnWriteArrayList<>();
         final List<InvocationKey> finds = new CopyOnWriteArrayList<>();
         final AtomicBoolean failReads = new AtomicBoolean();
 
@@ -337,10 +338,10 @@ class CitationAdvisorTest {
         }
 
         @Override
-        public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
+        public Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId, Set<ToolCallId> toolCallIds,
                 Duration timeout) {
-            findAlls.add(Set.copyOf(toolCallIds));
-            return failReads.get() ? Either.left(StoreFailure.unavailable()) : super.findAll(runId, toolCallIds, timeout);
+            reads.add(Set.copyOf(toolCallIds));
+            return failReads.get() ? Either.left(StoreFailure.unavailable()) : super.referencabilities(runId, toolCallIds, timeout);
         }
     }
 }

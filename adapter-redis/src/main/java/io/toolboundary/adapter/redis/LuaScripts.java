@@ -36,6 +36,9 @@ final class LuaScripts {
     /** Reads several records of one run; see {@code findall.lua}. */
     static final Script<ScriptArgs.FindAll, ScriptReplies.Data> FIND_ALL =
             load("findall.lua", ScriptReplies.Data.class, false);
+    /** How several records of one run may be cited, from their heads; see {@code referencability.lua}. */
+    static final Script<ScriptArgs.FindAll, ScriptReplies.Data> REFERENCABILITY =
+            load("referencability.lua", ScriptReplies.Data.class, false);
     /** One SCAN step over the keys a pattern matches; see {@code scan.lua}. */
     static final Script<ScriptArgs.Scan, ScriptReplies.Data> SCAN = load("scan.lua", ScriptReplies.Data.class, false);
     /** What an operator needs to know of one key; see {@code inspect.lua}. */
@@ -53,7 +56,7 @@ final class LuaScripts {
     static final Script<ScriptArgs.Backlog, ScriptReplies.Data> BACKLOG =
             load("backlog.lua", ScriptReplies.Data.class, false);
     /** Every script of the store's, as loaded on the masters when the store is made. */
-    static final List<Script<?, ?>> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, FIND_ALL, SCAN, INSPECT, TOUCH,
+    static final List<Script<?, ?>> ALL = List.of(OPEN, BEGIN, COMPLETE, ABANDON, END, FIND, FIND_ALL, REFERENCABILITY, SCAN, INSPECT, TOUCH,
             POLL, ACKNOWLEDGE, BACKLOG);
 
     private LuaScripts() {

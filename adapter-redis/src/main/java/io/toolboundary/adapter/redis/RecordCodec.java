@@ -11,11 +11,13 @@ import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.EvidenceStatus;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.ToolName;
 import io.vavr.control.Either;
 import io.vavr.control.Option;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -218,6 +220,29 @@ final class RecordCodec {
         if (!value.isEmpty()) {
             fields.put(name, value);
         }
+    }
+
+    /**
+     * How a record may be cited, from the start of its head as {@code referencability.lua} cuts it:
+     * {@code <version>|<status>|<token>|<leaseLeft>|<createdAt>|<updatedAt>|<outcome>|}; anything else is
+     * invalid data.
+     */
+    static Either<StoreFailure, Referencability> referencability(String headStart) {
+        String[] head = headStart.split("\\|", -1);
+        if (head.length != 8 || !SCHEMA_VERSION.equals(head[0]) || !head[7].isEmpty()) {
+            return Either.left(StoreFailure.dataInvalid());
+        }
+        String outcome = head[6];
+        return switch (head[1]) {
+            case "P" -> outcome.isEmpty() ? Either.right(Referencability.NOT_REFERENCABLE)
+                    : Either.left(StoreFailure.dataInvalid());
+            case "R" -> outcome.equals("F") ? Either.right(Referencability.CITABLE_EVIDENCE)
+                    : outcome.equals("N") ? Either.right(Referencability.SCOPED_NEGATIVE_OBSERVATION)
+                    : Either.left(StoreFailure.dataInvalid());
+            case "E" -> Arrays.stream(ErrorCode.values()).anyMatch(code -> code.name().equals(outcome))
+                    ? Either.right(Referencability.NOT_REFERENCABLE) : Either.left(StoreFailure.dataInvalid());
+            default -> Either.left(StoreFailure.dataInvalid());
+        };
     }
 
     /**

@@ -13,6 +13,7 @@ import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.spi.Refusal;
@@ -254,6 +255,25 @@ public final class RedisCanonicalInvocationStore implements CanonicalInvocationS
         return scripts.run(LuaScripts.FIND_ALL, new ScriptArgs.FindAll(named.stream().map(keys::record).toList()),
                         timeout)
                 .flatMap(reply -> ScriptReplies.findAll(reply, named));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One round trip: {@code referencability.lua} reads the first bytes of each record ({@code GETRANGE}), cut
+     * after its status and outcome, under the run's hash tag; none when no call is named.
+     */
+    @Override
+    public Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId,
+            Set<ToolCallId> toolCallIds, Duration timeout) {
+        CanonicalInvocationStore.requireFindAll(runId, toolCallIds, timeout);
+        if (toolCallIds.isEmpty()) {
+            return Either.right(Map.of());
+        }
+        List<InvocationKey> named = toolCallIds.stream().map(id -> InvocationKey.of(runId, id)).toList();
+        return scripts.run(LuaScripts.REFERENCABILITY,
+                        new ScriptArgs.FindAll(named.stream().map(keys::record).toList()), timeout)
+                .flatMap(reply -> ScriptReplies.referencabilities(reply, named));
     }
 
     private Either<StoreFailure, Option<RecordCodec.Stored>> findStored(InvocationKey key, Duration timeout) {

@@ -251,7 +251,7 @@ sealed interface ScriptArgs {
     }
 
     /**
-     * {@code findall.lua}.
+     * {@code findall.lua} and {@code referencability.lua}.
      *
      * @param records the records' keys, all of one run
      */

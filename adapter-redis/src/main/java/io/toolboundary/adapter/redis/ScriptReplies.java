@@ -6,6 +6,7 @@ import io.toolboundary.application.spi.StoreFailure;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.spi.Refusal;
 import io.vavr.control.Either;
@@ -334,6 +335,38 @@ final class ScriptReplies {
                 return Either.left(decoded.getLeft());
             }
             found.put(key.toolCallId(), decoded.get().record());
+        }
+        return Either.right(Collections.unmodifiableMap(found));
+    }
+
+    /**
+     * Reads the reply of {@code referencability.lua}: pairs of a 1-based position in {@code keys} and the
+     * start of that record's head, whose status and outcome say how it may be cited.
+     */
+    static Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(Object reply,
+            List<InvocationKey> keys) {
+        if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {
+            return invalid();
+        }
+        Map<ToolCallId, Referencability> found = new LinkedHashMap<>();
+        for (int i = 0; i < items.size(); i += 2) {
+            if (!(items.get(i) instanceof String position) || !(items.get(i + 1) instanceof String head)) {
+                return invalid();
+            }
+            int index;
+            try {
+                index = Integer.parseInt(position) - 1;
+            } catch (NumberFormatException notANumber) {
+                return invalid();
+            }
+            if (index < 0 || index >= keys.size()) {
+                return invalid();
+            }
+            Either<StoreFailure, Referencability> citable = RecordCodec.referencability(head);
+            if (citable.isLeft()) {
+                return Either.left(citable.getLeft());
+            }
+            found.put(keys.get(index).toolCallId(), citable.get());
         }
         return Either.right(Collections.unmodifiableMap(found));
     }

@@ -4,6 +4,7 @@ import io.toolboundary.application.ToolBoundaryBuilder;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.spi.Refusal;
@@ -132,6 +133,26 @@ public interface CanonicalInvocationStore {
             one.get().forEach(record -> found.put(toolCallId, record));
         }
         return Either.right(Collections.unmodifiableMap(found));
+    }
+
+    /**
+     * {@return how each of a run's named calls may be cited, by tool_call_id; a call with no live record is
+     * absent} What {@link #findAll} answers, reduced to each record's {@link CanonicalRecord#referencability()}:
+     * a store across a network reads only each record's status and evidence, in one round trip, never its
+     * request or raw response.
+     *
+     * @param runId the run
+     * @param toolCallIds the calls to read, at most {@value #MAX_FIND_ALL}
+     * @param timeout the longest this call may take
+     * @throws IllegalArgumentException when more than {@value #MAX_FIND_ALL} calls are named
+     */
+    default Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId,
+            Set<ToolCallId> toolCallIds, Duration timeout) {
+        return findAll(runId, toolCallIds, timeout).map(records -> {
+            Map<ToolCallId, Referencability> citable = new LinkedHashMap<>();
+            records.forEach((toolCallId, record) -> citable.put(toolCallId, record.referencability()));
+            return Collections.unmodifiableMap(citable);
+        });
     }
 
     /** The most calls one {@link #findAll} may name. */

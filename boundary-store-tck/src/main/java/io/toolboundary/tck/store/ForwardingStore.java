@@ -13,6 +13,7 @@ import io.toolboundary.application.spi.ToolCallIdPage;
 import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.vavr.control.Either;
@@ -82,6 +83,12 @@ public abstract class ForwardingStore implements CanonicalInvocationStore {
     public Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(RunId runId, Set<ToolCallId> toolCallIds,
             Duration timeout) {
         return store.findAll(runId, toolCallIds, timeout);
+    }
+
+    @Override
+    public Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(RunId runId,
+            Set<ToolCallId> toolCallIds, Duration timeout) {
+        return store.referencabilities(runId, toolCallIds, timeout);
     }
 
     @Override

@@ -26,6 +26,7 @@ import io.toolboundary.domain.CanonicalRecord;
 import io.toolboundary.domain.ErrorCode;
 import io.toolboundary.domain.InvocationKey;
 import io.toolboundary.domain.InvocationStatus;
+import io.toolboundary.domain.Referencability;
 import io.toolboundary.domain.RunId;
 import io.toolboundary.domain.ToolCallId;
 import io.toolboundary.domain.spi.Refusal;
@@ -125,6 +126,36 @@ public interface StoreCreatingContract extends StoreFixture {
         assertThat(found).isEqualTo(Either.right(Map.of(ready.key().toolCallId(), completed,
                 projecting.key().toolCallId(), projecting)));
         assertThat(store().findAll(run, Set.of(), TIMEOUT)).isEqualTo(Either.right(Map.of()));
+    }
+
+    @Test
+    default void referencabilitiesSayHowEachNamedRecordMayBeCited() {
+        Begun found = begunCall();
+        RunId run = found.key().runId();
+        CanonicalRecord.Ready evidence = readyOf(found.record(), "raw", evidenceFound("found"));
+        assertThat(complete(evidence, found.token())).isEqualTo(Either.right(evidence));
+        CanonicalRecord.Projecting empty = projecting(run, "call_empty");
+        AttemptToken emptyToken = begun(empty);
+        CanonicalRecord.Ready negative = readyOf(empty, "[]", noEvidence("nothing", "logs 10:00-10:15"));
+        assertThat(complete(negative, emptyToken)).isEqualTo(Either.right(negative));
+        CanonicalRecord.Projecting broken = projecting(run, "call_failed");
+        AttemptToken brokenToken = begun(broken);
+        CanonicalRecord.Failed failed = failedOf(broken, ErrorCode.EXECUTION_FAILED, Option.none());
+        assertThat(complete(failed, brokenToken)).isEqualTo(Either.right(failed));
+        CanonicalRecord.Projecting running = projecting(run, "call_running");
+        begun(running);
+
+        Either<StoreFailure, Map<ToolCallId, Referencability>> citable = store().referencabilities(run,
+                new LinkedHashSet<>(List.of(found.key().toolCallId(), empty.key().toolCallId(),
+                        broken.key().toolCallId(), running.key().toolCallId(), new ToolCallId("call_missing"))),
+                TIMEOUT);
+
+        assertThat(citable).isEqualTo(Either.right(Map.of(
+                found.key().toolCallId(), Referencability.CITABLE_EVIDENCE,
+                empty.key().toolCallId(), Referencability.SCOPED_NEGATIVE_OBSERVATION,
+                broken.key().toolCallId(), Referencability.NOT_REFERENCABLE,
+                running.key().toolCallId(), Referencability.NOT_REFERENCABLE)));
+        assertThat(store().referencabilities(run, Set.of(), TIMEOUT)).isEqualTo(Either.right(Map.of()));
     }
 
     @Test
