@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 
 /**
@@ -312,10 +313,25 @@ final class ScriptReplies {
      * stored there.
      */
     static Either<StoreFailure, Map<ToolCallId, CanonicalRecord>> findAll(Object reply, List<InvocationKey> keys) {
+        return byPosition(reply, keys, (key, value) -> RecordCodec.decode(key, value).map(RecordCodec.Stored::record));
+    }
+
+    /**
+     * Reads the reply of {@code referencability.lua}: pairs of a 1-based position in {@code keys} and the
+     * start of that record's head, whose status and outcome say how it may be cited.
+     */
+    static Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(Object reply,
+            List<InvocationKey> keys) {
+        return byPosition(reply, keys, (key, head) -> RecordCodec.referencability(head));
+    }
+
+    /** Reads a reply of pairs (1-based position in {@code keys}, value), each value read by {@code read}. */
+    private static <T> Either<StoreFailure, Map<ToolCallId, T>> byPosition(Object reply, List<InvocationKey> keys,
+            BiFunction<InvocationKey, String, Either<StoreFailure, T>> read) {
         if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {
             return invalid();
         }
-        Map<ToolCallId, CanonicalRecord> found = new LinkedHashMap<>();
+        Map<ToolCallId, T> found = new LinkedHashMap<>();
         for (int i = 0; i < items.size(); i += 2) {
             if (!(items.get(i) instanceof String position) || !(items.get(i + 1) instanceof String value)) {
                 return invalid();
@@ -329,44 +345,11 @@ final class ScriptReplies {
             if (index < 0 || index >= keys.size()) {
                 return invalid();
             }
-            InvocationKey key = keys.get(index);
-            Either<StoreFailure, RecordCodec.Stored> decoded = RecordCodec.decode(key, value);
+            Either<StoreFailure, T> decoded = read.apply(keys.get(index), value);
             if (decoded.isLeft()) {
                 return Either.left(decoded.getLeft());
             }
-            found.put(key.toolCallId(), decoded.get().record());
-        }
-        return Either.right(Collections.unmodifiableMap(found));
-    }
-
-    /**
-     * Reads the reply of {@code referencability.lua}: pairs of a 1-based position in {@code keys} and the
-     * start of that record's head, whose status and outcome say how it may be cited.
-     */
-    static Either<StoreFailure, Map<ToolCallId, Referencability>> referencabilities(Object reply,
-            List<InvocationKey> keys) {
-        if (!(reply instanceof List<?> items) || items.size() % 2 != 0) {
-            return invalid();
-        }
-        Map<ToolCallId, Referencability> found = new LinkedHashMap<>();
-        for (int i = 0; i < items.size(); i += 2) {
-            if (!(items.get(i) instanceof String position) || !(items.get(i + 1) instanceof String head)) {
-                return invalid();
-            }
-            int index;
-            try {
-                index = Integer.parseInt(position) - 1;
-            } catch (NumberFormatException notANumber) {
-                return invalid();
-            }
-            if (index < 0 || index >= keys.size()) {
-                return invalid();
-            }
-            Either<StoreFailure, Referencability> citable = RecordCodec.referencability(head);
-            if (citable.isLeft()) {
-                return Either.left(citable.getLeft());
-            }
-            found.put(keys.get(index).toolCallId(), citable.get());
+            found.put(keys.get(index).toolCallId(), decoded.get());
         }
         return Either.right(Collections.unmodifiableMap(found));
     }
