@@ -52,8 +52,7 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
     private final SqlDialect dialect;
     private final int capacity;
     private final Clock clock;
-    private final Duration minBackoff;
-    private final Duration maxBackoff;
+    private final Backoff backoff;
     private final Duration closeTimeout;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -79,8 +78,7 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
         this.dialect = dialect;
         this.capacity = builder.capacity;
         this.clock = builder.clock;
-        this.minBackoff = builder.minBackoff;
-        this.maxBackoff = builder.maxBackoff;
+        this.backoff = builder.backoff;
         this.closeTimeout = builder.closeTimeout;
         this.writer = new Thread(this::run, "toolboundary-citation-audit");
         this.writer.setDaemon(true);
@@ -154,7 +152,7 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
     }
 
     private void run() {
-        Duration backoff = minBackoff;
+        Duration failedPause = backoff.min();
         List<AuditedCitationCheck> batch = List.of();
         while (true) {
             lock.lock();
@@ -199,15 +197,15 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
                 written.addAndGet(batch.size());
                 lastFailure.set(Option.none());
                 batch = List.of();
-                backoff = minBackoff;
+                failedPause = backoff.min();
                 continue;
             }
             failures.incrementAndGet();
             lastFailure.set(Option.of(result.getLeft()));
-            if (!pause(backoff)) {
+            if (!pause(failedPause)) {
                 return;
             }
-            backoff = backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
+            failedPause = backoff.after(failedPause);
         }
     }
 
@@ -370,8 +368,7 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
         private String table = DEFAULT_TABLE;
         private int capacity = DEFAULT_CAPACITY;
         private Clock clock = Clock.systemUTC();
-        private Duration minBackoff = Duration.ofMillis(200);
-        private Duration maxBackoff = Duration.ofSeconds(30);
+        private Backoff backoff = Backoff.DEFAULT;
         private Duration closeTimeout = Duration.ofSeconds(10);
 
         private Builder(DataSource dataSource) {
@@ -422,13 +419,7 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
          * @return this builder
          */
         public Builder backoff(Duration min, Duration max) {
-            positive(min, "min backoff");
-            positive(max, "max backoff");
-            if (max.compareTo(min) < 0) {
-                throw new IllegalArgumentException("max backoff " + max + " is below min backoff " + min);
-            }
-            this.minBackoff = min;
-            this.maxBackoff = max;
+            this.backoff = new Backoff(min, max);
             return this;
         }
 
@@ -439,7 +430,7 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
          * @return this builder
          */
         public Builder closeTimeout(Duration timeout) {
-            this.closeTimeout = positive(timeout, "closeTimeout");
+            this.closeTimeout = Backoff.positive(timeout, "closeTimeout");
             return this;
         }
 
@@ -454,14 +445,6 @@ public final class CitationAudit implements Consumer<CitationReport>, AutoClosea
             CitationAudit audit = new CitationAudit(this, JdbcAudit.detect(dataSource, "CitationAudit").dialect());
             audit.writer.start();
             return audit;
-        }
-
-        private static Duration positive(Duration value, String name) {
-            requireNonNull(value, name + " is null");
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, was " + value);
-            }
-            return value;
         }
     }
 }

@@ -48,8 +48,7 @@ public final class RecordExporter implements AutoCloseable {
     private final Duration claimIdle;
     private final Duration storeTimeout;
     private final Duration pollInterval;
-    private final Duration minBackoff;
-    private final Duration maxBackoff;
+    private final Backoff backoff;
     private final RawResponsePolicy rawPolicy;
     private final Map<ToolName, RawResponsePolicy> rawPolicies;
     private final Clock clock;
@@ -73,8 +72,7 @@ public final class RecordExporter implements AutoCloseable {
         this.claimIdle = builder.claimIdle;
         this.storeTimeout = builder.storeTimeout;
         this.pollInterval = builder.pollInterval;
-        this.minBackoff = builder.minBackoff;
-        this.maxBackoff = builder.maxBackoff;
+        this.backoff = builder.backoff;
         this.rawPolicy = builder.rawPolicy;
         this.rawPolicies = Map.copyOf(builder.rawPolicies);
         this.clock = builder.clock;
@@ -175,22 +173,22 @@ public final class RecordExporter implements AutoCloseable {
     }
 
     private void run() {
-        Duration backoff = minBackoff;
+        Duration failedPause = backoff.min();
         while (stop.getCount() > 0) {
             Duration pause;
             try {
                 Either<Failure, Round> round = exportOnce();
                 if (round.isLeft()) {
-                    pause = backoff;
-                    backoff = backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
+                    pause = failedPause;
+                    failedPause = backoff.after(failedPause);
                 } else {
-                    backoff = minBackoff;
+                    failedPause = backoff.min();
                     pause = round.get().exported() + round.get().lost() == 0 ? pollInterval : Duration.ZERO;
                 }
             } catch (RuntimeException bug) {
                 // A sink or store that broke its contract: count it and keep the entries for later.
                 failed(new Failure(Stage.DATABASE, "unexpected " + bug.getClass().getName()));
-                pause = maxBackoff;
+                pause = backoff.max();
             }
             try {
                 if (!pause.isZero() && stop.await(pause.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -296,8 +294,7 @@ public final class RecordExporter implements AutoCloseable {
         private Duration claimIdle = Duration.ofSeconds(30);
         private Duration storeTimeout = Duration.ofSeconds(5);
         private Duration pollInterval = Duration.ofMillis(500);
-        private Duration minBackoff = Duration.ofMillis(200);
-        private Duration maxBackoff = Duration.ofSeconds(30);
+        private Backoff backoff = Backoff.DEFAULT;
         private RawResponsePolicy rawPolicy = RawResponsePolicy.MASK;
         private final Map<ToolName, RawResponsePolicy> rawPolicies = new HashMap<>();
         private Clock clock = Clock.systemUTC();
@@ -345,7 +342,7 @@ public final class RecordExporter implements AutoCloseable {
          * @return this builder
          */
         public Builder claimIdle(Duration idle) {
-            this.claimIdle = positive(idle, "claimIdle");
+            this.claimIdle = Backoff.positive(idle, "claimIdle");
             return this;
         }
 
@@ -356,7 +353,7 @@ public final class RecordExporter implements AutoCloseable {
          * @return this builder
          */
         public Builder storeTimeout(Duration timeout) {
-            this.storeTimeout = positive(timeout, "storeTimeout");
+            this.storeTimeout = Backoff.positive(timeout, "storeTimeout");
             return this;
         }
 
@@ -367,7 +364,7 @@ public final class RecordExporter implements AutoCloseable {
          * @return this builder
          */
         public Builder pollInterval(Duration interval) {
-            this.pollInterval = positive(interval, "pollInterval");
+            this.pollInterval = Backoff.positive(interval, "pollInterval");
             return this;
         }
 
@@ -380,13 +377,7 @@ public final class RecordExporter implements AutoCloseable {
          * @return this builder
          */
         public Builder backoff(Duration min, Duration max) {
-            positive(min, "min backoff");
-            positive(max, "max backoff");
-            if (max.compareTo(min) < 0) {
-                throw new IllegalArgumentException("max backoff " + max + " is below min backoff " + min);
-            }
-            this.minBackoff = min;
-            this.maxBackoff = max;
+            this.backoff = new Backoff(min, max);
             return this;
         }
 
@@ -433,14 +424,6 @@ public final class RecordExporter implements AutoCloseable {
             RecordOutbox outbox = store.outbox().getOrElseThrow(() -> new IllegalArgumentException(
                     "the store was built with export off: turn its outbox on to export its records"));
             return new RecordExporter(this, outbox);
-        }
-
-        private static Duration positive(Duration value, String name) {
-            requireNonNull(value, name + " is null");
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, was " + value);
-            }
-            return value;
         }
     }
 }
